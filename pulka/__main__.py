@@ -1,0 +1,7 @@
+"""``python -m pulka`` runs the command line."""
+
+import sys
+
+from pulka.cli import main
+
+sys.exit(main())

@@ -1,0 +1,35 @@
+"""Errors of the rules engine, split by kind as python-chess splits its notation errors.
+
+Every error is a :class:`ValueError` whose message quotes the input and where it stands
+(the field of the record, the deal number), so that a person can fix the file.
+"""
+
+from __future__ import annotations
+
+
+class ScoringError(ValueError):
+    """Base class of every error raised by :mod:`scoring`."""
+
+
+class RecordError(ScoringError):
+    """A record, or a part of one, that does not follow ``pulka-record/1``.
+
+    ``where`` names the field, e.g. ``deals[3].tricks``; it is prefixed to the message.
+    """
+
+    def __init__(self, message: str, where: str = "") -> None:
+        self.where = where
+        self.reason = message
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+class RuleSetError(RecordError):
+    """An unknown setting, or a setting with an impossible value."""
+
+
+class InvalidNotationError(RecordError):
+    """Text that does not parse: ``"6X"``, ``"8♥/-z"``."""
+
+
+class IllegalDealError(RecordError):
+    """A deal that parses but cannot happen: tricks not summing to 10, a whist on a misère."""
