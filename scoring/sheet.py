@@ -1,0 +1,200 @@
+"""Play a deal log through and produce the expected sheet (RULES.md §6, Codex 4.2.1-4.2.3).
+
+:func:`expected_sheet` writes every column's running totals in the order they would be
+written, each entry tied to the deal that caused it: one entry per column per deal that
+changed it (RECORD.md). Pool points go through the closing of the pool: once a player's pool
+is full they help the largest open pool (ties: the next seat clockwise, 4.2.3), the helper
+writing 10 whists per point on the helped; when nobody can be helped they come off the own
+mountain, even below zero (4.1.1). Leningrad does not help: at the end each point over the
+size comes off the mountain twice and each point short goes onto it twice (4.2.3.3).
+
+Codex 4.2.3.3 (Leningrad to 50, all at 48, one plays an 8: he writes off 8, the other two add
+4 each), at a pool of 4: all at 2, A plays an 8 (pool 8).
+
+>>> from scoring.record import parse_record
+>>> doc = {"format": "pulka-record/1", "seats": ["A", "B", "C"],
+...        "rules": {"variant": "leningrad", "players": 3, "pool": 4},
+...        "deals": [{"type": "contract", "declarer": d, "contract": "6S",
+...                   "defence": {o: "pass" for o in "ABC" if o != d}} for d in "BCA"]
+...        + [{"type": "contract", "declarer": "A", "contract": "8S",
+...            "defence": {"B": "pass", "C": "pass"}}]}
+>>> sheet = expected_sheet(parse_record(doc))
+>>> [str(entry) for entry in sheet.entries if entry.deal is None]
+['A mountain -8 = -8 (end of game)', 'B mountain +4 = 4 (end of game)', 'C mountain +4 = 4 (end of game)']
+>>> sheet.finished
+True
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from scoring.columns import Column, sheet_columns
+from scoring.deal_scoring import Posting, score_deal
+from scoring.record import GameRecord
+
+HELP_WHISTS_PER_POINT = 10
+"""Whists the helper writes on the helped player per pool point of help (RULES.md §6)."""
+
+
+@dataclass(frozen=True)
+class SheetEntry:
+    """One running total written into a column; ``deal`` is the deal's number (1-based), or
+    ``None`` for the end-of-game correction."""
+
+    column: Column
+    deal: int | None
+    amount: Fraction
+    total: Fraction
+    reasons: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        when = f"deal {self.deal}" if self.deal is not None else "end of game"
+        return f"{self.column} {_signed(self.amount)} = {_plain(self.total)} ({when})"
+
+
+@dataclass(frozen=True)
+class ExpectedSheet:
+    """The sheet as the rules write it: entries in order, and the final totals during play.
+
+    ``totals`` are the columns' totals before the end-of-game correction (RECORD.md
+    ``columns``); ``finished`` says whether the pool was closed (or stopped by consent);
+    ``warnings`` name deals recorded after the game had ended.
+    """
+
+    seats: tuple[str, ...]
+    entries: tuple[SheetEntry, ...]
+    totals: dict[Column, Fraction]
+    finished: bool
+    warnings: tuple[str, ...] = ()
+
+    def column(self, column: Column) -> tuple[SheetEntry, ...]:
+        """The entries of one column, in the order written."""
+        return tuple(entry for entry in self.entries if entry.column == column)
+
+
+class _Game:
+    """Mutable state of a game being written; used only inside :func:`expected_sheet`."""
+
+    def __init__(self, record: GameRecord) -> None:
+        self.record = record
+        self.rules = record.rules
+        self.seats = record.seats
+        self.totals: dict[Column, Fraction] = {c: Fraction(0) for c in sheet_columns(self.seats)}
+        self.entries: list[SheetEntry] = []
+
+    def pool(self, seat: str) -> Fraction:
+        return self.totals[Column(seat, "pool")]
+
+    def finished(self) -> bool:
+        size = self.rules.pool
+        if size is None:
+            return False
+        pools = [self.pool(seat) for seat in self.seats]
+        if self.rules.helps_on_close:
+            return all(p >= size for p in pools)
+        return sum(pools) >= size * len(self.seats)
+
+    def close_pool(self, postings: Iterable[Posting]) -> list[Posting]:
+        """Send pool postings through help or the own mountain (4.2.3, 4.1.1, §9a)."""
+        size = self.rules.pool
+        result: list[Posting] = []
+        pending = dict(self.totals)  # pools as they stand while this deal is written
+        for posting in postings:
+            column = posting.column
+            if column.kind != "pool" or size is None or not self.rules.helps_on_close:
+                result.append(posting)
+                pending[column] = pending.get(column, Fraction(0)) + posting.amount
+                continue
+            helper = column.seat
+            rest = posting.amount
+            own = min(rest, max(Fraction(0), size - pending[column]))
+            if own:
+                result.append(Posting(column, own, posting.reason))
+                pending[column] += own
+                rest -= own
+            while rest > 0:
+                helped = self._most_helped(helper, pending, size)
+                if helped is None:
+                    result.append(Posting(Column(helper, "mountain"), -rest,
+                                          f"{posting.reason}: surplus off the own mountain"))
+                    break
+                points = min(rest, size - pending[Column(helped, "pool")])
+                pending[Column(helped, "pool")] += points
+                result.append(Posting(Column(helped, "pool"), points,
+                                      f"help from {helper} ({posting.reason})"))
+                result.append(Posting(Column(helper, "whists", helped),
+                                      points * HELP_WHISTS_PER_POINT,
+                                      f"help: {points} pool points x {HELP_WHISTS_PER_POINT}"))
+                rest -= points
+        return result
+
+    def _most_helped(self, helper: str, pools: dict[Column, Fraction], size: int) -> str | None:
+        """The open pool to help: the largest; ties go to the next seat clockwise (4.2.3)."""
+        start = self.seats.index(helper)
+        order = [self.seats[(start + i) % len(self.seats)] for i in range(1, len(self.seats))]
+        open_seats = [s for s in order if pools[Column(s, "pool")] < size]
+        if not open_seats:
+            return None
+        return max(open_seats, key=lambda s: (pools[Column(s, "pool")], -order.index(s)))
+
+    def write(self, postings: Iterable[Posting], deal: int | None) -> None:
+        """Add one deal's postings: one entry per column, in sheet column order."""
+        amounts: dict[Column, Fraction] = defaultdict(Fraction)
+        reasons: dict[Column, list[str]] = defaultdict(list)
+        for posting in postings:
+            amounts[posting.column] += posting.amount
+            reasons[posting.column].append(posting.reason)
+        for column in self.totals:
+            if column in amounts and amounts[column] != 0:
+                self.totals[column] += amounts[column]
+                self.entries.append(SheetEntry(column, deal, amounts[column],
+                                               self.totals[column], tuple(reasons[column])))
+
+    def closing_correction(self) -> list[Posting]:
+        """Pools brought to the size through the mountain at the end (4.2.3.3, 4.2.3)."""
+        size = self.rules.pool
+        assert size is not None
+        factor = Fraction(self.rules.pool_point_whists, 10)
+        postings = []
+        for seat in self.seats:
+            off = self.pool(seat) - size
+            if off:
+                why = "over the pool" if off > 0 else "short of the pool"
+                postings.append(Posting(Column(seat, "mountain"), -off * factor,
+                                        f"{abs(off)} points {why} x {factor}"))
+        return postings
+
+
+def expected_sheet(record: GameRecord) -> ExpectedSheet:
+    """Write the whole game as the rules would (RULES.md §§3-6, 9a)."""
+    game = _Game(record)
+    rules = record.rules
+    warnings: list[str] = []
+    allpass_run = 0
+    ended_at: int | None = None
+    for deal in record.deals:
+        if ended_at is not None:
+            warnings.append(f"deal {deal.number} was recorded after the game ended with deal "
+                            f"{ended_at}; it is scored anyway")
+        price = rules.allpass_progression.price(allpass_run)
+        allpass_run = allpass_run + 1 if deal.kind == "allpass" else 0
+        game.write(game.close_pool(score_deal(deal, rules, price)), deal.number)
+        if ended_at is None and game.finished():
+            ended_at = deal.number
+    totals = dict(game.totals)
+    finished = ended_at is not None or (record.ended_by_consent and rules.pool is not None)
+    if finished and (not rules.helps_on_close or record.ended_by_consent):
+        game.write(game.closing_correction(), None)
+    return ExpectedSheet(record.seats, tuple(game.entries), totals, finished, tuple(warnings))
+
+
+def _plain(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else str(value)
+
+
+def _signed(value: Fraction) -> str:
+    return ("+" if value >= 0 else "") + _plain(value)
