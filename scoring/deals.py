@@ -153,9 +153,8 @@ def make_deal(rules: RuleSet, seats: tuple[str, ...], *, number: int, dealer: st
             raise IllegalDealError("a misère has no contract; leave out 'contract'", where)
         if checked_tricks is None:
             raise IllegalDealError("a misère is always played: give 'tricks'", where)
-        if talon_quick_tricks:
-            raise IllegalDealError("no talon prize on a misère (RULES.md §3)", where)
-        return Deal(number, dealer, "misere", players, declarer, tricks=checked_tricks)
+        return Deal(number, dealer, "misere", players, declarer, tricks=checked_tricks,
+                    talon_quick_tricks=talon_quick_tricks)  # recorded, never paid (§3)
     bid = parse_contract(contract if contract is not None else "", f"{where}.contract")
     if not isinstance(bid, Contract):
         kind_needed = "misere" if isinstance(bid, Misere) else "allpass"
