@@ -167,7 +167,8 @@ def _deal(raw: object, index: int, rules: RuleSet, seats: tuple[str, ...],
                          defence=raw.get("defence"), tricks=raw.get("tricks"),
                          talon_quick_tricks=talon.get("quick_tricks", 0))
     except RecordError as error:
-        raise type(error)(error.reason, f"{where} (deal {number})") from None
+        field_name = error.where.removeprefix(f"deal {number}")
+        raise type(error)(error.reason, f"{where}{field_name} (deal {number})") from None
 
 
 def _implied_dealer(raw: dict[str, Any], seats: tuple[str, ...], previous: str | None,

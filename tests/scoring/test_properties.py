@@ -1,0 +1,109 @@
+"""Properties over random legal games of every variant and both table sizes (issue 2)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+from unittest.mock import patch
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring import RuleSet, audit, expected_sheet, parse_record, settle_record
+from scoring import sheet as sheet_module
+from scoring.random_games import inject_errors, random_record, written_columns
+
+VARIANTS = ("sochi", "leningrad", "rostov")
+
+
+@st.composite
+def rule_sets(draw: st.DrawFn) -> RuleSet:
+    variant = draw(st.sampled_from(VARIANTS))
+    players = draw(st.sampled_from((3, 4)))
+    pool = draw(st.sampled_from((None, 6, 10, 20)))
+    changes: dict[str, Any] = {
+        name: draw(st.booleans())
+        for name in ("ten_whisted", "talon_prize", "dealer_consolation", "both_pay_on_high",
+                     "stalingrad", "misere_consolation", "allpass_dealer_bonus")}
+    changes["whist_responsibility"] = draw(st.sampled_from(("responsible", "half")))
+    changes["one_whister"] = draw(st.sampled_from(("greedy", "gentleman")))
+    return RuleSet.preset(variant, players, pool).with_settings(**changes)
+
+
+games = st.tuples(rule_sets(), st.integers(0, 2**32))
+
+
+def play(rules: RuleSet, seed: int) -> dict[str, Any]:
+    return random_record(rules, random.Random(seed))
+
+
+@settings(max_examples=150, deadline=None)
+@given(games)
+def test_results_sum_to_zero_and_variants_agree(game: tuple[RuleSet, int]) -> None:
+    record = parse_record(play(*game))
+    settlement = settle_record(record)
+    assert sum(settlement.result.values()) == 0
+    assert settlement.variant1.result == settlement.variant2.result
+    assert sum(settlement.rounded.values()) == 0
+    assert sum(settlement.codex_integer.values()) == 0
+    for seat in record.seats:
+        assert abs(settlement.rounded[seat] - settlement.result[seat]) < 1
+
+
+@settings(max_examples=100, deadline=None)
+@given(games)
+def test_closing_the_pool_does_not_change_the_result(game: tuple[RuleSet, int]) -> None:
+    """A contract is worth the same whether or not it closes a pool (4.1.1), and help or the
+    own mountain are worth the same (note 72): scoring by time gives the same result."""
+    rules, seed = game
+    doc = play(rules.with_settings(pool=10), seed)
+    by_time = {**doc, "rules": {**doc["rules"], "pool": None}}
+    assert settle_record(parse_record(doc)).result == \
+        settle_record(parse_record(by_time)).result
+
+
+@settings(max_examples=60, deadline=None)
+@given(games)
+def test_whom_a_player_helps_does_not_matter(game: tuple[RuleSet, int]) -> None:
+    """Codex note 72: help the smallest open pool instead of the largest: same result."""
+    rules, seed = game
+    record = parse_record(play(rules.with_settings(pool=6), seed))
+    rule_result = settle_record(record).result
+
+    def smallest_open_pool(self: Any, helper: str, pools: Any, size: int) -> str | None:
+        open_seats = [s for s in self.seats if s != helper
+                      and pools[sheet_module.Column(s, "pool")] < size]
+        return min(open_seats, key=lambda s: pools[sheet_module.Column(s, "pool")]) \
+            if open_seats else None
+
+    with patch.object(sheet_module._Game, "_most_helped", smallest_open_pool):
+        assert settle_record(record).result == rule_result
+
+
+@settings(max_examples=80, deadline=None)
+@given(games)
+def test_a_correct_sheet_has_no_findings(game: tuple[RuleSet, int]) -> None:
+    doc = play(*game)
+    doc["written"] = written_columns(expected_sheet(parse_record(doc)))
+    assert audit(parse_record(doc)) == []
+
+
+@settings(max_examples=80, deadline=None)
+@given(games, st.integers(1, 4))
+def test_every_injected_error_is_found_in_its_column(game: tuple[RuleSet, int],
+                                                     count: int) -> None:
+    doc = play(*game)
+    doc["written"] = written_columns(expected_sheet(parse_record(doc)))
+    faulty, injected = inject_errors(doc, count, random.Random(game[1]))
+    found = {finding.column for finding in audit(parse_record(faulty))}
+    for error in injected:
+        assert error.column in found, error.detail
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("players", (3, 4))
+def test_random_games_close_the_pool(variant: str, players: int) -> None:
+    for seed in range(5):
+        record = parse_record(play(RuleSet.preset(variant, players, 20), seed))
+        assert expected_sheet(record).finished
