@@ -1,0 +1,1 @@
+"""Printable pulka sheets: the geometry as data (:mod:`forms.layout`) and its rendering."""

@@ -1,0 +1,158 @@
+"""Printed labels in Russian, Ukrainian and English (``--lang``).
+
+A layout :class:`~forms.model.Label` carries a key, optionally ``key:argument`` (a seat, an
+option); :func:`text` resolves it. Every language has every key (a test checks it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+LANGUAGES = ("ru", "uk", "en")
+
+_COMMON = {
+    "opt:S": "♠", "opt:C": "♣", "opt:D": "♦", "opt:H": "♥", "opt:6": "6", "opt:7": "7",
+    "opt:8": "8", "opt:9": "9", "opt:10": "10", "opt:=": "=", "opt:-": "−", "opt:+": "+",
+}
+
+LABELS: dict[str, dict[str, str]] = {
+    "ru": {
+        "title_triangle": "Пулька · преферанс",
+        "title_deals": "Контракты и результаты (Кодекс 4.2.11)",
+        "header_fields": "Турнир: {tournament}   Тур: {round}   Стол: {table}   Дата: {date}"
+                         "   Лист: {page}",
+        "seat_name": "{seat} · {name}",
+        "calibration_end": "образец цифр:",
+        "whists_on": "висты на {arg}",
+        "whists": "висты",
+        "pool": "пуля",
+        "mountain": "гора",
+        "terms": "{variant} · {pool} · {stake}",
+        "pool_size": "пуля {n}",
+        "by_time": "на время",
+        "stake": "вист = {stake}",
+        "no_stake": "без ставки",
+        "signatures": "Подписи:",
+        "deal_no": "№ / сдаёт",
+        "dealer": "",
+        "declarer": "играет",
+        "level": "контракт",
+        "suit": "масть",
+        "call": "вист",
+        "call_seat": "ответ {arg}",
+        "tricks": "взятки",
+        "tricks_seat": "взятки {arg}",
+        "talon": "прикуп",
+        "result": "итог",
+        "result_tricks": "взяток",
+        "opt:allpass": "Р",
+        "opt:misere": "М",
+        "opt:NT": "БК",
+        "opt:whist": "В",
+        "opt:pass": "П",
+        "opt:halfwhist": "½",
+        "legend": "☒ отметка   ■ отменена",
+        "example": "образец",
+        "variant:sochi": "Сочи", "variant:leningrad": "Ленинград", "variant:rostov": "Ростов",
+        "continuation": "продолжение {n}",
+    },
+    "uk": {
+        "title_triangle": "Пулька · преферанс",
+        "title_deals": "Контракти та результати (Кодекс 4.2.11)",
+        "header_fields": "Турнір: {tournament}   Тур: {round}   Стіл: {table}   Дата: {date}"
+                         "   Аркуш: {page}",
+        "seat_name": "{seat} · {name}",
+        "calibration_end": "зразок цифр:",
+        "whists_on": "вісти на {arg}",
+        "whists": "вісти",
+        "pool": "пуля",
+        "mountain": "гора",
+        "terms": "{variant} · {pool} · {stake}",
+        "pool_size": "пуля {n}",
+        "by_time": "на час",
+        "stake": "віст = {stake}",
+        "no_stake": "без ставки",
+        "signatures": "Підписи:",
+        "deal_no": "№ / здає",
+        "dealer": "",
+        "declarer": "грає",
+        "level": "контракт",
+        "suit": "масть",
+        "call": "віст",
+        "call_seat": "відп. {arg}",
+        "tricks": "взятки",
+        "tricks_seat": "взятки {arg}",
+        "talon": "прикуп",
+        "result": "підсумок",
+        "result_tricks": "взяток",
+        "opt:allpass": "Р",
+        "opt:misere": "М",
+        "opt:NT": "БК",
+        "opt:whist": "В",
+        "opt:pass": "П",
+        "opt:halfwhist": "½",
+        "legend": "☒ позначка   ■ скасована",
+        "example": "зразок",
+        "variant:sochi": "Сочі", "variant:leningrad": "Ленінград", "variant:rostov": "Ростов",
+        "continuation": "продовження {n}",
+    },
+    "en": {
+        "title_triangle": "Preferans score sheet (pulka)",
+        "title_deals": "Contracts and results (Codex 4.2.11)",
+        "header_fields": "Tournament: {tournament}   Round: {round}   Table: {table}"
+                         "   Date: {date}   Sheet: {page}",
+        "seat_name": "{seat} · {name}",
+        "calibration_end": "sample digits:",
+        "whists_on": "whists on {arg}",
+        "whists": "whists",
+        "pool": "pool",
+        "mountain": "mountain",
+        "terms": "{variant} · {pool} · {stake}",
+        "pool_size": "pool {n}",
+        "by_time": "by time",
+        "stake": "whist = {stake}",
+        "no_stake": "no stake",
+        "signatures": "Signatures:",
+        "deal_no": "No. / dealer",
+        "dealer": "",
+        "declarer": "declarer",
+        "level": "contract",
+        "suit": "suit",
+        "call": "call",
+        "call_seat": "call {arg}",
+        "tricks": "tricks",
+        "tricks_seat": "tricks {arg}",
+        "talon": "talon",
+        "result": "result",
+        "result_tricks": "tricks",
+        "opt:allpass": "AP",
+        "opt:misere": "M",
+        "opt:NT": "NT",
+        "opt:whist": "W",
+        "opt:pass": "P",
+        "opt:halfwhist": "½",
+        "legend": "☒ mark   ■ cancelled",
+        "example": "example",
+        "variant:sochi": "Sochi", "variant:leningrad": "Leningrad", "variant:rostov": "Rostov",
+        "continuation": "continuation {n}",
+    },
+}
+
+
+def text(lang: str, key: str, **values: Any) -> str:
+    """Return the label ``key`` (``key:arg`` passes ``arg``) in ``lang``, formatted with ``values``.
+
+    >>> text("ru", "whists_on:B")
+    'висты на B'
+    >>> text("en", "opt:S")
+    '♠'
+    """
+    table = LABELS[lang]
+    if key in table:
+        return table[key].format(**values)
+    if key in _COMMON:
+        return _COMMON[key]
+    base, _, arg = key.partition(":")
+    if base == "opt" and len(arg) == 1:
+        return arg
+    return table[base].format(arg=arg, **values)
