@@ -1,0 +1,52 @@
+"""Constants of the handwritten-digit recognizer, in one place, with units in their names.
+
+Sizes are in pixels (``_PX``) of the image they refer to, fractions are of the
+cell's interior unless the name says otherwise.
+"""
+
+from __future__ import annotations
+
+#: Side of the square model input (MNIST convention).
+MODEL_INPUT_SIDE_PX = 28
+#: Longer side of the ink bounding box once scaled into the model input.
+MODEL_DIGIT_BOX_PX = 20
+#: Number of output classes: digits 0-9 and EMPTY.
+NUM_CLASSES = 11
+#: Index of the EMPTY class in probability rows.
+EMPTY_CLASS = 10
+
+#: Nominal cell interior at 300 dpi (4.5 mm x 6 mm): width and height.
+CELL_WIDTH_300DPI_PX = 53
+CELL_HEIGHT_300DPI_PX = 71
+
+#: Background (paper) estimate: closing kernel as a fraction of the cell's shorter side.
+BACKGROUND_KERNEL_FRACTION = 0.35
+#: Ink darker than the local paper by less than this fraction of the paper's
+#: brightness never counts as ink (paper grain, JPEG noise, faint smudges).
+MIN_INK_CONTRAST_FRACTION = 0.22
+#: A pixel is ink when its contrast exceeds this fraction of the cell's peak contrast.
+INK_RELATIVE_THRESHOLD = 0.38
+#: A component lying wholly in this outer band of the cell is a border remnant.
+EDGE_BAND_FRACTION = 0.08
+#: A component touching the edge thinner than this fraction across, but longer
+#: than LINE_MIN_LENGTH_FRACTION along the edge, is a printed-border remnant.
+LINE_MAX_THICKNESS_FRACTION = 0.12
+LINE_MIN_LENGTH_FRACTION = 0.35
+#: Components smaller than this fraction of the largest one, and farther than
+#: SPECK_MAX_GAP_FRACTION of the cell height from it, are specks.
+SPECK_RELATIVE_AREA = 0.08
+SPECK_MAX_GAP_FRACTION = 0.12
+#: Kept ink smaller than this fraction of the cell area, or with a bounding box
+#: shorter than MIN_DIGIT_HEIGHT_FRACTION of the cell height, is not a digit.
+MIN_INK_AREA_FRACTION = 0.004
+MIN_DIGIT_HEIGHT_FRACTION = 0.2
+
+#: Writer adaptation: temperature of the cosine-similarity vote (unitless).
+ADAPT_TEMPERATURE = 0.05
+#: Weight of the writer's own-sample vote against the general model (log-linear).
+ADAPT_WEIGHT = 1.0
+#: Calibration samples the general model assigns less than this probability
+#: of their stated digit are considered mis-written or mislabelled and ignored.
+ADAPT_MIN_MODEL_PROBABILITY = 0.05
+#: Fewer usable calibration digits than this: fall back to the general model.
+ADAPT_MIN_DIGITS = 3
