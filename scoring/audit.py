@@ -179,7 +179,10 @@ def _trace(column: Column, written: list[Fraction], steps: list[_Step],
             amnesty = step.alternatives.get(written[i - 1] - base)
             if amnesty is not None and step.entry.deal is not None:
                 styles.append((step.entry.deal, column.seat, amnesty))
-        elif how == "missing" and step is not None and not step.optional:
+        elif how == "missing" and step is not None and step.optional:
+            if step.entry.deal is not None and step.alternatives.get(Fraction(0)):
+                styles.append((step.entry.deal, column.seat, True))  # amnesty: nothing to write
+        elif how == "missing" and step is not None:
             findings.append(Finding("missing", column, deal, None, None, step.entry.total,
                                     RULE_OF_KIND["missing"],
                                     note=f"amount {_plain(step.entry.amount)}: "

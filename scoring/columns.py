@@ -8,16 +8,17 @@ Column(seat='A', kind='whists', on='B')
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 ColumnKind = Literal["pool", "mountain", "whists"]
 COLUMN_KINDS: tuple[ColumnKind, ...] = ("pool", "mountain", "whists")
 
 
-@dataclass(frozen=True, order=True)
-class Column:
-    """One running-total column of the sheet (Codex 4.2.1): ``on`` is set for whists only."""
+class Column(NamedTuple):
+    """One running-total column of the sheet (Codex 4.2.1): ``on`` is set for whists only.
+
+    A named tuple rather than a dataclass: columns are dictionary keys on the hot path.
+    """
 
     seat: str
     kind: ColumnKind

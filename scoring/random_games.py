@@ -30,6 +30,8 @@ SUITS = ("S", "C", "D", "H", "NT")
 LEVEL_WEIGHTS = {6: 50, 7: 28, 8: 12, 9: 6, 10: 4}
 MAX_DEALS = 150
 """A game that has not closed after this many deals stops there (a game by time)."""
+DEALS_PER_TRY = 30
+"""Deals added at a time before checking whether the pool has closed."""
 
 
 def random_record(rules: RuleSet, rng: random.Random, deals: int | None = None) -> dict[str, Any]:
@@ -41,11 +43,17 @@ def random_record(rules: RuleSet, rng: random.Random, deals: int | None = None) 
     seats = SEATS[:rules.players]
     doc: dict[str, Any] = {"format": FORMAT, "rules": rules.settings(), "seats": list(seats),
                            "deals": []}
-    for number in range(deals or MAX_DEALS):
-        doc["deals"].append(random_deal(rules, seats, seats[number % len(seats)], rng))
-        if deals is None and rules.pool is not None and \
-                expected_sheet(parse_record(doc)).finished:
-            break
+    if deals is not None:
+        doc["deals"] = [random_deal(rules, seats, seats[n % len(seats)], rng)
+                        for n in range(deals)]
+        return doc
+    ended_with = None
+    while ended_with is None and len(doc["deals"]) < MAX_DEALS:
+        for _ in range(DEALS_PER_TRY):
+            dealer = seats[len(doc["deals"]) % len(seats)]
+            doc["deals"].append(random_deal(rules, seats, dealer, rng))
+        ended_with = expected_sheet(parse_record(doc)).ended_with
+    del doc["deals"][ended_with or MAX_DEALS:]
     return doc
 
 

@@ -62,13 +62,15 @@ class ExpectedSheet:
 
     ``totals`` are the columns' totals before the end-of-game correction (RECORD.md
     ``columns``); ``finished`` says whether the pool was closed (or stopped by consent);
-    ``warnings`` name deals recorded after the game had ended.
+    ``ended_with`` is the number of the deal that closed the pool; ``warnings`` name deals
+    recorded after the game had ended.
     """
 
     seats: tuple[str, ...]
     entries: tuple[SheetEntry, ...]
     totals: dict[Column, Fraction]
     finished: bool
+    ended_with: int | None = None
     warnings: tuple[str, ...] = ()
 
     def column(self, column: Column) -> tuple[SheetEntry, ...]:
@@ -84,6 +86,7 @@ class _Game:
         self.rules = record.rules
         self.seats = record.seats
         self.totals: dict[Column, Fraction] = {c: Fraction(0) for c in sheet_columns(self.seats)}
+        self.order = {column: index for index, column in enumerate(self.totals)}
         self.entries: list[SheetEntry] = []
 
     def pool(self, seat: str) -> Fraction:
@@ -102,12 +105,13 @@ class _Game:
         """Send pool postings through help or the own mountain (4.2.3, 4.1.1, §9a)."""
         size = self.rules.pool
         result: list[Posting] = []
-        pending = dict(self.totals)  # pools as they stand while this deal is written
+        pending = {Column(s, "pool"): self.pool(s) for s in self.seats}  # during this deal
         for posting in postings:
             column = posting.column
             if column.kind != "pool" or size is None or not self.rules.helps_on_close:
                 result.append(posting)
-                pending[column] = pending.get(column, Fraction(0)) + posting.amount
+                if column in pending:
+                    pending[column] += posting.amount
                 continue
             helper = column.seat
             rest = posting.amount
@@ -148,8 +152,8 @@ class _Game:
         for posting in postings:
             amounts[posting.column] += posting.amount
             reasons[posting.column].append(posting.reason)
-        for column in self.totals:
-            if column in amounts and amounts[column] != 0:
+        for column in sorted(amounts, key=self.order.__getitem__):
+            if amounts[column] != 0:
                 self.totals[column] += amounts[column]
                 self.entries.append(SheetEntry(column, deal, amounts[column],
                                                self.totals[column], tuple(reasons[column])))
@@ -189,7 +193,8 @@ def expected_sheet(record: GameRecord) -> ExpectedSheet:
     finished = ended_at is not None or (record.ended_by_consent and rules.pool is not None)
     if finished and (not rules.helps_on_close or record.ended_by_consent):
         game.write(game.closing_correction(), None)
-    return ExpectedSheet(record.seats, tuple(game.entries), totals, finished, tuple(warnings))
+    return ExpectedSheet(record.seats, tuple(game.entries), totals, finished, ended_at,
+                         tuple(warnings))
 
 
 def _plain(value: Fraction) -> str:
