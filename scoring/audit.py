@@ -25,9 +25,11 @@ All-pass mountains may be written with amnesty (only tricks above the table's mi
 ...                  {"type": "contract", "declarer": "A", "contract": "7S",
 ...                   "defence": {"B": "pass", "C": "pass"}}],
 ...        "written": {"A": {"pool": [2, 8]}, "B": {"whists": {"A": [8]}}}}
->>> for finding in audit(parse_record(doc)):
-...     print(finding)
-deal 2, A pool entry 2: wrote 8, expected 6 (wrong amount, 4.2.7); 7♠ not played, all passed; penalty: 2 pool points moved, and 2 onto A's mountain
+>>> (finding,) = audit(parse_record(doc))
+>>> finding.kind, finding.deal, str(finding.column), finding.written, finding.expected
+('wrong_amount', 2, 'A pool', Fraction(8, 1), Fraction(6, 1))
+>>> finding.penalty
+"2 pool points moved, and 2 onto A's mountain"
 """
 
 from __future__ import annotations

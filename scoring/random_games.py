@@ -155,7 +155,7 @@ def inject_errors(record_doc: dict[str, Any], count: int, rng: random.Random
     injected = []
     for seat, kind, on in targets[:count]:
         entries = _entries(doc, (seat, kind, on))
-        column = Column(seat, kind, on)  # type: ignore[arg-type]
+        column = Column(seat, kind, on)
         deals = [e.deal for e in sheet.column(column) if e.deal is not None]
         index = rng.randrange(len(entries))
         error = rng.choice(["slip", "wrong_amount", "missing", "correction"])

@@ -10,8 +10,10 @@ instead of stopping at the first (the lenient mode, as python-chess's ``status()
 >>> record = parse_record(doc)
 >>> record.deals[0].dealer, record.rules.describe()
 ('A', 'Sochi, 3 players, pool 20')
->>> record_problems({**doc, "seats": ["A", "A", "C"], "colour": 1})
-['colour: unknown field; known: format, rules, seats, names, deals, written, end', 'seats: seat letters must be unique, got A, A, C']
+>>> for problem in record_problems({**doc, "seats": ["A", "A", "C"], "colour": 1}):
+...     print(problem)
+colour: unknown field; known: format, rules, seats, names, deals, written, end
+seats: seat letters must be unique, got A, A, C
 """
 
 from __future__ import annotations
@@ -154,7 +156,7 @@ def _deal(raw: object, index: int, rules: RuleSet, seats: tuple[str, ...],
         if name not in DEAL_FIELDS:
             raise RecordError(f"unknown field; known: {', '.join(DEAL_FIELDS)}",
                               f"{where}.{name}")
-    kind = raw.get("type")
+    kind = str(raw.get("type"))
     dealer = raw.get("dealer")
     if dealer is None:
         dealer = _implied_dealer(raw, seats, previous_dealer, where)

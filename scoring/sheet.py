@@ -19,8 +19,12 @@ Codex 4.2.3.3 (Leningrad to 50, all at 48, one plays an 8: he writes off 8, the 
 ...        + [{"type": "contract", "declarer": "A", "contract": "8S",
 ...            "defence": {"B": "pass", "C": "pass"}}]}
 >>> sheet = expected_sheet(parse_record(doc))
->>> [str(entry) for entry in sheet.entries if entry.deal is None]
-['A mountain -8 = -8 (end of game)', 'B mountain +4 = 4 (end of game)', 'C mountain +4 = 4 (end of game)']
+>>> for entry in sheet.entries:
+...     if entry.deal is None:
+...         print(entry)
+A mountain -8 = -8 (end of game)
+B mountain +4 = 4 (end of game)
+C mountain +4 = 4 (end of game)
 >>> sheet.finished
 True
 """
