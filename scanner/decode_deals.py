@@ -1,0 +1,273 @@
+"""Decode the contract/result column: the legal deal each row's ink most likely says.
+
+Each row's marks and digits are evidence; the candidates are legal deals only (checked by the
+rules engine, :func:`scoring.deals.make_deal`: tricks sum to 10, calls that can stand together,
+a half-whist only on 6 and 7, ...). A candidate's score is the log-likelihood of the whole row's
+ink under it: every mark box it wants crossed is crossed and every other box is empty, the
+tricks cells read its tricks, the result cells its Codex 4.2.11 result. The probabilities of
+the candidates, normalised, say how sure the decoding is; :mod:`scanner.decode` lets the
+running totals of the triangle re-rank rows that stay unsure.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from scanner.numbers import PROBABILITY_FLOOR, number_candidates
+from scoring.deals import make_deal
+from scoring.errors import RecordError
+from scoring.notation import Contract, parse_contract
+from scoring.rules import RuleSet
+
+LEVELS = ("6", "7", "8", "9", "10", "misere")
+SUITS = ("S", "C", "D", "H", "NT")
+CALLS = ("whist", "pass", "halfwhist")
+RESULT_SIGNS = ("=", "-", "+")
+OPTIONS_KEPT = 3
+"""Options of a mark group tried per row (the most likely ones)."""
+OPTION_MARGIN_LOG = 12.0
+"""Options less likely than the best by more than this (natural log) are not tried."""
+TRICK_READINGS = 6
+CANDIDATES_KEPT = 6
+
+
+@dataclass(frozen=True)
+class RowEvidence:
+    """What the scanner saw in one row: P(crossed) per mark box and digit probabilities."""
+
+    row: int
+    marks: Mapping[tuple[str, str], float]
+    """(field, option) → probability that the box holds a valid (not cancelled) cross."""
+    digits: Mapping[tuple[str, str], Sequence[float]]
+    """(field, option) → the recognizer's 11 probabilities (digits, then empty)."""
+
+
+@dataclass(frozen=True)
+class RowCandidate:
+    """One reading of a row: a record deal (JSON object), or ``None`` for an empty row."""
+
+    deal: dict[str, Any] | None
+    log_score: float
+    probability: float = 0.0
+
+
+def _log(p: float) -> float:
+    return math.log(max(p, PROBABILITY_FLOOR))
+
+
+def _group_score(marks: Mapping[tuple[str, str], float], field: str, options: Sequence[str],
+                 chosen: str | None) -> float:
+    """Log-likelihood that exactly ``chosen`` (or nothing) is crossed in a mark group."""
+    return sum(_log(marks.get((field, o), 0.0)) if o == chosen else
+               _log(1 - marks.get((field, o), 0.0)) for o in options)
+
+
+def _best_options(marks: Mapping[tuple[str, str], float], field: str,
+                  options: Sequence[str]) -> list[str | None]:
+    scored = sorted(((_group_score(marks, field, options, o), o) for o in [*options, None]),
+                    key=lambda item: -item[0])
+    best = scored[0][0]
+    return [o for score, o in scored[:OPTIONS_KEPT] if best - score <= OPTION_MARGIN_LOG]
+
+
+def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...]
+               ) -> list[RowCandidate]:
+    """Legal readings of one row, most likely first, with normalised probabilities."""
+    dealer = seats[evidence.row % len(seats)]
+    start = seats.index(dealer)
+    players = [seats[(start + i) % len(seats)] for i in range(1, len(seats) + 1)]
+    players = players[:3]
+    marks, digits = evidence.marks, evidence.digits
+    tricks = {seat: number_candidates([digits.get(("tricks", f"{seat}:{p}"), _EMPTY)
+                                       for p in range(2)], TRICK_READINGS) for seat in seats}
+    result_number = number_candidates([digits.get(("result_tricks", str(p)), _EMPTY)
+                                       for p in range(2)], TRICK_READINGS)
+    talon = number_candidates([digits.get(("talon", "0"), _EMPTY)], 4) \
+        if rules.talon_prize and any(k[0] == "talon" for k in digits) else None
+    candidates: list[RowCandidate] = []
+    call_choices = _call_choices(marks, seats)
+    trick_options = _trick_options(tricks, players, seats)
+    declarer_options = [*seats, "allpass"]
+    for declarer in _best_options(marks, "declarer", declarer_options):
+        base = _group_score(marks, "declarer", declarer_options, declarer)
+        for level in _best_options(marks, "level", LEVELS):
+            level_score = base + _group_score(marks, "level", LEVELS, level)
+            for suit in _best_options(marks, "suit", SUITS):
+                score = level_score + _group_score(marks, "suit", SUITS, suit)
+                for calls, call_score in call_choices:
+                    shape = _shape(declarer, level, suit, calls, players, dealer)
+                    if shape is None:
+                        continue
+                    candidates += _with_tricks(shape, score + call_score, trick_options,
+                                               result_number, marks, talon, rules, seats)
+    candidates.sort(key=lambda c: -c.log_score)
+    legal: list[RowCandidate] = []
+    seen: set[str] = set()
+    for candidate in candidates:
+        key = json.dumps(candidate.deal, sort_keys=True)
+        if key in seen:
+            continue
+        seen.add(key)
+        if _legal(candidate.deal, rules, seats):
+            legal.append(candidate)
+            if len(legal) == CANDIDATES_KEPT:
+                break
+    return _normalised(legal)
+
+
+_EMPTY = tuple([0.0] * 10 + [1.0])
+
+
+def _call_choices(marks: Mapping[tuple[str, str], float], seats: tuple[str, ...]
+                  ) -> list[tuple[dict[str, str | None], float]]:
+    """Every seat's likely call (or none), combined, with the log-likelihood of each combination;
+    combinations far below the best are dropped."""
+    per_seat = []
+    for seat in seats:
+        options = [f"{seat}:{c}" for c in CALLS]
+        per_seat.append([(o, _group_score(marks, "call", options, o))
+                         for o in _best_options(marks, "call", options)])
+    choices = []
+    for combo in itertools.product(*per_seat):
+        calls = {s: (o.split(":")[1] if o else None)
+                 for s, (o, _) in zip(seats, combo, strict=True)}
+        choices.append((calls, sum(score for _, score in combo)))
+    best = max(score for _, score in choices)
+    return [c for c in choices if best - c[1] <= OPTION_MARGIN_LOG]
+
+
+def _shape(declarer: str | None, level: str | None, suit: str | None,
+           calls: dict[str, str | None], players: list[str], dealer: str
+           ) -> dict[str, Any] | None:
+    """The deal these marks describe, without tricks; ``None`` if the marks cannot go
+    together (a suit on a misère, a call by the declarer, ...); ``{}`` for an empty row."""
+    if declarer is None:
+        empty = level is None and suit is None and not any(calls.values())
+        return {} if empty else None
+    if declarer == "allpass":
+        if level or suit or any(calls.values()):
+            return None
+        return {"dealer": dealer, "type": "allpass"}
+    if declarer not in players or level is None:
+        return None
+    defenders = [p for p in players if p != declarer]
+    if any(calls[s] for s in calls if s not in defenders):
+        return None
+    if level == "misere":
+        if suit or any(calls.values()):
+            return None
+        return {"dealer": dealer, "type": "misere", "declarer": declarer}
+    if suit is None or not all(calls[d] for d in defenders):
+        return None
+    return {"dealer": dealer, "type": "contract", "declarer": declarer,
+            "contract": f"{level}{suit}", "defence": {d: calls[d] for d in defenders}}
+
+
+def _trick_options(tricks: dict[str, list[Any]], players: list[str], seats: tuple[str, ...]
+                   ) -> list[tuple[float, dict[str, int] | None]]:
+    """The likeliest readings of the tricks cells: a few that sum to 10, and "not played"
+    (all empty); the 4-player dealer's cells should be empty."""
+    sitting_out = [s for s in seats if s not in players]
+    out_score = sum(_log(_p_value(tricks[s], None)) for s in sitting_out)
+    played = []
+    for readings in itertools.product(*(tricks[s] for s in players)):
+        values = [r.value for r in readings]
+        if None not in values and sum(values) == 10:
+            played.append((out_score + sum(_log(r.probability) for r in readings),
+                           dict(zip(players, values, strict=True))))
+    played.sort(key=lambda option: -option[0])
+    not_played = out_score + sum(_log(_p_value(tricks[s], None)) for s in players)
+    return [*played[:3], (not_played, None)]
+
+
+def _with_tricks(shape: dict[str, Any], score: float,
+                 trick_options: list[tuple[float, dict[str, int] | None]],
+                 result_number: list[Any], marks: Mapping[tuple[str, str], float],
+                 talon: list[Any] | None, rules: RuleSet, seats: tuple[str, ...]
+                 ) -> list[RowCandidate]:
+    """Complete a shape with the likeliest legal tricks, result and talon readings."""
+    if not shape:
+        not_played = trick_options[-1][0]
+        empty = not_played + _log(_p_value(result_number, None)) + _group_score(
+            marks, "result", RESULT_SIGNS, None)
+        return [RowCandidate(None, score + empty)]
+    results = []
+    for trick_score, values in trick_options:
+        deal = dict(shape)
+        if values is not None:
+            deal["tricks"] = values
+        total = score + trick_score + _result_score(deal, result_number, marks)
+        for quick, talon_score in _talon_options(talon, deal):
+            with_talon = {**deal, "talon": {"quick_tricks": quick}} if quick else deal
+            results.append(RowCandidate(with_talon, total + talon_score))
+    return results
+
+
+def _legal(deal: dict[str, Any] | None, rules: RuleSet, seats: tuple[str, ...]) -> bool:
+    """Whether the rules engine accepts the deal (an empty row always stands)."""
+    if deal is None:
+        return True
+    try:
+        make_deal(rules, seats, number=1, dealer=deal["dealer"], kind=deal["type"],
+                  declarer=deal.get("declarer"), contract=deal.get("contract"),
+                  defence=deal.get("defence"), tricks=deal.get("tricks"),
+                  talon_quick_tricks=deal.get("talon", {}).get("quick_tricks", 0))
+    except RecordError:
+        return False
+    return True
+
+
+def _talon_options(talon: list[Any] | None, deal: dict[str, Any]) -> list[tuple[int, float]]:
+    if talon is None:
+        return [(0, 0.0)]
+    if deal["type"] != "contract":
+        return [(0, _log(_p_value(talon, None)))]
+    options = [(0, _log(_p_value(talon, None) + _p_value(talon, 0)))]
+    options += [(q, _log(_p_value(talon, q))) for q in (1, 2, 3)]
+    return sorted(options, key=lambda o: -o[1])[:2]
+
+
+def _p_value(readings: list[Any], value: int | None) -> float:
+    return sum(r.probability for r in readings if r.value == value) or PROBABILITY_FLOOR
+
+
+def expected_result(deal: dict[str, Any]) -> tuple[str | None, int | None]:
+    """The Codex 4.2.11 result a row shows: sign and number (``("-", 1)`` = one down).
+
+    An all-pass shows none; a deal not played shows ``=`` (the declarer scores as made).
+    """
+    if deal["type"] == "allpass":
+        return None, None
+    if "tricks" not in deal:
+        return "=", None
+    taken = deal["tricks"][deal["declarer"]]
+    if deal["type"] == "misere":
+        over = -taken
+    else:
+        contract = parse_contract(deal["contract"])
+        assert isinstance(contract, Contract)
+        over = taken - contract.level
+    if over == 0:
+        return "=", None
+    return ("+" if over > 0 else "-"), abs(over)
+
+
+def _result_score(deal: dict[str, Any], number: list[Any],
+                  marks: Mapping[tuple[str, str], float]) -> float:
+    sign, value = expected_result(deal)
+    return _group_score(marks, "result", RESULT_SIGNS, sign) + _log(_p_value(number, value))
+
+
+def _normalised(candidates: list[RowCandidate]) -> list[RowCandidate]:
+    if not candidates:
+        return []
+    top = candidates[0].log_score
+    weights = [math.exp(c.log_score - top) for c in candidates]
+    total = sum(weights)
+    return [RowCandidate(c.deal, c.log_score, w / total)
+            for c, w in zip(candidates, weights, strict=True)]

@@ -1,0 +1,90 @@
+"""From per-cell digit probabilities to candidate numbers, best first.
+
+A number is written one digit per printed cell, its digits side by side, with empty cells only
+before or after it (a player may start at the left or end at the right). The recognizer gives
+each cell a probability for every digit and for "empty" (column 10). :func:`number_candidates`
+returns the most likely readings of a group of cells with their probabilities, normalised over
+all readings (legal or not), so that a probability is an honest "how sure".
+
+>>> eight_or_six = [0.0] * 11; eight_or_six[8] = 0.7; eight_or_six[6] = 0.3
+>>> one = [0.0] * 11; one[1] = 1.0
+>>> empty = [0.0] * 11; empty[10] = 1.0
+>>> [(c.value, round(c.probability, 2)) for c in number_candidates([one, eight_or_six, empty], 2)]
+[(18, 0.7), (16, 0.3)]
+>>> number_candidates([empty, empty])[0].value is None
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+EMPTY = 10
+"""Index of the "empty" class in a recognizer's probability vector."""
+PROBABILITY_FLOOR = 1e-6
+"""No reading is impossible: a recognizer's zero becomes this (ink can surprise)."""
+BEAM_WIDTH = 24
+
+
+@dataclass(frozen=True)
+class NumberCandidate:
+    """One reading of a group of cells: ``value`` is ``None`` when every cell is empty."""
+
+    value: int | None
+    probability: float
+    text: str
+
+
+def _log(p: float) -> float:
+    return math.log(max(p, PROBABILITY_FLOOR))
+
+
+def number_candidates(cells: Sequence[Sequence[float]], limit: int = 8,
+                      negative: float | None = None) -> list[NumberCandidate]:
+    """The ``limit`` most likely numbers written in ``cells`` (left to right).
+
+    ``negative`` is the probability that a printed sign cell holds a minus (a mountain may go
+    below zero, Codex 4.1.1); ``None`` when the group has no sign cell.
+    """
+    # beam over cells; state: (text so far, phase) with phase 0 = leading empties,
+    # 1 = inside the digits, 2 = trailing empties
+    beam: list[tuple[float, str, int]] = [(0.0, "", 0)]
+    for probabilities in cells:
+        grown: list[tuple[float, str, int]] = []
+        for score, text, phase in beam:
+            empty_score = score + _log(probabilities[EMPTY])
+            grown.append((empty_score, text, 0 if phase == 0 else 2))
+            if phase == 2:
+                continue
+            for digit in range(10):
+                grown.append((score + _log(probabilities[digit]), text + str(digit), 1))
+        grown.sort(key=lambda item: -item[0])
+        beam = _unique(grown)[:BEAM_WIDTH]
+    readings: dict[tuple[int | None, str], float] = {}
+    for score, text, _ in beam:
+        if len(text) > 1 and text.startswith("0"):
+            continue  # "07" is not how a total is written
+        value = int(text) if text else None
+        signs = [(False, 1.0)] if negative is None else [(False, 1 - negative), (True, negative)]
+        for minus, p_sign in signs:
+            if minus and not value:
+                continue
+            key = (-value if minus and value else value, ("-" if minus else "") + text)
+            readings[key] = readings.get(key, 0.0) + math.exp(score) * max(p_sign,
+                                                                            PROBABILITY_FLOOR)
+    total = sum(readings.values()) or 1.0
+    ranked = sorted(readings.items(), key=lambda item: -item[1])[:limit]
+    return [NumberCandidate(value, p / total, text) for (value, text), p in ranked]
+
+
+def _unique(states: list[tuple[float, str, int]]) -> list[tuple[float, str, int]]:
+    seen: set[tuple[str, int]] = set()
+    result = []
+    for score, text, phase in states:
+        key = (text, phase)
+        if key not in seen:
+            seen.add(key)
+            result.append((score, text, phase))
+    return result
