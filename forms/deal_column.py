@@ -9,9 +9,12 @@ prize); the result in the Codex form: a mark for ``=``, ``-`` or ``+`` and two d
 the number of tricks. Choices are marks (a cross; a filled box cancels a cross); numbers are
 digits in cells. A printed specimen row, under the column titles, shows how to fill a row.
 
-Rows: as many as fit a page between the column titles and the bottom markers (22 on A4 and on
-Letter), on as many pages as make at least ``DEAL_ROWS_MIN`` (40) rows; a game with more deals
-goes on the continuation sheet, whose rows continue the numbering.
+Every other block of five rows has a light tint of the drop-out colour, to guide the eye
+without a line near the cells. Rows: as many as fit a page between the column titles and the
+bottom markers (22 on A4 and on Letter), on as many pages as make at least ``DEAL_ROWS_MIN``
+(40) rows: 44. Random games of ``scoring.random_games`` to a pool of 20 last 21 deals (median)
+and 28 (95th percentile) with 3 players, 28 and 37 with 4 (at most 43 in 200 games); a game
+with more deals goes on the continuation sheet, whose rows continue the numbering.
 """
 
 from __future__ import annotations
@@ -95,7 +98,7 @@ def row_slots(players: int, talon: bool) -> tuple[list[Slot], list[Group], float
 def rows_top_mm() -> float:
     """Y of the first deal row: below the markers, the column titles and the specimen row."""
     return (g.PAGE_MARGIN_MM + g.MARKER_MM + g.MARKER_QUIET_MM + g.DEAL_HEADER_H_MM
-            + g.DEAL_ROW_PITCH_MM + 1.0)
+            + g.DEAL_ROW_PITCH_MM + 2.0)
 
 
 def rows_per_page(page_h: float) -> int:
@@ -134,18 +137,15 @@ def build_deal_page(players: int, talon: bool, page: int, first_row: int, rows: 
             else:
                 boxes.append(Box(page, round(x0 + s.dx_mm, 3), round(y, 3), g.CELL_W_MM,
                                  g.CELL_H_MM, 0, "digit", DealCell(row, s.field, s.option)))
-        if r % 5 == 4 and r + 1 < rows:
-            ly = y + g.CELL_H_MM + (pitch - g.CELL_H_MM) / 2
-            lines.append(Line(page, x0, ly, x0 + width, ly, 0.2))
     # group separators: vertical lines in the gaps between groups
     y_a = top - g.DEAL_ROW_PITCH_MM - g.DEAL_HEADER_H_MM + 1.0
     y_b = top + rows * pitch - (pitch - g.CELL_H_MM) / 2
-    seps = sorted({grp.x0_mm for grp in groups})[1:]
+    seps = sorted({grp.x0_mm for grp in groups if grp.key != "result_tricks"})[1:]
     for sx in seps:
         prev = max(grp.x1_mm for grp in groups if grp.x1_mm <= sx)
         xm = x0 + (prev + sx) / 2
         lines.append(Line(page, xm, y_a, xm, y_b, 0.25))
-    lines.append(Line(page, x0, top - 0.8, x0 + width, top - 0.8, 0.35))
+    lines.append(Line(page, x0, top - 1.3, x0 + width, top - 1.3, 0.35))
     return boxes, lines, labels
 
 

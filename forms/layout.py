@@ -104,8 +104,7 @@ def build_layout(players: int, paper: str = "A4", talon: bool | None = None) -> 
         top = g.PAGE_MARGIN_MM + g.MARKER_MM + g.MARKER_QUIET_MM
         qx = dw - g.PAGE_MARGIN_MM - q
         qr.append(Region(index, round(qx, 3), top, q, q))
-        id_text.append(Region(index, round(qx - 6.0, 3), top + q + 0.8, q + 6.0,
-                              g.SHEET_ID_TEXT_H_MM))
+        id_text.append(Region(index, round(qx, 3), top + q + 0.8, q, g.SHEET_ID_TEXT_H_MM))
         labels.append(Label(index, qx - 4.0, top + q + 8.0, 0, "legend", 6.0))
     layout = Layout(
         players=players, paper=paper, talon=talon, seats=tuple("ABCD"[:players]),

@@ -247,7 +247,7 @@ class _ZoneBuilder:
             if not any_slot and placed and min(placed) < n_entries and v1 > z.depth / 2:
                 raise LayoutError(f"zone {z.seat}: no room for the {column} column")
             v = v1 + g.ROW_GAP_MM
-        self.v = v - g.ROW_GAP_MM + g.BAND_GAP_MM
+        self.v = v - g.ROW_GAP_MM + g.LINE_CLEARANCE_MM
         fractions = tuple(s / sections for s in range(1, sections))
         for f in fractions:
             edge = _between(z.lo, z.hi, f)
