@@ -5,7 +5,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from scanner.decode import SheetEvidence
+from scanner.decode_columns import EntryCells
 from scanner.decode_deals import CALLS, LEVELS, RESULT_SIGNS, SUITS, RowEvidence, expected_result
+from scoring.columns import Column, sheet_columns
+from scoring.rules import RuleSet
 
 EMPTY = 10
 
@@ -71,3 +75,35 @@ def row_evidence(deal: dict[str, Any] | None, row: int, seats: tuple[str, ...],
     for key in keys:
         digits[key] = digit_probabilities(numbers.get(key), sure)
     return RowEvidence(row, marks, digits)
+
+
+def entry_cells(value: int | None, cells: int, sure: float = 0.97,
+                confuse: dict[int, int] | None = None, sign: bool = False) -> EntryCells:
+    """What a reader sees in an entry holding ``value`` right-aligned in ``cells`` cells;
+    ``confuse`` maps a cell position to a digit it half resembles."""
+    confuse = confuse or {}
+    text = number_cells(None if value is None else abs(value), cells)
+    probabilities = tuple(digit_probabilities(char, sure, confuse.get(i))
+                          for i, char in enumerate(text))
+    minus = None
+    if sign:
+        minus = sure if value is not None and value < 0 else 1 - sure
+    return EntryCells(probabilities, minus)
+
+
+def sheet_evidence(doc: dict[str, Any], rows: int = 40, entries: int = 24, digits: int = 3,
+                   sure: float = 0.97, talon: bool = False) -> SheetEvidence:
+    """Evidence of a whole sheet filled exactly as ``doc`` (with ``written``) says."""
+    rules = RuleSet.from_settings(doc["rules"])
+    seats = tuple(doc["seats"])
+    deals = doc["deals"]
+    row_list = tuple(row_evidence(deals[i] if i < len(deals) else None, i, seats, sure,
+                                  talon=talon) for i in range(rows))
+    columns: dict[Column, tuple[EntryCells, ...]] = {}
+    for column in sheet_columns(seats):
+        written = doc["written"][column.seat]
+        values = written["whists"][column.on] if column.on else written[column.kind]
+        sign = column.kind == "mountain"
+        columns[column] = tuple(entry_cells(values[i] if i < len(values) else None, digits,
+                                            sure, sign=sign) for i in range(entries))
+    return SheetEvidence(rules, seats, row_list, columns)

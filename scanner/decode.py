@@ -1,0 +1,153 @@
+"""Decode a whole sheet: the deal log and the running totals, two records of the same game.
+
+1. Each row of the contract/result column gets its legal readings (:mod:`scanner.decode_deals`).
+2. Rows the ink leaves unsure are re-ranked by how well the triangle's running totals fit each
+   reading (the totals are evidence of the deal: a 6 made writes 2 in the pool, one down writes
+   the mountain and consolation).
+3. With the deal log fixed, each column is decoded against the expected sheet
+   (:mod:`scanner.decode_columns`).
+
+Every field ends *read* (with its confidence), *doubtful* (with its top candidates) or *empty*.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from scanner.decode_columns import EntryCells, EntryDecision, column_log_likelihood, decode_column
+from scanner.decode_deals import RowCandidate, RowEvidence, decode_row
+from scoring.columns import Column, sheet_columns
+from scoring.errors import RecordError
+from scoring.record import FORMAT, parse_record
+from scoring.rules import RuleSet
+from scoring.sheet import ExpectedSheet, expected_sheet
+
+ROW_READ = 0.995
+"""A deal row whose best reading has this probability (after the totals had their say) is
+*read*; below it, *doubtful*."""
+JOINT_PASSES = 2
+ALTERNATIVE_MIN = 1e-4
+"""Row readings less likely than this (from the ink alone) are not tried against the totals."""
+
+
+@dataclass(frozen=True)
+class SheetEvidence:
+    """Everything the recognizers saw on one sheet, page geometry already resolved."""
+
+    rules: RuleSet
+    seats: tuple[str, ...]
+    rows: tuple[RowEvidence, ...]
+    columns: Mapping[Column, tuple[EntryCells, ...]]
+    names: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RowDecision:
+    """The decoded deal of one row (``None``: the row is empty)."""
+
+    row: int
+    status: str
+    deal: dict[str, Any] | None
+    confidence: float
+    candidates: tuple[tuple[dict[str, Any] | None, float], ...]
+
+
+@dataclass(frozen=True)
+class DecodedSheet:
+    """The decoded sheet: one decision per deal row and per written entry."""
+
+    rules: RuleSet
+    seats: tuple[str, ...]
+    names: Mapping[str, str]
+    rows: tuple[RowDecision, ...]
+    entries: Mapping[Column, tuple[EntryDecision, ...]]
+
+    @property
+    def deals(self) -> list[dict[str, Any]]:
+        """The deal log: every row that holds a deal, in order."""
+        return [row.deal for row in self.rows if row.deal is not None]
+
+    def doubtful(self) -> int:
+        """How many fields need a person."""
+        return sum(row.status == "doubtful" for row in self.rows) + sum(
+            e.status == "doubtful" for entries in self.entries.values() for e in entries)
+
+    def record(self) -> dict[str, Any]:
+        """A ``pulka-record/1`` document; doubtful fields hold their most likely value."""
+        written: dict[str, Any] = {s: {"pool": [], "mountain": [],
+                                       "whists": {o: [] for o in self.seats if o != s}}
+                                   for s in self.seats}
+        for column in sheet_columns(self.seats):
+            values = [e.value for e in self.entries.get(column, ()) if e.value is not None]
+            if column.on:
+                written[column.seat]["whists"][column.on] = values
+            else:
+                written[column.seat][column.kind] = values
+        doc: dict[str, Any] = {"format": FORMAT, "rules": self.rules.settings(),
+                               "seats": list(self.seats), "deals": self.deals,
+                               "written": written}
+        if self.names:
+            doc["names"] = dict(self.names)
+        return doc
+
+
+def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
+    """Decode the deal log and the written columns together (see module doc)."""
+    candidates = [[c for c in decode_row(row, evidence.rules, evidence.seats)
+                   if c.probability >= ALTERNATIVE_MIN] for row in evidence.rows]
+    chosen = [0] * len(candidates)
+    posterior: list[list[float]] = [[c.probability for c in options] for options in candidates]
+    for _ in range(JOINT_PASSES):
+        for index, options in enumerate(candidates):
+            if len(options) < 2 or posterior[index][chosen[index]] >= ROW_READ:
+                continue  # only rows the ink leaves unsure are re-ranked
+            scores = [option.log_score + _totals_fit(evidence, candidates, chosen, index, k)
+                      for k, option in enumerate(options)]
+            top = max(scores)
+            weights = [math.exp(s - top) for s in scores]
+            posterior[index] = [w / sum(weights) for w in weights]
+            chosen[index] = scores.index(top)
+    rows = tuple(_row_decision(evidence.rows[i].row, candidates[i], posterior[i], chosen[i])
+                 for i in range(len(candidates)))
+    sheet = _sheet(evidence, [row.deal for row in rows])
+    entries = {column: tuple(decode_column(cells, sheet.column(column) if sheet else ()))
+               for column, cells in evidence.columns.items()}
+    return DecodedSheet(evidence.rules, evidence.seats, dict(evidence.names), rows, entries)
+
+
+def _row_decision(row: int, options: list[RowCandidate], posterior: list[float],
+                  chosen: int) -> RowDecision:
+    if not options:
+        return RowDecision(row, "doubtful", None, 0.0, ())
+    ranked = sorted(zip(options, posterior, strict=True), key=lambda item: -item[1])
+    best = options[chosen]
+    confidence = posterior[chosen]
+    status = "empty" if best.deal is None and confidence >= ROW_READ else \
+        "read" if confidence >= ROW_READ else "doubtful"
+    return RowDecision(row, status, best.deal, confidence,
+                       tuple((option.deal, p) for option, p in ranked[:4]))
+
+
+def _totals_fit(evidence: SheetEvidence, candidates: list[list[RowCandidate]],
+                chosen: list[int], index: int, option: int) -> float:
+    """Log-likelihood of the written columns if row ``index`` held its ``option``."""
+    deals = [candidates[i][option if i == index else chosen[i]].deal
+             for i in range(len(candidates))]
+    sheet = _sheet(evidence, deals)
+    if sheet is None:
+        return -1e9
+    return sum(column_log_likelihood(cells, sheet.column(column))
+               for column, cells in evidence.columns.items())
+
+
+def _sheet(evidence: SheetEvidence, deals: list[dict[str, Any] | None]) -> ExpectedSheet | None:
+    """The expected sheet of a deal log; ``None`` if the rows do not make a legal game."""
+    doc = {"format": FORMAT, "rules": evidence.rules.settings(),
+           "seats": list(evidence.seats), "deals": [d for d in deals if d is not None]}
+    try:
+        return expected_sheet(parse_record(doc))
+    except RecordError:
+        return None

@@ -1,0 +1,108 @@
+"""Rule decoding: the rules as evidence, not a mould (issue 4, step 7)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from scanner.decode import decode_sheet
+from scanner.decode_columns import decode_column
+from scoring import RuleSet, audit, expected_sheet, parse_record
+from scoring.columns import Column
+from scoring.random_games import random_record, written_columns
+from tests.scanner.evidence import entry_cells, row_evidence, sheet_evidence
+
+
+def game(variant: str = "sochi", players: int = 3, seed: int = 11) -> dict[str, Any]:
+    doc = random_record(RuleSet.preset(variant, players, 20), random.Random(seed))
+    doc["written"] = written_columns(expected_sheet(parse_record(doc)))
+    return doc
+
+
+@pytest.mark.parametrize(("variant", "players"), [("sochi", 3), ("leningrad", 4),
+                                                  ("rostov", 3)])
+def test_clear_ink_decodes_exactly(variant: str, players: int) -> None:
+    doc = game(variant, players)
+    decoded = decode_sheet(sheet_evidence(doc, talon=players == 4, sure=0.99))
+    assert decoded.deals == doc["deals"]
+    assert decoded.record()["written"] == doc["written"]
+    assert decoded.doubtful() == 0
+
+
+def test_an_ambiguous_digit_is_settled_by_the_rules() -> None:
+    doc = game()
+    sheet = expected_sheet(parse_record(doc))
+    column = next(c for c in sheet.totals if c.kind == "pool" and len(sheet.column(c)) >= 2)
+    values = [int(e.total) for e in sheet.column(column) if e.deal is not None]
+    truth = values[1]
+    wrong_digit = (truth % 10 + 2) % 10
+    cells = [entry_cells(v, 3) for v in values]
+    cells[1] = entry_cells(truth, 3, confuse={2: wrong_digit})  # the ink leans 60:40 wrong
+    decisions = decode_column(cells, sheet.column(column))
+    assert decisions[1].value == truth
+    assert decisions[1].status == "read"
+    assert "ink unsure" in decisions[1].note
+
+
+def test_a_clear_recording_error_is_kept_for_the_audit() -> None:
+    doc = game()
+    sheet = expected_sheet(parse_record(doc))
+    column = next(c for c in sheet.totals if c.kind == "pool" and len(sheet.column(c)) >= 2)
+    values = [int(e.total) for e in sheet.column(column) if e.deal is not None]
+    values[1] += 1  # the player added wrong, and wrote it clearly
+    decisions = decode_column([entry_cells(v, 3, sure=0.999) for v in values],
+                              sheet.column(column))
+    assert decisions[1].value == values[1]
+    assert decisions[1].status == "read"
+    assert "the rules expected" in decisions[1].note
+    assert [d.value for d in decisions[2:]] == values[2:]
+
+
+def test_an_unclear_value_the_rules_do_not_expect_is_doubtful() -> None:
+    doc = game()
+    sheet = expected_sheet(parse_record(doc))
+    column = next(c for c in sheet.totals if c.kind == "pool" and len(sheet.column(c)) >= 2)
+    values = [int(e.total) for e in sheet.column(column) if e.deal is not None]
+    wrong = values[1] + 1
+    decisions = decode_column([entry_cells(values[0], 3),
+                               entry_cells(wrong, 3, sure=0.9)], sheet.column(column))
+    assert decisions[1].status == "doubtful"
+    assert {value for value, _ in decisions[1].candidates} >= {wrong}
+
+
+def test_the_totals_decide_an_unsure_deal_row() -> None:
+    doc = game(seed=3)
+    deal_index = next(i for i, d in enumerate(doc["deals"]) if d["type"] == "contract"
+                      and "tricks" in d and d["tricks"][d["declarer"]] >= 6)
+    evidence = sheet_evidence(doc, sure=0.99)
+    deal = doc["deals"][deal_index]
+    declarer = deal["declarer"]
+    # the declarer's tricks cell is now a toss-up between its digit and another one
+    taken = deal["tricks"][declarer]
+    row = row_evidence(deal, deal_index, tuple(doc["seats"]), sure=0.99)
+    key = ("tricks", f"{declarer}:1")
+    blurred = list(row.digits[key])
+    other = (taken + 3) % 10
+    blurred[other], blurred[taken % 10] = 0.5, 0.5
+    row.digits[key] = blurred  # type: ignore[index]
+    rows = list(evidence.rows)
+    rows[deal_index] = row
+    decoded = decode_sheet(type(evidence)(evidence.rules, evidence.seats, tuple(rows),
+                                          evidence.columns))
+    assert decoded.deals == doc["deals"]
+
+
+def test_decoded_errors_reach_the_audit() -> None:
+    doc = game()
+    seat = doc["seats"][0]
+    pool = doc["written"][seat]["pool"]
+    if len(pool) < 2:
+        pytest.skip("this game has fewer than two pool entries for the first seat")
+    pool[1] += 2
+    for later in range(2, len(pool)):
+        pool[later] += 2
+    decoded = decode_sheet(sheet_evidence(doc, sure=0.999))
+    findings = audit(parse_record(decoded.record()))
+    assert any(f.column == Column(seat, "pool") for f in findings)
