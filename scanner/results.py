@@ -1,0 +1,117 @@
+"""What a scan hands on: one :class:`SheetScan` per sheet, JSON at the boundary.
+
+A sheet scan carries the sheet's identity, its straightened page images, the decoded record
+(``pulka-record/1``) and one :class:`FieldReading` per field a person may have to check: each
+written entry of the triangle and each deal row of the contract/result column, with its
+status (*read*, *doubtful*, *empty*), value, confidence, candidates, what the rules expected,
+where it stands on its page (millimetres) and the crop of its ink.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+SCAN_FORMAT = "pulka-scan/1"
+STRAIGHT_PAGE_DPI = 100
+"""Resolution of the straightened page images a scan keeps (for reports and review)."""
+
+
+@dataclass(frozen=True)
+class FieldReading:
+    """One field of a sheet as read and decoded.
+
+    ``key`` names it: ``entry:<seat>:<column>[:<on>]:<n>`` for the n-th entry (from 0) of a
+    column, ``row:<n>`` for the n-th deal row (from 0). ``value`` is an integer for an entry,
+    a record deal (JSON object) for a row, ``None`` when empty.
+    """
+
+    key: str
+    page: int
+    rect_mm: tuple[float, float, float, float]
+    status: str
+    value: Any
+    confidence: float
+    candidates: tuple[tuple[Any, float], ...] = ()
+    expected: Any = None
+    deal: int | None = None
+    note: str = ""
+    crop: str | None = None
+    """Path of the ink crop (PNG), relative to the scan's output folder."""
+
+    @property
+    def kind(self) -> str:
+        """``entry`` or ``row``."""
+        return self.key.split(":", 1)[0]
+
+
+@dataclass(frozen=True)
+class ScannedPage:
+    """One page image of a sheet: where it came from and how well it registered."""
+
+    index: int
+    source: str
+    """The file (and page within a PDF or TIFF: ``file.pdf#2``) it was read from."""
+    image: str
+    """The straightened page image, relative to the output folder."""
+    fit_error_mm: float
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SheetScan:
+    """Everything read from one sheet."""
+
+    sheet_id: str
+    identity: dict[str, Any]
+    """The sheet identity as printed in the QR code (forms.identity)."""
+    layout_id: str
+    pages: tuple[ScannedPage, ...]
+    fields: tuple[FieldReading, ...]
+    record: dict[str, Any]
+    missing_pages: tuple[int, ...] = ()
+    problems: tuple[str, ...] = ()
+    seconds: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def doubtful(self) -> tuple[FieldReading, ...]:
+        """Fields that need a person."""
+        return tuple(f for f in self.fields if f.status == "doubtful")
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``pulka-scan/1`` document."""
+        doc = asdict(self)
+        doc["format"] = SCAN_FORMAT
+        return doc
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> SheetScan:
+        """Read a ``pulka-scan/1`` document back."""
+        if doc.get("format") != SCAN_FORMAT:
+            raise ValueError(f"not a {SCAN_FORMAT} document (format {doc.get('format')!r})")
+        pages = tuple(ScannedPage(**{**p, "warnings": tuple(p.get("warnings", ()))})
+                      for p in doc["pages"])
+        fields = tuple(FieldReading(**{**f, "rect_mm": tuple(f["rect_mm"]),
+                                       "candidates": tuple(tuple(c) for c in f["candidates"])})
+                       for f in doc["fields"])
+        return cls(doc["sheet_id"], doc["identity"], doc["layout_id"], pages, fields,
+                   doc["record"], tuple(doc.get("missing_pages", ())),
+                   tuple(doc.get("problems", ())), doc.get("seconds", 0.0),
+                   doc.get("extra", {}))
+
+
+def entry_key(seat: str, column: str, on: str | None, entry: int) -> str:
+    """The key of a triangle entry: ``entry:A:whists:B:3``, ``entry:A:pool:0``."""
+    return f"entry:{seat}:{column}:{on}:{entry}" if on else f"entry:{seat}:{column}:{entry}"
+
+
+def row_key(row: int) -> str:
+    """The key of a deal row: ``row:12``."""
+    return f"row:{row}"
+
+
+def scan_json_path(out_dir: Path, sheet_id: str) -> Path:
+    """Where a sheet's ``pulka-scan/1`` document is written."""
+    return out_dir / sheet_id / "scan.json"
