@@ -1,0 +1,176 @@
+"""Stage 5a, cells: cut every box of a registered page out, upright, without its border.
+
+The page's writing area is warped once to :data:`WORK_PX_PER_MM`. Each box is then found on
+its own printed border within :data:`BOX_SEARCH_MM` of its nominal place (the column and row
+profiles of a border map, read from an integral image, so all boxes cost a few array
+operations). In a colour image the border map is ``red - green`` (only the drop-out colour is
+redder than it is green) and cells are read in the red channel, where the drop-out border and
+tints vanish; in a black-and-white image both come from the grey levels and the border is cut
+off by cropping :data:`BOX_INSET_MM` inside the box. Crops are turned upright for their
+writer (``rotation_deg``, :mod:`forms.model`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from forms.model import Box
+from scanner import scan_constants as k
+from scanner.register import RegisteredPage
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class PageRaster:
+    """The warped writing area of one page at the working resolution."""
+
+    x_mm: float
+    y_mm: float
+    px_per_mm: float
+    colour: bool
+    content: np.ndarray = field(compare=False, repr=False)
+    """Grey levels to read ink from (red channel of a colour image)."""
+    border: np.ndarray = field(compare=False, repr=False)
+    """High where a printed box border is."""
+
+    def to_px(self, x_mm: float, y_mm: float) -> tuple[float, float]:
+        """Page millimetres to raster pixel coordinates (pixel centres at +0.5)."""
+        return ((x_mm - self.x_mm) * self.px_per_mm, (y_mm - self.y_mm) * self.px_per_mm)
+
+
+@dataclass(frozen=True)
+class CellImage:
+    """One box's interior, upright for its writer."""
+
+    box: Box
+    crop: np.ndarray = field(compare=False, repr=False)
+    """Grey ``uint8``, dark ink on light paper, border cut off."""
+    ink_fraction: float
+    """Share of the crop clearly darker than its paper (the quick measure)."""
+    paper: float
+    """Grey level of the paper around the box (its ring included)."""
+    shift_mm: tuple[float, float]
+    """How far the box was found from its nominal place (x, y)."""
+
+
+def rasterize(page: RegisteredPage, boxes: Sequence[Box],
+              px_per_mm: float = k.WORK_PX_PER_MM) -> PageRaster:
+    """Warp the rectangle holding ``boxes`` (plus the search margin) once."""
+    if not boxes:
+        raise ValueError("no boxes to rasterize")
+    pad = k.BOX_SEARCH_MM + 1.0
+    x0 = max(0.0, min(b.x_mm for b in boxes) - pad)
+    y0 = max(0.0, min(b.y_mm for b in boxes) - pad)
+    x1 = min(page.page_w_mm, max(b.x_mm + b.w_mm for b in boxes) + pad)
+    y1 = min(page.page_h_mm, max(b.y_mm + b.h_mm for b in boxes) + pad)
+    warped = page.warp(x0, y0, x1 - x0, y1 - y0, px_per_mm)
+    if warped.ndim == 3:
+        red = cv2.extractChannel(warped, 2)
+        redness = cv2.subtract(red, cv2.extractChannel(warped, 1))
+        colour = float(np.mean(redness[::4, ::4] > k.COLOUR_MIN_CHROMA)) > k.COLOUR_MIN_FRACTION
+        if colour:
+            return PageRaster(x0, y0, px_per_mm, True, red, redness)
+        gray = cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY)
+    else:
+        gray = warped
+    return PageRaster(x0, y0, px_per_mm, False, gray, cv2.bitwise_not(gray))
+
+
+def _edge_offsets(integral: np.ndarray, lo: np.ndarray, hi: np.ndarray, a0: np.ndarray,
+                  a1: np.ndarray, search: int, along_x: bool) -> np.ndarray:
+    """Best shift in ``-search..search`` of two parallel border lines, per box.
+
+    ``lo..hi`` is the span of each line (rows for vertical lines), ``a0``/``a1`` the nominal
+    positions of the two lines (columns). Returns shifts in pixels (0 when no border shows).
+    """
+    d = np.arange(-search, search + 1)
+
+    def line_sum(pos: np.ndarray) -> np.ndarray:
+        p = pos[:, None] + d[None, :]
+        lo2, hi2 = lo[:, None], hi[:, None]
+        if along_x:  # vertical lines at columns p, rows lo..hi
+            s = integral[hi2, p + 1] - integral[hi2, p] - integral[lo2, p + 1] + integral[lo2, p]
+        else:  # horizontal lines at rows p, columns lo..hi
+            s = integral[p + 1, hi2] - integral[p, hi2] - integral[p + 1, lo2] + integral[p, lo2]
+        return s / np.maximum(hi2 - lo2, 1)
+
+    score = line_sum(a0) + line_sum(a1)
+    score = (score + np.roll(score, 1, axis=1) + np.roll(score, -1, axis=1)) / 3.0
+    best = score.argmax(axis=1)
+    peak = score[np.arange(len(best)), best]
+    base = np.median(score, axis=1)
+    shift = d[best]
+    shift[(peak - base) < 2 * k.BORDER_MIN_RESPONSE] = 0
+    return shift
+
+
+def cut_cells(raster: PageRaster, boxes: Sequence[Box]) -> tuple[CellImage, ...]:
+    """Find each box on its border and return its upright interior with a quick ink measure."""
+    if not boxes:
+        return ()
+    s = raster.px_per_mm
+    h, w = raster.content.shape
+    search = max(1, round(k.BOX_SEARCH_MM * s))
+    integral = cv2.integral(raster.border, sdepth=cv2.CV_32S)
+    xs = np.array([(b.x_mm - raster.x_mm) * s for b in boxes])
+    ys = np.array([(b.y_mm - raster.y_mm) * s for b in boxes])
+    ws = np.array([b.w_mm * s for b in boxes])
+    hs = np.array([b.h_mm * s for b in boxes])
+
+    def clip(v: np.ndarray, hi: int) -> np.ndarray:
+        return np.clip(np.round(v).astype(np.int64), search, hi - search - 2)
+
+    span_y0, span_y1 = clip(ys + 0.25 * hs, h), clip(ys + 0.75 * hs, h)
+    dx = _edge_offsets(integral, span_y0, span_y1, clip(xs - 0.5, w), clip(xs + ws - 0.5, w),
+                       search, True)
+    span_x0, span_x1 = clip(xs + dx + 0.25 * ws, w), clip(xs + dx + 0.75 * ws, w)
+    dy = _edge_offsets(integral, span_x0, span_x1, clip(ys - 0.5, h), clip(ys + hs - 0.5, h),
+                       search, False)
+    inset = k.BOX_INSET_MM * s
+    ring = round(k.PAPER_RING_MM * s)
+    crops: list[np.ndarray] = []
+    windows: list[np.ndarray] = []
+    for i, box in enumerate(boxes):
+        cw, ch = max(1, round(ws[i] - 2 * inset)), max(1, round(hs[i] - 2 * inset))
+        cx0 = min(max(int(round(xs[i] + dx[i] + inset)), 0), w - cw)
+        cy0 = min(max(int(round(ys[i] + dy[i] + inset)), 0), h - ch)
+        crop = raster.content[cy0:cy0 + ch, cx0:cx0 + cw]
+        windows.append(raster.content[max(cy0 - ring, 0):cy0 + ch + ring,
+                                      max(cx0 - ring, 0):cx0 + cw + ring])
+        turns = (box.rotation_deg // 90) % 4
+        crops.append(np.ascontiguousarray(np.rot90(crop, turns) if turns else crop))
+    papers = _percentile_many(windows, k.PAPER_PERCENTILE)
+    return tuple(CellImage(box, crops[i], quick_ink(crops[i], papers[i]), papers[i],
+                           (dx[i] / s, dy[i] / s))
+                 for i, box in enumerate(boxes))
+
+
+def quick_ink(crop: np.ndarray, paper: float | None = None) -> float:
+    """Share of pixels darker than the paper (by default the crop's own) by a fixed share."""
+    if crop.size == 0:
+        return 0.0
+    if paper is None:
+        paper = float(np.percentile(crop, k.PAPER_PERCENTILE))
+    return float(np.count_nonzero(crop < paper * (1.0 - k.INK_MIN_RELATIVE_DARKNESS))) / crop.size
+
+
+def _percentile_many(arrays: Sequence[np.ndarray], q: float) -> list[float]:
+    """The ``q``-th percentile of each array, stacked by shape (a few array operations)."""
+    out = [255.0] * len(arrays)
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for i, a in enumerate(arrays):
+        if a.size:
+            groups.setdefault(a.shape, []).append(i)
+    for idx in groups.values():
+        stack = np.stack([arrays[i] for i in idx]).reshape(len(idx), -1)
+        rank = int(q / 100 * (stack.shape[1] - 1))
+        values = np.partition(stack, rank, axis=1)[:, rank]
+        for j, i in enumerate(idx):
+            out[i] = float(values[j])
+    return out

@@ -1,0 +1,200 @@
+"""Stage 3, identify: which sheet, which page, which layout and rules; pages grouped by sheet.
+
+The QR code is decoded in its known region after the warp (tens of milliseconds, against
+seconds over a whole 300-dpi image). The region comes from the layouts that have this page
+at this paper size (the registration knows both). When the QR cannot be read, Tesseract
+reads the printed sheet id and the page takes its identity from a sibling page of the same
+sheet whose QR was read (:func:`assemble_sheets`).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import cv2
+
+from forms.identity import IdentityError, SheetIdentity, from_qr_payload
+from forms.layout import PAPERS, build_layout, layout_by_id
+from forms.model import Layout, Region
+from scanner import scan_constants as k
+from scanner.errors import NoSheetFound, ScanError, TesseractMissing, UnknownLayout
+from scanner.register import RegisteredPage
+
+log = logging.getLogger(__name__)
+
+SHEET_ID_PAD_MM = (8.0, 1.0)
+"""The printed id can be wider than its region: crop this much more (x, y) on each side."""
+
+
+@dataclass(frozen=True)
+class IdentifiedPage:
+    """A registered page with what it says it is."""
+
+    page: RegisteredPage
+    sheet_id: str
+    identity: SheetIdentity | None
+    """None when only the printed sheet id could be read."""
+    layout: Layout | None = field(repr=False)
+    via: str
+    """``qr`` or ``text``."""
+    seconds: float = field(default=0.0, compare=False)
+
+
+@dataclass(frozen=True)
+class SheetPages:
+    """The pages of one sheet, by page index, and what is wrong with the set."""
+
+    sheet_id: str
+    identity: SheetIdentity
+    layout: Layout = field(repr=False)
+    pages: tuple[IdentifiedPage, ...]
+    missing: tuple[int, ...]
+    """Page indices the layout has and no image gave."""
+    duplicates: tuple[IdentifiedPage, ...]
+    """Further images of a page already given (the first one is read)."""
+    problems: tuple[str, ...]
+
+
+@lru_cache(maxsize=16)
+def _regions(page_index: int, w_mm: float, h_mm: float, attr: str) -> tuple[Region, ...]:
+    found: list[Region] = []
+    for players in (3, 4):
+        for paper in PAPERS:
+            for talon in (False, True):
+                layout = build_layout(players, paper, talon)
+                if page_index >= len(layout.pages):
+                    continue
+                page = layout.page_of(page_index)
+                if (page.w_mm, page.h_mm) != (w_mm, h_mm):
+                    continue
+                for region in getattr(layout, attr):
+                    if region.page == page_index and region not in found:
+                        found.append(region)
+    return tuple(found)
+
+
+def decode_qr(page: RegisteredPage) -> str | None:
+    """Return the QR text of a registered page, trying its candidate regions and scales."""
+    detector = cv2.QRCodeDetector()
+    m = k.QR_MARGIN_MM
+    for region in _regions(page.page_index, page.page_w_mm, page.page_h_mm, "qr"):
+        for ppm in k.QR_PX_PER_MM:
+            crop = page.warp(region.x_mm - m, region.y_mm - m, region.w_mm + 2 * m,
+                             region.h_mm + 2 * m, min(ppm, max(page.px_per_mm * 1.5, 7.0)))
+            gray = crop if crop.ndim == 2 else cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+            for image in (gray, cv2.threshold(gray, 0, 255,
+                                              cv2.THRESH_BINARY + cv2.THRESH_OTSU)[1]):
+                text, _, _ = detector.detectAndDecode(image)
+                if text:
+                    return _fix_utf8(text)
+    return None
+
+
+def _fix_utf8(text: str) -> str:
+    """OpenCV may hand UTF-8 bytes back as Latin-1 characters; undo that when it did."""
+    try:
+        return text.encode("latin-1").decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return text
+
+
+def read_printed_id(page: RegisteredPage) -> str | None:
+    """Read the sheet id printed beside the QR code with Tesseract (None if illegible)."""
+    from scanner import tesseract
+
+    px, py = SHEET_ID_PAD_MM
+    for region in _regions(page.page_index, page.page_w_mm, page.page_h_mm, "sheet_id_text"):
+        crop = page.warp(region.x_mm - px, region.y_mm - py, region.w_mm + 2 * px,
+                         region.h_mm + 2 * py, k.SHEET_ID_PX_PER_MM)
+        text = tesseract.read_sheet_id(crop)
+        if text:
+            return text
+    return None
+
+
+def identify(page: RegisteredPage, context: object = None) -> IdentifiedPage:
+    """Identify one registered page; raises a :class:`ScanError` naming the file and page."""
+    del context
+    start = time.perf_counter()
+    text = decode_qr(page)
+    where = (page.source, page.index_in_file)
+    if text is not None:
+        try:
+            identity = from_qr_payload(text)
+        except IdentityError as error:
+            raise NoSheetFound(f"its QR code is not a pulka sheet identity ({error})",
+                               *where) from None
+        try:
+            layout = layout_by_id(identity.layout_id)
+        except KeyError:
+            raise UnknownLayout(f"sheet {identity.sheet_id} has layout "
+                                f"{identity.layout_id!r}, which this version of pulka does "
+                                f"not print", *where) from None
+        if identity.page != page.page_index:
+            log.warning("%s: QR says page %d, markers page %d; trusting the markers",
+                        page.label, identity.page + 1, page.page_index + 1)
+        return IdentifiedPage(page, identity.sheet_id, identity.for_page(page.page_index),
+                              layout, "qr", time.perf_counter() - start)
+    try:
+        sheet_id = read_printed_id(page)
+    except TesseractMissing as error:
+        raise NoSheetFound(f"its QR code cannot be read, and the printed sheet id cannot "
+                           f"be tried: {error.problem}", *where, advice=error.advice) from None
+    if sheet_id is None:
+        raise NoSheetFound("neither its QR code nor its printed sheet id can be read", *where,
+                           advice="retake the photo with the sheet's centre sharp and unglared")
+    log.info("%s: QR unreadable, printed sheet id %s", page.label, sheet_id)
+    return IdentifiedPage(page, sheet_id, None, None, "text", time.perf_counter() - start)
+
+
+def assemble_sheets(pages: Sequence[IdentifiedPage]) -> tuple[list[SheetPages],
+                                                              list[ScanError]]:
+    """Group pages by sheet id; report missing and duplicate pages per sheet.
+
+    A page identified only by its printed id takes the identity of a sibling whose QR was
+    read; a sheet none of whose QR codes was read is an error (returned, not raised).
+    """
+    by_sheet: dict[str, list[IdentifiedPage]] = {}
+    for page in pages:
+        by_sheet.setdefault(page.sheet_id, []).append(page)
+    sheets: list[SheetPages] = []
+    errors: list[ScanError] = []
+    for sheet_id, members in by_sheet.items():
+        known = next((p for p in members if p.identity is not None), None)
+        if known is None or known.identity is None or known.layout is None:
+            first = members[0].page
+            errors.append(UnknownLayout(f"sheet {sheet_id}: no page's QR code could be read, "
+                                        f"so its layout and rules are unknown",
+                                        first.source, first.index_in_file,
+                                        advice="rescan a page of it with a clean QR code"))
+            continue
+        layout, identity = known.layout, known.identity
+        chosen: dict[int, IdentifiedPage] = {}
+        duplicates: list[IdentifiedPage] = []
+        problems: list[str] = []
+        for p in members:
+            index = p.page.page_index
+            if p.identity is None:
+                p = IdentifiedPage(p.page, sheet_id, identity.for_page(index), layout, p.via,
+                                   p.seconds)
+            if index in chosen:
+                duplicates.append(p)
+                problems.append(f"sheet {sheet_id}: page {index + 1} given twice ("
+                                f"{chosen[index].page.label} and {p.page.label}); reading the "
+                                f"first")
+            else:
+                chosen[index] = p
+        missing = tuple(pg.index for pg in layout.pages if pg.index not in chosen)
+        for index in missing:
+            problems.append(f"sheet {sheet_id}: page {index + 1} of {len(layout.pages)} is "
+                            f"missing; scan it too")
+        for text in problems:
+            log.warning("%s", text)
+        sheets.append(SheetPages(sheet_id, identity, layout,
+                                 tuple(chosen[i] for i in sorted(chosen)), missing,
+                                 tuple(duplicates), tuple(problems)))
+    return sheets, errors

@@ -1,0 +1,144 @@
+"""Stages 4-6, read a page: marks, digits and each writer's own hand.
+
+:func:`read_page` cuts every box (:mod:`scanner.cells`), reads the mark boxes
+(:mod:`scanner.marks`) and classifies the digit and sign cells with
+:class:`scanner.digits.DigitRecognizer`, in one batch per writer. Cells whose quick ink
+measure is clearly nothing skip the classifier and get EMPTY. Each seat's calibration strip
+(the ten digits it wrote before the game) adapts the recognizer to that seat's hand for the
+cells of its zone; the deal column, kept by one scorer, uses the general model (or the
+scorer's adaptation when ``scorer`` is given).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from forms.layout import calibration_cells
+from forms.model import Box, CalibrationCell, EntryCell, Layout
+from scanner import scan_constants as k
+from scanner.cells import CellImage, cut_cells, rasterize
+from scanner.digits import DigitRecognizer, WriterAdaptation
+from scanner.marks import MarkReading, MarkThresholds, read_marks
+from scanner.register import RegisteredPage
+
+log = logging.getLogger(__name__)
+
+NUM_CLASSES = 11
+EMPTY = 10
+
+
+@dataclass(frozen=True)
+class CellReading:
+    """One digit or sign cell: a probability for each digit 0-9 and for EMPTY (index 10)."""
+
+    box: Box
+    probabilities: tuple[float, ...]
+    ink_fraction: float
+    crop: np.ndarray | None = field(default=None, compare=False, hash=False, repr=False)
+
+    @property
+    def best(self) -> int:
+        """The most probable class (10 = EMPTY)."""
+        return int(np.argmax(self.probabilities))
+
+
+@dataclass(frozen=True)
+class PageReading:
+    """Everything read from one page."""
+
+    page: RegisteredPage
+    cells: tuple[CellReading, ...]
+    marks: tuple[MarkReading, ...]
+    quality: tuple[str, ...]
+    adapted_seats: tuple[str, ...]
+    """Seats whose calibration strip was usable."""
+    timings_s: dict[str, float] = field(compare=False, default_factory=dict)
+
+
+def _empty_row(ink: float) -> tuple[float, ...]:
+    p_empty = k.EMPTY_PROBABILITY - (k.EMPTY_PROBABILITY - 0.9) * min(
+        1.0, ink / max(k.EMPTY_MAX_INK_FRACTION, 1e-9))
+    rest = (1.0 - p_empty) / 10
+    return tuple([rest] * 10 + [p_empty])
+
+
+def _writer(box: Box, scorer: str | None) -> str | None:
+    m = box.meaning
+    if isinstance(m, EntryCell | CalibrationCell):
+        return m.seat
+    return scorer
+
+
+def adaptations(cells: dict[Box, CellImage], layout: Layout,
+                recognizer: DigitRecognizer) -> dict[str, WriterAdaptation]:
+    """Each seat's adaptation from its calibration cells on this page (active ones only)."""
+    out: dict[str, WriterAdaptation] = {}
+    for seat in layout.seats:
+        samples = {b.meaning.digit: cells[b].crop  # type: ignore[union-attr]
+                   for b in calibration_cells(layout, seat)
+                   if b in cells and cells[b].ink_fraction > k.EMPTY_MAX_INK_FRACTION}
+        if not samples:
+            continue
+        adaptation = WriterAdaptation.from_calibration(samples, recognizer)
+        if adaptation.active:
+            out[seat] = adaptation
+        else:
+            log.info("seat %s: calibration strip too sparse to adapt", seat)
+    return out
+
+
+def read_page(registered: RegisteredPage, layout: Layout, *,
+              recognizer: DigitRecognizer | None = None,
+              writers: dict[str, WriterAdaptation] | None = None,
+              thresholds: MarkThresholds | None = None, scorer: str | None = None,
+              keep_crops: bool = False) -> PageReading:
+    """Read every box of one registered page of ``layout``.
+
+    ``writers`` gives adaptations learned elsewhere (the triangle page's calibration strips,
+    for the deal pages); those found on this page are added. ``thresholds`` are the sheet's
+    mark thresholds (by default this page's own).
+    """
+    recognizer = recognizer or DigitRecognizer.default()
+    timings: dict[str, float] = {}
+    start = time.perf_counter()
+    boxes = layout.boxes_for(registered.page_index)
+    if not boxes:
+        return PageReading(registered, (), (), registered.warnings, (), timings)
+    raster = rasterize(registered, boxes)
+    timings["warp"] = time.perf_counter() - start
+    cells = cut_cells(raster, boxes)
+    timings["cut"] = time.perf_counter() - start - timings["warp"]
+    t = time.perf_counter()
+    marks = read_marks(cells, thresholds)
+    timings["marks"] = time.perf_counter() - t
+    t = time.perf_counter()
+    by_box = {c.box: c for c in cells}
+    found = adaptations(by_box, layout, recognizer)
+    hands = {**(writers or {}), **found}
+    digit_cells = [c for c in cells if c.box.kind in ("digit", "sign")]
+    rows: dict[Box, tuple[float, ...]] = {}
+    groups: dict[str | None, list[CellImage]] = {}
+    for c in digit_cells:
+        if c.ink_fraction <= k.EMPTY_MAX_INK_FRACTION:
+            rows[c.box] = _empty_row(c.ink_fraction)
+        else:
+            writer = _writer(c.box, scorer)
+            groups.setdefault(writer if writer in hands else None, []).append(c)
+    for writer, members in groups.items():
+        crops = [c.crop for c in members]
+        probs = (hands[writer].probabilities(crops) if writer is not None
+                 else recognizer.probabilities(crops))
+        for c, p in zip(members, probs, strict=True):
+            rows[c.box] = tuple(round(float(v), 6) for v in p)
+    timings["digits"] = time.perf_counter() - t
+    timings["read"] = time.perf_counter() - start
+    readings = tuple(CellReading(c.box, rows[c.box], c.ink_fraction,
+                                 c.crop if keep_crops else None) for c in digit_cells)
+    log.debug("%s: %d cells (%d classified), %d marks in %.3f s", registered.label,
+              len(readings), sum(len(g) for g in groups.values()), len(marks), timings["read"])
+    return PageReading(registered, readings, marks, registered.warnings, tuple(sorted(found)),
+                       timings)

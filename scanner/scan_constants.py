@@ -1,0 +1,95 @@
+"""Every threshold of the scan front end, with its unit in the name or the comment.
+
+``_MM`` is millimetres on the paper, ``_PX`` pixels of the image named, ``_FRACTION`` a share
+of the named area, ``_S`` seconds. Levels are 8-bit grey levels (0 black, 255 white).
+"""
+
+from __future__ import annotations
+
+# --- loading --------------------------------------------------------------------------------
+PDF_RENDER_DPI = 300.0
+"""Resolution at which PDF pages are rasterised."""
+MAX_IMAGE_PIXELS = 120_000_000
+"""Larger images are refused (a 600-dpi A3 scan is 70 Mpx)."""
+
+# --- registration ----------------------------------------------------------------------------
+DETECT_MAX_SIDE_PX = 1200
+"""Markers are searched in a copy whose longer side is at most this (a 300-dpi A4 page is
+about 4 px/mm, an 11 mm marker 44 px); corners are then refined at full resolution. When
+none is found, once more at twice this."""
+DETECT_THRESHOLD_WINDOWS_PX = (5, 21)
+"""Smallest and largest adaptive-threshold window of the marker detector (two passes; the
+default three passes cost 40 % more and found nothing more in trials)."""
+CORNER_REFINE_WINDOW_PX = 4
+"""Half-size of the sub-pixel corner search window at full resolution."""
+MIN_MARKERS_FOR_HOMOGRAPHY = 3
+"""With this many markers (12 corners) the homography comes from markers alone."""
+MAX_FIT_ERROR_MM = 1.0
+"""A registration whose marker corners miss their printed place by more (RMS) is refused."""
+WARN_FIT_ERROR_MM = 0.5
+"""Above this RMS error the page is read but flagged."""
+OUTLINE_MIN_AREA_FRACTION = 0.2
+"""The page outline fallback needs a quadrilateral covering at least this share of the image."""
+
+# --- quality -------------------------------------------------------------------------------
+MIN_PX_PER_MM = 4.5
+"""Below about 115 dpi the 0.35 mm QR modules and digit strokes are lost: refuse."""
+WARN_PX_PER_MM = 7.0
+"""Below about 180 dpi: read, but warn."""
+QUALITY_PX_PER_MM = 8.0
+"""Marker patches are resampled at this resolution to measure sharpness independently of it."""
+BLUR_MIN_SHARPNESS = 0.12
+"""Sharpness of the marker edges (mean gradient at the edges over the black-white contrast,
+per pixel at QUALITY_PX_PER_MM) below which a page is blurred; sharp renders give about 0.4."""
+BLUR_WARN_SHARPNESS = 0.18
+GLARE_LEVEL = 250
+"""A pixel with every channel at least this is saturated."""
+GLARE_PAPER_MAX_LEVEL = 235
+"""Glare is only looked for when the paper itself is darker than this (a photo, not a scan)."""
+GLARE_MIN_AREA_MM2 = 60.0
+"""A saturated blob larger than this over the writing area is glare."""
+
+# --- cells -------------------------------------------------------------------------------
+WORK_PX_PER_MM = 10.0
+"""Working resolution of the warped page (254 dpi: a 4.5 x 6 mm cell is 45 x 60 px, twice
+what the 28 px digit model needs; 12 px/mm cost 45 % more warping for no better reading)."""
+BOX_SEARCH_MM = 0.6
+"""Each box is looked for on its own printed border within this distance of its place."""
+BOX_INSET_MM = 0.35
+"""The border (0.25 mm wide, centred on the box edge) is cut off by cropping this far inside."""
+BORDER_MIN_RESPONSE = 12.0
+"""Mean border-map level (0..255) the best border position must reach to move the box."""
+COLOUR_MIN_CHROMA = 40
+"""Drop-out pixels are redder than green by this many levels in a colour image."""
+COLOUR_MIN_FRACTION = 0.002
+"""A page is in colour (drop-out works) when this share of its pixels is that red."""
+INK_MIN_RELATIVE_DARKNESS = 0.42
+"""A pixel darker than its cell's paper by this share is ink for the quick ink measure: a
+black-and-white print's drop-out border (luminance 0.68) is not, ballpoint ink is."""
+PAPER_RING_MM = 0.9
+"""The paper level of a box is read over the box and a ring this wide around it, so a box
+filled solid still finds its paper."""
+PAPER_PERCENTILE = 90.0
+"""Percentile of the grey levels taken as the paper's (ink covers less than 10 %)."""
+EMPTY_MAX_INK_FRACTION = 0.006
+"""Cells with less quick ink than this share are EMPTY without running the classifier."""
+EMPTY_PROBABILITY = 0.995
+"""Probability of EMPTY given to a cell skipped as clearly blank."""
+
+# --- marks -------------------------------------------------------------------------------
+MARK_INSET_MM = 0.45
+"""Mark fill is measured this far inside the box border."""
+MARKED_MIN_FILL_FRACTION = (0.03, 0.12)
+"""Bounds of the per-sheet empty/marked threshold on the fill share."""
+CANCELLED_MIN_FILL_FRACTION = (0.40, 0.70)
+"""Bounds of the per-sheet marked/cancelled threshold (a cancelled box is filled solid)."""
+MARKED_DEFAULT_FILL_FRACTION = 0.06
+CANCELLED_DEFAULT_FILL_FRACTION = 0.55
+
+# --- identification --------------------------------------------------------------------------
+QR_PX_PER_MM = (10.0, 14.0, 7.0)
+"""Resolutions at which the QR region is tried, in order (modules are about 0.35 mm)."""
+QR_MARGIN_MM = 2.0
+"""The QR region is cropped this much larger on every side."""
+SHEET_ID_PX_PER_MM = 12.0
+"""Resolution of the sheet id text handed to Tesseract."""

