@@ -81,6 +81,12 @@ def _ink_mask(contrast: np.ndarray) -> np.ndarray:
         return np.zeros((h, w), np.uint8)
     threshold = max(INK_RELATIVE_THRESHOLD * peak, 0.5 * MIN_INK_CONTRAST_FRACTION)
     mask = (contrast > threshold).astype(np.uint8)
+    # Rows/columns in the outer band that are mostly ink are printed-border remnants.
+    by, bx = int(EDGE_BAND_FRACTION * h) + 1, int(EDGE_BAND_FRACTION * w) + 1
+    for rows in (slice(0, by), slice(h - by, h)):
+        mask[rows][mask[rows].mean(axis=1) >= LINE_MIN_LENGTH_FRACTION] = 0
+    for cols in (slice(0, bx), slice(w - bx, w)):
+        mask[:, cols][:, mask[:, cols].mean(axis=0) >= LINE_MIN_LENGTH_FRACTION] = 0
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     band_x, band_y = EDGE_BAND_FRACTION * w, EDGE_BAND_FRACTION * h
     keep: list[int] = []
@@ -193,9 +199,14 @@ class DigitRecognizer:
         """Run the network on normalized (n, 28, 28) inputs; return (probabilities, embeddings)."""
         if len(inputs) == 0:
             return np.zeros((0, NUM_CLASSES), np.float32), np.zeros((0, 0), np.float32)
-        probs, embeds = self._run(np.asarray(inputs, np.float32))
+        inputs = np.asarray(inputs, np.float32)
+        probs, embeds = self._run(inputs)
         probs = np.clip(probs, 0.0, None)
         probs /= probs.sum(axis=1, keepdims=True)
+        # normalize_cell found no digit-like ink at all: the cell is EMPTY.
+        blank = ~inputs.reshape(len(inputs), -1).any(axis=1)
+        probs[blank] = 0.0
+        probs[blank, EMPTY_CLASS] = 1.0
         return probs, embeds
 
     def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:

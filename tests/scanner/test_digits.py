@@ -1,0 +1,147 @@
+"""Tests of the handwritten-digit recognizer (scanner.digits) and glyph loading (scanner.glyphs)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from scanner.digit_constants import CELL_HEIGHT_300DPI_PX, CELL_WIDTH_300DPI_PX, EMPTY_CLASS
+from scanner.digits import DigitRecognizer, WriterAdaptation, ink_fraction, normalize_cell
+from scanner.glyphs import GlyphDirError, default_glyphs, glyph_to_cell, load_glyph_dir
+
+H, W = CELL_HEIGHT_300DPI_PX, CELL_WIDTH_300DPI_PX
+FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+
+
+@pytest.fixture(scope="module")
+def rec() -> DigitRecognizer:
+    return DigitRecognizer.default()
+
+
+@pytest.fixture(scope="module")
+def sample() -> tuple[list[np.ndarray], np.ndarray]:
+    """200 held-out glyphs (20 per digit) drawn into cells."""
+    glyphs = default_glyphs()
+    cells, labels = [], []
+    for d in range(10):
+        for g in glyphs[d][:20]:
+            cells.append(glyph_to_cell(g, height_fraction=0.7))
+            labels.append(d)
+    return cells, np.asarray(labels)
+
+
+def test_probabilities_shape_and_sum(rec: DigitRecognizer, sample: tuple[list[np.ndarray], np.ndarray]) -> None:
+    cells, _ = sample
+    p = rec.probabilities(cells[:7])
+    assert p.shape == (7, 11)
+    np.testing.assert_allclose(p.sum(axis=1), 1.0, atol=1e-5)
+    assert (p >= 0).all()
+    assert rec.features(cells[:3]).shape[0] == 3
+    assert rec.probabilities([]).shape == (0, 11)
+
+
+def test_default_is_cached() -> None:
+    assert DigitRecognizer.default() is DigitRecognizer.default()
+
+
+def test_blank_and_noisy_cells_are_empty(rec: DigitRecognizer) -> None:
+    rng = np.random.default_rng(1)
+    blank = np.full((H, W), 235, np.uint8)
+    noisy = np.clip(rng.normal(220, 6, (H, W)), 0, 255).astype(np.uint8)
+    bordered = blank.copy()
+    bordered[:, :2] = 40  # remnant of the printed border
+    bordered[-2:, :] = 60
+    yy = np.linspace(160, 240, H)[:, None] * np.ones((1, W))  # uneven light
+    p = rec.probabilities([blank, noisy, bordered, yy.astype(np.uint8)])
+    assert (p[:, EMPTY_CLASS] > 0.9).all(), p[:, EMPTY_CLASS]
+    assert ink_fraction(blank) == 0.0
+    assert not normalize_cell(bordered).any()
+
+
+def test_heldout_glyphs_accuracy(rec: DigitRecognizer, sample: tuple[list[np.ndarray], np.ndarray]) -> None:
+    cells, labels = sample
+    acc = (rec.probabilities(cells).argmax(1) == labels).mean()
+    assert acc >= 0.95, acc
+
+
+def test_normalize_cell_layout() -> None:
+    cell = glyph_to_cell(default_glyphs()[1][0])
+    x = normalize_cell(cell)
+    assert x.shape == (28, 28) and x.dtype == np.float32
+    assert 0.0 <= x.min() and x.max() <= 1.0
+    ys, xs = np.nonzero(x > 0.1)
+    assert ys.max() - ys.min() + 1 <= 21 and xs.max() - xs.min() + 1 <= 21
+    assert ink_fraction(cell) > 0.005
+
+
+def _font_digit(d: int, size_px: int) -> np.ndarray:
+    font = ImageFont.truetype(str(FONT), 120)
+    im = Image.new("L", (120, 160), 255)
+    ImageDraw.Draw(im).text((20, 5), str(d), font=font, fill=20)
+    return glyph_to_cell(np.asarray(im), W, H, height_fraction=size_px / H)
+
+
+@pytest.mark.skipif(not FONT.exists(), reason="DejaVu Sans not installed")
+def test_rendered_font_digits_at_several_sizes(rec: DigitRecognizer) -> None:
+    cells, labels = [], []
+    for size in (30, 42, 55):
+        for d in range(10):
+            cell = _font_digit(d, size)
+            # Uneven light across the cell and a little noise.
+            shade = np.linspace(0, 40, W)[None, :].astype(np.int16)
+            cells.append(np.clip(cell.astype(np.int16) - shade, 0, 255).astype(np.uint8))
+            labels.append(d)
+    acc = (rec.probabilities(cells).argmax(1) == np.asarray(labels)).mean()
+    assert acc >= 0.9, acc
+    small = [cv2.resize(c, (W // 2, H // 2), interpolation=cv2.INTER_AREA) for c in cells[10:20]]
+    assert (rec.probabilities(small).argmax(1) == np.arange(10)).mean() >= 0.9
+
+
+def test_writer_adaptation_does_not_lower_accuracy(rec: DigitRecognizer) -> None:
+    glyphs = default_glyphs()
+    calib = {d: glyph_to_cell(glyphs[d][50]) for d in range(10)}
+    cells = [glyph_to_cell(g) for d in range(10) for g in glyphs[d][60:80]]
+    labels = np.repeat(np.arange(10), 20)
+    adapt = WriterAdaptation.from_calibration(calib, rec)
+    assert adapt.active
+    p = adapt.probabilities(cells)
+    np.testing.assert_allclose(p.sum(axis=1), 1.0, atol=1e-5)
+    base = (rec.probabilities(cells).argmax(1) == labels).mean()
+    assert (p.argmax(1) == labels).mean() >= base
+
+
+def test_writer_adaptation_falls_back_on_unusable_calibration(rec: DigitRecognizer) -> None:
+    blank = np.full((H, W), 235, np.uint8)
+    adapt = WriterAdaptation.from_calibration({d: blank for d in range(10)}, rec)
+    assert not adapt.active
+    cells = [glyph_to_cell(default_glyphs()[3][0])]
+    np.testing.assert_allclose(adapt.probabilities(cells), rec.probabilities(cells), atol=1e-6)
+    assert not WriterAdaptation.from_calibration({}, rec).active
+
+
+def test_load_glyph_dir(tmp_path: Path) -> None:
+    for d in (3, 7):
+        (tmp_path / str(d)).mkdir()
+        cv2.imwrite(str(tmp_path / str(d) / "a.png"), glyph_to_cell(default_glyphs()[d][0]))
+    glyphs = load_glyph_dir(tmp_path)
+    assert sorted(glyphs) == [3, 7] and glyphs[3][0].ndim == 2
+
+
+def test_load_glyph_dir_errors(tmp_path: Path) -> None:
+    with pytest.raises(GlyphDirError, match="does not exist"):
+        load_glyph_dir(tmp_path / "missing")
+    (tmp_path / "x").mkdir()
+    with pytest.raises(GlyphDirError, match=str(tmp_path)):
+        load_glyph_dir(tmp_path)
+    (tmp_path / "x").rmdir()
+    (tmp_path / "4").mkdir()
+    (tmp_path / "4" / "bad.png").write_bytes(b"not a png")
+    with pytest.raises(GlyphDirError, match="cannot read"):
+        load_glyph_dir(tmp_path)
+    (tmp_path / "4" / "bad.png").unlink()
+    with pytest.raises(GlyphDirError, match="no images"):
+        load_glyph_dir(tmp_path)

@@ -1,0 +1,1 @@
+"""Training scripts (not needed at scan time)."""
