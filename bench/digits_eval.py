@@ -176,7 +176,7 @@ digit per class (0-9, as on the sheet's calibration strip) is drawn at random fr
 `WriterAdaptation.from_calibration` is built from them, and the whole test part is classified. The
 calibration digits come from random writers of the same collection, so on UCI the gain measures adaptation to
 that collection's hand and capture (its writers' style and the blur of 8x8 sampling) more than to one person;
-with a real player's own digits the neighbours are closer still. Range over trials on UCI:
+a real player's own digits should be closer neighbours (not measured here). Range over trials on UCI:
 {100 * ua['min']:.2f}-{100 * ua['max']:.2f} %.
 
 ### Confusion, UCI, general model (rows true, columns predicted, E = EMPTY)
