@@ -18,7 +18,7 @@ from pulka.exitcodes import ExitCode, PulkaCommandError
 from scoring.errors import ScoringError
 
 COMMAND_MODULES = (
-    "settle", "audit", "print_sheets", "layout",
+    "settle", "audit", "print_sheets", "layout", "samples",
 )
 
 log = logging.getLogger("pulka")
