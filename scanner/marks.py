@@ -67,7 +67,7 @@ def mark_thresholds(fills: Sequence[float]) -> MarkThresholds:
     """Thresholds for one sheet from all its mark fills (every page together is best).
 
     >>> t = mark_thresholds([0.0] * 50 + [0.2, 0.25, 0.22] * 5 + [0.9, 0.85])
-    >>> 0.03 <= t.marked <= 0.12 and 0.4 <= t.cancelled <= 0.7
+    >>> bool(0.03 <= t.marked <= 0.12 and 0.4 <= t.cancelled <= 0.7)
     True
     """
     f = np.asarray(fills, np.float64)
@@ -76,7 +76,7 @@ def mark_thresholds(fills: Sequence[float]) -> MarkThresholds:
     marked = k.MARKED_DEFAULT_FILL_FRACTION
     inked = f[f > lo_m]
     if len(inked) and (f <= lo_m).any():
-        split = _otsu(np.minimum(f, hi_c))
+        split = _otsu(f[f < lo_c])
         if split is not None:
             marked = min(max(split, lo_m), hi_m)
     cancelled = k.CANCELLED_DEFAULT_FILL_FRACTION

@@ -1,0 +1,89 @@
+"""Reading a page: cells cut upright, marks, digits (general and adapted), time budget."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from forms.layout import build_layout, calibration_cells
+from forms.model import DealCell, EntryCell
+from scanner.cells import cut_cells, rasterize
+from scanner.load import PageImage
+from scanner.marks import mark_thresholds
+from scanner.read import EMPTY, read_page
+from scanner.register import register
+from tests.scanner.synth import glyphs, page_bgr, photo, write_digit, write_mark
+
+LAYOUT = build_layout(3)
+
+
+def _triangle(seed: int = 0) -> tuple[np.ndarray, dict]:  # type: ignore[type-arg]
+    img = page_bgr(3, 0)
+    g = glyphs(seed)
+    truth = {}
+    rng = np.random.default_rng(seed)
+    for seat in LAYOUT.seats:
+        for box in calibration_cells(LAYOUT, seat):
+            write_digit(img, box, g[box.meaning.digit].pop())  # type: ignore[union-attr]
+    entries = [b for b in LAYOUT.boxes_for(0) if isinstance(b.meaning, EntryCell)
+               and b.kind == "digit"]
+    for box in rng.choice(len(entries), 60, replace=False):
+        d = int(rng.integers(10))
+        write_digit(img, entries[box], g[d].pop())
+        truth[entries[box]] = d
+    return img, truth
+
+
+@pytest.mark.slow
+def test_triangle_digits_read_with_rotation_and_adaptation() -> None:
+    img, truth = _triangle()
+    reg = register(PageImage(Path("t.png"), 0, photo(img, 1, seed=2)))
+    reading = read_page(reg, LAYOUT)
+    assert reading.adapted_seats == ("A", "B", "C")
+    best = {c.box: c.best for c in reading.cells}
+    right = sum(best[b] == d for b, d in truth.items())
+    assert right / len(truth) >= 0.9, right
+    others = [c for c in reading.cells if c.box not in truth
+              and c.box.meaning.__class__.__name__ == "EntryCell"]
+    assert np.mean([c.best == EMPTY for c in others]) > 0.99
+    assert all(abs(sum(c.probabilities) - 1) < 1e-3 for c in reading.cells)
+
+
+def test_cells_upright_and_marks() -> None:
+    img = page_bgr(3, 1)
+    boxes = LAYOUT.boxes_for(1)
+    marks = [b for b in boxes if b.kind == "mark"]
+    states = {}
+    for i, box in enumerate(marks[:90]):
+        state = ("empty", "marked", "marked", "cancelled")[i % 4]
+        if state != "empty":
+            write_mark(img, box, state)
+        states[box] = state
+    reg = register(PageImage(Path("d.jpg"), 0, photo(img, 2, seed=5)))
+    reading = read_page(reg, LAYOUT)
+    got = {m.box: m.state for m in reading.marks}
+    wrong = [b for b, s in states.items() if got[b] != s]
+    assert not wrong, wrong[:3]
+    assert all(m.state == "empty" for m in reading.marks if m.box not in states)
+    assert all(isinstance(c.box.meaning, DealCell) for c in reading.cells)
+
+
+def test_thresholds_follow_the_sheet() -> None:
+    thin = mark_thresholds([0.0] * 100 + [0.08] * 20 + [0.7] * 3)
+    thick = mark_thresholds([0.0] * 100 + [0.3] * 20 + [0.95] * 3)
+    assert thin.marked < 0.08 < thin.cancelled < 0.7
+    assert thick.marked < 0.3 < thick.cancelled < 0.95
+
+
+def test_black_and_white_border_is_cut_off() -> None:
+    import cv2
+
+    gray = cv2.cvtColor(cv2.cvtColor(page_bgr(3, 0), cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    reg = register(PageImage(Path("bw.png"), 0, gray))
+    boxes = LAYOUT.boxes_for(0)
+    raster = rasterize(reg, boxes)
+    assert not raster.colour
+    cells = cut_cells(raster, boxes)
+    assert max(c.ink_fraction for c in cells) < 0.006
