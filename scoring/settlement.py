@@ -154,12 +154,13 @@ def round_to_zero_sum(seats: tuple[str, ...], result: Mapping[str, Fraction]) ->
 def codex_integer_form(seats: tuple[str, ...], mountains: Mapping[str, Fraction],
                        whists: Mapping[tuple[str, str], Fraction]
                        ) -> tuple[dict[str, int], tuple[CodexRemainder, ...]]:
-    """Codex 4.2.12 with Variant 1: make every amnestied mountain divide by the number of
-    players by adding or writing off one point at a time (whichever is nearer; writing off on a
-    tie), the others compensating with ``round(10 / players)`` whists each. Fractional whists
-    and mountains (Rostov shares) are rounded to the nearest whole first. The integers sum to
-    zero; each differs from the exact result by the remainders' rounding (about 1/3 whist per
-    point moved with 3 players).
+    """Codex 4.2.12 with Variant 1: make every amnestied mountain's share (mountain x 10 /
+    players) whole by adding or writing off one point at a time (whichever is nearer; writing
+    off on a tie), the others compensating with ``round(10 / players)`` whists each (3 with
+    3 players, 2 with 4). Fractional whists and mountains (Rostov shares) are rounded to the
+    nearest whole first. The integers sum to zero; each differs from the exact result by the
+    compensation's rounding: 1/3 whist per other player and point moved with 3 players, 1/2
+    with 4.
 
     Codex example: 3 players, a mountain of 7 after amnesty: one point written off (6), the two
     others write 3 whists each on its owner.
@@ -172,6 +173,7 @@ def codex_integer_form(seats: tuple[str, ...], mountains: Mapping[str, Fraction]
     {'A': 33, 'B': -36, 'C': 3}
     """
     players = len(seats)
+    modulus = players // math.gcd(MOUNTAIN_POINT_WHISTS, players)  # 3 players: 3; 4: 2
     compensation = round(Fraction(MOUNTAIN_POINT_WHISTS, players))
     amnesty = min(mountains.values())
     adjusted: dict[str, int] = {}
@@ -179,9 +181,9 @@ def codex_integer_form(seats: tuple[str, ...], mountains: Mapping[str, Fraction]
     written = {pair: round(value) for pair, value in whists.items()}
     for seat in seats:
         mountain = round(mountains[seat] - amnesty)
-        remainder = mountain % players
-        step = -1 if remainder <= players - remainder else 1
-        for _ in range(remainder if step < 0 else players - remainder):
+        remainder = mountain % modulus
+        step = -1 if remainder <= modulus - remainder else 1
+        for _ in range(remainder if step < 0 else modulus - remainder):
             mountain += step
             moves.append(CodexRemainder(seat, step, -step * compensation))
             for other in seats:
