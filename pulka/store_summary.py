@@ -1,0 +1,74 @@
+"""One stored sheet as JSON-ready values: what ``pulka show`` prints (or writes with --json)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+SUMMARY_FORMAT = "pulka-sheet-summary/1"
+
+
+def sheet_summary(conn: sqlite3.Connection, sheet_pk: int) -> dict[str, Any]:
+    """Identity, state, pages, written columns, findings, settlement and the cells to check."""
+    conn.row_factory = sqlite3.Row
+    try:
+        sheet = conn.execute("SELECT s.*, t.name AS tournament FROM sheets s JOIN tournaments t "
+                             "ON t.id = s.tournament_id WHERE s.id = ?", (sheet_pk,)).fetchone()
+        players = dict(conn.execute(
+            "SELECT sp.seat, p.name FROM sheet_players sp JOIN players p ON p.id = sp.player_id "
+            "WHERE sp.sheet_id = ? ORDER BY sp.seat", (sheet_pk,)).fetchall())
+        pages = [{"page": r["page_index"], "source": r["source"], "image": r["image"],
+                  "fit_error_mm": r["fit_error_mm"], "warnings": json.loads(r["warnings_json"]),
+                  "hash": r["content_hash"]}
+                 for r in conn.execute("SELECT * FROM pages WHERE sheet_id = ? "
+                                       "ORDER BY page_index", (sheet_pk,))]
+        findings = [{"kind": r["kind"], "deal": r["deal"], "seat": r["seat"],
+                     "column": r["column_kind"], "on": r["on_seat"], "entry": r["entry"],
+                     "written": r["written"], "expected": r["expected"], "rule": r["rule"],
+                     "penalty": r["penalty"], "note": r["note"], "message": r["message"]}
+                    for r in conn.execute("SELECT * FROM findings WHERE sheet_id = ? ORDER BY id",
+                                          (sheet_pk,))]
+        settlement = {r["seat"]: {"result": r["result"], "rounded": r["rounded"],
+                                  "codex_integer": r["codex_integer"], "money": r["money"],
+                                  "remises": r["remises"], "allpass": r["allpass"]}
+                      for r in conn.execute("SELECT * FROM settlements WHERE sheet_id = ? "
+                                            "ORDER BY seat", (sheet_pk,))}
+        cells = conn.execute("SELECT * FROM cells WHERE sheet_id = ? ORDER BY id",
+                             (sheet_pk,)).fetchall()
+    finally:
+        conn.row_factory = None
+    record = json.loads(sheet["record_json"]) if sheet["record_json"] else {}
+    return {
+        "format": SUMMARY_FORMAT,
+        "sheet_id": sheet["sheet_id"], "tournament": sheet["tournament"],
+        "round": sheet["round"], "table": sheet["table_number"],
+        "continuation": sheet["continuation"], "layout_id": sheet["layout_id"],
+        "rules_id": sheet["rules_id"], "rules": json.loads(sheet["rules_json"]),
+        "seats": list(sheet["seats"]), "players": players,
+        "state": sheet["state"], "findings_count": sheet["findings_count"],
+        "doubtful_count": sheet["doubtful_count"],
+        "missing_pages": json.loads(sheet["missing_pages_json"]),
+        "problems": json.loads(sheet["problems_json"]),
+        "record_error": sheet["record_error"],
+        "finished": None if sheet["finished"] is None else bool(sheet["finished"]),
+        "deals": len(record.get("deals", [])),
+        "columns": record.get("written", {}),
+        "pages": pages, "findings": findings, "settlement": settlement,
+        "doubtful": [_cell(c) for c in cells if c["status"] == "doubtful" and not c["verified"]],
+        "verified": [{**_cell(c), "by": c["verified_by"], "at": c["verified_at"]}
+                     for c in cells if c["verified"]],
+        "imported_at": sheet["imported_at"], "refreshed_at": sheet["refreshed_at"],
+        "scan_path": sheet["scan_path"],
+    }
+
+
+def _cell(row: sqlite3.Row) -> dict[str, Any]:
+    return {"key": row["key"], "page": row["page"], "status": row["status"],
+            "value": json.loads(row["value_json"]), "confidence": row["confidence"],
+            "candidates": json.loads(row["candidates_json"]),
+            "expected": json.loads(row["expected_json"]), "deal": row["deal"],
+            "note": row["note"], "crop": row["crop"]}
