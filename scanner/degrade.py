@@ -179,9 +179,32 @@ def photo(image: np.ndarray, dpi: float, rng: random.Random) -> Degraded:
     return Degraded(np.clip(out + 0.5, 0, 255).astype(np.uint8), steps, matrix, "jpg", quality)
 
 
-def scan(image: np.ndarray, dpi: float, rng: random.Random, bw: bool | None = None,
-         low_res: bool | None = None) -> Degraded:
-    """A flatbed scan of the page; ``bw`` and ``low_res`` are chosen at random when ``None``."""
+@dataclass(frozen=True)
+class ScanSettings:
+    """What the scanner is set to, the same for every page of a sheet."""
+
+    bw: bool
+    """Black and white: a threshold, as a b/w print-and-scan makes."""
+    low_res: bool
+    """Scan at :data:`SCAN_LOW_DPI`."""
+    jpeg_quality: int | None
+    """``None``: PNG."""
+    threshold: int = 150
+
+    @classmethod
+    def random(cls, rng: random.Random) -> ScanSettings:
+        """Settings drawn at random (b/w, low resolution, JPEG quality or PNG)."""
+        bw = rng.random() < SCAN_BW_PROBABILITY
+        low_res = rng.random() < SCAN_LOW_DPI_PROBABILITY
+        jpeg = rng.random() < SCAN_JPEG_PROBABILITY and not bw
+        return cls(bw, low_res, rng.randint(*SCAN_JPEG_QUALITY_RANGE) if jpeg else None,
+                   rng.randint(*SCAN_BW_THRESHOLD_RANGE))
+
+
+def scan(image: np.ndarray, dpi: float, rng: random.Random,
+         settings: ScanSettings | None = None) -> Degraded:
+    """A flatbed scan of the page; ``settings`` are drawn at random when ``None``."""
+    settings = ScanSettings.random(rng) if settings is None else settings
     np_rng = np.random.default_rng(rng.getrandbits(32))
     h, w = image.shape[:2]
     angle = rng.uniform(-SCAN_ROTATION_DEG, SCAN_ROTATION_DEG)
@@ -197,24 +220,20 @@ def scan(image: np.ndarray, dpi: float, rng: random.Random, bw: bool | None = No
     noise = rng.uniform(*SCAN_NOISE_SIGMA_RANGE)
     out += np_rng.standard_normal(out.shape, dtype=np.float32) * noise
     steps.append({"name": "noise", "sigma": round(noise, 2)})
-    low_res = rng.random() < SCAN_LOW_DPI_PROBABILITY if low_res is None else low_res
-    if low_res and dpi > SCAN_LOW_DPI:
+    if settings.low_res and dpi > SCAN_LOW_DPI:
         factor = SCAN_LOW_DPI / dpi
         size = (max(1, round(cw * factor)), max(1, round(ch * factor)))
         out = cv2.resize(out, size, interpolation=cv2.INTER_AREA)
         matrix = np.diag([size[0] / cw, size[1] / ch, 1.0]) @ matrix
         steps.append({"name": "low_resolution", "dpi": SCAN_LOW_DPI})
-    bw = rng.random() < SCAN_BW_PROBABILITY if bw is None else bw
     pixels = np.clip(out + 0.5, 0, 255).astype(np.uint8)
-    if bw:
-        threshold = rng.randint(*SCAN_BW_THRESHOLD_RANGE)
+    if settings.bw:
         grey = cv2.cvtColor(pixels, cv2.COLOR_RGB2GRAY)
-        pixels = np.where(grey < threshold, 0, 255).astype(np.uint8)
-        steps.append({"name": "black_and_white", "threshold": threshold})
+        pixels = np.where(grey < settings.threshold, 0, 255).astype(np.uint8)
+        steps.append({"name": "black_and_white", "threshold": settings.threshold})
         return Degraded(pixels, steps, matrix, "png", None)
-    if rng.random() < SCAN_JPEG_PROBABILITY:
-        quality = rng.randint(*SCAN_JPEG_QUALITY_RANGE)
-        steps.append({"name": "jpeg", "quality": quality})
-        return Degraded(pixels, steps, matrix, "jpg", quality)
+    if settings.jpeg_quality is not None:
+        steps.append({"name": "jpeg", "quality": settings.jpeg_quality})
+        return Degraded(pixels, steps, matrix, "jpg", settings.jpeg_quality)
     steps.append({"name": "png"})
     return Degraded(pixels, steps, matrix, "png", None)

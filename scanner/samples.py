@@ -240,11 +240,12 @@ def make_sample(record_doc: dict[str, Any], out_dir: str | Path,
     clean = [np.clip(p * 255.0 + 0.5, 0, 255).astype(np.uint8) for p in pages]
     out.mkdir(parents=True, exist_ok=True)
     page_docs = []
+    scanner = degrade.ScanSettings.random(rng) if scan else None
     for index, image in enumerate(clean):
         if photo:
             result = degrade.photo(image, dpi, rng)
         elif scan:
-            result = degrade.scan(image, dpi, rng)
+            result = degrade.scan(image, dpi, rng, scanner)
         else:
             result = degrade.Degraded(image, [], np.eye(3), "png", None)
         name = f"page-{index}.{result.format}"

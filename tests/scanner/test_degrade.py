@@ -78,7 +78,8 @@ def test_scan_keeps_markers(bw: bool, low_res: bool) -> None:
     dpi = 200 if low_res else DPI
     page = _blank_page() if not low_res else cv2.resize(
         _blank_page(), None, fx=dpi / DPI, fy=dpi / DPI, interpolation=cv2.INTER_CUBIC)
-    result = degrade.scan(page, dpi, random.Random(9), bw=bw, low_res=low_res)
+    settings = degrade.ScanSettings(bw, low_res, None if bw else 80, 150)
+    result = degrade.scan(page, dpi, random.Random(9), settings)
     angle = result.steps[0]["angle_deg"]
     assert abs(angle) <= degrade.SCAN_ROTATION_DEG
     if bw:

@@ -136,6 +136,7 @@ def test_cli_random_with_glyph_folder(tmp_path: Path, capsys: pytest.CaptureFixt
                  str(glyphs), "--out", str(tmp_path / "out"), "--dpi", "72", "--scan"]) == 0
     truth = json.loads((tmp_path / "out" / "sample-001" / "truth.json").read_text())
     assert truth["pages"][0]["degradations"][0]["name"] == "rotation"
+    assert len({Path(p["file"]).suffix for p in truth["pages"]}) == 1, "one scanner setting"
     assert "sample-001" in capsys.readouterr().out
 
 
