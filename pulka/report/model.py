@@ -375,14 +375,24 @@ def _scan_images(scan: SheetScan | None, scan_dir: Path | None) -> dict[int, Any
     if scan is None:
         return images
     for page in scan.pages:
-        path = Path(page.image)
-        if not path.is_absolute() and scan_dir is not None:
-            path = scan_dir / path
+        path = _scan_file(page.image, scan_dir)
         try:
             images[page.index] = Image.open(path).convert("RGB")
         except OSError as error:
             log.warning("page %d image %s cannot be read (%s)", page.index, path, error)
     return images
+
+
+def _scan_file(name: str, scan_dir: Path | None) -> Path:
+    """A scan's file: its paths are relative to the scan's output folder, which is the
+    folder of ``scan.json`` or the one above it (``out/<sheet id>/scan.json``)."""
+    path = Path(name)
+    if path.is_absolute() or scan_dir is None:
+        return path
+    for folder in (scan_dir, scan_dir.parent):
+        if (folder / path).exists():
+            return folder / path
+    return scan_dir / path
 
 
 def _crop(field: FieldReading, scan_images: dict[int, Any], layout: Layout,
@@ -391,9 +401,7 @@ def _crop(field: FieldReading, scan_images: dict[int, Any], layout: Layout,
     from PIL import Image
 
     if field.crop:
-        path = Path(field.crop)
-        if not path.is_absolute() and scan_dir is not None:
-            path = scan_dir / path
+        path = _scan_file(field.crop, scan_dir)
         try:
             return _png(Image.open(path).convert("RGB"), colours=0)
         except OSError:
@@ -468,7 +476,7 @@ def _pages(record: GameRecord, sheet: ExpectedSheet, layout: Layout, scan: Sheet
     identity = _identity(record, layout, scan.sheet_id if scan is not None else "")
     wanted = [p.index for p in layout.pages
               if p.kind == "triangle" or p.first_row < max(1, len(record.deals))
-              or p.index in scan_images]
+              or any(m.page == p.index for m in marks)]
     requests = [SheetRequest(layout, identity, "ru", fills[0])]
     if scan is None:
         requests.append(SheetRequest(layout, identity, "ru",
