@@ -18,7 +18,8 @@ from pulka.exitcodes import ExitCode, PulkaCommandError
 from scoring.errors import ScoringError
 
 COMMAND_MODULES = (
-    "settle", "audit", "print_sheets", "layout", "samples",
+    "settle", "audit", "print_sheets", "layout", "samples", "scan",
+    "tournament", "import_scans", "standings", "show",
 )
 
 log = logging.getLogger("pulka")

@@ -46,7 +46,8 @@ class PageImage:
 
 
 def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
-    """Return the files named by ``paths``: files as given, folders' images sorted, globs.
+    """Return the files named by ``paths``: files as given, the images in folders and their
+    subfolders (sorted), globs.
 
     A path that names nothing raises :class:`NotAnImage` naming it.
     """
@@ -54,7 +55,7 @@ def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
     for item in paths:
         path = Path(item)
         if path.is_dir():
-            files += sorted(p for p in path.iterdir()
+            files += sorted(p for p in path.rglob("*")
                             if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
         elif path.is_file():
             files.append(path)

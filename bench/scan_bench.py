@@ -1,0 +1,201 @@
+"""Read sample sheets and measure the scanner against their ground truth.
+
+Run: ``python -m bench.scan_bench [--sheets N] [--samples DIR] [--tesseract-cells N]``.
+Sample sheets (random legal games of every variant, 3 and 4 players, clean, scanned and
+photographed, some with recording errors) are made first with ``pulka samples`` unless
+``--samples`` names folders made before. On one core (``cv2.setNumThreads(1)``) it prints:
+
+* digit accuracy per written cell: the classifier, and Tesseract on a sample of the same cells;
+* field accuracy before and after rule decoding: a field is a written entry (a running total)
+  or a deal row; *before* is the ink's own best reading (the top number the cells spell; the
+  most likely legal row from its marks and digits), *after* is the decoded value;
+* marks accuracy (empty, crossed, cancelled);
+* the share of sheets needing no person (no doubtful field);
+* the silent error rate: fields decoded wrong but not marked doubtful, over all fields;
+* time per sheet, against the time to just decode the same image files (the baseline).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from pulka.cli import main as pulka_main
+from scanner.decode import decode_sheet
+from scanner.decode_deals import decode_row
+from scanner.identify import assemble_sheets, identify
+from scanner.load import load_file
+from scanner.numbers import number_candidates
+from scanner.pipeline import ScanFailure, _columns, _rows, scan_paths
+from scanner.read import read_page
+from scanner.register import register
+
+MIXES = [("sochi", 3, "--scan"), ("leningrad", 4, "--photo"), ("rostov", 3, None),
+         ("sochi", 4, "--photo"), ("leningrad", 3, "--scan"), ("rostov", 4, "--scan")]
+
+
+def make_samples(count: int, folder: Path) -> list[Path]:
+    """``count`` sample sheets of mixed variants, sizes and degradations."""
+    made = []
+    for index in range(count):
+        variant, players, mode = MIXES[index % len(MIXES)]
+        out = folder / f"{index:03d}-{variant}-{players}"
+        args = ["samples", "--random", "1", "--variant", variant, "--players", str(players),
+                "--seed", str(100 + index), "--errors", str(index % 3), "--out", str(out),
+                "--dpi", "200"]
+        if mode:
+            args.append(mode)
+        pulka_main(args)
+        made.append(out / "sample-001")
+    return made
+
+
+def decode_seconds(folder: Path) -> float:
+    """The baseline: decode the sheet's image files, nothing else."""
+    start = time.perf_counter()
+    for path in sorted(folder.glob("page-*")):
+        cv2.imdecode(np.frombuffer(path.read_bytes(), np.uint8), cv2.IMREAD_COLOR)
+    return time.perf_counter() - start
+
+
+def scan_seconds(folder: Path, out: Path) -> tuple[float, list[str]]:
+    """Seconds to read the sheet through the whole pipeline, and the failures' messages."""
+    start = time.perf_counter()
+    outcomes = list(scan_paths([folder], out))
+    seconds = time.perf_counter() - start
+    return seconds, [o.message for o in outcomes if isinstance(o, ScanFailure)]
+
+
+def evaluate(folder: Path, tesseract_cells: int, stats: Counter[str]) -> None:
+    """Add one sheet's counts to ``stats``."""
+    truth = json.loads((folder / "truth.json").read_text(encoding="utf-8"))
+    record = truth["record"]
+    pages = [identify(register(page)) for path in sorted(folder.glob("page-*"))
+             for page in load_file(path)]
+    (sheet,), _ = assemble_sheets(pages)
+    layout = sheet.layout
+    readings = {p.page.page_index: read_page(p.page, layout, keep_crops=True)
+                for p in sheet.pages}
+    _count_digits(truth, readings, tesseract_cells, stats)
+    _count_marks(truth, readings, stats)
+    rules = sheet.identity.rule_set()
+    rows, columns = _rows(layout, readings), _columns(layout, readings)
+    from scanner.decode import SheetEvidence
+    decoded = decode_sheet(SheetEvidence(rules, sheet.identity.seats, rows, columns))
+    doubtful = 0
+    for index, row in enumerate(rows):
+        want = record["deals"][index] if index < len(record["deals"]) else None
+        before = decode_row(row, rules, sheet.identity.seats)
+        _field(stats, before[0].deal if before else None, decoded.rows[index].deal, want,
+               decoded.rows[index].status)
+        doubtful += decoded.rows[index].status == "doubtful"
+    for column, entries in columns.items():
+        written = record["written"][column.seat]
+        want_values = written["whists"][column.on] if column.on else written[column.kind]
+        for index, (cells, decision) in enumerate(zip(entries, decoded.entries[column],
+                                                      strict=True)):
+            want = want_values[index] if index < len(want_values) else None
+            ink = number_candidates(cells.cells, 1, cells.minus)
+            _field(stats, ink[0].value if ink else None, decision.value, want,
+                   decision.status)
+            doubtful += decision.status == "doubtful"
+    stats["sheets"] += 1
+    stats["sheets_no_person"] += doubtful == 0
+
+
+def _field(stats: Counter[str], before: Any, after: Any, want: Any, status: str) -> None:
+    if want is None and before is None and after is None:
+        return  # an empty cell read as empty: not a field
+    stats["fields"] += 1
+    stats["fields_before_right"] += before == want
+    stats["fields_after_right"] += after == want
+    stats["fields_doubtful"] += status == "doubtful"
+    stats["silent_errors"] += after != want and status != "doubtful"
+
+
+def _count_digits(truth: dict[str, Any], readings: dict[int, Any], tesseract_cells: int,
+                  stats: Counter[str]) -> None:
+    by_place = {(c["page"], round(c["box"][0], 2), round(c["box"][1], 2)): c["char"]
+                for c in truth["cells"]}
+    crops, wanted = [], []
+    for reading in readings.values():
+        for cell in reading.cells:
+            box = cell.box
+            char = by_place.get((box.page, round(box.x_mm, 2), round(box.y_mm, 2)))
+            if not char or not char.isdigit():
+                continue
+            stats["digits"] += 1
+            stats["digits_right"] += int(np.argmax(cell.probabilities)) == int(char)
+            if cell.crop is not None and len(crops) < tesseract_cells:
+                crops.append(cell.crop)
+                wanted.append(char)
+    if crops:
+        from scanner.tesseract import read_digits
+        start = time.perf_counter()
+        read = read_digits(crops)
+        stats["tesseract_ms"] += int(1000 * (time.perf_counter() - start))
+        stats["tesseract_digits"] += len(crops)
+        stats["tesseract_right"] += sum(r == w for r, w in zip(read, wanted, strict=True))
+
+
+def _count_marks(truth: dict[str, Any], readings: dict[int, Any], stats: Counter[str]) -> None:
+    by_place = {(m["page"], round(m["box"][0], 2), round(m["box"][1], 2)): m["state"]
+                for m in truth["marks"]}
+    for reading in readings.values():
+        for mark in reading.marks:
+            box = mark.box
+            state = by_place.get((box.page, round(box.x_mm, 2), round(box.y_mm, 2)), "empty")
+            stats["marks"] += 1
+            stats["marks_right"] += mark.state == state
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sheets", type=int, default=12)
+    parser.add_argument("--samples", type=Path, nargs="*",
+                        help="sample folders (with truth.json) made before")
+    parser.add_argument("--tesseract-cells", type=int, default=40,
+                        help="written cells per sheet also read by Tesseract")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    with tempfile.TemporaryDirectory() as temp:
+        folders = args.samples or make_samples(args.sheets, Path(temp) / "samples")
+        stats: Counter[str] = Counter()
+        decode = scan = 0.0
+        for folder in folders:
+            seconds, failures = scan_seconds(folder, Path(temp) / "out")
+            if failures:
+                stats["sheets_failed"] += 1
+                print(f"{folder}: not read: {failures[0]}")
+                continue
+            decode += decode_seconds(folder)
+            scan += seconds
+            evaluate(folder, args.tesseract_cells, stats)
+    pct = lambda a, b: f"{100 * stats[a] / max(stats[b], 1):.2f} %"  # noqa: E731
+    print(f"sheets: {stats['sheets']} read, {stats['sheets_failed']} not read; written digits: {stats['digits']}, "
+          f"fields: {stats['fields']}, marks: {stats['marks']}")
+    print(f"digit accuracy, classifier:          {pct('digits_right', 'digits')}")
+    print(f"digit accuracy, Tesseract:           {pct('tesseract_right', 'tesseract_digits')} "
+          f"({stats['tesseract_digits']} cells, "
+          f"{stats['tesseract_ms'] / max(stats['tesseract_digits'], 1):.0f} ms per cell)")
+    print(f"fields right before rule decoding:   {pct('fields_before_right', 'fields')}")
+    print(f"fields right after rule decoding:    {pct('fields_after_right', 'fields')}")
+    print(f"fields marked doubtful:              {pct('fields_doubtful', 'fields')}")
+    print(f"silent errors (wrong, not doubtful): {pct('silent_errors', 'fields')}")
+    print(f"marks right:                         {pct('marks_right', 'marks')}")
+    print(f"sheets needing no person:            {pct('sheets_no_person', 'sheets')}")
+    sheets = max(stats["sheets"], 1)
+    print(f"time per sheet: {scan / sheets:.2f} s to read, {decode / sheets:.3f} s to decode "
+          f"its images: {scan / max(decode, 1e-9):.1f}x the decode time (one core)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,264 @@
+"""The scan pipeline: files in, one :class:`~scanner.results.SheetScan` per sheet out.
+
+Stages (each its own module): load (:mod:`scanner.load`) → register (:mod:`scanner.register`)
+→ identify (:mod:`scanner.identify`) → read marks and digits (:mod:`scanner.read`) → decode
+with the rules (:mod:`scanner.decode`) → results (:mod:`scanner.results`). A file that cannot
+be read becomes one :class:`ScanFailure` naming it, and the batch goes on. Pages are kept in
+memory only until their sheet is complete, so a folder of sheets scanned in order streams.
+
+Intermediate files have predictable names under ``out_dir/<sheet id>/``: ``page-<n>.png``
+(the straightened page at :data:`~scanner.results.STRAIGHT_PAGE_DPI`), ``crops/<key>.png``
+(the ink of each field) and ``scan.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+
+from forms.identity import SheetIdentity
+from forms.layout import entry_cells
+from forms.model import Box, DealCell, Layout
+from scanner.decode import DecodedSheet, SheetEvidence, decode_sheet
+from scanner.decode_columns import EntryCells
+from scanner.decode_deals import RowEvidence
+from scanner.errors import ScanError
+from scanner.identify import IdentifiedPage, SheetPages, assemble_sheets, identify
+from scanner.load import expand_paths, load_file
+from scanner.read import PageReading, read_page
+from scanner.register import RegisteredPage, register
+from scanner.results import (
+    STRAIGHT_PAGE_DPI,
+    FieldReading,
+    ScannedPage,
+    SheetScan,
+    entry_key,
+    row_key,
+    scan_json_path,
+)
+from scoring.columns import Column
+
+log = logging.getLogger(__name__)
+
+CROP_PX_PER_MM = 8.0
+"""Resolution of the field crops kept for reports and review (about 200 dpi)."""
+CROP_MARGIN_MM = 1.0
+
+
+@dataclass(frozen=True)
+class ScanFailure:
+    """A file (or page) that could not be read, with the one-line reason."""
+
+    source: str
+    message: str
+    exit_code_name: str = "BAD_INPUT"
+
+
+ScanOutcome = SheetScan | ScanFailure
+Progress = Callable[[int, int, str], None]
+
+
+def scan_paths(paths: Sequence[str | Path], out_dir: Path,
+               progress: Progress | None = None) -> Iterator[ScanOutcome]:
+    """Scan every file named (folders and globs expanded); yield sheets and failures."""
+    files = expand_paths(paths)
+    waiting: dict[str, list[IdentifiedPage]] = {}
+    for number, path in enumerate(files, 1):
+        if progress:
+            progress(number, len(files), str(path))
+        try:
+            pages = load_file(path)
+        except ScanError as error:
+            yield _failure(error, path)
+            continue
+        for page in pages:
+            try:
+                identified = identify(register(page))
+            except ScanError as error:
+                yield _failure(error, page.label)
+                continue
+            waiting.setdefault(identified.sheet_id, []).append(identified)
+            yield from _complete_sheets(waiting, out_dir, only_complete=True)
+    yield from _complete_sheets(waiting, out_dir, only_complete=False)
+
+
+def _complete_sheets(waiting: dict[str, list[IdentifiedPage]], out_dir: Path,
+                     only_complete: bool) -> Iterator[ScanOutcome]:
+    """Read the sheets whose pages have all arrived (or, at the end, every sheet left)."""
+    for sheet_id in list(waiting):
+        if only_complete and not _has_every_page(waiting[sheet_id]):
+            continue
+        sheets, errors = assemble_sheets(waiting.pop(sheet_id))
+        for error in errors:
+            yield _failure(error, str(error.source or sheet_id))
+        for sheet in sheets:
+            try:
+                yield read_sheet(sheet, out_dir)
+            except ScanError as error:
+                yield _failure(error, sheet.sheet_id)
+
+
+def _has_every_page(pages: list[IdentifiedPage]) -> bool:
+    layout = next((p.layout for p in pages if p.layout is not None), None)
+    return layout is not None and \
+        {p.page.page_index for p in pages} >= {page.index for page in layout.pages}
+
+
+def _failure(error: ScanError, source: str | Path) -> ScanFailure:
+    log.warning("%s", error)
+    return ScanFailure(str(source), str(error), error.exit_code_name)
+
+
+def read_sheet(sheet: SheetPages, out_dir: Path) -> SheetScan:
+    """Read, decode and write out one sheet whose pages are identified."""
+    start = time.perf_counter()
+    layout = sheet.layout
+    folder = out_dir / sheet.sheet_id
+    (folder / "crops").mkdir(parents=True, exist_ok=True)
+    # each seat's calibration strip is on the triangle page, which adapts its own zones; the
+    # deal column is kept by one scorer and read with the general model (scanner.read)
+    readings = {p.page.page_index: read_page(p.page, layout) for p in sheet.pages}
+    identity = sheet.identity
+    rules = identity.rule_set()
+    names = {seat: name for seat, name in zip(identity.seats, identity.names, strict=False)
+             if name}
+    evidence = SheetEvidence(rules, identity.seats, _rows(layout, readings),
+                             _columns(layout, readings), names)
+    decoded = decode_sheet(evidence)
+    registered = {i: r.page for i, r in readings.items()}
+    pages = tuple(_save_page(folder, registered[i], out_dir) for i in sorted(registered))
+    fields = _fields(layout, decoded, registered, folder, out_dir)
+    scan = SheetScan(sheet.sheet_id, _identity_json(identity), layout.id, pages, fields,
+                     decoded.record(), sheet.missing, sheet.problems,
+                     round(time.perf_counter() - start, 3))
+    scan_json_path(out_dir, sheet.sheet_id).write_text(
+        json.dumps(scan.to_json(), ensure_ascii=False, indent=1), encoding="utf-8")
+    log.info("%s: %d fields, %d doubtful, %.2f s", sheet.sheet_id, len(fields),
+             len(scan.doubtful), scan.seconds)
+    return scan
+
+
+def _p_crossed(state: str, confidence: float) -> float:
+    """Probability that a mark box holds a valid cross (a cancelled box counts as not)."""
+    return confidence if state == "marked" else 1.0 - confidence
+
+
+def _rows(layout: Layout, readings: dict[int, PageReading]) -> tuple[RowEvidence, ...]:
+    """The deal rows' evidence, in row order, from every deal page read."""
+    marks: dict[int, dict[tuple[str, str], float]] = {}
+    digits: dict[int, dict[tuple[str, str], tuple[float, ...]]] = {}
+    for reading in readings.values():
+        for mark in reading.marks:
+            meaning = mark.box.meaning
+            if isinstance(meaning, DealCell):
+                marks.setdefault(meaning.row, {})[(meaning.field, meaning.option)] = \
+                    _p_crossed(mark.state, mark.confidence)
+        for cell in reading.cells:
+            meaning = cell.box.meaning
+            if isinstance(meaning, DealCell):
+                digits.setdefault(meaning.row, {})[(meaning.field, meaning.option)] = \
+                    cell.probabilities
+    rows = sorted(set(marks) | set(digits))
+    return tuple(RowEvidence(row, marks.get(row, {}), digits.get(row, {})) for row in rows)
+
+
+def _columns(layout: Layout, readings: dict[int, PageReading]
+             ) -> dict[Column, tuple[EntryCells, ...]]:
+    """Each column's entries: digit cells left to right and the sign cell's P(minus)."""
+    probabilities = {cell.box: cell.probabilities for r in readings.values() for cell in r.cells}
+    columns: dict[Column, tuple[EntryCells, ...]] = {}
+    for (seat, kind, on), entries in entry_cells(layout).items():
+        if not entries or entries[0][0] not in probabilities:
+            continue  # the page holding this column was not scanned
+        column_entries = []
+        for boxes in entries:
+            minus = None
+            cells = []
+            for box in boxes:
+                if box.kind == "sign":
+                    minus = 1.0 - probabilities[box][-1]
+                else:
+                    cells.append(probabilities[box])
+            column_entries.append(EntryCells(tuple(cells), minus))
+        columns[Column(seat, kind, on)] = tuple(column_entries)
+    return columns
+
+
+def _save_page(folder: Path, page: RegisteredPage, out_dir: Path) -> ScannedPage:
+    """Write the straightened page image; return its description."""
+    image = page.warp(0.0, 0.0, page.page_w_mm, page.page_h_mm, STRAIGHT_PAGE_DPI / 25.4)
+    path = folder / f"page-{page.page_index + 1}.png"
+    cv2.imwrite(str(path), image)
+    source = str(page.source) + (f"#{page.index_in_file + 1}" if page.index_in_file else "")
+    return ScannedPage(page.page_index, source, str(path.relative_to(out_dir)),
+                       round(page.fit_error_mm, 3), page.warnings)
+
+
+def _union(boxes: Sequence[Box]) -> tuple[float, float, float, float]:
+    x0 = min(b.x_mm for b in boxes) - CROP_MARGIN_MM
+    y0 = min(b.y_mm for b in boxes) - CROP_MARGIN_MM
+    x1 = max(b.x_mm + b.w_mm for b in boxes) + CROP_MARGIN_MM
+    y1 = max(b.y_mm + b.h_mm for b in boxes) + CROP_MARGIN_MM
+    return (round(x0, 2), round(y0, 2), round(x1 - x0, 2), round(y1 - y0, 2))
+
+
+def _crop(page: RegisteredPage, rect: tuple[float, float, float, float], rotation: int,
+          path: Path) -> None:
+    """Write the ink of a field, turned upright for its writer (forms.model: rotate back)."""
+    image = page.warp(*rect, CROP_PX_PER_MM)
+    turns = {90: cv2.ROTATE_90_COUNTERCLOCKWISE, 180: cv2.ROTATE_180,
+             270: cv2.ROTATE_90_CLOCKWISE}
+    if rotation in turns:
+        image = cv2.rotate(image, turns[rotation])
+    cv2.imwrite(str(path), image)
+
+
+def _fields(layout: Layout, decoded: DecodedSheet, pages: dict[int, RegisteredPage],
+            folder: Path, out_dir: Path) -> tuple[FieldReading, ...]:
+    """One field reading per non-empty (or doubtful) entry and deal row, with its crop."""
+    fields: list[FieldReading] = []
+    for (seat, kind, on), entries in entry_cells(layout).items():
+        decisions = decoded.entries.get(Column(seat, kind, on), ())
+        for index, (boxes, decision) in enumerate(zip(entries, decisions, strict=False)):
+            if decision.status == "empty":
+                continue
+            key = entry_key(seat, kind, on, index)
+            rect = _union(boxes)
+            crop = folder / "crops" / f"{key.replace(':', '_')}.png"
+            _crop(pages[boxes[0].page], rect, boxes[0].rotation_deg, crop)
+            fields.append(FieldReading(
+                key, boxes[0].page, rect, decision.status, decision.value,
+                round(decision.confidence, 6),
+                tuple((v, round(p, 6)) for v, p in decision.candidates), decision.expected,
+                decision.deal, decision.note, str(crop.relative_to(out_dir))))
+    row_boxes: dict[int, list[Box]] = {}
+    for box in layout.boxes:
+        if isinstance(box.meaning, DealCell) and box.page in pages:
+            row_boxes.setdefault(box.meaning.row, []).append(box)
+    for row in decoded.rows:
+        if row.status == "empty" or row.row not in row_boxes:
+            continue
+        boxes = row_boxes[row.row]
+        key = row_key(row.row)
+        rect = _union(boxes)
+        crop = folder / "crops" / f"{key.replace(':', '_')}.png"
+        _crop(pages[boxes[0].page], rect, 0, crop)
+        fields.append(FieldReading(
+            key, boxes[0].page, rect, row.status, row.deal, round(row.confidence, 6),
+            tuple((d, round(p, 6)) for d, p in row.candidates), None, row.row + 1, "",
+            str(crop.relative_to(out_dir))))
+    return tuple(fields)
+
+
+def _identity_json(identity: SheetIdentity) -> dict[str, Any]:
+    doc = asdict(identity)
+    doc["seats"] = list(doc["seats"])
+    doc["names"] = list(doc["names"])
+    return doc
