@@ -78,6 +78,8 @@ def _best_options(marks: Mapping[tuple[str, str], float], field: str,
 def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...]
                ) -> list[RowCandidate]:
     """Legal readings of one row, most likely first, with normalised probabilities."""
+    if _clearly_empty(evidence):
+        return [RowCandidate(None, 0.0, 1.0)]
     dealer = seats[evidence.row % len(seats)]
     start = seats.index(dealer)
     players = [seats[(start + i) % len(seats)] for i in range(1, len(seats) + 1)]
@@ -121,6 +123,16 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...]
 
 
 _EMPTY = tuple([0.0] * 10 + [1.0])
+EMPTY_ROW_MARK_MAX = 0.05
+"""A row read as empty at once has no mark box more likely crossed than this ..."""
+EMPTY_ROW_CELL_MIN = 0.99
+"""... and no digit cell less likely empty than this (most rows of a sheet are empty)."""
+
+
+def _clearly_empty(evidence: RowEvidence) -> bool:
+    """Nothing crossed and nothing written, beyond doubt."""
+    return all(p <= EMPTY_ROW_MARK_MAX for p in evidence.marks.values()) and \
+        all(cell[-1] >= EMPTY_ROW_CELL_MIN for cell in evidence.digits.values())
 
 
 def _call_choices(marks: Mapping[tuple[str, str], float], seats: tuple[str, ...]

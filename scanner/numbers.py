@@ -26,6 +26,8 @@ EMPTY = 10
 PROBABILITY_FLOOR = 1e-6
 """No reading is impossible: a recognizer's zero becomes this (ink can surprise)."""
 BEAM_WIDTH = 24
+CLASS_RATIO_KEPT = 1e-5
+"""A digit less likely than the cell's best class by this ratio is not tried in that cell."""
 
 
 @dataclass(frozen=True)
@@ -52,14 +54,15 @@ def number_candidates(cells: Sequence[Sequence[float]], limit: int = 8,
     # 1 = inside the digits, 2 = trailing empties
     beam: list[tuple[float, str, int]] = [(0.0, "", 0)]
     for probabilities in cells:
+        likely = _likely_classes(probabilities)
+        empty_log = _log(probabilities[EMPTY])
         grown: list[tuple[float, str, int]] = []
         for score, text, phase in beam:
-            empty_score = score + _log(probabilities[EMPTY])
-            grown.append((empty_score, text, 0 if phase == 0 else 2))
+            grown.append((score + empty_log, text, 0 if phase == 0 else 2))
             if phase == 2:
                 continue
-            for digit in range(10):
-                grown.append((score + _log(probabilities[digit]), text + str(digit), 1))
+            for digit, digit_log in likely:
+                grown.append((score + digit_log, text + str(digit), 1))
         grown.sort(key=lambda item: -item[0])
         beam = _unique(grown)[:BEAM_WIDTH]
     readings: dict[tuple[int | None, str], float] = {}
@@ -77,6 +80,13 @@ def number_candidates(cells: Sequence[Sequence[float]], limit: int = 8,
     total = sum(readings.values()) or 1.0
     ranked = sorted(readings.items(), key=lambda item: -item[1])[:limit]
     return [NumberCandidate(value, p / total, text) for (value, text), p in ranked]
+
+
+def _likely_classes(probabilities: Sequence[float]) -> list[tuple[int, float]]:
+    """The digits worth trying in a cell: within :data:`CLASS_RATIO_KEPT` of its best class."""
+    top = max(probabilities)
+    return [(digit, _log(probabilities[digit])) for digit in range(10)
+            if probabilities[digit] >= top * CLASS_RATIO_KEPT]
 
 
 def _unique(states: list[tuple[float, str, int]]) -> list[tuple[float, str, int]]:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import cv2
+import numpy as np
 
 from forms.identity import SheetIdentity
 from forms.layout import entry_cells
@@ -50,6 +51,8 @@ log = logging.getLogger(__name__)
 CROP_PX_PER_MM = 8.0
 """Resolution of the field crops kept for reports and review (about 200 dpi)."""
 CROP_MARGIN_MM = 1.0
+PNG_FAST = [cv2.IMWRITE_PNG_COMPRESSION, 1]
+"""Light PNG compression: the images are written once and read by people and reports."""
 
 
 @dataclass(frozen=True)
@@ -132,9 +135,10 @@ def read_sheet(sheet: SheetPages, out_dir: Path) -> SheetScan:
     evidence = SheetEvidence(rules, identity.seats, _rows(layout, readings),
                              _columns(layout, readings), names)
     decoded = decode_sheet(evidence)
-    registered = {i: r.page for i, r in readings.items()}
-    pages = tuple(_save_page(folder, registered[i], out_dir) for i in sorted(registered))
-    fields = _fields(layout, decoded, registered, folder, out_dir)
+    straight = {i: _straighten(r.page) for i, r in readings.items()}
+    pages = tuple(_save_page(folder, readings[i].page, straight[i], out_dir)
+                  for i in sorted(straight))
+    fields = _fields(layout, decoded, straight, folder, out_dir)
     scan = SheetScan(sheet.sheet_id, _identity_json(identity), layout.id, pages, fields,
                      decoded.record(), sheet.missing, sheet.problems,
                      round(time.perf_counter() - start, 3))
@@ -191,11 +195,18 @@ def _columns(layout: Layout, readings: dict[int, PageReading]
     return columns
 
 
-def _save_page(folder: Path, page: RegisteredPage, out_dir: Path) -> ScannedPage:
-    """Write the straightened page image; return its description."""
-    image = page.warp(0.0, 0.0, page.page_w_mm, page.page_h_mm, STRAIGHT_PAGE_DPI / 25.4)
+def _straighten(page: RegisteredPage) -> np.ndarray:
+    """The whole page upright at :data:`CROP_PX_PER_MM`: one warp, then crops are slices."""
+    return page.warp(0.0, 0.0, page.page_w_mm, page.page_h_mm, CROP_PX_PER_MM)
+
+
+def _save_page(folder: Path, page: RegisteredPage, straight: np.ndarray,
+               out_dir: Path) -> ScannedPage:
+    """Write the straightened page image at :data:`STRAIGHT_PAGE_DPI`; describe it."""
+    scale = STRAIGHT_PAGE_DPI / 25.4 / CROP_PX_PER_MM
+    image = cv2.resize(straight, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     path = folder / f"page-{page.page_index + 1}.png"
-    cv2.imwrite(str(path), image)
+    cv2.imwrite(str(path), image, PNG_FAST)
     source = str(page.source) + (f"#{page.index_in_file + 1}" if page.index_in_file else "")
     return ScannedPage(page.page_index, source, str(path.relative_to(out_dir)),
                        round(page.fit_error_mm, 3), page.warnings)
@@ -209,18 +220,19 @@ def _union(boxes: Sequence[Box]) -> tuple[float, float, float, float]:
     return (round(x0, 2), round(y0, 2), round(x1 - x0, 2), round(y1 - y0, 2))
 
 
-def _crop(page: RegisteredPage, rect: tuple[float, float, float, float], rotation: int,
+def _crop(straight: np.ndarray, rect: tuple[float, float, float, float], rotation: int,
           path: Path) -> None:
     """Write the ink of a field, turned upright for its writer (forms.model: rotate back)."""
-    image = page.warp(*rect, CROP_PX_PER_MM)
+    x, y, w, h = (round(v * CROP_PX_PER_MM) for v in rect)
+    image = straight[max(y, 0):y + h, max(x, 0):x + w]
     turns = {90: cv2.ROTATE_90_COUNTERCLOCKWISE, 180: cv2.ROTATE_180,
              270: cv2.ROTATE_90_CLOCKWISE}
     if rotation in turns:
         image = cv2.rotate(image, turns[rotation])
-    cv2.imwrite(str(path), image)
+    cv2.imwrite(str(path), image, PNG_FAST)
 
 
-def _fields(layout: Layout, decoded: DecodedSheet, pages: dict[int, RegisteredPage],
+def _fields(layout: Layout, decoded: DecodedSheet, pages: dict[int, np.ndarray],
             folder: Path, out_dir: Path) -> tuple[FieldReading, ...]:
     """One field reading per non-empty (or doubtful) entry and deal row, with its crop."""
     fields: list[FieldReading] = []
