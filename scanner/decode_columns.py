@@ -29,7 +29,7 @@ OTHER_VALUES = 200
 """The rest of the prior is spread over this many other values a player might write."""
 READ_POSTERIOR = 0.995
 """A reading at or above this posterior is *read*; below it, *doubtful*."""
-INK_CLEAR = 0.99
+INK_CLEAR = 0.999
 """A value the rules do not expect is *read* (and kept) when the ink alone gives it this much;
 the rules then do not override it: it is a recording error, for the audit."""
 
