@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import BinaryIO
 
 from reportlab import rl_config
-from reportlab.graphics.barcode import qrencoder
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -30,12 +29,12 @@ from forms.aruco import MODULES, marker_bits
 from forms.identity import SheetIdentity, to_qr_payload
 from forms.labels import text
 from forms.model import Box, Label, Layout, Page
+from forms.qr import qr_modules
 
 log = logging.getLogger(__name__)
 
 DYNAMIC_LABELS = ("seat_name", "header_fields", "terms", "signatures")
 """Labels that differ from sheet to sheet; the rest of a page is drawn once per document."""
-QR_MASK_PATTERN = 0
 QR_QUIET_MODULES = 4
 
 FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu",
@@ -219,25 +218,6 @@ def _draw_marker(p: _Page, aruco_id: int, x: float, y: float, size: float) -> No
                 path.rect(*p.rect(x + col * module - 0.01, y + r * module - 0.01,
                                   module + 0.02, module + 0.02))
     c.drawPath(path, stroke=0, fill=1)
-
-
-_error_polynomial = lru_cache(maxsize=None)(qrencoder.QRUtil.getErrorCorrectPolynomial)
-qrencoder.QRUtil.getErrorCorrectPolynomial = staticmethod(_error_polynomial)
-
-
-def qr_modules(payload: str) -> list[list[bool]]:
-    """Return the QR code's modules (True = dark), error correction M, without the quiet zone.
-
-    ReportLab's encoder is used with a fixed mask pattern: choosing the best of eight masks
-    costs 0.25 s a code in pure Python, and any mask decodes. Its Reed-Solomon generator
-    polynomial depends only on the number of error-correction bytes and is cached (it was
-    half of the remaining time).
-    """
-    code = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.M)
-    code.addData(payload)
-    code.version = code.calculate_version()
-    code.makeImpl(False, QR_MASK_PATTERN)
-    return [list(row) for row in code.modules]
 
 
 def _draw_qr(p: _Page, payload: str, x: float, y: float, size: float) -> None:

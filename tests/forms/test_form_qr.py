@@ -1,0 +1,43 @@
+"""QR modules: the mask choice and decoding of rendered sheets."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import identity_for
+
+from forms.identity import from_qr_payload, to_qr_payload
+from forms.layout import build_layout
+from forms.qr import _penalty, qr_crop, qr_modules, read_qr
+from forms.raster import render_pages
+from forms.render import SheetRequest, render_pdf_bytes
+
+
+def test_modules_are_square_and_deterministic() -> None:
+    payload = to_qr_payload(identity_for(4))
+    modules = qr_modules(payload)
+    assert len(modules) == len(modules[0]) and len(modules) in range(45, 62)
+    assert modules == qr_modules(payload)
+
+
+def test_penalty_prefers_balanced_patterns() -> None:
+    flat = np.zeros((21, 21), dtype=bool)
+    rng = np.random.default_rng(0)
+    assert _penalty(flat) > _penalty(rng.random((21, 21)) < 0.5)
+
+
+@pytest.mark.slow
+def test_many_sheets_decode_at_200_and_300_dpi() -> None:
+    from dataclasses import replace
+    layout = build_layout(3)
+    base = identity_for(3)
+    requests = [SheetRequest(layout, replace(base, sheet_id=f"R1-T{i:02d}-X{i}",
+                                             names=(f"Игрок {i}", "Петренко", f"P{i}")), "ru")
+                for i in range(4)]
+    pdf = render_pdf_bytes(requests)
+    for dpi in (200, 300):
+        for index, gray in enumerate(render_pages(pdf, dpi, grey=True)):
+            page = index % len(layout.pages)
+            text = read_qr(qr_crop(gray, layout, page, dpi))
+            identity = requests[index // len(layout.pages)].identity.for_page(page)
+            assert from_qr_payload(text) == identity, (dpi, index)
