@@ -45,6 +45,8 @@ from scanner.digit_constants import (
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "digits.onnx"
 _BATCH = 256
+_KERNELS: dict[int, np.ndarray] = {}
+_DILATE_3X3 = np.ones((3, 3), np.uint8)
 
 
 def _as_gray(image: np.ndarray) -> np.ndarray:
@@ -56,6 +58,126 @@ def _as_gray(image: np.ndarray) -> np.ndarray:
     return image
 
 
+def _rect_kernel(k: int) -> np.ndarray:
+    return _KERNELS.setdefault(k, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+
+
+def _contrast_stack(stack: np.ndarray) -> np.ndarray:
+    """Ink contrast of (n, h, w) uint8 cells of one size, as (n, h, w) float32 in [0, 1].
+
+    The paper brightness is estimated at half resolution (2x2 block means): a
+    grayscale closing with a square kernel (it erases strokes thinner than the
+    kernel; OpenCV runs it as separable passes) and a box blur, then brought
+    back to full size by pixel repetition. The cells are padded by replicating
+    their edges, as far as the filters reach, and stacked into one tall image,
+    so one call of each filter serves the batch and every cell sees only its
+    own pixels.
+    """
+    n, h, w = stack.shape
+    h2, w2 = max(h // 2, 1), max(w // 2, 1)
+    if h >= 2 and w >= 2:
+        blocks = stack[:, : 2 * h2, : 2 * w2].reshape(n, h2, 2, w2, 2)
+        small = blocks.mean(axis=(2, 4), dtype=np.float32)
+    else:
+        small = stack[:, :h2, :w2].astype(np.float32)
+    k = max(3, int(BACKGROUND_KERNEL_FRACTION * min(h, w) / 2) | 1)
+    p = 3 * (k // 2)  # reach of the closing (2 x k//2) and the blur (k//2)
+    padded = np.pad(small, ((0, 0), (p, p), (p, p)), mode="edge")
+    tall = padded.reshape(n * (h2 + 2 * p), w2 + 2 * p)
+    background = cv2.blur(cv2.morphologyEx(tall, cv2.MORPH_CLOSE, _rect_kernel(k)), (k, k))
+    background = background.reshape(n, h2 + 2 * p, w2 + 2 * p)[:, p : p + h2, p : p + w2]
+    background = background.repeat(2, axis=1).repeat(2, axis=2)
+    if background.shape[1:] != (h, w):
+        extra = ((0, 0), (0, h - background.shape[1]), (0, w - background.shape[2]))
+        background = np.pad(background, extra, mode="edge")
+    g = stack.astype(np.float32)
+    background = np.maximum(background, g)
+    return (background - g) / np.maximum(background, 16.0)
+
+
+def _percentile_rows(values: np.ndarray, q: float) -> np.ndarray:
+    """``np.percentile(values, q, axis=1)`` (linear interpolation) by partial sorting."""
+    m = values.shape[1]
+    pos = q / 100.0 * (m - 1)
+    lo = int(pos)
+    hi = min(lo + 1, m - 1)
+    part = np.partition(values, (lo, hi), axis=1)
+    return part[:, lo] + (pos - lo) * (part[:, hi] - part[:, lo])
+
+
+def _masks_stack(contrast: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Digit ink masks of (n, h, w) contrast maps: thresholded, without border remnants and specks.
+
+    Returns (masks (n, h, w) uint8, boxes (n, 4) x0, y0, x1, y1 of the kept ink,
+    found (n,) bool: whether the cell holds digit-like ink; masks are zero where not).
+    """
+    n, h, w = contrast.shape
+    peak = _percentile_rows(contrast.reshape(n, h * w), 99.7)
+    threshold = np.maximum(INK_RELATIVE_THRESHOLD * peak, 0.5 * MIN_INK_CONTRAST_FRACTION)
+    threshold[peak < MIN_INK_CONTRAST_FRACTION] = np.inf
+    mask = contrast > threshold[:, None, None].astype(np.float32)
+    # Rows/columns in the outer band that are mostly ink are printed-border remnants.
+    by, bx = int(EDGE_BAND_FRACTION * h) + 1, int(EDGE_BAND_FRACTION * w) + 1
+    for rows in (mask[:, :by], mask[:, h - by :]):
+        rows[np.count_nonzero(rows, axis=2) >= LINE_MIN_LENGTH_FRACTION * w] = False
+    for cols in (mask[:, :, :bx], mask[:, :, w - bx :]):
+        full = np.count_nonzero(cols, axis=1) >= LINE_MIN_LENGTH_FRACTION * h
+        cols.transpose(0, 2, 1)[full] = False
+    # One labelling for the batch: cells stacked with a blank row between them.
+    tall = np.zeros((n, h + 1, w), np.uint8)
+    tall[:, :h] = mask
+    num, labels, stats, _ = cv2.connectedComponentsWithStats(tall.reshape(n * (h + 1), w),
+                                                             connectivity=8)
+    boxes = np.zeros((n, 4), np.int64)
+    found = np.zeros(n, bool)
+    if num <= 1:
+        return np.zeros((n, h, w), np.uint8), boxes, found
+    x, y, bw, bh, area = stats[1:].astype(np.int64).T
+    cell = y // (h + 1)
+    y = y - cell * (h + 1)
+    x1, y1 = x + bw, y + bh
+    band_x, band_y = EDGE_BAND_FRACTION * w, EDGE_BAND_FRACTION * h
+    inside_band = (x1 <= band_x) | (x >= w - band_x) | (y1 <= band_y) | (y >= h - band_y)
+    vertical_line = (((x <= 1) | (x1 >= w - 1)) & (bw <= LINE_MAX_THICKNESS_FRACTION * w)
+                     & (bh >= LINE_MIN_LENGTH_FRACTION * h))
+    horizontal_line = (((y <= 1) | (y1 >= h - 1)) & (bh <= LINE_MAX_THICKNESS_FRACTION * h)
+                       & (bw >= LINE_MIN_LENGTH_FRACTION * w))
+    keep = ~(inside_band | vertical_line | horizontal_line)
+    # The largest kept component of each cell (the first in label order on ties).
+    order = np.lexsort((-np.where(keep, area, -1), cell))
+    first = order[np.r_[True, cell[order][1:] != cell[order][:-1]]]
+    big = np.full(n, -1, np.int64)
+    big[cell[first]] = np.where(keep[first], first, -1)
+    b = big[cell]
+    keep &= b >= 0
+    gap = np.maximum.reduce([x[b] - x1, x - x1[b], y[b] - y1, y - y1[b], np.zeros_like(x)])
+    keep &= (area >= SPECK_RELATIVE_AREA * area[b]) | (gap <= SPECK_MAX_GAP_FRACTION * h)
+    kc = cell[keep]
+    ink_area = np.bincount(kc, weights=area[keep], minlength=n)
+    boxes[:, :2] = np.iinfo(np.int64).max
+    np.minimum.at(boxes[:, 0], kc, x[keep])
+    np.minimum.at(boxes[:, 1], kc, y[keep])
+    np.maximum.at(boxes[:, 2], kc, x1[keep])
+    np.maximum.at(boxes[:, 3], kc, y1[keep])
+    found = ((ink_area > 0) & (ink_area >= MIN_INK_AREA_FRACTION * h * w)
+             & (boxes[:, 3] - boxes[:, 1] >= MIN_DIGIT_HEIGHT_FRACTION * h))
+    boxes[~found] = 0
+    keep &= found[cell]
+    lut = np.zeros(num, np.uint8)
+    lut[1:][keep] = 1
+    return lut[labels].reshape(n, h + 1, w)[:, :h], boxes, found
+
+
+def _as_stack(crops: Sequence[np.ndarray]) -> dict[tuple[int, int], tuple[list[int], np.ndarray]]:
+    """Group crops by size: {(h, w): (indices, (n, h, w) uint8 stack)}; empty crops are left out."""
+    grays = [_as_gray(np.asarray(c)) for c in crops]
+    groups: dict[tuple[int, int], list[int]] = {}
+    for i, g in enumerate(grays):
+        if g.size:
+            groups.setdefault(g.shape, []).append(i)
+    return {shape: (idx, np.stack([grays[i] for i in idx])) for shape, idx in groups.items()}
+
+
 def ink_contrast(gray: np.ndarray) -> np.ndarray:
     """Return each pixel's darkness relative to the local paper, in [0, 1] (float32).
 
@@ -63,66 +185,71 @@ def ink_contrast(gray: np.ndarray) -> np.ndarray:
     strokes thinner than the kernel) and smoothing, so uneven light and
     shadows across the cell do not count as ink.
     """
-    g = _as_gray(gray).astype(np.float32)
-    h, w = g.shape
-    k = max(3, int(BACKGROUND_KERNEL_FRACTION * min(h, w)) | 1)
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    background = cv2.morphologyEx(g, cv2.MORPH_CLOSE, kernel, borderType=cv2.BORDER_REPLICATE)
-    background = cv2.blur(background, (k, k))
-    background = np.maximum(background, g)
-    return np.clip((background - g) / np.maximum(background, 16.0), 0.0, 1.0)
+    return _contrast_stack(_as_gray(gray)[None])[0]
 
 
 def _ink_mask(contrast: np.ndarray) -> np.ndarray:
     """Binary mask of the digit's ink: thresholded, without border remnants and specks."""
-    h, w = contrast.shape
-    peak = float(np.percentile(contrast, 99.7))
-    if peak < MIN_INK_CONTRAST_FRACTION:
-        return np.zeros((h, w), np.uint8)
-    threshold = max(INK_RELATIVE_THRESHOLD * peak, 0.5 * MIN_INK_CONTRAST_FRACTION)
-    mask = (contrast > threshold).astype(np.uint8)
-    # Rows/columns in the outer band that are mostly ink are printed-border remnants.
-    by, bx = int(EDGE_BAND_FRACTION * h) + 1, int(EDGE_BAND_FRACTION * w) + 1
-    for rows in (slice(0, by), slice(h - by, h)):
-        mask[rows][mask[rows].mean(axis=1) >= LINE_MIN_LENGTH_FRACTION] = 0
-    for cols in (slice(0, bx), slice(w - bx, w)):
-        mask[:, cols][:, mask[:, cols].mean(axis=0) >= LINE_MIN_LENGTH_FRACTION] = 0
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    band_x, band_y = EDGE_BAND_FRACTION * w, EDGE_BAND_FRACTION * h
-    keep: list[int] = []
-    for i in range(1, n):
-        x, y, bw, bh, _area = stats[i]
-        x1, y1 = x + bw, y + bh
-        inside_band = x1 <= band_x or x >= w - band_x or y1 <= band_y or y >= h - band_y
-        touches_lr = x <= 1 or x1 >= w - 1
-        touches_tb = y <= 1 or y1 >= h - 1
-        vertical_line = touches_lr and bw <= LINE_MAX_THICKNESS_FRACTION * w and bh >= LINE_MIN_LENGTH_FRACTION * h
-        horizontal_line = touches_tb and bh <= LINE_MAX_THICKNESS_FRACTION * h and bw >= LINE_MIN_LENGTH_FRACTION * w
-        if not (inside_band or vertical_line or horizontal_line):
-            keep.append(i)
-    if not keep:
-        return np.zeros((h, w), np.uint8)
-    largest = max(keep, key=lambda i: stats[i][4])
-    lx, ly, lw, lh, larea = stats[largest]
-    gap = SPECK_MAX_GAP_FRACTION * h
-    kept = []
-    for i in keep:
-        x, y, bw, bh, area = stats[i]
-        dx = max(lx - (x + bw), x - (lx + lw), 0)
-        dy = max(ly - (y + bh), y - (ly + lh), 0)
-        if area >= SPECK_RELATIVE_AREA * larea or max(dx, dy) <= gap:
-            kept.append(i)
-    out = np.isin(labels, kept).astype(np.uint8)
-    ys = np.nonzero(out.any(axis=1))[0]
-    if out.sum() < MIN_INK_AREA_FRACTION * h * w or ys[-1] - ys[0] + 1 < MIN_DIGIT_HEIGHT_FRACTION * h:
-        return np.zeros((h, w), np.uint8)
-    return out
+    return _masks_stack(contrast[None])[0][0]
 
 
 def ink_fraction(gray: np.ndarray) -> float:
     """Return the fraction of the cell covered by digit ink (after border/speck removal)."""
-    mask = _ink_mask(ink_contrast(gray))
-    return float(mask.mean()) if mask.size else 0.0
+    gray = _as_gray(gray)
+    if not gray.size:
+        return 0.0
+    return float(np.count_nonzero(_ink_mask(ink_contrast(gray)))) / gray.size
+
+
+def normalize_cells(crops: Sequence[np.ndarray]) -> np.ndarray:
+    """:func:`normalize_cell` for each crop, as one (n, 28, 28) float32 array.
+
+    Crops of equal size are processed together (one pass of each filter, one
+    connected-component labelling per batch), which is several times faster
+    than one crop at a time; each crop's result does not depend on the others.
+    """
+    side, box_px = MODEL_INPUT_SIDE_PX, MODEL_DIGIT_BOX_PX
+    out = np.zeros((len(crops), side, side), np.float32)
+    for idx, stack in _as_stack(crops).values():
+        for start in range(0, len(idx), _BATCH):
+            contrast = _contrast_stack(stack[start : start + _BATCH])
+            masks, boxes, found = _masks_stack(contrast)
+            cells = np.nonzero(found)[0]
+            if not len(cells):
+                continue
+            # Soft ink: contrast relative to its 95th percentile in the mask, on the dilated mask.
+            peaks = [_percentile_rows(contrast[j][masks[j] > 0][None], 95)[0] for j in cells]
+            gain = (1.0 / np.maximum(np.array(peaks), 1e-3)).astype(np.float32)[:, None, None]
+            soft = np.minimum(contrast[cells] * gain, 1.0)
+            h, w = masks.shape[1:]
+            tall = np.zeros((len(cells), h + 1, w), np.uint8)
+            tall[:, :h] = masks[cells]
+            grown = cv2.dilate(tall.reshape(-1, w), _DILATE_3X3).reshape(len(cells), h + 1, w)
+            soft *= grown[:, :h]
+            scratch = np.zeros((len(cells), side, side), np.float32)
+            sizes = np.zeros((len(cells), 2), np.int64)
+            for i, j in enumerate(cells):
+                x0, y0, x1, y1 = boxes[j]
+                ch, cw = y1 - y0, x1 - x0
+                scale = box_px / max(ch, cw)
+                nh, nw = max(1, round(ch * scale)), max(1, round(cw * scale))
+                interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+                box = soft[i, y0:y1, x0:x1]
+                scratch[i, :nh, :nw] = cv2.resize(box, (nw, nh), interpolation=interp)
+                sizes[i] = nh, nw
+            np.clip(scratch, 0.0, 1.0, out=scratch)
+            # Centre of mass of each scaled digit, then shift it to the centre.
+            mass = scratch.sum(axis=(1, 2))
+            ramp = np.arange(side, dtype=np.float32)
+            cy = scratch.sum(axis=2) @ ramp / np.maximum(mass, 1e-12)
+            cx = scratch.sum(axis=1) @ ramp / np.maximum(mass, 1e-12)
+            y0s = np.clip(np.round(side / 2 - cy - 0.5), 0, side - sizes[:, 0]).astype(np.int64)
+            x0s = np.clip(np.round(side / 2 - cx - 0.5), 0, side - sizes[:, 1]).astype(np.int64)
+            for i, j in enumerate(cells):
+                if mass[i] > 0:
+                    (nh, nw), y0, x0 = sizes[i], y0s[i], x0s[i]
+                    out[idx[start + j], y0 : y0 + nh, x0 : x0 + nw] = scratch[i, :nh, :nw]
+    return out
 
 
 def normalize_cell(gray: np.ndarray) -> np.ndarray:
@@ -136,31 +263,7 @@ def normalize_cell(gray: np.ndarray) -> np.ndarray:
         ink bounding box scaled so its longer side is 20 px, centred by mass.
         All zeros when the cell holds no digit-like ink.
     """
-    side, box = MODEL_INPUT_SIDE_PX, MODEL_DIGIT_BOX_PX
-    out = np.zeros((side, side), np.float32)
-    contrast = ink_contrast(gray)
-    mask = _ink_mask(contrast)
-    ys, xs = np.nonzero(mask)
-    if len(ys) == 0:
-        return out
-    peak = float(np.percentile(contrast[mask > 0], 95))
-    soft = np.clip(contrast / max(peak, 1e-3), 0.0, 1.0)
-    soft *= cv2.dilate(mask, np.ones((3, 3), np.uint8)).astype(np.float32)
-    crop = soft[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
-    ch, cw = crop.shape
-    scale = box / max(ch, cw)
-    nh, nw = max(1, round(ch * scale)), max(1, round(cw * scale))
-    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-    crop = np.clip(cv2.resize(crop, (nw, nh), interpolation=interp), 0.0, 1.0)
-    total = float(crop.sum())
-    if total <= 0:
-        return out
-    cy = float((crop.sum(axis=1) * np.arange(nh)).sum()) / total
-    cx = float((crop.sum(axis=0) * np.arange(nw)).sum()) / total
-    y0 = int(np.clip(round(side / 2 - cy - 0.5), 0, side - nh))
-    x0 = int(np.clip(round(side / 2 - cx - 0.5), 0, side - nw))
-    out[y0 : y0 + nh, x0 : x0 + nw] = crop
-    return out
+    return normalize_cells([gray])[0]
 
 
 class DigitRecognizer:
@@ -174,7 +277,8 @@ class DigitRecognizer:
         """Load the ONNX model from ``model_path``."""
         self.model_path = Path(model_path)
         if not self.model_path.is_file():
-            raise FileNotFoundError(f"digit model {self.model_path} is missing; run training/train_digits.py")
+            raise FileNotFoundError(
+                f"digit model {self.model_path} is missing; run training/train_digits.py")
         self._net = cv2.dnn.readNetFromONNX(str(self.model_path))
         self._lock = threading.Lock()
 
@@ -211,13 +315,13 @@ class DigitRecognizer:
 
     def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """Return (n, 11) probabilities: columns 0-9 digits, column 10 EMPTY; rows sum to 1."""
-        return self.run_normalized(np.stack([normalize_cell(c) for c in crops]) if len(crops) else [])[0]
+        return self.run_normalized(normalize_cells(crops))[0]
 
     def features(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """Return (n, d) L2-normalized embeddings of the crops (for writer adaptation)."""
         if not len(crops):
             return np.zeros((0, 0), np.float32)
-        _, embeds = self.run_normalized(np.stack([normalize_cell(c) for c in crops]))
+        _, embeds = self.run_normalized(normalize_cells(crops))
         return _l2(embeds)
 
 
@@ -265,9 +369,10 @@ class WriterAdaptation:
                     labels.append(int(digit))
         if not crops:
             return cls(recognizer, np.zeros((0, 0), np.float32), np.zeros(0, np.int64))
-        probs, embeds = recognizer.run_normalized(np.stack([normalize_cell(c) for c in crops]))
+        probs, embeds = recognizer.run_normalized(normalize_cells(crops))
         lab = np.asarray(labels, np.int64)
-        ok = (probs.argmax(axis=1) != EMPTY_CLASS) & (probs[np.arange(len(lab)), lab] >= ADAPT_MIN_MODEL_PROBABILITY)
+        stated = probs[np.arange(len(lab)), lab]
+        ok = (probs.argmax(axis=1) != EMPTY_CLASS) & (stated >= ADAPT_MIN_MODEL_PROBABILITY)
         return cls(recognizer, _l2(embeds[ok]), lab[ok])
 
     @property
@@ -300,5 +405,5 @@ class WriterAdaptation:
         """Return (n, 11) probabilities adapted to this writer; rows sum to 1."""
         if not len(crops):
             return np.zeros((0, NUM_CLASSES), np.float32)
-        probs, embeds = self.recognizer.run_normalized(np.stack([normalize_cell(c) for c in crops]))
+        probs, embeds = self.recognizer.run_normalized(normalize_cells(crops))
         return self.combine(probs, embeds)
