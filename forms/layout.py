@@ -174,8 +174,9 @@ def layout_to_json(layout: Layout, with_labels: bool = True) -> dict[str, Any]:
         "qr": [rnd(dataclasses.asdict(r)) for r in layout.qr],
         "sheet_id_text": [rnd(dataclasses.asdict(r)) for r in layout.sheet_id_text],
         "boxes": [
-            {"page": b.page, "x": b.x_mm, "y": b.y_mm, "w": b.w_mm, "h": b.h_mm,
-             "rotation": b.rotation_deg, "kind": b.kind, "meaning": _meaning_json(b.meaning)}
+            {"page": b.page, "x_mm": b.x_mm, "y_mm": b.y_mm, "w_mm": b.w_mm, "h_mm": b.h_mm,
+             "rotation_deg": b.rotation_deg, "kind": b.kind,
+             "meaning": _meaning_json(b.meaning)}
             for b in layout.boxes
         ],
         "lines": [rnd(dataclasses.asdict(ln)) for ln in layout.lines],
