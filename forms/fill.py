@@ -60,8 +60,8 @@ def fill_from_record(record: GameRecord, layout: Layout,
     for index, deal in enumerate(record.deals):
         sheet_no, row = divmod(index, rows)
         boxes = {(b.meaning.field, b.meaning.option): b for b in by_row[row]}  # type: ignore[union-attr]
-        for key, value in deal_values(deal, layout.talon).items():
-            pages[sheet_no][boxes[key]] = value
+        for field_option, value in deal_values(deal, layout.talon).items():
+            pages[sheet_no][boxes[field_option]] = value
         printed_dealer = layout.seats[row % layout.players]
         if deal.dealer != printed_dealer:
             log.warning("deal %d: dealt by %s, the sheet prints %s (play rotates from A)",

@@ -16,9 +16,11 @@ error-correction bytes and is cached.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
-from reportlab.graphics.barcode import qrencoder
+from numpy.typing import NDArray
+from reportlab.graphics.barcode import qrencoder  # type: ignore[import-untyped]
 
 from forms.model import Layout
 
@@ -47,7 +49,7 @@ def qr_modules(payload: str) -> list[list[bool]]:
 
 
 @lru_cache(maxsize=16)
-def _data_modules(version: int, n: int) -> np.ndarray:
+def _data_modules(version: int, n: int) -> NDArray[Any]:
     """Where the data modules of a version lie (True), the function patterns excluded."""
     code = qrencoder.QRCode(version, qrencoder.QRErrorCorrectLevel.M)
     code.moduleCount = n
@@ -64,13 +66,13 @@ def _data_modules(version: int, n: int) -> np.ndarray:
 
 
 @lru_cache(maxsize=16)
-def _mask_patterns(n: int) -> np.ndarray:
+def _mask_patterns(n: int) -> NDArray[Any]:
     """The eight mask patterns as ReportLab defines them, shape (8, n, n)."""
     return np.array([[[bool(qrencoder.QRUtil.getMask(k)(i, j)) for j in range(n)] for i in range(n)]
                      for k in range(8)], dtype=bool)
 
 
-def _penalty(m: np.ndarray) -> int:
+def _penalty(m: NDArray[np.bool_]) -> int:
     """Standard mask penalty (lower is better)."""
     score = 0
     for grid in (m, m.T):
@@ -91,7 +93,7 @@ def _penalty(m: np.ndarray) -> int:
     return score
 
 
-def read_qr(gray: np.ndarray) -> str:
+def read_qr(gray: NDArray[np.uint8]) -> str:
     """Decode the QR code in a grey ``uint8`` image; ``""`` when none decodes.
 
     Pass the QR region with a few millimetres around it (:func:`qr_crop`), not the whole page:
@@ -114,8 +116,8 @@ def read_qr(gray: np.ndarray) -> str:
     return ""
 
 
-def qr_crop(image: np.ndarray, layout: Layout, page: int, dpi: float,
-            margin_mm: float = 4.0) -> np.ndarray:
+def qr_crop(image: NDArray[Any], layout: Layout, page: int, dpi: float,
+            margin_mm: float = 4.0) -> NDArray[Any]:
     """The QR region of a page image rendered (or registered) at ``dpi``, with a margin."""
     region = next(q for q in layout.qr if q.page == page)
     px = dpi / 25.4

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 DEFAULT_DPI = 300
 
 
 def _document(pdf: bytes | str | Path):  # type: ignore[no-untyped-def]
-    import pypdfium2 as pdfium
+    import pypdfium2 as pdfium  # type: ignore[import-untyped]
 
     return pdfium.PdfDocument(pdf if not isinstance(pdf, Path) else str(pdf))
 
@@ -30,7 +32,7 @@ def page_count(pdf: bytes | str | Path) -> int:
 
 
 def render_pages(pdf: bytes | str | Path, dpi: float = DEFAULT_DPI, grey: bool = False,
-                 pages: list[int] | None = None) -> Iterator[np.ndarray]:
+                 pages: list[int] | None = None) -> Iterator[NDArray[np.uint8]]:
     """Each page (or the listed ones) as an RGB (or grey) ``uint8`` array at ``dpi``."""
     doc = _document(pdf)
     try:
@@ -53,12 +55,12 @@ def render_pages(pdf: bytes | str | Path, dpi: float = DEFAULT_DPI, grey: bool =
 
 
 def render_page(pdf: bytes | str | Path, index: int = 0, dpi: float = DEFAULT_DPI,
-                grey: bool = False) -> np.ndarray:
+                grey: bool = False) -> NDArray[Any]:
     """One page as an RGB (or grey) ``uint8`` array."""
     return next(render_pages(pdf, dpi, grey, [index]))
 
 
-def save_png(image: np.ndarray, path: str | Path) -> None:
+def save_png(image: NDArray[Any], path: str | Path) -> None:
     """Write an image array as PNG (palette-free, optimised)."""
     from PIL import Image
 

@@ -17,11 +17,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import BinaryIO
 
-from reportlab import rl_config
-from reportlab.lib.units import mm
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
-from reportlab.pdfgen.canvas import Canvas
+from reportlab import rl_config  # type: ignore[import-untyped]
+from reportlab.lib.units import mm  # type: ignore[import-untyped]
+from reportlab.pdfbase import pdfmetrics  # type: ignore[import-untyped]
+from reportlab.pdfbase.ttfonts import TTFont  # type: ignore[import-untyped]
+from reportlab.pdfgen.canvas import Canvas  # type: ignore[import-untyped]
 
 from forms import deal_column
 from forms import geometry_constants as g
@@ -254,9 +254,9 @@ def _label_text(label: Label, request: SheetRequest, identity: SheetIdentity) ->
     if key == "seat_name":
         return [text(lang, "seat_name", seat=arg, name=names.get(arg) or "_" * 18)]
     if key == "header_fields":
-        page = identity.page + 1
+        page = str(identity.page + 1)
         if identity.continuation:
-            page = f"{page} · " + text(lang, "continuation", n=identity.continuation)
+            page += " · " + text(lang, "continuation", n=identity.continuation)
         return [text(lang, "header_fields", tournament=identity.tournament or blank * 2,
                      round=identity.round if identity.round is not None else "____",
                      table=identity.table if identity.table is not None else "____",
