@@ -130,6 +130,11 @@ def _groups(images: list[Path]) -> list[list[Path]]:
     return list(by_folder.values())
 
 
+def _worker_logging(level: int) -> None:
+    """A worker logs as the command line set the parent up (``-v``), to the same stderr."""
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+
+
 def _outcomes(groups: list[list[Path]], out_dir: Path, jobs: int
               ) -> Iterator[tuple[list[Path], list[dict[str, Any]] | BaseException]]:
     """Each group's outcomes as its scan finishes (any order with several jobs)."""
@@ -140,8 +145,9 @@ def _outcomes(groups: list[list[Path]], out_dir: Path, jobs: int
             except Exception as error:  # noqa: BLE001 - one group's bug must not stop the batch
                 yield group, error
         return
-    with ProcessPoolExecutor(max_workers=min(jobs, len(groups)),
-                             mp_context=get_context("spawn")) as pool:
+    level = logging.getLogger().getEffectiveLevel()
+    with ProcessPoolExecutor(max_workers=min(jobs, len(groups)), mp_context=get_context("spawn"),
+                             initializer=_worker_logging, initargs=(level,)) as pool:
         futures: dict[Future[list[dict[str, Any]]], list[Path]] = {
             pool.submit(scan_group, [str(p) for p in group], str(out_dir)): group
             for group in groups}

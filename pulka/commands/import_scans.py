@@ -72,7 +72,10 @@ def run(args: argparse.Namespace) -> ExitCode:
         finally:
             bar.close()
     for failure in report.failures:
-        print(f"pulka import: {failure.source}: {failure.message}", file=sys.stderr)
+        message = failure.message
+        if not message.startswith(failure.source.partition("#")[0]):
+            message = f"{failure.source}: {message}"
+        print(f"pulka import: {message}", file=sys.stderr)
     states = ", ".join(f"{n} {s.replace('_', ' ')}" for s, n in sorted(report.states.items()))
     rate = report.sheets / report.seconds if report.seconds else 0.0
     line = (f"{args.db}: imported {report.sheets} sheets in {report.seconds:.1f} s "
