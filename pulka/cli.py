@@ -19,7 +19,7 @@ from scoring.errors import ScoringError
 
 COMMAND_MODULES = (
     "settle", "audit", "print_sheets", "layout", "samples", "scan",
-    "tournament", "import_scans", "standings", "show",
+    "tournament", "import_scans", "standings", "show", "review",
 )
 
 log = logging.getLogger("pulka")

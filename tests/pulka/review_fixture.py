@@ -1,0 +1,88 @@
+"""A tournament store with doubtful cells, for the review page's tests and screenshots.
+
+Built from ``tests/data/review/S-27C8C2`` (a real scan of ``samples/scans/sochi-3-scan``, see
+the README there): the same sheet twice (two tables of one round, other names), with a few
+fields made doubtful. Sheet 1's doubtful values are wrong where :data:`TRUTH` says so, so its
+findings and settlement change as a person decides.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+from pulka.store import Store
+from scanner.results import FieldReading, SheetScan
+
+DATA = Path(__file__).parents[1] / "data" / "review"
+SOURCE = "S-27C8C2"
+TOURNAMENT = "Kyiv Open"
+SHEET1, SHEET2 = "S-27C8C2", "S-5E1F2A"
+NAMES2 = ["Ковальчук", "Lindqvist", "Mercier"]
+
+
+def _row17(contract: str) -> dict:
+    return {"dealer": "C", "type": "contract", "declarer": "B", "contract": contract,
+            "defence": {"A": "pass", "C": "pass"}}
+
+
+# key -> (value read, confidence, candidates, expected, note); the true value is in TRUTH.
+DOUBTS1 = {
+    "row:17": (_row17("6C"), 0.46, [[_row17("6C"), 0.46], [_row17("9C"), 0.44],
+                                    [_row17("9D"), 0.06]], None,
+               "the contract's digit is unclear: 6 or 9"),
+    "entry:A:whists:B:0": (9, 0.52, [[9, 0.52], [8, 0.43], [3, 0.03]], 8,
+                           "the rules expect 8 (deal 7: A whisted B's 6NT)"),
+    "entry:C:pool:2": (26, 0.58, [[26, 0.58], [28, 0.3], [None, 0.08]], 20,
+                       "the rules expect 20 (C's pool after deal 11)"),
+    "entry:A:mountain:2": (34, 0.71, [[34, 0.71], [24, 0.25], [31, 0.02]], 34, ""),
+}
+DOUBTS2 = {
+    "entry:B:mountain:0": (3, 0.5, [[3, 0.5], [8, 0.45], [5, 0.03]], 3, ""),
+    "entry:B:pool:2": (14, 0.62, [[14, 0.62], [4, 0.35]], 14, ""),
+    "entry:C:whists:A:0": (40, 0.66, [[40, 0.66], [46, 0.3]], 40, ""),
+}
+TRUTH = {"row:17": _row17("9C"), "entry:A:whists:B:0": 8, "entry:C:pool:2": 20,
+         "entry:A:mountain:2": 34, "entry:B:mountain:0": 3, "entry:B:pool:2": 14,
+         "entry:C:whists:A:0": 40}
+
+
+def _doubtful(scan: SheetScan, doubts: dict, sheet_id: str) -> SheetScan:
+    fields = []
+    for f in scan.fields:
+        crop = f.crop.replace(SOURCE, sheet_id, 1) if f.crop else None
+        if f.key in doubts:
+            value, confidence, candidates, expected, note = doubts[f.key]
+            f = FieldReading(f.key, f.page, f.rect_mm, "doubtful", value, confidence,
+                             tuple(tuple(c) for c in candidates), expected, f.deal, note, crop)
+        else:
+            f = replace(f, crop=crop)
+        fields.append(f)
+    return replace(scan, fields=tuple(fields))
+
+
+def build_store(folder: Path) -> Path:
+    """Write the scans under ``folder/scans`` and import them into ``folder/t.sqlite``."""
+    doc = json.loads((DATA / SOURCE / "scan.json").read_text(encoding="utf-8"))
+    base = SheetScan.from_json(doc)
+    db = folder / "t.sqlite"
+    sheets = [(SHEET1, 1, list(base.identity["names"]), DOUBTS1),
+              (SHEET2, 2, NAMES2, DOUBTS2)]
+    with Store(db) as store:
+        for sheet_id, table, names, doubts in sheets:
+            out = folder / "scans" / sheet_id
+            shutil.copytree(DATA / SOURCE, out)
+            identity = {**base.identity, "sheet_id": sheet_id, "tournament": TOURNAMENT,
+                        "round": 1, "table": table, "names": names}
+            record = {**base.record, "names": dict(zip(base.identity["seats"], names,
+                                                       strict=True))}
+            pages = tuple(replace(p, image=p.image.replace(SOURCE, sheet_id, 1),
+                                  source=f"{sheet_id}-{p.source}") for p in base.pages)
+            scan = _doubtful(replace(base, sheet_id=sheet_id, identity=identity, pages=pages,
+                                     record=record), doubts, sheet_id)
+            (out / "scan.json").write_text(json.dumps(scan.to_json(), ensure_ascii=False),
+                                           encoding="utf-8")
+            store.import_scan(scan, out / "scan.json")
+    return db
