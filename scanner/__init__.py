@@ -1,0 +1,1 @@
+"""Reading filled pulka sheets: registration, identity, marks, digits, decoding with the rules."""

@@ -28,6 +28,10 @@ from scoring.sheet import ExpectedSheet, expected_sheet
 ROW_READ = 0.995
 """A deal row whose best reading has this probability (after the totals had their say) is
 *read*; below it, *doubtful*."""
+INK_DISAGREES_LOG = 6.9
+"""A row whose best legal reading is this much (natural log: 1000 times) less likely than the
+ink's own reading is doubtful however sure the choice among legal readings is: the ink says
+something that cannot happen (a player's slip, or a misread)."""
 JOINT_PASSES = 2
 ALTERNATIVE_MIN = 1e-4
 """Row readings less likely than this (from the ink alone) are not tried against the totals."""
@@ -53,6 +57,7 @@ class RowDecision:
     deal: dict[str, Any] | None
     confidence: float
     candidates: tuple[tuple[dict[str, Any] | None, float], ...]
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -127,8 +132,12 @@ def _row_decision(row: int, options: list[RowCandidate], posterior: list[float],
     confidence = posterior[chosen]
     status = "empty" if best.deal is None and confidence >= ROW_READ else \
         "read" if confidence >= ROW_READ else "doubtful"
+    note = ""
+    if best.ink_gap > INK_DISAGREES_LOG:
+        status = "doubtful"
+        note = "the ink does not read as a legal deal; this is the nearest one"
     return RowDecision(row, status, best.deal, confidence,
-                       tuple((option.deal, p) for option, p in ranked[:4]))
+                       tuple((option.deal, p) for option, p in ranked[:4]), note)
 
 
 def _totals_fit(evidence: SheetEvidence, candidates: list[list[RowCandidate]],

@@ -15,7 +15,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from scanner.numbers import EMPTY, PROBABILITY_FLOOR, number_candidates
+from scanner.numbers import PROBABILITY_FLOOR, number_candidates, spelled_probability
 from scoring.sheet import SheetEntry
 
 PRIOR_RIGHT_STEP = 0.95
@@ -60,24 +60,8 @@ class EntryDecision:
 
 
 def value_probability(entry: EntryCells, value: int | None) -> float:
-    """P(ink | value): the cells hold exactly this number, right- or left-aligned."""
-    text = "" if value is None else str(abs(value))
-    cells = entry.cells
-    if len(text) > len(cells):
-        return PROBABILITY_FLOOR
-    best = 0.0
-    for start in sorted({len(cells) - len(text), 0}):
-        p = 1.0
-        for index, probabilities in enumerate(cells):
-            inside = start <= index < start + len(text)
-            cls = int(text[index - start]) if inside else EMPTY
-            p *= max(probabilities[cls], PROBABILITY_FLOOR)
-        best = max(best, p)
-    if entry.minus is not None:
-        best *= entry.minus if value is not None and value < 0 else 1 - entry.minus
-    elif value is not None and value < 0:
-        return PROBABILITY_FLOOR
-    return max(best, PROBABILITY_FLOOR)
+    """P(ink | value) for one entry (:func:`scanner.numbers.spelled_probability`)."""
+    return spelled_probability(entry.cells, value, entry.minus)
 
 
 def decode_column(entries: Sequence[EntryCells], expected: Sequence[SheetEntry]
@@ -86,10 +70,14 @@ def decode_column(entries: Sequence[EntryCells], expected: Sequence[SheetEntry]
     decisions: list[EntryDecision] = []
     previous = 0
     j = 0  # the next expected entry
+    ended = False
     for entry in entries:
         expectations = _expectations(previous, expected, j)
+        if ended:  # after an empty entry the writer has stopped: the rules expect no more
+            expectations = [_Expectation(None, j, PRIOR_RIGHT_STEP)]
         decision = _decide(entry, expectations)
         if decision.value is None:
+            ended = True
             decisions.append(decision)
             continue
         matched = [e.index for e in expectations if e.value == decision.value]

@@ -15,10 +15,10 @@ import itertools
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from scanner.numbers import PROBABILITY_FLOOR, number_candidates
+from scanner.numbers import PROBABILITY_FLOOR, NumberCandidate, spelled_probability
 from scoring.deals import make_deal
 from scoring.errors import RecordError
 from scoring.notation import Contract, parse_contract
@@ -32,7 +32,6 @@ OPTIONS_KEPT = 3
 """Options of a mark group tried per row (the most likely ones)."""
 OPTION_MARGIN_LOG = 12.0
 """Options less likely than the best by more than this (natural log) are not tried."""
-TRICK_READINGS = 6
 CANDIDATES_KEPT = 6
 
 
@@ -54,6 +53,9 @@ class RowCandidate:
     deal: dict[str, Any] | None
     log_score: float
     probability: float = 0.0
+    ink_gap: float = 0.0
+    """How much less likely (natural log) this reading is than what the ink says with no rule
+    at all: large when the ink reads as something that cannot happen."""
 
 
 def _log(p: float) -> float:
@@ -85,11 +87,11 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...]
     players = [seats[(start + i) % len(seats)] for i in range(1, len(seats) + 1)]
     players = players[:3]
     marks, digits = evidence.marks, evidence.digits
-    tricks = {seat: number_candidates([digits.get(("tricks", f"{seat}:{p}"), _EMPTY)
-                                       for p in range(2)], TRICK_READINGS) for seat in seats}
-    result_number = number_candidates([digits.get(("result_tricks", str(p)), _EMPTY)
-                                       for p in range(2)], TRICK_READINGS)
-    talon = number_candidates([digits.get(("talon", "0"), _EMPTY)], 4) \
+    tricks = {seat: _readings([digits.get(("tricks", f"{seat}:{p}"), _EMPTY)
+                               for p in range(2)], 10) for seat in seats}
+    result_number = _readings([digits.get(("result_tricks", str(p)), _EMPTY)
+                               for p in range(2)], 10)
+    talon = _readings([digits.get(("talon", "0"), _EMPTY)], 3) \
         if rules.talon_prize and any(k[0] == "talon" for k in digits) else None
     candidates: list[RowCandidate] = []
     call_choices = _call_choices(marks, seats)
@@ -119,10 +121,32 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...]
             legal.append(candidate)
             if len(legal) == CANDIDATES_KEPT:
                 break
-    return _normalised(legal)
+    unconstrained = _ink_best(marks, tricks, result_number, talon, seats)
+    return [replace(c, ink_gap=max(0.0, unconstrained - c.log_score))
+            for c in _normalised(legal)]
+
+
+def _ink_best(marks: Mapping[tuple[str, str], float], tricks: dict[str, list[NumberCandidate]],
+              result_number: list[NumberCandidate], talon: list[NumberCandidate] | None,
+              seats: tuple[str, ...]) -> float:
+    """The log-likelihood of the ink's own best reading, each group on its own, legal or not."""
+    groups = [("declarer", [*seats, "allpass"]), ("level", LEVELS), ("suit", SUITS),
+              ("result", RESULT_SIGNS)]
+    groups += [("call", [f"{s}:{c}" for c in CALLS]) for s in seats]
+    score = sum(max(_group_score(marks, field, options, o) for o in [*options, None])
+                for field, options in groups)
+    numbers = [*tricks.values(), result_number] + ([talon] if talon else [])
+    return score + sum(_log(max(r.probability for r in readings)) for readings in numbers)
 
 
 _EMPTY = tuple([0.0] * 10 + [1.0])
+
+
+def _readings(cells: Sequence[Sequence[float]], largest: int) -> list[NumberCandidate]:
+    """Every value 0..``largest`` (and empty) the cells could spell, with P(ink | value):
+    all of them, so that the tricks' sum of 10 can pick one the ink finds unlikely."""
+    return [NumberCandidate(v, spelled_probability(cells, v), "" if v is None else str(v))
+            for v in [None, *range(largest + 1)]]
 EMPTY_ROW_MARK_MAX = 0.05
 """A row read as empty at once has no mark box more likely crossed than this ..."""
 EMPTY_ROW_CELL_MIN = 0.99

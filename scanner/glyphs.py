@@ -17,7 +17,8 @@ import numpy as np
 from scanner.digit_constants import CELL_HEIGHT_300DPI_PX, CELL_WIDTH_300DPI_PX
 
 #: The shipped held-out glyphs.
-HELDOUT_GLYPHS_PATH = Path(__file__).resolve().parent.parent / "samples" / "glyphs" / "heldout_mnist.npz"
+HELDOUT_GLYPHS_PATH = (Path(__file__).resolve().parent.parent / "samples" / "glyphs"
+                       / "heldout_mnist.npz")
 _IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".pgm", ".webp"}
 
 
@@ -43,7 +44,8 @@ def load_glyph_dir(path: str | Path) -> dict[int, list[np.ndarray]]:
         if not sub.is_dir():
             continue
         if not (len(sub.name) == 1 and sub.name.isdigit()):
-            raise GlyphDirError(f"glyph folder {root}: unexpected sub-folder {sub.name!r}, expected 0 … 9")
+            raise GlyphDirError(f"glyph folder {root}: unexpected sub-folder {sub.name!r}, "
+                                "expected 0 … 9")
         images = []
         for file in sorted(sub.iterdir()):
             if file.suffix.lower() not in _IMAGE_SUFFIXES:

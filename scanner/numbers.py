@@ -98,3 +98,30 @@ def _unique(states: list[tuple[float, str, int]]) -> list[tuple[float, str, int]
             seen.add(key)
             result.append((score, text, phase))
     return result
+
+
+def spelled_probability(cells: Sequence[Sequence[float]], value: int | None,
+                        minus: float | None = None) -> float:
+    """P(ink | value): the cells hold exactly this number, right- or left-aligned.
+
+    >>> one = [0.0] * 11; one[1] = 1.0
+    >>> empty = [0.0] * 11; empty[10] = 1.0
+    >>> spelled_probability([empty, one], 1), spelled_probability([one, empty], 1)
+    (1.0, 1.0)
+    """
+    text = "" if value is None else str(abs(value))
+    if len(text) > len(cells):
+        return PROBABILITY_FLOOR
+    best = 0.0
+    for start in sorted({len(cells) - len(text), 0}):
+        p = 1.0
+        for index, probabilities in enumerate(cells):
+            inside = start <= index < start + len(text)
+            cls = int(text[index - start]) if inside else EMPTY
+            p *= max(probabilities[cls], PROBABILITY_FLOOR)
+        best = max(best, p)
+    if minus is not None:
+        best *= minus if value is not None and value < 0 else 1 - minus
+    elif value is not None and value < 0:
+        return PROBABILITY_FLOOR
+    return max(best, PROBABILITY_FLOOR)

@@ -264,7 +264,7 @@ def _fields(layout: Layout, decoded: DecodedSheet, pages: dict[int, np.ndarray],
         _crop(pages[boxes[0].page], rect, 0, crop)
         fields.append(FieldReading(
             key, boxes[0].page, rect, row.status, row.deal, round(row.confidence, 6),
-            tuple((d, round(p, 6)) for d, p in row.candidates), None, row.row + 1, "",
+            tuple((d, round(p, 6)) for d, p in row.candidates), None, row.row + 1, row.note,
             str(crop.relative_to(out_dir))))
     return tuple(fields)
 

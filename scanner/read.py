@@ -60,7 +60,7 @@ class PageReading:
 
 
 def _empty_row(ink: float) -> tuple[float, ...]:
-    p_empty = k.EMPTY_PROBABILITY - (k.EMPTY_PROBABILITY - 0.9) * min(
+    p_empty = k.EMPTY_PROBABILITY - (k.EMPTY_PROBABILITY - k.EMPTY_PROBABILITY_AT_LIMIT) * min(
         1.0, ink / max(k.EMPTY_MAX_INK_FRACTION, 1e-9))
     rest = (1.0 - p_empty) / 10
     return tuple([rest] * 10 + [p_empty])

@@ -73,8 +73,10 @@ PAPER_PERCENTILE = 90.0
 """Percentile of the grey levels taken as the paper's (ink covers less than 10 %)."""
 EMPTY_MAX_INK_FRACTION = 0.006
 """Cells with less quick ink than this share are EMPTY without running the classifier."""
-EMPTY_PROBABILITY = 0.995
-"""Probability of EMPTY given to a cell skipped as clearly blank."""
+EMPTY_PROBABILITY = 0.9999
+"""Probability of EMPTY given to a cell skipped as blank, when it has no ink at all ..."""
+EMPTY_PROBABILITY_AT_LIMIT = 0.99
+"""... falling to this for a cell just under :data:`EMPTY_MAX_INK_FRACTION` (a speck)."""
 
 # --- marks -------------------------------------------------------------------------------
 MARK_INSET_MM = 0.45
