@@ -41,3 +41,27 @@ def test_many_sheets_decode_at_200_and_300_dpi() -> None:
             text = read_qr(qr_crop(gray, layout, page, dpi))
             identity = requests[index // len(layout.pages)].identity.for_page(page)
             assert from_qr_payload(text) == identity, (dpi, index)
+
+
+def test_fast_reed_solomon_matches_reportlab() -> None:
+    import random
+
+    from reportlab.graphics.barcode import qrencoder as q
+
+    from forms.qr import REPORTLAB_CREATE_BYTES
+
+    rng = random.Random(0)
+    for _ in range(60):
+        text = "".join(rng.choice('abcЖЩ{}"[],0123456789') for _ in range(rng.randint(1, 300)))
+        for level in (q.QRErrorCorrectLevel.M, q.QRErrorCorrectLevel.L, q.QRErrorCorrectLevel.H):
+            code = q.QRCode(None, level)
+            code.addData(text)
+            version = code.calculate_version()
+            fast = q.QRCode.createData(version, level, code.dataList)
+            q.QRCode.createBytes = REPORTLAB_CREATE_BYTES
+            try:
+                slow = q.QRCode.createData(version, level, code.dataList)
+            finally:
+                from forms import qr
+                q.QRCode.createBytes = staticmethod(qr._create_bytes)
+            assert fast == slow
