@@ -87,8 +87,8 @@ def qr_modules(payload: str) -> list[list[bool]]:
     data = _data_modules(code.version, n)
     masks = _mask_patterns(n)
     unmasked = first ^ (masks[0] & data)
-    candidates = [np.where(data, unmasked ^ masks[k], first) for k in range(8)]
-    best = int(np.argmin([_penalty(c) for c in candidates]))
+    candidates = np.where(data, unmasked ^ masks, first)
+    best = int(np.argmin(_penalties(candidates)))
     if best:
         code.modules = candidates[best].tolist()
         code.setupTypeInfo(False, best)  # the format bits name the mask
@@ -119,8 +119,29 @@ def _mask_patterns(n: int) -> NDArray[Any]:
                      for k in range(8)], dtype=bool)
 
 
+def _penalties(stack: NDArray[np.bool_]) -> NDArray[np.int64]:
+    """Standard mask penalties of a stack of codes, shape (k, n, n), all at once."""
+    score = np.zeros(stack.shape[0], dtype=np.int64)
+    for grid in (stack, stack.transpose(0, 2, 1)):
+        g = grid.astype(np.int8)
+        fives = np.lib.stride_tricks.sliding_window_view(g, 5, axis=2)
+        same = fives.min(axis=3) == fives.max(axis=3)
+        starts = same[:, :, 1:] & ~same[:, :, :-1]
+        runs = starts.sum(axis=(1, 2)) + same[:, :, 0].sum(axis=1)
+        score += same.sum(axis=(1, 2)) + 2 * runs
+        windows = np.lib.stride_tricks.sliding_window_view(g, 7, axis=2)
+        score += 40 * np.all(windows == _FINDER_LIKE, axis=3).sum(axis=(1, 2))
+    block = stack[:, :-1, :-1]
+    below, right, corner = stack[:, 1:, :-1], stack[:, :-1, 1:], stack[:, 1:, 1:]
+    same4 = (block == below) & (block == right) & (block == corner)
+    score += 3 * same4.sum(axis=(1, 2))
+    dark = stack.mean(axis=(1, 2)) * 100
+    score += 10 * (np.abs(dark - 50) // 5).astype(np.int64)
+    return score
+
+
 def _penalty(m: NDArray[np.bool_]) -> int:
-    """Standard mask penalty (lower is better)."""
+    """Standard mask penalty of one code (lower is better)."""
     score = 0
     for grid in (m, m.T):
         g = grid.astype(np.int8)

@@ -65,3 +65,11 @@ def test_fast_reed_solomon_matches_reportlab() -> None:
                 from forms import qr
                 q.QRCode.createBytes = staticmethod(qr._create_bytes)
             assert fast == slow
+
+
+def test_stacked_penalties_match_single_ones() -> None:
+    from forms.qr import _penalties
+
+    rng = np.random.default_rng(3)
+    stack = rng.random((8, 33, 33)) < rng.uniform(0.2, 0.8, size=(8, 1, 1))
+    assert list(_penalties(stack)) == [_penalty(m) for m in stack]
