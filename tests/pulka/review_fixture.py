@@ -34,9 +34,9 @@ DOUBTS1 = {
                                     [_row17("9D"), 0.06]], None,
                "the contract's digit is unclear: 6 or 9"),
     "entry:A:whists:B:0": (9, 0.52, [[9, 0.52], [8, 0.43], [3, 0.03]], 8,
-                           "the rules expect 8 (deal 7: A whisted B's 6NT)"),
+                           "deal 7: A whisted B's 6NT, 4 tricks x 2"),
     "entry:C:pool:2": (26, 0.58, [[26, 0.58], [28, 0.3], [None, 0.08]], 20,
-                       "the rules expect 20 (C's pool after deal 11)"),
+                       "deal 11: C made 8♥, 6 onto the pool of 14"),
     "entry:A:mountain:2": (34, 0.71, [[34, 0.71], [24, 0.25], [31, 0.02]], 34, ""),
 }
 DOUBTS2 = {

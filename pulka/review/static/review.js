@@ -105,6 +105,11 @@ function setQueue(queue, stayOn) {
     state.focus = null;
   }
   state.current = next;
+  if (next) {  // the sheet being worked on leads the list
+    queue.sheets.sort((a, b) => (b.sheet === next.sheet) - (a.sheet === next.sheet));
+    state.items = queue.sheets.flatMap((group) => group.cells.map((cell) => ({ ...cell, group })));
+    state.current = state.items.find((c) => c.sheet === next.sheet && c.key === next.key);
+  }
 }
 
 async function loadSheet(sheetId) {
@@ -298,7 +303,7 @@ function renderCard(cell) {
     el("caption", {}, cell.key.startsWith("row:") ? "Rows around it" : "Its column (running total)"),
     el("tbody", {}, cell.neighbours.map((n) => el("tr", { class: n.current ? "current" : null },
       el("th", {}, cell.key.startsWith("row:") ? `row ${n.n}` : `#${n.n}`),
-      el("td", {}, n.current ? "?" : valueText(n.value)),
+      el("td", {}, n.current ? `${valueText(n.value)} ?` : valueText(n.value)),
       el("td", { class: "muted" }, n.deal ? `deal ${n.deal}` : ""),
       el("td", { class: "muted" }, n.current ? "this cell" : n.verified ? "verified" : n.status)))));
   const input = el("input", {
@@ -516,14 +521,16 @@ function onKey(event) {
     if (event.key === "z" || event.key === "Z") { event.preventDefault(); undo(); }
     return;
   }
+  // Keys act on the cell current when their turn comes (a burst of keys is queued), so
+  // "1 1 1" accepts three cells, not one three times.
   const cell = state.current;
   const key = event.key;
   if (key === "v") { toggleView(); return; }
   if (key === "u") { undo(); return; }
   if (!cell) return;
-  if (/^[1-9]$/.test(key) && Number(key) <= cell.candidates.length) {
+  if (/^[1-9]$/.test(key) && (state.pending > 0 || Number(key) <= cell.candidates.length)) {
     event.preventDefault();
-    decide(cell, "accept", { candidate: Number(key) });
+    decide(null, "accept", { candidate: Number(key) });
   } else if (/^[0-9-]$/.test(key)) {
     event.preventDefault();
     startTyping(key);
@@ -531,10 +538,10 @@ function onKey(event) {
     event.preventDefault();
     startTyping("");
   } else if (key === "x") {
-    decide(cell, "illegible");
+    decide(null, "illegible");
   } else if (key === "s" || key === " ") {
     event.preventDefault();
-    decide(cell, "skip");
+    decide(null, "skip");
   }
 }
 
