@@ -8,7 +8,7 @@ DEBIAN_PACKAGES=(
   tesseract-ocr          # printed sheet ids, and the benchmark's second digit reader
   fonts-dejavu-core      # Cyrillic labels and suit signs on the printed sheets
   fonts-humor-sans fonts-dkg-handwriting  # handwriting fonts for the digit classifier's training
-  chromium               # the review page's end-to-end tests drive a real browser
+  chromium chromium-driver  # the review page's and the report's tests drive a real browser
 )
 missing=()
 for package in "${DEBIAN_PACKAGES[@]}"; do
