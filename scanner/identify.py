@@ -20,6 +20,7 @@ import cv2
 from forms.identity import IdentityError, SheetIdentity, from_qr_payload
 from forms.layout import PAPERS, build_layout, layout_by_id
 from forms.model import Layout, Region
+from forms.qr import read_qr
 from scanner import scan_constants as k
 from scanner.errors import NoSheetFound, ScanError, TesseractMissing, UnknownLayout
 from scanner.register import RegisteredPage
@@ -78,17 +79,24 @@ def _regions(page_index: int, w_mm: float, h_mm: float, attr: str) -> tuple[Regi
 
 
 def decode_qr(page: RegisteredPage) -> str | None:
-    """Return the QR text of a registered page, trying its candidate regions and scales."""
-    detector = cv2.QRCodeDetector()
+    """Return the QR text of a registered page, trying its candidate regions and scales.
+
+    Each try warps the known region upright and hands it to :func:`forms.qr.read_qr` (OpenCV's
+    ArUco-based QR detector, then the classic one): as it is, unsharp-masked (a phone photo's
+    blur merges the 0.3 mm modules), and unsharp-masked then Otsu-thresholded.
+    """
     m = k.QR_MARGIN_MM
     for region in _regions(page.page_index, page.page_w_mm, page.page_h_mm, "qr"):
         for ppm in k.QR_PX_PER_MM:
             crop = page.warp(region.x_mm - m, region.y_mm - m, region.w_mm + 2 * m,
                              region.h_mm + 2 * m, min(ppm, max(page.px_per_mm * 1.5, 7.0)))
             gray = crop if crop.ndim == 2 else cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
-            for image in (gray, cv2.threshold(gray, 0, 255,
-                                              cv2.THRESH_BINARY + cv2.THRESH_OTSU)[1]):
-                text, _, _ = detector.detectAndDecode(image)
+            sharp = cv2.addWeighted(gray, 1 + k.QR_SHARPEN_AMOUNT,
+                                    cv2.GaussianBlur(gray, (0, 0), k.QR_SHARPEN_SIGMA_PX),
+                                    -k.QR_SHARPEN_AMOUNT, 0)
+            for image in (gray, sharp, cv2.threshold(sharp, 0, 255,
+                                                     cv2.THRESH_BINARY + cv2.THRESH_OTSU)[1]):
+                text = read_qr(image)
                 if text:
                     return _fix_utf8(text)
     return None

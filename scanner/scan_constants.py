@@ -89,9 +89,13 @@ MARKED_DEFAULT_FILL_FRACTION = 0.06
 CANCELLED_DEFAULT_FILL_FRACTION = 0.55
 
 # --- identification --------------------------------------------------------------------------
-QR_PX_PER_MM = (10.0, 14.0, 7.0)
+QR_PX_PER_MM = (10.0, 8.0, 14.0, 7.0)
 """Resolutions at which the QR region is tried, in order (modules are about 0.35 mm)."""
 QR_MARGIN_MM = 2.0
+QR_SHARPEN_AMOUNT = 1.5
+"""Unsharp mask for the QR region: image + amount x (image - blurred image) ..."""
+QR_SHARPEN_SIGMA_PX = 1.5
+"""... blurred with a Gaussian of this sigma, in pixels of the warped region."""
 """The QR region is cropped this much larger on every side."""
 SHEET_ID_PX_PER_MM = 12.0
 """Resolution of the sheet id text handed to Tesseract."""
