@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from pulka.cli import main as pulka_main
-from scanner.decode import decode_sheet
+from scanner.decode import SheetEvidence, decode_sheet
 from scanner.decode_deals import decode_row
 from scanner.identify import assemble_sheets, identify
 from scanner.load import load_file
@@ -37,6 +37,7 @@ from scanner.numbers import number_candidates
 from scanner.pipeline import ScanFailure, _columns, _rows, scan_paths
 from scanner.read import read_page
 from scanner.register import register
+from scanner.tesseract import read_digits
 
 MIXES = [("sochi", 3, "--scan"), ("leningrad", 4, "--photo"), ("rostov", 3, None),
          ("sochi", 4, "--photo"), ("leningrad", 3, "--scan"), ("rostov", 4, "--scan")]
@@ -88,7 +89,6 @@ def evaluate(folder: Path, tesseract_cells: int, stats: Counter[str]) -> None:
     _count_marks(truth, readings, stats)
     rules = sheet.identity.rule_set()
     rows, columns = _rows(layout, readings), _columns(layout, readings)
-    from scanner.decode import SheetEvidence
     decoded = decode_sheet(SheetEvidence(rules, sheet.identity.seats, rows, columns))
     doubtful = 0
     for index, row in enumerate(rows):
@@ -138,7 +138,6 @@ def _count_digits(truth: dict[str, Any], readings: dict[int, Any], tesseract_cel
                 crops.append(cell.crop)
                 wanted.append(char)
     if crops:
-        from scanner.tesseract import read_digits
         start = time.perf_counter()
         read = read_digits(crops)
         stats["tesseract_ms"] += int(1000 * (time.perf_counter() - start))
@@ -180,8 +179,9 @@ def main() -> None:
             scan += seconds
             evaluate(folder, args.tesseract_cells, stats)
     pct = lambda a, b: f"{100 * stats[a] / max(stats[b], 1):.2f} %"  # noqa: E731
-    print(f"sheets: {stats['sheets']} read, {stats['sheets_failed']} not read; written digits: {stats['digits']}, "
-          f"fields: {stats['fields']}, marks: {stats['marks']}")
+    print(f"sheets: {stats['sheets']} read, {stats['sheets_failed']} not read; "
+          f"written digits: {stats['digits']}, fields: {stats['fields']}, "
+          f"marks: {stats['marks']}")
     print(f"digit accuracy, classifier:          {pct('digits_right', 'digits')}")
     print(f"digit accuracy, Tesseract:           {pct('tesseract_right', 'tesseract_digits')} "
           f"({stats['tesseract_digits']} cells, "

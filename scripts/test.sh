@@ -4,5 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 .venv/bin/ruff check .
-.venv/bin/mypy scoring
+.venv/bin/mypy scoring forms
 .venv/bin/python -m pytest "$@"
