@@ -45,6 +45,10 @@ MIN_DIGIT_HEIGHT_FRACTION = 0.2
 ADAPT_TEMPERATURE = 0.05
 #: Weight of the writer's own-sample vote against the general model (log-linear).
 ADAPT_WEIGHT = 1.0
+#: Softmax temperature of the adapted digit probabilities (the writer's vote sharpens them):
+#: fitted by ``training/train_digits.py`` (minimum NLL over simulated writers on the
+#: calibration split of the training data, never on the UCI digits).
+ADAPT_OUTPUT_TEMPERATURE = 1.93
 #: Calibration samples the general model assigns less than this probability
 #: of their stated digit are considered mis-written or mislabelled and ignored.
 ADAPT_MIN_MODEL_PROBABILITY = 0.05

@@ -1,9 +1,11 @@
 """Recognize one handwritten digit per score-sheet cell.
 
-Every cell crop goes through :func:`normalize_cell` (local contrast, border and
-speck removal, MNIST-style 28x28 layout), then a small CNN run by OpenCV's
-``cv2.dnn`` from ``scanner/models/digits.onnx`` returns a probability for each
-digit and for EMPTY. No deep-learning framework is needed at scan time.
+Every cell crop goes through :func:`normalize_cells` (local contrast, border and
+speck removal, MNIST-style 28x28 layout; crops of one size are processed as a
+batch), then a small CNN run by OpenCV's ``cv2.dnn`` from
+``scanner/models/digits.onnx`` returns a probability for each digit and for
+EMPTY. Its softmax is temperature-scaled (fitted on held-apart training data), so
+the probabilities are calibrated. No deep-learning framework is needed at scan time.
 
 :class:`WriterAdaptation` adapts the recognizer to one player's hand from the
 digits that player wrote on the sheet's calibration strip: a nearest-neighbour
@@ -25,6 +27,7 @@ import numpy as np
 from scanner.digit_constants import (
     ADAPT_MIN_DIGITS,
     ADAPT_MIN_MODEL_PROBABILITY,
+    ADAPT_OUTPUT_TEMPERATURE,
     ADAPT_TEMPERATURE,
     ADAPT_WEIGHT,
     BACKGROUND_KERNEL_FRACTION,
@@ -281,6 +284,7 @@ class DigitRecognizer:
                 f"digit model {self.model_path} is missing; run training/train_digits.py")
         self._net = cv2.dnn.readNetFromONNX(str(self.model_path))
         self._lock = threading.Lock()
+        self._blank: np.ndarray | None = None
 
     @staticmethod
     @lru_cache(maxsize=1)
@@ -304,14 +308,28 @@ class DigitRecognizer:
         if len(inputs) == 0:
             return np.zeros((0, NUM_CLASSES), np.float32), np.zeros((0, 0), np.float32)
         inputs = np.asarray(inputs, np.float32)
-        probs, embeds = self._run(inputs)
-        probs = np.clip(probs, 0.0, None)
-        probs /= probs.sum(axis=1, keepdims=True)
-        # normalize_cell found no digit-like ink at all: the cell is EMPTY.
+        # normalize_cells found no digit-like ink at all: the cell is EMPTY, and the
+        # network runs only on the others (blank rows get the blank input's embedding).
         blank = ~inputs.reshape(len(inputs), -1).any(axis=1)
-        probs[blank] = 0.0
-        probs[blank, EMPTY_CLASS] = 1.0
+        inked = np.nonzero(~blank)[0]
+        run_on = inputs[inked] if len(inked) else inputs[:1]
+        p, e = self._run(run_on)
+        probs = np.zeros((len(inputs), NUM_CLASSES), np.float32)
+        probs[:, EMPTY_CLASS] = 1.0
+        embeds = np.empty((len(inputs), e.shape[1]), np.float32)
+        if len(inked):
+            p = np.clip(p, 0.0, None)
+            probs[inked] = p / p.sum(axis=1, keepdims=True)
+            embeds[inked] = e
+        if blank.any():
+            embeds[blank] = self._blank_embedding()
         return probs, embeds
+
+    def _blank_embedding(self) -> np.ndarray:
+        if self._blank is None:
+            side = MODEL_INPUT_SIDE_PX
+            self._blank = self._run(np.zeros((1, side, side), np.float32))[1][0]
+        return self._blank
 
     def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """Return (n, 11) probabilities: columns 0-9 digits, column 10 EMPTY; rows sum to 1."""
@@ -344,6 +362,7 @@ class WriterAdaptation:
     prototype_labels: np.ndarray
     weight: float = ADAPT_WEIGHT
     temperature: float = ADAPT_TEMPERATURE
+    output_temperature: float = ADAPT_OUTPUT_TEMPERATURE
 
     @classmethod
     def from_calibration(
@@ -394,8 +413,11 @@ class WriterAdaptation:
         # Digits without a calibration sample get the mean vote: no evidence either way.
         vote[:, ~present] = vote[:, present].mean(axis=1, keepdims=True)
         vote /= vote.sum(axis=1, keepdims=True)
-        digits = probs[:, :10].astype(np.float64) * np.power(vote + 1e-6, self.weight)
-        digits /= np.maximum(digits.sum(axis=1, keepdims=True), 1e-12)
+        # (p * vote ** weight) ** (1 / output_temperature), renormalized over the digits.
+        logit = np.log(probs[:, :10].astype(np.float64) + 1e-12) + self.weight * np.log(vote + 1e-6)
+        logit /= self.output_temperature
+        digits = np.exp(logit - logit.max(axis=1, keepdims=True))
+        digits /= digits.sum(axis=1, keepdims=True)
         out = np.empty_like(probs, dtype=np.float64)
         out[:, :10] = digits * (1.0 - probs[:, EMPTY_CLASS : EMPTY_CLASS + 1])
         out[:, EMPTY_CLASS] = probs[:, EMPTY_CLASS]

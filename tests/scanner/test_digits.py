@@ -10,7 +10,13 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from scanner.digit_constants import CELL_HEIGHT_300DPI_PX, CELL_WIDTH_300DPI_PX, EMPTY_CLASS
-from scanner.digits import DigitRecognizer, WriterAdaptation, ink_fraction, normalize_cell
+from scanner.digits import (
+    DigitRecognizer,
+    WriterAdaptation,
+    ink_fraction,
+    normalize_cell,
+    normalize_cells,
+)
 from scanner.glyphs import GlyphDirError, default_glyphs, glyph_to_cell, load_glyph_dir
 
 H, W = CELL_HEIGHT_300DPI_PX, CELL_WIDTH_300DPI_PX
@@ -34,7 +40,10 @@ def sample() -> tuple[list[np.ndarray], np.ndarray]:
     return cells, np.asarray(labels)
 
 
-def test_probabilities_shape_and_sum(rec: DigitRecognizer, sample: tuple[list[np.ndarray], np.ndarray]) -> None:
+Sample = tuple[list[np.ndarray], np.ndarray]
+
+
+def test_probabilities_shape_and_sum(rec: DigitRecognizer, sample: Sample) -> None:
     cells, _ = sample
     p = rec.probabilities(cells[:7])
     assert p.shape == (7, 11)
@@ -62,7 +71,45 @@ def test_blank_and_noisy_cells_are_empty(rec: DigitRecognizer) -> None:
     assert not normalize_cell(bordered).any()
 
 
-def test_heldout_glyphs_accuracy(rec: DigitRecognizer, sample: tuple[list[np.ndarray], np.ndarray]) -> None:
+def test_specks_are_empty(rec: DigitRecognizer) -> None:
+    rng = np.random.default_rng(3)
+    cells = []
+    for _ in range(10):
+        cell = np.full((H, W), 230, np.uint8)
+        for _ in range(int(rng.integers(1, 4))):
+            x, y = int(rng.integers(4, W - 4)), int(rng.integers(4, H - 4))
+            cv2.circle(cell, (x, y), int(rng.integers(1, 3)), 40, -1)
+        cells.append(cell)
+    assert (rec.probabilities(cells).argmax(1) == EMPTY_CLASS).all()
+
+
+def test_batched_normalization_equals_one_at_a_time() -> None:
+    glyphs = default_glyphs()
+    cells = [glyph_to_cell(glyphs[d][0]) for d in range(10)]
+    cells += [glyph_to_cell(glyphs[d][1], 40, 60) for d in range(5)]  # another cell size
+    cells.insert(3, np.full((H, W), 235, np.uint8))
+    batch = normalize_cells(cells)
+    assert batch.shape == (16, 28, 28)
+    for cell, row in zip(cells, batch, strict=True):
+        np.testing.assert_array_equal(normalize_cell(cell), row)
+    assert not batch[3].any()
+
+
+def test_probabilities_are_calibrated(rec: DigitRecognizer) -> None:
+    """Mean confidence on held-out glyphs is within a few points of the accuracy."""
+    glyphs = default_glyphs()
+    cells = [glyph_to_cell(g) for d in range(10) for g in glyphs[d][20:80]]
+    labels = np.repeat(np.arange(10), 60)
+    p = rec.probabilities(cells)
+    accuracy = (p.argmax(1) == labels).mean()
+    confidence = p.max(1).mean()
+    assert abs(confidence - accuracy) <= 0.03, (confidence, accuracy)
+    wrong = p.argmax(1) != labels
+    if wrong.any():  # no near-certain wrong answers on average
+        assert p.max(1)[wrong].mean() < 0.9, p.max(1)[wrong]
+
+
+def test_heldout_glyphs_accuracy(rec: DigitRecognizer, sample: Sample) -> None:
     cells, labels = sample
     acc = (rec.probabilities(cells).argmax(1) == labels).mean()
     assert acc >= 0.95, acc
