@@ -48,6 +48,11 @@ FindingKind = Literal["slip", "wrong_amount", "missing", "extra", "correction", 
 RULE_OF_KIND = {"slip": "4.2.1", "wrong_amount": "4.2.7", "missing": "4.2.10",
                 "extra": "4.2.7", "correction": "4.2.7", "wrong_help": "4.2.3"}
 _COST_WRONG, _COST_SKIP, _COST_CORRECTION = 2, 2, 1
+_COST_AMNESTY_SKIP = 0.01
+"""Leaving out an all-pass entry that amnesty makes zero: allowed, but a plain match of the
+same ink is preferred (the end-of-game correction, which players may or may not write, is
+free to leave out and costs a little to match)."""
+_COST_CLOSING_MATCH = 0.001
 
 
 @dataclass(frozen=True)
@@ -149,15 +154,23 @@ def _align(column: Column, written: list[Fraction], steps: list[_Step], record: 
                 continue
             if i < n and j < m:
                 right = fits(i, j, previous(i))
-                relax(i + 1, j + 1, here + (0 if right else _COST_WRONG),
+                closing = steps[j].entry.deal is None
+                relax(i + 1, j + 1, here + (_COST_CLOSING_MATCH if closing and right else
+                                            0 if right else _COST_WRONG),
                       "match" if right else "wrong")
                 if i + 1 < n and not right and fits(i + 1, j, previous(i)):
                     relax(i + 2, j + 1, here + _COST_CORRECTION, "correction")
             if j < m:
-                relax(i, j + 1, here + (0 if steps[j].optional else _COST_SKIP), "missing")
+                relax(i, j + 1, here + _skip_cost(steps[j]), "missing")
             if i < n:
                 relax(i + 1, j, here + _COST_SKIP, "extra")
     return _trace(column, written, steps, move, record)
+
+
+def _skip_cost(step: _Step) -> float:
+    if step.entry.deal is None:
+        return 0.0
+    return _COST_AMNESTY_SKIP if step.optional else _COST_SKIP
 
 
 def _trace(column: Column, written: list[Fraction], steps: list[_Step],
