@@ -224,8 +224,12 @@ def _sharpness(page: RegisteredPage, gray: np.ndarray, frame: Frame) -> float:
 
 
 def _glare(image: np.ndarray, page: RegisteredPage) -> str | None:
-    small_scale = min(1.0, 600 / max(image.shape[:2]))
-    small = cv2.resize(image, None, fx=small_scale, fy=small_scale, interpolation=cv2.INTER_AREA)
+    # reduced by a whole factor (OpenCV's fast box filter: a third of the time of any factor)
+    factor = max(1, -(-max(image.shape[:2]) // 600))
+    h, w = image.shape[0] // factor, image.shape[1] // factor
+    small = image if factor == 1 else cv2.resize(image[:h * factor, :w * factor], (w, h),
+                                                 interpolation=cv2.INTER_AREA)
+    small_scale = 1.0 / factor
     gray = to_gray(small)
     if float(np.median(gray)) >= k.GLARE_PAPER_MAX_LEVEL:
         return None  # a scan: the paper itself is saturated
