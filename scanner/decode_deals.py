@@ -62,11 +62,29 @@ def _log(p: float) -> float:
     return math.log(max(p, PROBABILITY_FLOOR))
 
 
+class _Marks(dict[tuple[str, str], float]):
+    """A row's marks with the group scores already worked out (a row asks for the same few
+    hundreds of times while its candidates are built)."""
+
+    def __init__(self, marks: Mapping[tuple[str, str], float]) -> None:
+        super().__init__(marks)
+        self.scores: dict[tuple[str, tuple[str, ...], str | None], float] = {}
+
+
 def _group_score(marks: Mapping[tuple[str, str], float], field: str, options: Sequence[str],
                  chosen: str | None) -> float:
     """Log-likelihood that exactly ``chosen`` (or nothing) is crossed in a mark group."""
-    return sum(_log(marks.get((field, o), 0.0)) if o == chosen else
-               _log(1 - marks.get((field, o), 0.0)) for o in options)
+    scores = marks.scores if isinstance(marks, _Marks) else None
+    if scores is not None:
+        key = (field, tuple(options), chosen)
+        score = scores.get(key)
+        if score is not None:
+            return score
+    score = sum(_log(marks.get((field, o), 0.0)) if o == chosen else
+                _log(1 - marks.get((field, o), 0.0)) for o in options)
+    if scores is not None:
+        scores[key] = score
+    return score
 
 
 def _best_options(marks: Mapping[tuple[str, str], float], field: str,
@@ -86,7 +104,7 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...]
     start = seats.index(dealer)
     players = [seats[(start + i) % len(seats)] for i in range(1, len(seats) + 1)]
     players = players[:3]
-    marks, digits = evidence.marks, evidence.digits
+    marks, digits = _Marks(evidence.marks), evidence.digits
     tricks = {seat: _readings([digits.get(("tricks", f"{seat}:{p}"), _EMPTY)
                                for p in range(2)], 10) for seat in seats}
     result_number = _readings([digits.get(("result_tricks", str(p)), _EMPTY)
@@ -211,11 +229,22 @@ def _trick_options(tricks: dict[str, list[Any]], players: list[str], seats: tupl
     sitting_out = [s for s in seats if s not in players]
     out_score = sum(_log(_p_value(tricks[s], None)) for s in sitting_out)
     played = []
-    for readings in itertools.product(*(tricks[s] for s in players)):
-        values = [r.value for r in readings]
-        if None not in values and sum(values) == 10:
-            played.append((out_score + sum(_log(r.probability) for r in readings),
-                           dict(zip(players, values, strict=True))))
+    if len(players) == 3:  # the third player's tricks follow from the first two's
+        logs = [[(r.value, _log(r.probability)) for r in tricks[s] if r.value is not None]
+                for s in players]
+        third = dict(logs[2])
+        for v0, l0 in logs[0]:
+            for v1, l1 in logs[1]:
+                l2 = third.get(10 - v0 - v1)
+                if l2 is not None:  # summed as below, in the same order
+                    played.append((out_score + (0 + l0 + l1 + l2),
+                                   dict(zip(players, (v0, v1, 10 - v0 - v1), strict=True))))
+    else:
+        for readings in itertools.product(*(tricks[s] for s in players)):
+            values = [r.value for r in readings]
+            if None not in values and sum(values) == 10:
+                played.append((out_score + sum(_log(r.probability) for r in readings),
+                               dict(zip(players, values, strict=True))))
     played.sort(key=lambda option: -option[0])
     not_played = out_score + sum(_log(_p_value(tricks[s], None)) for s in players)
     return [*played[:3], (not_played, None)]
