@@ -54,17 +54,29 @@ def number_candidates(cells: Sequence[Sequence[float]], limit: int = 8,
     # 1 = inside the digits, 2 = trailing empties
     beam: list[tuple[float, str, int]] = [(0.0, "", 0)]
     for probabilities in cells:
-        likely = _likely_classes(probabilities)
+        likely = [(str(digit), digit_log) for digit, digit_log in _likely_classes(probabilities)]
         empty_log = _log(probabilities[EMPTY])
-        grown: list[tuple[float, str, int]] = []
+        # the best score of each state (text, phase), the first one grown on a tie; then the
+        # states best first, ties in the order grown (what a stable sort and dropping the
+        # repeats would keep)
+        best: dict[tuple[str, int], tuple[float, int]] = {}
+        order = 0
         for score, text, phase in beam:
-            grown.append((score + empty_log, text, 0 if phase == 0 else 2))
+            key = (text, 0 if phase == 0 else 2)
+            grown = score + empty_log
+            if key not in best or grown > best[key][0]:
+                best[key] = (grown, order)
+            order += 1
             if phase == 2:
                 continue
             for digit, digit_log in likely:
-                grown.append((score + digit_log, text + str(digit), 1))
-        grown.sort(key=lambda item: -item[0])
-        beam = _unique(grown)[:BEAM_WIDTH]
+                key = (text + digit, 1)
+                grown = score + digit_log
+                if key not in best or grown > best[key][0]:
+                    best[key] = (grown, order)
+                order += 1
+        ranked = sorted(best.items(), key=lambda item: (-item[1][0], item[1][1]))[:BEAM_WIDTH]
+        beam = [(score, text, phase) for (text, phase), (score, _) in ranked]
     readings: dict[tuple[int | None, str], float] = {}
     for score, text, _ in beam:
         if len(text) > 1 and text.startswith("0"):
@@ -87,17 +99,6 @@ def _likely_classes(probabilities: Sequence[float]) -> list[tuple[int, float]]:
     top = max(probabilities)
     return [(digit, _log(probabilities[digit])) for digit in range(10)
             if probabilities[digit] >= top * CLASS_RATIO_KEPT]
-
-
-def _unique(states: list[tuple[float, str, int]]) -> list[tuple[float, str, int]]:
-    seen: set[tuple[str, int]] = set()
-    result = []
-    for score, text, phase in states:
-        key = (text, phase)
-        if key not in seen:
-            seen.add(key)
-            result.append((score, text, phase))
-    return result
 
 
 def spelled_probability(cells: Sequence[Sequence[float]], value: int | None,
