@@ -134,21 +134,39 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box]) -> tuple[CellImage, ...]
                        search, False)
     inset = k.BOX_INSET_MM * s
     ring = round(k.PAPER_RING_MM * s)
+    cws = np.maximum(1, np.round(ws - 2 * inset)).astype(np.int64)
+    chs = np.maximum(1, np.round(hs - 2 * inset)).astype(np.int64)
+    cx0s = np.minimum(np.maximum(np.round(xs + dx + inset).astype(np.int64), 0), w - cws)
+    cy0s = np.minimum(np.maximum(np.round(ys + dy + inset).astype(np.int64), 0), h - chs)
     crops: list[np.ndarray] = []
     windows: list[np.ndarray] = []
-    for i, box in enumerate(boxes):
-        cw, ch = max(1, round(ws[i] - 2 * inset)), max(1, round(hs[i] - 2 * inset))
-        cx0 = min(max(int(round(xs[i] + dx[i] + inset)), 0), w - cw)
-        cy0 = min(max(int(round(ys[i] + dy[i] + inset)), 0), h - ch)
+    for box, cx0, cy0, cw, ch in zip(boxes, cx0s.tolist(), cy0s.tolist(), cws.tolist(),
+                                     chs.tolist(), strict=True):
         crop = raster.content[cy0:cy0 + ch, cx0:cx0 + cw]
         windows.append(raster.content[max(cy0 - ring, 0):cy0 + ch + ring,
                                       max(cx0 - ring, 0):cx0 + cw + ring])
         turns = (box.rotation_deg // 90) % 4
         crops.append(np.ascontiguousarray(np.rot90(crop, turns) if turns else crop))
     papers = _percentile_many(windows, k.PAPER_PERCENTILE)
-    return tuple(CellImage(box, crops[i], quick_ink(crops[i], papers[i]), papers[i],
-                           (dx[i] / s, dy[i] / s))
+    inks = _quick_ink_many(crops, papers)
+    return tuple(CellImage(box, crops[i], inks[i], papers[i], (dx[i] / s, dy[i] / s))
                  for i, box in enumerate(boxes))
+
+
+def _quick_ink_many(crops: Sequence[np.ndarray], papers: Sequence[float]) -> list[float]:
+    """:func:`quick_ink` of each crop against its paper, stacked by shape."""
+    out = [0.0] * len(crops)
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for i, a in enumerate(crops):
+        if a.size:
+            groups.setdefault(a.shape, []).append(i)
+    for idx in groups.values():
+        stack = np.stack([crops[i] for i in idx]).reshape(len(idx), -1)
+        limit = np.array([papers[i] for i in idx]) * (1.0 - k.INK_MIN_RELATIVE_DARKNESS)
+        counts = np.count_nonzero(stack < limit[:, None], axis=1)
+        for j, i in enumerate(idx):
+            out[i] = float(int(counts[j])) / stack.shape[1]
+    return out
 
 
 def quick_ink(crop: np.ndarray, paper: float | None = None) -> float:
