@@ -78,22 +78,25 @@ def _contrast_stack(stack: np.ndarray) -> np.ndarray:
     """
     n, h, w = stack.shape
     h2, w2 = max(h // 2, 1), max(w // 2, 1)
-    if h >= 2 and w >= 2:
-        blocks = stack[:, : 2 * h2, : 2 * w2].reshape(n, h2, 2, w2, 2)
-        small = blocks.mean(axis=(2, 4), dtype=np.float32)
+    g = stack.astype(np.float32)
+    if h >= 2 and w >= 2:  # exact 2x2 block means: blocks never straddle two cells
+        even = np.ascontiguousarray(g[:, : 2 * h2, : 2 * w2]).reshape(n * 2 * h2, 2 * w2)
+        small = cv2.resize(even, (w2, n * h2), interpolation=cv2.INTER_AREA).reshape(n, h2, w2)
     else:
-        small = stack[:, :h2, :w2].astype(np.float32)
+        small = g[:, :h2, :w2]
     k = max(3, int(BACKGROUND_KERNEL_FRACTION * min(h, w) / 2) | 1)
     p = 3 * (k // 2)  # reach of the closing (2 x k//2) and the blur (k//2)
     padded = np.pad(small, ((0, 0), (p, p), (p, p)), mode="edge")
     tall = padded.reshape(n * (h2 + 2 * p), w2 + 2 * p)
     background = cv2.blur(cv2.morphologyEx(tall, cv2.MORPH_CLOSE, _rect_kernel(k)), (k, k))
     background = background.reshape(n, h2 + 2 * p, w2 + 2 * p)[:, p : p + h2, p : p + w2]
-    background = background.repeat(2, axis=1).repeat(2, axis=2)
+    # Back to full size by pixel repetition (nearest neighbour at exactly 2x).
+    background = np.ascontiguousarray(background).reshape(n * h2, w2)
+    background = cv2.resize(background, (2 * w2, 2 * n * h2), interpolation=cv2.INTER_NEAREST)
+    background = background.reshape(n, 2 * h2, 2 * w2)
     if background.shape[1:] != (h, w):
         extra = ((0, 0), (0, h - background.shape[1]), (0, w - background.shape[2]))
         background = np.pad(background, extra, mode="edge")
-    g = stack.astype(np.float32)
     background = np.maximum(background, g)
     return (background - g) / np.maximum(background, 16.0)
 
@@ -106,6 +109,24 @@ def _percentile_rows(values: np.ndarray, q: float) -> np.ndarray:
     hi = min(lo + 1, m - 1)
     part = np.partition(values, (lo, hi), axis=1)
     return part[:, lo] + (pos - lo) * (part[:, hi] - part[:, lo])
+
+
+def _masked_percentile(values: np.ndarray, masks: np.ndarray, q: float) -> np.ndarray:
+    """Per row, ``np.percentile`` (linear interpolation) of the values where the mask is set.
+
+    ``values`` (k, ...) in [0, 1], ``masks`` of the same shape; every mask must be non-empty.
+    """
+    k = len(values)
+    flat = np.where(masks.reshape(k, -1) > 0, values.reshape(k, -1), -1.0)
+    flat.sort(axis=1)
+    count = np.count_nonzero(masks.reshape(k, -1), axis=1)
+    pos = q / 100.0 * (count - 1)
+    lo = np.floor(pos).astype(np.int64)
+    hi = np.minimum(lo + 1, count - 1)
+    start = flat.shape[1] - count  # the masked values are the largest, sorted at the end
+    rows = np.arange(k)
+    low, high = flat[rows, start + lo], flat[rows, start + hi]
+    return low + (pos - lo) * (high - low)
 
 
 def _masks_stack(contrast: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -221,8 +242,8 @@ def normalize_cells(crops: Sequence[np.ndarray]) -> np.ndarray:
             if not len(cells):
                 continue
             # Soft ink: contrast relative to its 95th percentile in the mask, on the dilated mask.
-            peaks = [_percentile_rows(contrast[j][masks[j] > 0][None], 95)[0] for j in cells]
-            gain = (1.0 / np.maximum(np.array(peaks), 1e-3)).astype(np.float32)[:, None, None]
+            peaks = _masked_percentile(contrast[cells], masks[cells], 95)
+            gain = (1.0 / np.maximum(peaks, 1e-3)).astype(np.float32)[:, None, None]
             soft = np.minimum(contrast[cells] * gain, 1.0)
             h, w = masks.shape[1:]
             tall = np.zeros((len(cells), h + 1, w), np.uint8)

