@@ -37,10 +37,10 @@ for record in "$OUT"/scans/*/record.json; do
   pulka settle "$record" | tail -6
 done
 
-echo "== 6. tournament: import the scans into a store and rank the players (Codex 4.1.3)"
-pulka tournament new "Demo Cup" --db "$OUT/demo.sqlite"
+echo "== 6. tournament: import the filled sheets into a store and rank the players (Codex 4.1.3)"
 allow_findings pulka import "$OUT/filled" --db "$OUT/demo.sqlite" --out "$OUT/store-scans"
 pulka standings --db "$OUT/demo.sqlite" --csv "$OUT/standings.csv"
+allow_findings pulka show "$(ls "$OUT/store-scans" | head -n 1)" --db "$OUT/demo.sqlite" | head -n 20
 
 echo "Done: see $OUT (printed/, filled/, scans/, reports/, standings.csv)."
 echo "Settle the doubtful cells in the browser: .venv/bin/pulka review --db $OUT/demo.sqlite"

@@ -70,6 +70,7 @@ def run(args: argparse.Namespace) -> ExitCode:
     """Check every option, then draw the PDF."""
     requests = _requests(args)
     try:
+        args.output.parent.mkdir(parents=True, exist_ok=True)
         pages = render_pdf(requests, args.output)
     except FontMissingError as error:
         raise PulkaCommandError(str(error), ExitCode.MISSING_DEPENDENCY) from None
