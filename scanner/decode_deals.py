@@ -18,16 +18,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from forms.deal_column import CALLS, LEVELS, RESULT_DIGITS, SUITS, TRICK_DIGITS
+from forms.deal_column import RESULTS as RESULT_SIGNS
 from scanner.numbers import PROBABILITY_FLOOR, NumberCandidate, spelled_probability
 from scoring.deals import make_deal
 from scoring.errors import RecordError
 from scoring.notation import Contract, parse_contract
 from scoring.rules import RuleSet
 
-LEVELS = ("6", "7", "8", "9", "10", "misere")
-SUITS = ("S", "C", "D", "H", "NT")
-CALLS = ("whist", "pass", "halfwhist")
-RESULT_SIGNS = ("=", "-", "+")
 OPTIONS_KEPT = 3
 """Options of a mark group tried per row (the most likely ones)."""
 OPTION_MARGIN_LOG = 12.0
@@ -106,9 +104,9 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...]
     players = players[:3]
     marks, digits = _Marks(evidence.marks), evidence.digits
     tricks = {seat: _readings([digits.get(("tricks", f"{seat}:{p}"), _EMPTY)
-                               for p in range(2)], 10) for seat in seats}
+                               for p in range(TRICK_DIGITS)], 10) for seat in seats}
     result_number = _readings([digits.get(("result_tricks", str(p)), _EMPTY)
-                               for p in range(2)], 10)
+                               for p in range(RESULT_DIGITS)], 10)
     talon = _readings([digits.get(("talon", "0"), _EMPTY)], 3) \
         if rules.talon_prize and any(k[0] == "talon" for k in digits) else None
     candidates: list[RowCandidate] = []
