@@ -12,7 +12,7 @@ alone is clearly sure of it; otherwise it is *doubtful*, with its candidates.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from scanner.numbers import PROBABILITY_FLOOR, number_candidates, spelled_probability
@@ -44,6 +44,34 @@ class EntryCells:
 
 
 @dataclass(frozen=True)
+class EntryInk:
+    """An entry's ink as a scan kept it, without its cells: P(ink | value) for the values
+    :func:`decode_column` weighed (``EntryDecision.ink``). A value not kept gets
+    :meth:`probability`'s bound: no more than the least likely value kept (nor than
+    :data:`~scanner.numbers.PROBABILITY_FLOOR`)."""
+
+    likelihood: Mapping[int | None, float]
+
+    def probability(self, value: int | None) -> float:
+        """P(ink | value), from what was kept."""
+        if value in self.likelihood:
+            return self.likelihood[value]
+        return min([PROBABILITY_FLOOR, *self.likelihood.values()])
+
+
+@dataclass(frozen=True)
+class EntryPinned:
+    """An entry whose value is known (a person verified it): decoded as that value, read
+    with confidence 1, and the writer's previous total for the entries after it."""
+
+    value: int | None
+
+
+ColumnEntry = EntryCells | EntryInk | EntryPinned
+"""What :func:`decode_column` takes for one entry."""
+
+
+@dataclass(frozen=True)
 class EntryDecision:
     """The decoded value of one entry and how sure it is."""
 
@@ -57,6 +85,9 @@ class EntryDecision:
     deal: int | None = None
     """The deal the rules tie this entry to."""
     note: str = ""
+    ink: tuple[tuple[int | None, float], ...] = ()
+    """P(ink | value) for the values weighed, most likely first: the ink's own say, before
+    the rules' prior (what :class:`EntryInk` takes back to decode the entry again)."""
 
 
 def value_probability(entry: EntryCells, value: int | None) -> float:
@@ -64,9 +95,13 @@ def value_probability(entry: EntryCells, value: int | None) -> float:
     return spelled_probability(entry.cells, value, entry.minus)
 
 
-def decode_column(entries: Sequence[EntryCells], expected: Sequence[SheetEntry]
+def decode_column(entries: Sequence[ColumnEntry], expected: Sequence[SheetEntry]
                   ) -> list[EntryDecision]:
-    """Decode a column's written entries in order, against its expected entries."""
+    """Decode a column's written entries in order, against its expected entries.
+
+    An entry is its cells (a scan), the ink kept from them (:class:`EntryInk`, decoding a
+    stored sheet again) or a value a person verified (:class:`EntryPinned`).
+    """
     decisions: list[EntryDecision] = []
     previous = 0
     j = 0  # the next expected entry
@@ -75,7 +110,8 @@ def decode_column(entries: Sequence[EntryCells], expected: Sequence[SheetEntry]
         expectations = _expectations(previous, expected, j)
         if ended:  # after an empty entry the writer has stopped: the rules expect no more
             expectations = [_Expectation(None, j, PRIOR_RIGHT_STEP)]
-        decision = _decide(entry, expectations)
+        decision = _pinned(entry, expectations) if isinstance(entry, EntryPinned) \
+            else _decide(entry, expectations)
         if decision.value is None:
             ended = True
             decisions.append(decision)
@@ -116,11 +152,37 @@ def _expectations(previous: int, expected: Sequence[SheetEntry], j: int
     return options
 
 
-def _decide(entry: EntryCells, expectations: list[_Expectation]) -> EntryDecision:
-    """Posterior over the values: the ink's likelihood times the rules' prior."""
+def _likelihoods(entry: EntryCells | EntryInk, values: list[int | None]
+                 ) -> dict[int | None, float]:
+    """P(ink | value) for the ink's likeliest values and for ``values``."""
+    if isinstance(entry, EntryInk):
+        ink = dict(entry.likelihood)
+        for value in values:
+            ink.setdefault(value, entry.probability(value))
+        return ink
     ink = {c.value: c.probability for c in number_candidates(entry.cells, 8, entry.minus)}
-    for value in [e.value for e in expectations] + [None]:
+    for value in values:
         ink.setdefault(value, value_probability(entry, value))
+    return ink
+
+
+def _pinned(entry: EntryPinned, expectations: list[_Expectation]) -> EntryDecision:
+    """A verified entry: its value, sure; what the rules expected is still told."""
+    expected_value = next((e.value for e in expectations if e.value is not None), None)
+    return EntryDecision("empty" if entry.value is None else "read", entry.value, 1.0,
+                         ((entry.value, 1.0),), expected_value)
+
+
+def _decide(entry: EntryCells | EntryInk, expectations: list[_Expectation]) -> EntryDecision:
+    """Posterior over the values: the ink's likelihood times the rules' prior."""
+    ink = _likelihoods(entry, [e.value for e in expectations] + [None])
+    decision = _decide_ink(ink, expectations)
+    return replace(decision, ink=tuple(sorted(ink.items(), key=lambda item: -item[1])))
+
+
+def _decide_ink(ink: dict[int | None, float], expectations: list[_Expectation]
+                ) -> EntryDecision:
+    """:func:`_decide` once the ink's likelihoods are known."""
     prior = {e.value: e.prior for e in expectations}
     expected_value = next((e.value for e in expectations if e.value is not None), None)
     ink_total = sum(ink.values())

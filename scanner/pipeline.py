@@ -270,7 +270,8 @@ def _fields(layout: Layout, decoded: DecodedSheet, pages: dict[int, RegisteredPa
                 key, boxes[0].page, rect, decision.status, decision.value,
                 round(decision.confidence, 6),
                 tuple((v, round(p, 6)) for v, p in decision.candidates), decision.expected,
-                decision.deal, decision.note, str(crop.relative_to(out_dir))))
+                decision.deal, decision.note, str(crop.relative_to(out_dir)),
+                tuple((v, float(f"{p:.6g}")) for v, p in decision.ink)))
     row_boxes: dict[int, list[Box]] = {}
     for box in layout.boxes:
         if isinstance(box.meaning, DealCell) and box.page in pages:

@@ -39,6 +39,10 @@ class FieldReading:
     note: str = ""
     crop: str | None = None
     """Path of the ink crop (PNG), relative to the scan's output folder."""
+    ink: tuple[tuple[Any, float], ...] = ()
+    """An entry's ink evidence: P(ink | value) for the values the decoding weighed, most
+    likely first, before the rules had their say (``scanner.decode_columns``); what lets a
+    store decode the entry again when a person corrects the sheet. Empty for a row."""
 
     @property
     def kind(self) -> str:
@@ -94,7 +98,8 @@ class SheetScan:
         pages = tuple(ScannedPage(**{**p, "warnings": tuple(p.get("warnings", ()))})
                       for p in doc["pages"])
         fields = tuple(FieldReading(**{**f, "rect_mm": tuple(f["rect_mm"]),
-                                       "candidates": tuple(tuple(c) for c in f["candidates"])})
+                                       "candidates": tuple(tuple(c) for c in f["candidates"]),
+                                       "ink": tuple(tuple(c) for c in f.get("ink", ()))})
                        for f in doc["fields"])
         return cls(doc["sheet_id"], doc["identity"], doc["layout_id"], pages, fields,
                    doc["record"], tuple(doc.get("missing_pages", ())),
