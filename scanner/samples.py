@@ -134,6 +134,7 @@ def prepare_record(record_doc: dict[str, Any], errors: int, rng: random.Random
 
 
 def _identity(layout: Layout, doc: dict[str, Any], rng: random.Random) -> SheetIdentity:
+    """A sheet of its own (tournament :data:`TOURNAMENT`, no round or table, a random id)."""
     rules = parse_record(doc).rules
     names = tuple(doc.get("names", {}).get(s, "") for s in layout.seats)
     sheet_id = make_sheet_id(TOURNAMENT, None, None, rules.id, names,
@@ -220,11 +221,16 @@ def render_blank(layout: Layout, identity: SheetIdentity, dpi: int) -> list[np.n
 
 def make_sample(record_doc: dict[str, Any], out_dir: str | Path,
                 glyphs: dict[int, list[np.ndarray]], rng: random.Random, photo: bool = False,
-                scan: bool = False, errors: int = 0, dpi: int = DEFAULT_DPI) -> SampleTruth:
+                scan: bool = False, errors: int = 0, dpi: int = DEFAULT_DPI,
+                identity: SheetIdentity | None = None) -> SampleTruth:
     """Fill a sheet with ``record_doc`` in handwriting and write its images and ``truth.json``.
 
-    Raises :class:`FillError` when the game does not fit the sheet, and
-    :class:`scoring.RecordError` when the record does not parse.
+    ``identity`` is the printed sheet to fill (e.g. one sheet of a tournament batch,
+    :func:`forms.batch.batch_requests`): its QR, names and sheet id; the record gets its names.
+    Without it the sheet is one of its own (tournament :data:`TOURNAMENT`, a random id).
+
+    Raises :class:`FillError` when the game does not fit the sheet or was played under other
+    rules than ``identity``'s, and :class:`scoring.RecordError` when the record does not parse.
     """
     if photo and scan:
         raise ValueError("a sample is either a photo or a scan, not both")
@@ -233,7 +239,15 @@ def make_sample(record_doc: dict[str, Any], out_dir: str | Path,
     doc, injected, rounded = prepare_record(record_doc, errors, rng)
     rules = parse_record(doc).rules
     layout = build_layout(rules.players, "A4", rules.talon_prize)
-    identity = _identity(layout, doc, rng)
+    if identity is None:
+        identity = _identity(layout, doc, rng)
+    else:
+        if (identity.rules_id, identity.layout_id) != (rules.id, layout.id):
+            raise FillError(f"sheet {identity.sheet_id} is printed for rules "
+                            f"{identity.rules_id} (layout {identity.layout_id}); the game "
+                            f"was played under {rules.id} (layout {layout.id})")
+        doc["names"] = {seat: name for seat, name in zip(identity.seats, identity.names,
+                                                         strict=True) if name}
     blank = render_blank(layout, identity, dpi)
     pages = [p.astype(np.float32) / 255.0 for p in blank]
     chars, states, writers, scorer = fill_pages(layout, doc, pages, glyphs, rng, dpi)
