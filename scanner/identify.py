@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 import cv2
+import numpy as np
 
 from forms.identity import IdentityError, SheetIdentity, from_qr_payload
 from forms.layout import PAPERS, build_layout, layout_by_id
@@ -78,28 +79,56 @@ def _regions(page_index: int, w_mm: float, h_mm: float, attr: str) -> tuple[Regi
     return tuple(found)
 
 
+_LAST_QR_REGION: dict[tuple[int, float, float], Region] = {}
+"""The region whose QR was last read, per page index and paper size: tried first next time
+(a batch is mostly sheets of one layout)."""
+
+
 def decode_qr(page: RegisteredPage) -> str | None:
     """Return the QR text of a registered page, trying its candidate regions and scales.
 
     Each try warps the known region upright and hands it to :func:`forms.qr.read_qr` (OpenCV's
     ArUco-based QR detector, then the classic one): as it is, unsharp-masked (a phone photo's
-    blur merges the 0.3 mm modules), and unsharp-masked then Otsu-thresholded.
+    blur merges the 0.3 mm modules), and unsharp-masked then Otsu-thresholded. Each scale is
+    tried on every candidate region (the last one read first) before the next scale: the
+    first page of a 4-player sheet has its QR where a 3-player sheet's is not, and a region
+    that holds no QR fails every try, so it costs one round of tries, not all of them. A
+    scale that comes out the same as one tried already (a coarse image) is not tried again.
     """
     m = k.QR_MARGIN_MM
-    for region in _regions(page.page_index, page.page_w_mm, page.page_h_mm, "qr"):
-        for ppm in k.QR_PX_PER_MM:
+    key = (page.page_index, page.page_w_mm, page.page_h_mm)
+    regions = list(_regions(*key, "qr"))
+    last = _LAST_QR_REGION.get(key)
+    if last in regions:
+        regions.remove(last)
+        regions.insert(0, last)
+    scales: list[float] = []
+    for ppm in k.QR_PX_PER_MM:
+        scale = min(ppm, max(page.px_per_mm * 1.5, 7.0))
+        if scale not in scales:
+            scales.append(scale)
+    for scale in scales:
+        for region in regions:
             crop = page.warp(region.x_mm - m, region.y_mm - m, region.w_mm + 2 * m,
-                             region.h_mm + 2 * m, min(ppm, max(page.px_per_mm * 1.5, 7.0)))
-            gray = crop if crop.ndim == 2 else cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
-            sharp = cv2.addWeighted(gray, 1 + k.QR_SHARPEN_AMOUNT,
-                                    cv2.GaussianBlur(gray, (0, 0), k.QR_SHARPEN_SIGMA_PX),
-                                    -k.QR_SHARPEN_AMOUNT, 0)
-            for image in (gray, sharp, cv2.threshold(sharp, 0, 255,
-                                                     cv2.THRESH_BINARY + cv2.THRESH_OTSU)[1]):
+                             region.h_mm + 2 * m, scale)
+            for image in _qr_variants(crop):
                 text = read_qr(image)
                 if text:
+                    _LAST_QR_REGION[key] = region
                     return _fix_utf8(text)
     return None
+
+
+def _qr_variants(crop: np.ndarray) -> Iterator[np.ndarray]:
+    """The warped QR region as it is, unsharp-masked, and unsharp-masked then Otsu-thresholded
+    (each made only when the one before did not read)."""
+    gray = crop if crop.ndim == 2 else cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+    yield gray
+    sharp = cv2.addWeighted(gray, 1 + k.QR_SHARPEN_AMOUNT,
+                            cv2.GaussianBlur(gray, (0, 0), k.QR_SHARPEN_SIGMA_PX),
+                            -k.QR_SHARPEN_AMOUNT, 0)
+    yield sharp
+    yield cv2.threshold(sharp, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[1]
 
 
 def _fix_utf8(text: str) -> str:
