@@ -7,9 +7,10 @@ Works on :mod:`pulka.store`'s tables (no schema change):
   cells skipped in this session go last;
 * :func:`decide`: a person's value (a candidate accepted, a value typed) or *illegible*
   (the cell verified as empty, its note saying so), saved with who and when in the
-  ``decisions`` log, the sheet rebuilt, audited and settled again in the same transaction;
+  ``decisions`` log, the sheet's other entries decoded again with the rules
+  (:mod:`pulka.store_redecode`), rebuilt, audited and settled in the same transaction;
 * :func:`undo_last`: takes back a person's last decision (the cell gets its old value, and is
-  unverified again unless an earlier decision on it remains);
+  unverified again unless an earlier decision on it remains), the sheet decoded again;
 * :func:`sheet_view`, :func:`panel`: a sheet's cells with their state, its findings and
   settlement, as JSON-ready values for the page.
 """
@@ -250,7 +251,7 @@ def decide(store: Store, sheet_id: str, key: str, value: Any, who: str,
                      (new, note, who, stamp, pk, key))
         conn.execute("INSERT INTO decisions (sheet_id, key, who, at, old_json, new_json) "
                      "VALUES (?, ?, ?, ?, ?, ?)", (pk, key, who, stamp, row[0], new))
-        state = refresh(conn, pk)
+        state = refresh(conn, pk, redecode=True)
     log.info("%s %s: %s by %s -> %s", sheet_id, key, ILLEGIBLE if illegible else new, who,
              state)
     return state
@@ -285,6 +286,6 @@ def undo_last(store: Store, who: str) -> dict[str, Any] | None:
                      "verified_at = ? WHERE sheet_id = ? AND key = ?",
                      (old, note, int(before is not None), before and before[0],
                       before and before[1], pk, key))
-        state = refresh(conn, pk)
+        state = refresh(conn, pk, redecode=True)
     log.info("%s %s: %s's decision undone -> %s", sheet_id, key, who, state)
     return {"sheet": sheet_id, "key": key, "state": state}

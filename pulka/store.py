@@ -26,6 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from pulka.store_redecode import redecode_sheet
 from pulka.store_refresh import now, refresh
 from pulka.store_schema import migrate
 from scanner.results import ScannedPage, SheetScan
@@ -211,6 +212,11 @@ class Store:
                     (sheet_pk, page.index, page.source, digest, page.image, page.fit_error_mm,
                      json.dumps(list(page.warnings), ensure_ascii=False), now()))
             self._store_cells(conn, sheet_pk, scan)
+            # cells a person verified before a re-scan: the new entries decoded against them
+            verified = conn.execute("SELECT 1 FROM cells WHERE sheet_id = ? AND verified = 1 "
+                                    "LIMIT 1", (sheet_pk,)).fetchone()
+            if verified is not None:
+                redecode_sheet(conn, sheet_pk)
             return refresh(conn, sheet_pk)
 
     def _upsert_sheet(self, conn: sqlite3.Connection, scan: SheetScan,
@@ -276,17 +282,18 @@ class Store:
                          [(sheet_pk, key) for key in stale])
         conn.executemany(
             "INSERT INTO cells (sheet_id, key, page, rect_json, status, value_json, confidence, "
-            "candidates_json, expected_json, deal, note, crop) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sheet_id, key) DO UPDATE "
+            "candidates_json, expected_json, deal, note, crop, ink_json) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sheet_id, key) DO UPDATE "
             "SET page = excluded.page, rect_json = excluded.rect_json, status = excluded.status, "
             "value_json = excluded.value_json, confidence = excluded.confidence, "
             "candidates_json = excluded.candidates_json, "
             "expected_json = excluded.expected_json, deal = excluded.deal, "
-            "note = excluded.note, crop = excluded.crop",
+            "note = excluded.note, crop = excluded.crop, ink_json = excluded.ink_json",
             [(sheet_pk, f.key, f.page, json.dumps(list(f.rect_mm)), f.status,
               json.dumps(f.value, ensure_ascii=False), f.confidence,
               json.dumps([list(c) for c in f.candidates], ensure_ascii=False),
-              json.dumps(f.expected, ensure_ascii=False), f.deal, f.note, f.crop)
+              json.dumps(f.expected, ensure_ascii=False), f.deal, f.note, f.crop,
+              json.dumps([list(c) for c in f.ink]) if f.ink else None)
              for f in scan.fields if f.key not in verified])
 
     def _sheet_pk(self, sheet_id: str) -> int:
@@ -304,7 +311,8 @@ class Store:
     def verify_cell(self, sheet_id: str, key: str, value: Any, who: str) -> str:
         """A person's value for one cell: saved at once, logged, the sheet scored again.
 
-        Returns the sheet's new state; a later re-scan leaves this cell alone.
+        Returns the sheet's new state; the other entries are decoded again against it (and
+        the deal log as it stands); a later re-scan leaves this cell alone.
         """
         if not who:
             raise StoreError("a verified value needs the name of who verified it")
@@ -321,7 +329,7 @@ class Store:
                          (new, who, stamp, sheet_pk, key))
             conn.execute("INSERT INTO decisions (sheet_id, key, who, at, old_json, new_json) "
                          "VALUES (?, ?, ?, ?, ?, ?)", (sheet_pk, key, who, stamp, row[0], new))
-            return refresh(conn, sheet_pk)
+            return refresh(conn, sheet_pk, redecode=True)
 
     def sheet_ids(self, tournament: str | None = None) -> list[str]:
         """Every sheet id (of one tournament), by round and table."""

@@ -1,7 +1,9 @@
 """Rebuild a stored sheet's record from its cells, run the rules engine, store what it says.
 
-The record is rebuilt from the cells (a person's verified value is the cell's value, so it
-wins), the rules, seats and names coming from the sheet's identity. The rules engine then
+After a person's decision the entries no person verified are first decoded again against the
+deal log as it now stands (:mod:`pulka.store_redecode`). The record is rebuilt from the cells
+(a person's verified value is the cell's value, so it wins), the rules, seats and names coming
+from the sheet's identity. The rules engine then
 gives the expected sheet, the audit findings and the settlement (Codex 4.2.12-4.2.14), and
 the sheet gets its state:
 
@@ -157,8 +159,16 @@ def _whists(seat: str, seats: tuple[str, ...], amounts: Mapping[Column, Fraction
     return result
 
 
-def refresh(conn: sqlite3.Connection, sheet_pk: int) -> str:
-    """Rebuild, score and store one sheet inside the caller's transaction; return its state."""
+def refresh(conn: sqlite3.Connection, sheet_pk: int, redecode: bool = False) -> str:
+    """Rebuild, score and store one sheet inside the caller's transaction; return its state.
+
+    With ``redecode`` (after a person's decision), the entries no person verified are first
+    decoded again against the deal log as it now stands (:mod:`pulka.store_redecode`).
+    """
+    if redecode:
+        from pulka.store_redecode import redecode_sheet  # it builds on this module
+
+        redecode_sheet(conn, sheet_pk)
     row = conn.execute("SELECT identity_json, scan_record_json, missing_pages_json FROM sheets "
                        "WHERE id = ?", (sheet_pk,)).fetchone()
     identity = json.loads(row[0])

@@ -11,7 +11,8 @@ The tables, by what they hold:
   settings, seats and names, its state and counts, the record as scanned and as rebuilt;
 * ``sheet_players``: who sat in which seat of a sheet;
 * ``pages``: one per page image, unique by content hash;
-* ``cells``: one per field read (``entry:...``, ``row:...``), with the verified-by-a-person flag;
+* ``cells``: one per field read (``entry:...``, ``row:...``), with the verified-by-a-person flag
+  and an entry's ink evidence (``ink_json``, version 2);
 * ``findings``, ``settlements``: what the rules engine said about the rebuilt record;
 * ``decisions``: every value a person set, with the old value (the review log).
 """
@@ -162,7 +163,14 @@ CREATE TABLE decisions (
 );
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1,)
+_V2 = """
+ALTER TABLE cells ADD COLUMN ink_json TEXT;
+"""
+"""Version 2: an entry cell keeps its ink evidence (``FieldReading.ink``, JSON ``[[value, p],
+...]``; NULL for a row, or a cell imported before), so that a decision can decode the sheet's
+columns again (:mod:`pulka.store_redecode`)."""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2)
 """Migration ``n`` (from 1) takes a file from version ``n - 1`` to ``n``."""
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from scanner.decode import decode_sheet
-from scanner.decode_columns import decode_column
+from scanner.decode_columns import EntryInk, decode_column
+from scanner.redecode import EntryEvidence, redecode_columns
 from scoring import RuleSet, audit, expected_sheet, parse_record
 from scoring.columns import Column
 from scoring.random_games import random_record, written_columns
@@ -106,3 +107,45 @@ def test_decoded_errors_reach_the_audit() -> None:
     decoded = decode_sheet(sheet_evidence(doc, sure=0.999))
     findings = audit(parse_record(decoded.record()))
     assert any(f.column == Column(seat, "pool") for f in findings)
+
+
+@pytest.mark.parametrize("sure", [0.6, 0.9, 0.97])
+def test_the_kept_ink_decodes_as_the_cells_did(sure: float) -> None:
+    doc = game(seed=5)
+    evidence = sheet_evidence(doc, sure=sure)
+    decoded = decode_sheet(evidence)
+    sheet = expected_sheet(parse_record(decoded.record()))
+    for column, cells in evidence.columns.items():
+        decisions = decode_column(cells, sheet.column(column))
+        assert decisions == list(decoded.entries[column])
+        again = decode_column([EntryInk(dict(d.ink)) for d in decisions], sheet.column(column))
+        for was, now in zip(decisions, again, strict=True):
+            assert (now.status, now.value, now.expected, now.deal, now.note) == \
+                (was.status, was.value, was.expected, was.deal, was.note)
+            assert now.confidence == pytest.approx(was.confidence)
+
+
+def test_redecoding_against_a_corrected_deal_log_pins_verified_entries() -> None:
+    doc = game()
+    sheet = expected_sheet(parse_record(doc))
+    column = next(c for c in sheet.totals if c.kind == "pool" and len(sheet.column(c)) >= 3)
+    values = [int(e.total) for e in sheet.column(column) if e.deal is not None]
+    truth = values[1]
+    cells = [entry_cells(v, 3) for v in values]
+    cells[1] = entry_cells(truth, 3, confuse={2: (truth % 10 + 2) % 10})
+    # the scan decoded the column against no deals at all (a deal log the rules refused)
+    scanned = decode_column(cells, ())
+    assert scanned[1].status == "doubtful"
+    evidence = [EntryEvidence(dict(d.ink), d.value) for d in scanned]
+    decided = redecode_columns(doc["deals"], RuleSet.from_settings(doc["rules"]),
+                               doc["seats"], {column: evidence})[column]
+    assert [d.value for d in decided] == values and decided[1].status == "read"
+    # a person verified the first entry as one more: pinned, the next expected from it
+    evidence[0] = EntryEvidence(None, values[0] + 1, verified=True)
+    decided = redecode_columns(doc["deals"], RuleSet.from_settings(doc["rules"]),
+                               doc["seats"], {column: evidence})[column]
+    assert (decided[0].value, decided[0].status, decided[0].confidence) == \
+        (values[0] + 1, "read", 1.0)
+    assert decided[1].expected == values[0] + 1 + sheet.column(column)[1].amount
+    assert redecode_columns([{"type": "nonsense"}], RuleSet.from_settings(doc["rules"]),
+                            doc["seats"], {column: evidence}) == {}
