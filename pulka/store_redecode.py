@@ -14,12 +14,12 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-from typing import Any
+from typing import Any, cast
 
 from pulka.store_refresh import parse_key, rebuild_record
 from scanner.redecode import EntryEvidence, ink_mapping, redecode_columns
 from scoring import ScoringError
-from scoring.columns import Column
+from scoring.columns import Column, ColumnKind
 from scoring.rules import RuleSet
 
 log = logging.getLogger(__name__)
@@ -57,7 +57,8 @@ def redecode_sheet(conn: sqlite3.Connection, sheet_pk: int) -> int:
         seat, kind, on, n = where
         evidence = EntryEvidence(ink_mapping(json.loads(ink)) if ink else None,
                                  json.loads(value), bool(verified))
-        by_column.setdefault(Column(seat, kind, on), {})[n] = (cell, evidence)
+        by_column.setdefault(Column(seat, cast(ColumnKind, kind), on), {})[n] = \
+            (cell, evidence)
     entries = {column: [found[n][1] if n in found else EntryEvidence()
                         for n in range(max(found) + 1)]
                for column, found in by_column.items()}
