@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 EMPTY = 10
 """Index of the "empty" class in a recognizer's probability vector."""
@@ -43,6 +44,13 @@ def _log(p: float) -> float:
     return math.log(max(p, PROBABILITY_FLOOR))
 
 
+CACHED_INPUTS = 4096
+"""Distinct inputs whose answers :func:`number_candidates` and :func:`spelled_probability`
+remember. Most entries of a sheet are blank cells, every one of them read as the same
+probabilities, and the decoding asks about each entry again for every deal reading it weighs:
+the same question gets the same answer, looked up."""
+
+
 def number_candidates(cells: Sequence[Sequence[float]], limit: int = 8,
                       negative: float | None = None) -> list[NumberCandidate]:
     """The ``limit`` most likely numbers written in ``cells`` (left to right).
@@ -50,6 +58,12 @@ def number_candidates(cells: Sequence[Sequence[float]], limit: int = 8,
     ``negative`` is the probability that a printed sign cell holds a minus (a mountain may go
     below zero, Codex 4.1.1); ``None`` when the group has no sign cell.
     """
+    return list(_number_candidates(tuple(tuple(c) for c in cells), limit, negative))
+
+
+@lru_cache(maxsize=CACHED_INPUTS, typed=True)
+def _number_candidates(cells: tuple[tuple[float, ...], ...], limit: int,
+                       negative: float | None) -> tuple[NumberCandidate, ...]:
     # beam over cells; state: (text so far, phase) with phase 0 = leading empties,
     # 1 = inside the digits, 2 = trailing empties
     beam: list[tuple[float, str, int]] = [(0.0, "", 0)]
@@ -91,7 +105,7 @@ def number_candidates(cells: Sequence[Sequence[float]], limit: int = 8,
                                                                             PROBABILITY_FLOOR)
     total = sum(readings.values()) or 1.0
     ranked = sorted(readings.items(), key=lambda item: -item[1])[:limit]
-    return [NumberCandidate(value, p / total, text) for (value, text), p in ranked]
+    return tuple(NumberCandidate(value, p / total, text) for (value, text), p in ranked)
 
 
 def _likely_classes(probabilities: Sequence[float]) -> list[tuple[int, float]]:
@@ -110,6 +124,12 @@ def spelled_probability(cells: Sequence[Sequence[float]], value: int | None,
     >>> spelled_probability([empty, one], 1), spelled_probability([one, empty], 1)
     (1.0, 1.0)
     """
+    return _spelled_probability(tuple(tuple(c) for c in cells), value, minus)
+
+
+@lru_cache(maxsize=CACHED_INPUTS, typed=True)
+def _spelled_probability(cells: tuple[tuple[float, ...], ...], value: int | None,
+                         minus: float | None) -> float:
     text = "" if value is None else str(abs(value))
     if len(text) > len(cells):
         return PROBABILITY_FLOOR
