@@ -59,9 +59,21 @@ class CellImage:
     """How far the box was found from its nominal place (x, y)."""
 
 
+TILE_PX = 32
+"""Side of the blocks of the writing area that are warped only when a box (with its search
+margin) reaches into them."""
+TILED_MAX_COVER = 0.85
+"""Warped block by block only when the blocks with boxes cover at most this share of it (the
+triangle page; a deal page is boxes from edge to edge and is warped whole)."""
+
+
 def rasterize(page: RegisteredPage, boxes: Sequence[Box],
               px_per_mm: float = k.WORK_PX_PER_MM) -> PageRaster:
-    """Warp the rectangle holding ``boxes`` (plus the search margin) once."""
+    """Warp the rectangle holding ``boxes`` (plus the search margin).
+
+    Where boxes leave much of it blank, only the blocks (:data:`TILE_PX`) that a box reaches
+    into are warped, each on the pixel grid of the whole rectangle; the rest is left paper
+    white (nothing reads it)."""
     if not boxes:
         raise ValueError("no boxes to rasterize")
     pad = k.BOX_SEARCH_MM + 1.0
@@ -69,17 +81,68 @@ def rasterize(page: RegisteredPage, boxes: Sequence[Box],
     y0 = max(0.0, min(b.y_mm for b in boxes) - pad)
     x1 = min(page.page_w_mm, max(b.x_mm + b.w_mm for b in boxes) + pad)
     y1 = min(page.page_h_mm, max(b.y_mm + b.h_mm for b in boxes) + pad)
-    warped = page.warp(x0, y0, x1 - x0, y1 - y0, px_per_mm)
+    width = max(1, round((x1 - x0) * px_per_mm))
+    height = max(1, round((y1 - y0) * px_per_mm))
+    runs = _tile_runs(boxes, x0, y0, width, height, px_per_mm, pad)
+    if runs is None:
+        warped = page.warp(x0, y0, x1 - x0, y1 - y0, px_per_mm)
+    else:
+        warped = np.full((height, width, *page.image.shape[2:]), 255, np.uint8)
+        for r0, r1, c0, c1 in runs:
+            warped[r0:r1, c0:c1] = page.warp(x0 + c0 / px_per_mm, y0 + r0 / px_per_mm,
+                                             (c1 - c0) / px_per_mm, (r1 - r0) / px_per_mm,
+                                             px_per_mm)
     if warped.ndim == 3:
         red = cv2.extractChannel(warped, 2)
         redness = cv2.subtract(red, cv2.extractChannel(warped, 1))
-        colour = float(np.mean(redness[::4, ::4] > k.COLOUR_MIN_CHROMA)) > k.COLOUR_MIN_FRACTION
-        if colour:
+        if _is_colour(page, redness, runs, x0, y0, x1, y1, px_per_mm):
             return PageRaster(x0, y0, px_per_mm, True, red, redness)
         gray = cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY)
     else:
         gray = warped
     return PageRaster(x0, y0, px_per_mm, False, gray, cv2.bitwise_not(gray))
+
+
+def _tile_runs(boxes: Sequence[Box], x0: float, y0: float, width: int, height: int,
+               px_per_mm: float, pad: float) -> list[tuple[int, int, int, int]] | None:
+    """Pixel rectangles (rows ``r0:r1``, columns ``c0:c1``) covering the blocks that boxes
+    reach into, a row of blocks at a time; ``None`` when they cover nearly all."""
+    rows, cols = -(-height // TILE_PX), -(-width // TILE_PX)
+    used = np.zeros((rows, cols), bool)
+    s = px_per_mm / TILE_PX
+    for b in boxes:
+        r0 = max(int((b.y_mm - pad - y0) * s), 0)
+        c0 = max(int((b.x_mm - pad - x0) * s), 0)
+        used[r0:int((b.y_mm + b.h_mm + pad - y0) * s) + 1,
+             c0:int((b.x_mm + b.w_mm + pad - x0) * s) + 1] = True
+    if used.mean() > TILED_MAX_COVER:
+        return None
+    runs: list[tuple[int, int, int, int]] = []
+    for r in range(rows):
+        line = used[r]
+        edges = np.flatnonzero(np.diff(np.concatenate(([0], line.view(np.int8), [0]))))
+        for a, b in zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True):
+            runs.append((r * TILE_PX, min((r + 1) * TILE_PX, height), a * TILE_PX,
+                         min(b * TILE_PX, width)))
+    return runs
+
+
+def _is_colour(page: RegisteredPage, redness: np.ndarray,
+               runs: list[tuple[int, int, int, int]] | None, x0: float, y0: float, x1: float,
+               y1: float, px_per_mm: float) -> bool:
+    """Whether more than :data:`COLOUR_MIN_FRACTION` of the rectangle's pixels (every 4th
+    row and column) are drop-out red. When only blocks were warped and they alone do not
+    settle it, the rest is warped at those pixels only (a sixteenth of the pixels)."""
+    sample = redness[::4, ::4]
+    count = np.count_nonzero(sample > k.COLOUR_MIN_CHROMA)
+    if runs is None or count / sample.size > k.COLOUR_MIN_FRACTION:
+        return count / sample.size > k.COLOUR_MIN_FRACTION
+    # pixel (i, j) of the sampled grid is pixel (4i, 4j) of the rectangle
+    coarse = page.warp(x0 - 1.5 / px_per_mm, y0 - 1.5 / px_per_mm,
+                       sample.shape[1] * 4 / px_per_mm, sample.shape[0] * 4 / px_per_mm,
+                       px_per_mm / 4)
+    redness = cv2.subtract(cv2.extractChannel(coarse, 2), cv2.extractChannel(coarse, 1))
+    return float(np.mean(redness > k.COLOUR_MIN_CHROMA)) > k.COLOUR_MIN_FRACTION
 
 
 def _edge_offsets(integral: np.ndarray, lo: np.ndarray, hi: np.ndarray, a0: np.ndarray,
@@ -149,8 +212,10 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box]) -> tuple[CellImage, ...]
         crops.append(np.ascontiguousarray(np.rot90(crop, turns) if turns else crop))
     papers = _percentile_many(windows, k.PAPER_PERCENTILE)
     inks = _quick_ink_many(crops, papers)
-    return tuple(CellImage(box, crops[i], inks[i], papers[i], (dx[i] / s, dy[i] / s))
-                 for i, box in enumerate(boxes))
+    shifts = zip((dx / s).tolist(), (dy / s).tolist(), strict=True)
+    return tuple(CellImage(box, crop, ink, paper, shift)
+                 for box, crop, ink, paper, shift in zip(boxes, crops, inks, papers, shifts,
+                                                         strict=True))
 
 
 def _quick_ink_many(crops: Sequence[np.ndarray], papers: Sequence[float]) -> list[float]:
