@@ -11,8 +11,8 @@ import of 300 sheets would take most of an hour). Prints sheets per second of ea
 ratio; ``--json`` writes the figures. With ``--keep DIR`` the samples stay in ``DIR/samples``
 and a later run with the same ``--keep`` times the import again without making them again.
 
-Making the samples takes longer than importing them (2 cores: 150 sheets in 14 min, ~5.6 s
-of one core a sheet), so 300 sheets is about 40 minutes of a 2-core machine in all. Measured
+Making the samples takes longer than importing them (2 cores: 150 sheets in 14 min, 5.6 s
+a sheet), so 300 sheets is about 40 minutes of a 2-core machine in all. Measured
 on 2 shared cores (load ~4.5 from other work), ``--sheets 150 --baseline 20``: all cores
 0.745 and 0.795 sheets/s (201 s, 189 s), one core 0.705 and 0.801 sheets/s, ratio 1.06 and
 0.99: with the cores already busy, the second worker buys nothing; an idle many-core machine
