@@ -78,7 +78,8 @@ def _number_candidates(cells: tuple[tuple[float, ...], ...], limit: int,
         for score, text, phase in beam:
             key = (text, 0 if phase == 0 else 2)
             grown = score + empty_log
-            if key not in best or grown > best[key][0]:
+            kept = best.get(key)
+            if kept is None or grown > kept[0]:
                 best[key] = (grown, order)
             order += 1
             if phase == 2:
@@ -86,11 +87,14 @@ def _number_candidates(cells: tuple[tuple[float, ...], ...], limit: int,
             for digit, digit_log in likely:
                 key = (text + digit, 1)
                 grown = score + digit_log
-                if key not in best or grown > best[key][0]:
+                kept = best.get(key)
+                if kept is None or grown > kept[0]:
                     best[key] = (grown, order)
                 order += 1
-        ranked = sorted(best.items(), key=lambda item: (-item[1][0], item[1][1]))[:BEAM_WIDTH]
-        beam = [(score, text, phase) for (text, phase), (score, _) in ranked]
+        # (-score, order) is unique: the tuples sort without a key function
+        ranked = sorted([(-score, grown_at, text, phase)
+                         for (text, phase), (score, grown_at) in best.items()])[:BEAM_WIDTH]
+        beam = [(-negative_score, text, phase) for negative_score, _, text, phase in ranked]
     readings: dict[tuple[int | None, str], float] = {}
     for score, text, _ in beam:
         if len(text) > 1 and text.startswith("0"):
