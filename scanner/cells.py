@@ -173,6 +173,10 @@ def _edge_offsets(integral: np.ndarray, lo: np.ndarray, hi: np.ndarray, a0: np.n
     return shift
 
 
+_TURNS = {1: cv2.ROTATE_90_COUNTERCLOCKWISE, 2: cv2.ROTATE_180, 3: cv2.ROTATE_90_CLOCKWISE}
+"""``np.rot90(crop, turns)`` as OpenCV turns it (the same pixels, copied once)."""
+
+
 def cut_cells(raster: PageRaster, boxes: Sequence[Box]) -> tuple[CellImage, ...]:
     """Find each box on its border and return its upright interior with a quick ink measure."""
     if not boxes:
@@ -209,7 +213,7 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box]) -> tuple[CellImage, ...]
         windows.append(raster.content[max(cy0 - ring, 0):cy0 + ch + ring,
                                       max(cx0 - ring, 0):cx0 + cw + ring])
         turns = (box.rotation_deg // 90) % 4
-        crops.append(np.ascontiguousarray(np.rot90(crop, turns) if turns else crop))
+        crops.append(cv2.rotate(crop, _TURNS[turns]) if turns else crop.copy())
     papers = _percentile_many(windows, k.PAPER_PERCENTILE)
     inks = _quick_ink_many(crops, papers)
     shifts = zip((dx / s).tolist(), (dy / s).tolist(), strict=True)
