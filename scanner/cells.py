@@ -193,12 +193,18 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box]) -> tuple[CellImage, ...]
     def clip(v: np.ndarray, hi: int) -> np.ndarray:
         return np.clip(np.round(v).astype(np.int64), search, hi - search - 2)
 
-    span_y0, span_y1 = clip(ys + 0.25 * hs, h), clip(ys + 0.75 * hs, h)
-    dx = _edge_offsets(integral, span_y0, span_y1, clip(xs - 0.5, w), clip(xs + ws - 0.5, w),
-                       search, True)
-    span_x0, span_x1 = clip(xs + dx + 0.25 * ws, w), clip(xs + dx + 0.75 * ws, w)
-    dy = _edge_offsets(integral, span_x0, span_x1, clip(ys - 0.5, h), clip(ys + hs - 0.5, h),
-                       search, False)
+    if raster.colour:
+        span_y0, span_y1 = clip(ys + 0.25 * hs, h), clip(ys + 0.75 * hs, h)
+        dx = _edge_offsets(integral, span_y0, span_y1, clip(xs - 0.5, w),
+                           clip(xs + ws - 0.5, w), search, True)
+        span_x0, span_x1 = clip(xs + dx + 0.25 * ws, w), clip(xs + dx + 0.75 * ws, w)
+        dy = _edge_offsets(integral, span_x0, span_x1, clip(ys - 0.5, h),
+                           clip(ys + hs - 0.5, h), search, False)
+    else:
+        # black and white: the border map is every dark pixel, so a digit's stroke near the
+        # edge would pull the box onto it and cut the digit; the homography places boxes
+        # (a flat scan, fit error a few hundredths of a millimetre)
+        dx = dy = np.zeros(len(boxes))
     inset = k.BOX_INSET_MM * s
     ring = round(k.PAPER_RING_MM * s)
     cws = np.maximum(1, np.round(ws - 2 * inset)).astype(np.int64)

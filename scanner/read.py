@@ -66,6 +66,17 @@ def _empty_row(ink: float) -> tuple[float, ...]:
     return tuple([rest] * 10 + [p_empty])
 
 
+def _sign_row(ink: float) -> tuple[float, ...]:
+    """A sign cell holds a minus or nothing: its ink decides, not the digit model (which
+    takes a lone dash for a border remnant, i.e. EMPTY). Past :data:`EMPTY_MAX_INK_FRACTION`
+    the minus grows likely, sure at :data:`SIGN_INK_SURE_FRACTION`."""
+    span = max(k.SIGN_INK_SURE_FRACTION - k.EMPTY_MAX_INK_FRACTION, 1e-9)
+    share = min(1.0, (ink - k.EMPTY_MAX_INK_FRACTION) / span)
+    p_empty = (1 - share) * k.EMPTY_PROBABILITY_AT_LIMIT + share * (1 - k.EMPTY_PROBABILITY)
+    rest = (1.0 - p_empty) / 10
+    return tuple([rest] * 10 + [p_empty])
+
+
 def _writer(box: Box, scorer: str | None) -> str | None:
     m = box.meaning
     if isinstance(m, EntryCell | CalibrationCell):
@@ -125,6 +136,8 @@ def read_page(registered: RegisteredPage, layout: Layout, *,
     for c in digit_cells:
         if c.ink_fraction <= k.EMPTY_MAX_INK_FRACTION:
             rows[c.box] = _empty_row(c.ink_fraction)
+        elif c.box.kind == "sign":
+            rows[c.box] = _sign_row(c.ink_fraction)
         else:
             writer = _writer(c.box, scorer)
             groups.setdefault(writer if writer in hands else None, []).append(c)

@@ -76,6 +76,8 @@ EMPTY_MAX_INK_FRACTION = 0.006
 EMPTY_PROBABILITY = 0.9999
 """Probability of EMPTY given to a cell skipped as blank, when it has no ink at all ..."""
 EMPTY_PROBABILITY_AT_LIMIT = 0.99
+SIGN_INK_SURE_FRACTION = 0.02
+"""A sign cell with this share of ink holds a minus beyond doubt (a written dash is 4-10 %)."""
 """... falling to this for a cell just under :data:`EMPTY_MAX_INK_FRACTION` (a speck)."""
 
 # --- marks -------------------------------------------------------------------------------
