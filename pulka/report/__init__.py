@@ -1,7 +1,7 @@
-"""Audit reports for people: one self-contained HTML file and one PDF per sheet.
+"""Audit reports for people: one self-contained HTML file and one PDF per sheet::
 
->>> from pulka.report import write_reports          # doctest: +SKIP
->>> html, pdf = write_reports(record_doc, Path("reports"), scan, scan_dir)  # doctest: +SKIP
+    from pulka.report import write_reports
+    html, pdf = write_reports(record_doc, Path("reports"), scan, scan_dir)
 
 The report shows the sheet (scanned, or as written) with every player error and every scan
 doubt outlined, the reference copy filled by the computer beside it, each error with its ink,
