@@ -1,4 +1,6 @@
-"""Audit reports for people: one self-contained HTML file and one PDF per sheet::
+"""Audit reports for people: one self-contained HTML file and one PDF per sheet.
+
+Use::
 
     from pulka.report import write_reports
     html, pdf = write_reports(record_doc, Path("reports"), scan, scan_dir)
