@@ -26,18 +26,11 @@ log = logging.getLogger("pulka")
 
 
 def _load_commands() -> list[ModuleType]:
-    modules = []
-    for name in COMMAND_MODULES:
-        try:
-            modules.append(importlib.import_module(f"pulka.commands.{name}"))
-        except ModuleNotFoundError as error:
-            if error.name != f"pulka.commands.{name}":
-                raise
-    return modules
+    return [importlib.import_module(f"pulka.commands.{name}") for name in COMMAND_MODULES]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every available sub-command."""
+    """The argument parser with every sub-command."""
     parser = argparse.ArgumentParser(
         prog="pulka", description="Preferans score sheets: print, scan, audit, settle.")
     parser.add_argument("-v", "--verbose", action="count", default=0,
