@@ -74,8 +74,8 @@ class Finding:
     def __str__(self) -> str:
         where = f"deal {self.deal}, " if self.deal is not None else ""
         entry = f" entry {self.entry}" if self.entry is not None else ""
-        wrote = "nothing" if self.written is None else _plain(self.written)
-        expected = "no entry" if self.expected is None else _plain(self.expected)
+        wrote = "nothing" if self.written is None else str(self.written)
+        expected = "no entry" if self.expected is None else str(self.expected)
         text = (f"{where}{self.column}{entry}: wrote {wrote}, expected {expected} "
                 f"({self.kind.replace('_', ' ')}, {self.rule})")
         if self.note:
@@ -200,7 +200,7 @@ def _trace(column: Column, written: list[Fraction], steps: list[_Step],
         elif how == "missing" and step is not None:
             findings.append(Finding("missing", column, deal, None, None, step.entry.total,
                                     RULE_OF_KIND["missing"],
-                                    note=f"amount {_plain(step.entry.amount)}: "
+                                    note=f"amount {step.entry.amount}: "
                                     + "; ".join(step.entry.reasons)))
         elif how == "extra":
             base = written[i - 2] if i > 1 else Fraction(0)
@@ -253,7 +253,7 @@ def _penalty(column: Column, excess: Fraction, record: GameRecord) -> str | None
     favour = -excess if column.kind == "mountain" else excess
     if favour <= 0:
         return None
-    amount = _plain(favour)
+    amount = str(favour)
     if column.kind == "whists":
         return f"take back {amount}; {column.on} may write {amount} on {column.seat}"
     if column.kind == "pool":
@@ -300,7 +300,3 @@ def _pair_wrong_help(findings: list[Finding]) -> list[Finding]:
                     f"the left), not {extra.column.on}")
                 break
     return sorted(result, key=lambda f: (f.deal or 0, f.column, f.entry or 0))
-
-
-def _plain(value: Fraction) -> str:
-    return str(value.numerator) if value.denominator == 1 else str(value)

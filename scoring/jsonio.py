@@ -20,8 +20,9 @@ AUDIT_FORMAT = "pulka-audit/1"
 
 
 def fraction_json(value: Fraction) -> str:
-    """An exact rational as RECORD.md writes it: an integer, or ``p/q`` in lowest terms."""
-    return str(value.numerator) if value.denominator == 1 else str(value)
+    """An exact rational as RECORD.md writes it: an integer, or ``p/q`` in lowest terms
+    (which is how :class:`~fractions.Fraction` prints itself)."""
+    return str(value)
 
 
 def number_json(value: Fraction) -> int | str:

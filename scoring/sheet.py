@@ -57,7 +57,7 @@ class SheetEntry:
 
     def __str__(self) -> str:
         when = f"deal {self.deal}" if self.deal is not None else "end of game"
-        return f"{self.column} {_signed(self.amount)} = {_plain(self.total)} ({when})"
+        return f"{self.column} {_signed(self.amount)} = {self.total} ({when})"
 
 
 @dataclass(frozen=True)
@@ -201,9 +201,5 @@ def expected_sheet(record: GameRecord) -> ExpectedSheet:
                          tuple(warnings))
 
 
-def _plain(value: Fraction) -> str:
-    return str(value.numerator) if value.denominator == 1 else str(value)
-
-
 def _signed(value: Fraction) -> str:
-    return ("+" if value >= 0 else "") + _plain(value)
+    return ("+" if value >= 0 else "") + str(value)
