@@ -30,7 +30,7 @@ from fractions import Fraction
 from typing import Any
 
 from scoring import GameRecord, ScoringError, audit, expected_sheet, parse_record, settle_record
-from scoring.columns import Column
+from scoring.columns import Column, ColumnKind
 from scoring.jsonio import finding_json, fraction_json
 from scoring.record import FORMAT
 from scoring.settlement import MOUNTAIN_POINT_WHISTS
@@ -145,7 +145,7 @@ def seat_stats(record: GameRecord, sheet: ExpectedSheet) -> dict[str, SeatStats]
 
 def _whists(seat: str, seats: tuple[str, ...], amounts: Mapping[Column, Fraction],
             pool_point_whists: int) -> Fraction:
-    def column(s: str, kind: str, on: str | None = None) -> Fraction:
+    def column(s: str, kind: ColumnKind, on: str | None = None) -> Fraction:
         return amounts.get(Column(s, kind, on), Fraction(0))
 
     n = len(seats)

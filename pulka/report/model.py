@@ -189,8 +189,8 @@ def build_report(record_doc: dict[str, Any], scan: SheetScan | None = None,
     doubt_fields = scan.doubtful if scan is not None else ()
     doubts = tuple(_doubt_view(f"D{i}", f, record, scan_images, layout, scan_dir)
                    for i, f in enumerate(doubt_fields, 1))
-    marks = [Mark(v.label, "finding", *_finding_rect(v.finding, layout, fields))
-             for v in views if _finding_rect(v.finding, layout, fields) is not None]
+    finding_rects = ((v.label, _finding_rect(v.finding, layout, fields)) for v in views)
+    marks = [Mark(label, "finding", *rect) for label, rect in finding_rects if rect is not None]
     marks += [Mark(d.label, "doubt", f.page, tuple(f.rect_mm))  # type: ignore[arg-type]
               for d, f in zip(doubts, doubt_fields, strict=True)]
     reference_marks = [Mark(v.label, "finding", *rect) for v in views
@@ -419,7 +419,8 @@ def _crop(field: FieldReading, scan_images: dict[int, Any], layout: Layout,
         return None
     crop = image.crop(box)
     scale = k.CROP_HEIGHT_PX / max(1, crop.height)
-    crop = crop.resize((max(1, round(crop.width * scale)), k.CROP_HEIGHT_PX), Image.LANCZOS)
+    size = (max(1, round(crop.width * scale)), k.CROP_HEIGHT_PX)
+    crop = crop.resize(size, Image.Resampling.LANCZOS)
     return _png(crop, colours=0)
 
 

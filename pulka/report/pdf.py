@@ -12,12 +12,12 @@ import io
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from reportlab.lib import colors
-from reportlab.lib.pagesizes import A4, landscape
-from reportlab.lib.styles import ParagraphStyle
-from reportlab.lib.units import mm
-from reportlab.lib.utils import ImageReader
-from reportlab.platypus import (
+from reportlab.lib import colors  # type: ignore[import-untyped]
+from reportlab.lib.pagesizes import A4, landscape  # type: ignore[import-untyped]
+from reportlab.lib.styles import ParagraphStyle  # type: ignore[import-untyped]
+from reportlab.lib.units import mm  # type: ignore[import-untyped]
+from reportlab.lib.utils import ImageReader  # type: ignore[import-untyped]
+from reportlab.platypus import (  # type: ignore[import-untyped]
     BaseDocTemplate,
     Flowable,
     Frame,
@@ -74,7 +74,7 @@ def _styles() -> dict[str, ParagraphStyle]:
     }
 
 
-class PageImage(Flowable):
+class PageImage(Flowable):  # type: ignore[misc]
     """A page image at a given width with its outlines drawn over it in millimetres."""
 
     def __init__(self, page: PageImages, image: bytes, marks: tuple[Mark, ...],
