@@ -1,8 +1,9 @@
 """Decode the running totals of one column with the rules as evidence, not as a mould.
 
 For each written entry the rules expect a value: the writer's own previous total plus the
-amount of the deal that comes next in this column (or, after a slip, the right running total).
-The reading chosen maximises P(ink | value) x P(value | rules): the prior gives the expected
+amount of the deal that comes next in this column (or, after a slip, the right running total;
+:mod:`scanner.column_paths` has the writer's model). The reading chosen maximises
+P(ink | value) x P(value | rules), weighed over the whole column: the prior gives the expected
 values most of the weight (players mostly write right) and every other value a little. So an
 ambiguous 16-or-18 becomes the 18 the rules expect, while a clear 16 stays 16: a recording
 error, kept for the audit. A value that disagrees with the rules is *read* only when the ink
@@ -12,26 +13,30 @@ alone is clearly sure of it; otherwise it is *doubtful*, with its candidates.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
-from scanner.numbers import PROBABILITY_FLOOR, number_candidates, spelled_probability
+from scanner.column_paths import EntryStep, entry_posteriors
+from scanner.numbers import EMPTY, PROBABILITY_FLOOR, number_candidates, spelled_probability
 from scoring.sheet import SheetEntry
 
-PRIOR_RIGHT_STEP = 0.95
-"""Prior that an entry is the writer's previous total plus the deal's amount (or that an
-entry is empty once the column has nothing more to write)."""
-PRIOR_RIGHT_TOTAL = 0.01
-"""Prior that an entry is the right running total although the previous one was off."""
-PRIOR_SKIPPED = 0.004
-"""Prior that the writer skipped an entry and wrote the next deal's."""
-OTHER_VALUES = 200
-"""The rest of the prior is spread over this many other values a player might write."""
 READ_POSTERIOR = 0.995
 """A reading at or above this posterior is *read*; below it, *doubtful*."""
-INK_CLEAR = 0.999
-"""A value the rules do not expect is *read* (and kept) when the ink alone gives it this much;
-the rules then do not override it: it is a recording error, for the audit."""
+INK_OUTWEIGHED = 300.0
+"""A value the ink finds this many times less likely than its own reading is never *read*:
+the rules (through the entries around it) may make it the likelier, but a person looks (the
+ink wins when clear). A digit the reader missed altogether is about this unlikely by its ink
+(:data:`~scanner.numbers.MISSED_DIGIT`)."""
+BLANK_CELL = 0.99
+"""A cell this likely empty holds nothing; an entry of such cells after a column's last
+written one is its end."""
+CANDIDATES_SHOWN = 4
+CANDIDATE_MIN = 1e-4
+"""A value less likely than this is no candidate: its order among the other unlikely ones
+is noise (a stored sheet's rounded ink can swap it)."""
+EMPTY_PASSES = 3
+"""Passes of :func:`decode_column` with the entries decided empty pinned, at most (one
+almost always settles it)."""
 
 
 @dataclass(frozen=True)
@@ -97,59 +102,110 @@ def value_probability(entry: EntryCells, value: int | None) -> float:
 
 def decode_column(entries: Sequence[ColumnEntry], expected: Sequence[SheetEntry]
                   ) -> list[EntryDecision]:
-    """Decode a column's written entries in order, against its expected entries.
+    """Decode a column's written entries together, against its expected entries.
 
     An entry is its cells (a scan), the ink kept from them (:class:`EntryInk`, decoding a
-    stored sheet again) or a value a person verified (:class:`EntryPinned`).
+    stored sheet again) or a value a person verified (:class:`EntryPinned`). Each entry's
+    value is weighed over every way the writer may have got there
+    (:func:`scanner.column_paths.entry_posteriors`): a later entry that fits only if an
+    earlier one was a slip, or a correction, has its say on the earlier one.
+
+    An entry decided empty counts as empty for the others (the others are decided again
+    with it pinned): a stored sheet keeps no ink of its empty entries, and decoding it again
+    (:mod:`scanner.redecode`) must come to the scan's own decisions.
     """
-    decisions: list[EntryDecision] = []
-    previous = 0
-    j = 0  # the next expected entry
-    ended = False
-    for entry in entries:
-        expectations = _expectations(previous, expected, j)
-        if ended:  # after an empty entry the writer has stopped: the rules expect no more
-            expectations = [_Expectation(None, j, PRIOR_RIGHT_STEP)]
-        decision = _pinned(entry, expectations) if isinstance(entry, EntryPinned) \
-            else _decide(entry, expectations)
-        if decision.value is None:
-            ended = True
-            decisions.append(decision)
-            continue
-        matched = [e.index for e in expectations if e.value == decision.value]
-        k = min(matched) if matched else j
-        deal = expected[k].deal if k < len(expected) else None
-        decisions.append(replace(decision, deal=deal))
-        j = k + 1
-        previous = decision.value
+    entries = list(entries)
+    decisions = _decisions(entries, expected)
+    for _ in range(EMPTY_PASSES):
+        pinned = [EntryPinned(None) if d.status == "empty" else e
+                  for e, d in zip(entries, decisions, strict=True)]
+        if all(p is e for p, e in zip(pinned, entries, strict=True)):
+            break
+        again = _decisions(pinned, expected)
+        decisions = [was if was.status == "empty" else now
+                     for was, now in zip(decisions, again, strict=True)]
+        entries = pinned
     return decisions
 
 
-@dataclass(frozen=True)
-class _Expectation:
-    value: int | None
-    index: int
-    """The expected entry this value would be (its position in the column)."""
-    prior: float
+def _decisions(entries: list[ColumnEntry], expected: Sequence[SheetEntry]
+               ) -> list[EntryDecision]:
+    """One pass of :func:`decode_column`. The column ends with an empty entry (after its
+    last cell, the writer has stopped); the blank entries after its last written one are
+    that end, once, and empty."""
+    written = max((i for i, e in enumerate(entries) if not _blank(e)), default=-1) + 1
+    steps = entry_posteriors([*entries[:written], EntryPinned(None)], expected, _entry_ink)
+    decided = [_decision(entry, step, expected)
+               for entry, step in zip(entries[:written], steps, strict=False)]
+    return decided + [EntryDecision("empty", None, 1.0, ((None, 1.0),))
+                      for _ in entries[written:]]
 
 
-def _expectations(previous: int, expected: Sequence[SheetEntry], j: int
-                  ) -> list[_Expectation]:
-    """The values the rules allow next, with their prior weights (see the constants)."""
-    options: list[_Expectation] = []
-    if all(entry.deal is None for entry in expected[j:]):
-        options.append(_Expectation(None, j, PRIOR_RIGHT_STEP))  # nothing more to write
-    for k, step_prior, total_prior in ((j, PRIOR_RIGHT_STEP, PRIOR_RIGHT_TOTAL),
-                                       (j + 1, PRIOR_SKIPPED, PRIOR_SKIPPED)):
-        if k >= len(expected) or expected[k].deal is None:
-            continue
-        for value, prior in ((previous + expected[k].amount, step_prior),
-                             (expected[k].total, total_prior)):
-            if value.denominator != 1:
-                continue  # a half whist cannot be written in digit cells
-            if all(option.value != int(value) for option in options):
-                options.append(_Expectation(int(value), k, prior))
-    return options
+def _shown(ranked: list[tuple[int | None, float]]) -> tuple[tuple[int | None, float], ...]:
+    """The candidates a person is shown: the likeliest few, none below
+    :data:`CANDIDATE_MIN` but the first."""
+    return tuple(ranked[:1] + [c for c in ranked[1:CANDIDATES_SHOWN] if c[1] >= CANDIDATE_MIN])
+
+
+def _blank(entry: ColumnEntry) -> bool:
+    """An entry whose cells hold nothing, beyond doubt (or one a person verified empty)."""
+    if isinstance(entry, EntryPinned):
+        return entry.value is None
+    if isinstance(entry, EntryInk):
+        return False
+    return all(cell[EMPTY] >= BLANK_CELL for cell in entry.cells) and \
+        (entry.minus is None or entry.minus <= 1 - BLANK_CELL)
+
+
+def _entry_ink(entry: ColumnEntry, values: Iterable[int | None]) -> dict[int | None, float]:
+    """P(ink | value) for the ink's likeliest values and for ``values`` (a verified entry:
+    its value only)."""
+    if isinstance(entry, EntryPinned):
+        return {entry.value: 1.0}
+    return _likelihoods(entry, list(values))
+
+
+def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequence[SheetEntry]
+              ) -> EntryDecision:
+    """One entry's decision from its posterior (see the module doc for the statuses)."""
+    ranked = sorted(step.posterior.items(), key=lambda item: -item[1])
+    best, confidence = ranked[0]
+    edge = step.best_edge[best]
+    expected_value = edge.expected_value
+    deal = None
+    if best is not None:
+        index = edge.option.index if edge.option is not None else edge.source.next
+        deal = expected[index].deal if index < len(expected) else None
+    ink = tuple(sorted(step.ink.items(), key=lambda item: -item[1]))
+    if isinstance(entry, EntryPinned):
+        return EntryDecision("empty" if entry.value is None else "read", entry.value, 1.0,
+                             ((entry.value, 1.0),), expected_value, deal)
+    ink_total = sum(step.ink.values())
+    if step.ink_clear:  # the ink clearly says what the rules do not expect: kept, for the audit
+        shares = sorted(((v, p / ink_total) for v, p in step.ink.items()), key=lambda i: -i[1])
+        return EntryDecision("empty" if best is None else "read", best, shares[0][1],
+                             _shown(shares), expected_value, deal,
+                             f"the ink clearly says {best}; the rules expected "
+                             f"{expected_value}", ink)
+    read = confidence >= READ_POSTERIOR
+    note = ""
+    ink_value, ink_p = max(step.ink.items(), key=lambda item: item[1])
+    if ink_value != best and ink_p >= INK_OUTWEIGHED * step.ink[best]:
+        # the rules (through the entries around it) outweigh ink that says otherwise
+        return EntryDecision("doubtful", best, confidence, _shown(ranked), expected_value,
+                             deal, f"the ink says {ink_value}; the rules make it {best}", ink)
+    if best is None:
+        if step.matched[None] < confidence / 2:
+            note = f"empty, but the rules expected {expected_value}"
+        return EntryDecision("empty" if read else "doubtful", None, confidence,
+                             _shown(ranked), expected_value, None, note, ink)
+    if step.matched[best] < confidence / 2:
+        read = False  # not clear enough from the ink alone to be kept against the rules
+        note = f"the ink says {best}; the rules expected {expected_value}"
+    elif step.ink[best] / ink_total < 0.5:
+        note = f"ink unsure; the rules expect {best}"
+    return EntryDecision("read" if read else "doubtful", best, confidence, _shown(ranked),
+                         expected_value, deal, note, ink)
 
 
 def _likelihoods(entry: EntryCells | EntryInk, values: list[int | None]
@@ -160,59 +216,8 @@ def _likelihoods(entry: EntryCells | EntryInk, values: list[int | None]
         for value in values:
             ink.setdefault(value, entry.probability(value))
         return ink
-    ink = {c.value: c.probability for c in number_candidates(entry.cells, 8, entry.minus)}
-    for value in values:
-        ink.setdefault(value, value_probability(entry, value))
-    return ink
-
-
-def _pinned(entry: EntryPinned, expectations: list[_Expectation]) -> EntryDecision:
-    """A verified entry: its value, sure; what the rules expected is still told."""
-    expected_value = next((e.value for e in expectations if e.value is not None), None)
-    return EntryDecision("empty" if entry.value is None else "read", entry.value, 1.0,
-                         ((entry.value, 1.0),), expected_value)
-
-
-def _decide(entry: EntryCells | EntryInk, expectations: list[_Expectation]) -> EntryDecision:
-    """Posterior over the values: the ink's likelihood times the rules' prior."""
-    ink = _likelihoods(entry, [e.value for e in expectations] + [None])
-    decision = _decide_ink(ink, expectations)
-    return replace(decision, ink=tuple(sorted(ink.items(), key=lambda item: -item[1])))
-
-
-def _decide_ink(ink: dict[int | None, float], expectations: list[_Expectation]
-                ) -> EntryDecision:
-    """:func:`_decide` once the ink's likelihoods are known."""
-    prior = {e.value: e.prior for e in expectations}
-    expected_value = next((e.value for e in expectations if e.value is not None), None)
-    ink_total = sum(ink.values())
-    clear_value, clear_p = max(ink.items(), key=lambda item: item[1])
-    if clear_value not in prior and clear_p / ink_total >= INK_CLEAR:
-        # the ink clearly says what the rules do not expect: a recording error, kept
-        ranked = sorted(((v, p / ink_total) for v, p in ink.items()), key=lambda i: -i[1])
-        return EntryDecision("empty" if clear_value is None else "read", clear_value,
-                             clear_p / ink_total, tuple(ranked[:4]), expected_value, None,
-                             f"the ink clearly says {clear_value}; the rules expected "
-                             f"{expected_value}")
-    other = (1 - sum(prior.values())) / OTHER_VALUES
-    posterior = {v: p * prior.get(v, other) for v, p in ink.items()}
-    total = sum(posterior.values())
-    ranked = sorted(((v, p / total) for v, p in posterior.items()), key=lambda item: -item[1])
-    best, confidence = ranked[0]
-    read = confidence >= READ_POSTERIOR
-    note = ""
-    if best is None:
-        if None not in prior:
-            note = f"empty, but the rules expected {expected_value}"
-        return EntryDecision("empty" if read else "doubtful", None, confidence,
-                             tuple(ranked[:4]), expected_value, None, note)
-    if best not in prior:
-        read = False  # not clear enough from the ink alone (see above)
-        note = f"the ink says {best}; the rules expected {expected_value}"
-    elif ink[best] < 0.5:
-        note = f"ink unsure; the rules expect {best}"
-    return EntryDecision("read" if read else "doubtful", best, confidence,
-                         tuple(ranked[:4]), expected_value, None, note)
+    readings = [c.value for c in number_candidates(entry.cells, 8, entry.minus)]
+    return {value: value_probability(entry, value) for value in [*readings, *values]}
 
 
 def column_log_likelihood(entries: Sequence[EntryCells], expected: Sequence[SheetEntry]

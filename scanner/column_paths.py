@@ -1,0 +1,213 @@
+"""How a writer fills one column, and the posterior of each entry given all of the column's ink.
+
+A writer's state after an entry is the total the next step adds to and the next deal of the
+column to write (or that the column has ended). From a state the rules expect a few values,
+each with a prior (the constants below): the previous total plus the deal's amount, the right
+running total after a slip, the next deal's entry when one was skipped (Codex 4.2.10), or
+nothing once the column has nothing more to write. Any other value keeps a small prior: a
+player's error (4.2.1 slip, 4.2.7 wrong amount), after which the writer either carries on from
+it or writes the right value next (a 4.2.7 correction).
+
+:func:`entry_posteriors` runs the forward-backward algorithm over these states, so each entry
+is weighed with the entries before *and* after it: a clear wrong value followed by the right
+one is a correction, not two errors; an unsure entry is settled by the one after it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Generic, NamedTuple, TypeVar
+
+from scoring.sheet import SheetEntry
+
+PRIOR_RIGHT_STEP = 0.95
+"""Prior that an entry is the writer's previous total plus the deal's amount (or that an
+entry is empty once the column has nothing more to write)."""
+PRIOR_RIGHT_TOTAL = 0.01
+"""Prior that an entry is the right running total although the previous one was off."""
+PRIOR_SKIPPED = 0.004
+"""Prior that the writer skipped an entry and wrote the next deal's."""
+OTHER_VALUES = 200
+"""The rest of the prior is spread over this many other values a player might write."""
+PRIOR_CORRECTION = 0.25
+"""Prior that a value the rules do not expect is followed by the right one (a 4.2.7
+correction: the wrong value stands, nothing is crossed out); otherwise the writer carries on
+from the wrong value."""
+INK_CLEAR = 0.999
+"""A value no writer state expects is kept as written (a recording error, for the audit) when
+the ink alone gives it this much of its likelihood: the rules do not override clear ink."""
+STATE_KEPT = 1e-7
+"""Writer states less likely than this, relative to the likeliest, are not followed further ..."""
+STATES_KEPT = 6
+"""... nor any but this many likeliest."""
+VALUE_KEPT = 1e-6
+"""A value no state expects is not weighed when the ink finds it this much (relative to its
+likeliest value) less likely: its prior is already thousands of times below an expected one."""
+
+Entry = TypeVar("Entry")
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """A value the rules allow next, the expected entry it would be, and its prior."""
+
+    value: int | None
+    index: int
+    prior: float
+
+
+class WriterState(NamedTuple):
+    """The writer after an entry: the total the next step adds to, the next expected entry,
+    and whether the column has ended (an empty entry: nothing more is written)."""
+
+    previous: int
+    next: int
+    ended: bool = False
+
+
+class Edge(NamedTuple):
+    """One way to write one value from one state; ``option`` is ``None`` for a value the
+    rules do not expect there."""
+
+    source: WriterState
+    value: int | None
+    target: WriterState
+    weight: float
+    option: Expectation | None
+    expected_value: int | None
+    """The value the rules expected from ``source`` (the first one that is not empty)."""
+
+
+@dataclass
+class EntryStep(Generic[Entry]):
+    """An entry's posterior over its values, and what explains each value best."""
+
+    ink: dict[int | None, float]
+    """P(ink | value) for every value weighed."""
+    ink_clear: bool
+    """The ink clearly says a value no state expects: the entry is that value."""
+    posterior: dict[int | None, float]
+    matched: dict[int | None, float]
+    """The posterior mass of each value that comes from the rules expecting it."""
+    best_edge: dict[int | None, Edge]
+
+
+def expectations(previous: int, expected: Sequence[SheetEntry], j: int) -> list[Expectation]:
+    """The values the rules allow after ``previous`` when entry ``j`` is next (see the
+    constants for the priors)."""
+    options: list[Expectation] = []
+    if all(entry.deal is None for entry in expected[j:]):
+        options.append(Expectation(None, j, PRIOR_RIGHT_STEP))  # nothing more to write
+    for k, step_prior, total_prior in ((j, PRIOR_RIGHT_STEP, PRIOR_RIGHT_TOTAL),
+                                       (j + 1, PRIOR_SKIPPED, PRIOR_SKIPPED)):
+        if k >= len(expected) or expected[k].deal is None:
+            continue
+        for value, prior in ((previous + expected[k].amount, step_prior),
+                             (expected[k].total, total_prior)):
+            if value.denominator != 1:
+                continue  # a half whist cannot be written in digit cells
+            if all(option.value != int(value) for option in options):
+                options.append(Expectation(int(value), k, prior))
+    return options
+
+
+def _options(state: WriterState, expected: Sequence[SheetEntry]) -> list[Expectation]:
+    if state.ended:  # the writer has stopped: the rules expect no more
+        return [Expectation(None, state.next, PRIOR_RIGHT_STEP)]
+    return expectations(state.previous, expected, state.next)
+
+
+def _edges(state: WriterState, options: list[Expectation], values: Iterable[int | None],
+           ink: dict[int | None, float]) -> list[Edge]:
+    """Every way to write each of ``values`` from ``state``, weighted by prior x ink. A value
+    the rules expect for a later deal (a skipped entry) may also be a wrong value for this
+    one: both ways are followed."""
+    by_value: dict[int | None, Expectation] = {}
+    for option in options:
+        by_value.setdefault(option.value, option)
+    expected_value = next((o.value for o in options if o.value is not None), None)
+    other = (1 - sum(o.prior for o in options)) / OTHER_VALUES
+    edges = []
+    for value in values:
+        match = by_value.get(value)
+        weight = ink[value]
+        if match is not None:
+            target = WriterState(state.previous, state.next, True) if value is None else \
+                WriterState(value, match.index + 1)
+            edges.append(Edge(state, value, target, match.prior * weight, match,
+                              expected_value))
+            if value is None or match.index == state.next:
+                continue  # as a wrong value, it would lead where it leads as a right one
+        if value is None:
+            edges.append(Edge(state, value, WriterState(state.previous, state.next, True),
+                              other * weight, None, expected_value))
+        else:  # a value the rules do not expect: carried on from, or corrected next
+            edges.append(Edge(state, value, WriterState(value, state.next + 1),
+                              other * (1 - PRIOR_CORRECTION) * weight, None, expected_value))
+            edges.append(Edge(state, value, WriterState(state.previous, state.next),
+                              other * PRIOR_CORRECTION * weight, None, expected_value))
+    return edges
+
+
+def _ink_clear(ink: dict[int | None, float], expected_values: set[int | None]) -> bool:
+    value, likelihood = max(ink.items(), key=lambda item: item[1])
+    return value not in expected_values and likelihood / sum(ink.values()) >= INK_CLEAR
+
+
+def entry_posteriors(entries: Sequence[Entry], expected: Sequence[SheetEntry],
+                     ink_of: Callable[[Entry, Iterable[int | None]], dict[int | None, float]]
+                     ) -> list[EntryStep[Entry]]:
+    """Each entry's posterior over its values given the whole column (forward-backward).
+
+    ``ink_of(entry, values)`` gives P(ink | value) for the entry's own likeliest values and
+    for ``values`` (those the rules expect there); an entry it gives one value only is that
+    value (a person verified it).
+    """
+    forward: list[dict[WriterState, float]] = [{WriterState(0, 0): 1.0}]
+    steps: list[tuple[dict[int | None, float], bool, list[Edge]]] = []
+    for entry in entries:
+        states = forward[-1]
+        options = {state: _options(state, expected) for state in states}
+        expected_values = {o.value for opts in options.values() for o in opts}
+        ink = ink_of(entry, {*expected_values, None})
+        clear = len(ink) > 1 and _ink_clear(ink, expected_values)
+        likeliest = max(ink.values())
+        values = [max(ink, key=lambda v: ink[v])] if clear else \
+            [v for v, p in ink.items() if v in expected_values or p >= likeliest * VALUE_KEPT]
+        edges = [edge for state in states for edge in _edges(state, options[state], values, ink)]
+        reached: dict[WriterState, float] = defaultdict(float)
+        for edge in edges:
+            reached[edge.target] += states[edge.source] * edge.weight
+        ranked = sorted(reached.items(), key=lambda item: -item[1])[:STATES_KEPT]
+        top = ranked[0][1] if ranked and ranked[0][1] > 0 else 1.0
+        kept = {state: weight / top for state, weight in ranked if weight >= top * STATE_KEPT}
+        steps.append((ink, clear, [edge for edge in edges if edge.target in kept]))
+        forward.append(kept)
+    backward: dict[WriterState, float] = dict.fromkeys(forward[-1], 1.0)
+    posteriors: list[EntryStep[Entry]] = []
+    for index in range(len(entries) - 1, -1, -1):
+        ink, clear, edges = steps[index]
+        before = forward[index]
+        posterior: dict[int | None, float] = defaultdict(float)
+        matched: dict[int | None, float] = defaultdict(float)
+        best: dict[int | None, tuple[float, Edge]] = {}
+        earlier: dict[WriterState, float] = defaultdict(float)
+        for edge in edges:
+            later = edge.weight * backward.get(edge.target, 0.0)
+            earlier[edge.source] += later
+            mass = before[edge.source] * later
+            posterior[edge.value] += mass
+            if edge.option is not None:
+                matched[edge.value] += mass
+            if edge.value not in best or mass > best[edge.value][0]:
+                best[edge.value] = (mass, edge)
+        total = sum(posterior.values()) or 1.0
+        top = max(earlier.values(), default=0.0) or 1.0
+        backward = {state: weight / top for state, weight in earlier.items()}
+        posteriors.append(EntryStep(
+            ink, clear, {v: p / total for v, p in posterior.items()},
+            {v: matched[v] / total for v in posterior},
+            {v: edge for v, (_, edge) in best.items()}))
+    return posteriors[::-1]

@@ -1,0 +1,98 @@
+"""A column decoded as a whole (scanner.column_paths): later entries have their say."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from scanner.decode import decode_sheet
+from scanner.decode_columns import EntryCells, decode_column
+from scanner.redecode import EntryEvidence
+from scoring import RuleSet, expected_sheet, parse_record
+from scoring.random_games import random_record, written_columns
+from scoring.sheet import ExpectedSheet, SheetEntry
+from tests.scanner.evidence import entry_cells, sheet_evidence
+
+
+def game(seed: int, variant: str = "sochi", players: int = 3) -> dict[str, Any]:
+    doc = random_record(RuleSet.preset(variant, players, 20), random.Random(seed))
+    doc["written"] = written_columns(expected_sheet(parse_record(doc)))
+    return doc
+
+
+def long_column(length: int = 4) -> tuple[list[SheetEntry], list[int]]:
+    """A column with at least ``length`` entries, all whole numbers of two digits or less."""
+    for seed in range(300):
+        sheet: ExpectedSheet = expected_sheet(parse_record(game(seed)))
+        for column in sheet.totals:
+            entries = [e for e in sheet.column(column) if e.deal is not None]
+            values = [int(e.total) for e in entries]
+            if len(entries) >= length and all(e.total.denominator == 1 for e in entries) \
+                    and all(0 < v < 100 for v in values) and len(set(values)) == len(values):
+                return list(sheet.column(column)), values
+    raise AssertionError("no game with a long enough column")
+
+
+def test_a_correction_is_a_wrong_value_then_the_right_one() -> None:
+    """Codex 4.2.7: the wrong value stands and the right one follows; both are read as
+    written, and the entries after them are expected from the right one."""
+    expected, values = long_column()
+    written = [*values[:1], values[1] + 10, *values[1:]]
+    decisions = decode_column([entry_cells(v, 3, sure=0.9995) for v in written], expected)
+    assert [d.value for d in decisions[:len(written)]] == written
+    assert "the rules expected" in decisions[1].note
+    assert all(d.status == "read" for d in decisions[:len(written)])
+    assert decisions[2].deal == expected[1].deal
+
+
+def test_a_slip_is_settled_by_the_entries_after_it() -> None:
+    """An unsure entry off by one, followed by entries that carry the slip on, is the slip
+    (a step-by-step decoding would take the value the rules expect there)."""
+    expected, values = long_column()
+    slipped = [values[0], *(v + 1 for v in values[1:])]
+    cells = [entry_cells(v, 3, sure=0.99) for v in slipped]
+    decisions = decode_column(cells, expected)
+    assert [d.value for d in decisions[:len(slipped)]] == slipped
+
+
+def test_a_digit_the_reader_did_not_see_leaves_the_entry_doubtful() -> None:
+    """A faint digit read as a blank cell, beyond doubt: the rules' value stays a candidate,
+    and the entry is doubtful, not read as the digits that were seen."""
+    expected, values = long_column()
+    index, value = next((i, v) for i, v in enumerate(values) if v >= 10)
+    cells = [entry_cells(v, 3, sure=0.9999) for v in values]
+    seen = list(cells[index].cells)
+    seen[1] = [1e-5] * 10 + [1 - 1e-4]  # the tens digit, not seen at all
+    cells[index] = EntryCells(tuple(seen))
+    decision = decode_column(cells, expected)[index]
+    assert decision.status == "doubtful"
+    assert decision.value == value
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_perfectly_read_sheet_decodes_to_its_truth(seed: int) -> None:
+    variant, players = [("sochi", 3), ("leningrad", 4), ("rostov", 3)][seed % 3]
+    doc = game(seed, variant, players)
+    decoded = decode_sheet(sheet_evidence(doc, talon=players == 4, sure=0.999))
+    assert decoded.deals == doc["deals"]
+    assert decoded.record()["written"] == doc["written"]
+    assert decoded.doubtful() == 0
+
+
+def test_decoding_again_without_the_empty_entries_gives_the_scans_decisions() -> None:
+    """A stored sheet keeps the ink of its non-empty entries only; decoding it again must
+    come to the scan's own decisions."""
+    expected, values = long_column()
+    cells = [entry_cells(v, 3, sure=0.97) for v in values]
+    cells[1] = entry_cells(values[1], 3, confuse={2: (values[1] + 3) % 10})
+    cells += [entry_cells(None, 3)] * 6
+    scanned = decode_column(cells, expected)
+    kept = [EntryEvidence(dict(d.ink), d.value) for d in scanned if d.status != "empty"]
+    assert len(kept) == len(values)
+    again = decode_column([e.column_entry() for e in kept], expected)
+    for was, now in zip(scanned, again, strict=False):
+        assert (now.status, now.value, now.expected, now.deal, now.note) == \
+            (was.status, was.value, was.expected, was.deal, was.note)
+        assert now.confidence == pytest.approx(was.confidence, abs=1e-9)
