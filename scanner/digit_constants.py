@@ -49,6 +49,11 @@ ADAPT_WEIGHT = 1.0
 #: fitted by ``training/train_digits.py`` (minimum NLL over simulated writers on the
 #: calibration split of the training data, never on the UCI digits).
 ADAPT_OUTPUT_TEMPERATURE = 1.93
+#: Transductive writer adaptation: a cell the general model reads with at least this
+#: probability (and the adapted model reads alike) joins the writer's references.
+ADAPT_TRANSDUCTIVE_MIN_PROBABILITY = 0.9
+#: Rounds of adding confidently read cells to the references.
+ADAPT_TRANSDUCTIVE_ROUNDS = 2
 #: Calibration samples the general model assigns less than this probability
 #: of their stated digit are considered mis-written or mislabelled and ignored.
 ADAPT_MIN_MODEL_PROBABILITY = 0.05

@@ -10,7 +10,8 @@ the probabilities are calibrated. No deep-learning framework is needed at scan t
 :class:`WriterAdaptation` adapts the recognizer to one player's hand from the
 digits that player wrote on the sheet's calibration strip: a nearest-neighbour
 vote on the CNN embedding of the player's own digits, combined with the
-general model. See ``scanner/models/DIGITS.md`` for training data and figures.
+general model, with the writer's confidently read digits of the same batch
+added to the references. See ``scanner/models/DIGITS.md`` for training data and figures.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from scanner.digit_constants import (
     ADAPT_MIN_MODEL_PROBABILITY,
     ADAPT_OUTPUT_TEMPERATURE,
     ADAPT_TEMPERATURE,
+    ADAPT_TRANSDUCTIVE_MIN_PROBABILITY,
+    ADAPT_TRANSDUCTIVE_ROUNDS,
     ADAPT_WEIGHT,
     BACKGROUND_KERNEL_FRACTION,
     EDGE_BAND_FRACTION,
@@ -376,6 +379,12 @@ class WriterAdaptation:
     samples and ``prototype_labels`` their digits. With fewer than
     ``ADAPT_MIN_DIGITS`` usable digits the adaptation is inactive and
     :meth:`probabilities` equals the general model's.
+
+    :meth:`probabilities` is transductive: the digits of the batch (one writer's
+    cells on a page) that the general model reads with at least
+    ``transductive_probability``, and the adapted model reads alike, join the writer's
+    references for the others, so a writer's consistent way of drawing a digit
+    outweighs one calibration sample.
     """
 
     recognizer: DigitRecognizer
@@ -384,6 +393,8 @@ class WriterAdaptation:
     weight: float = ADAPT_WEIGHT
     temperature: float = ADAPT_TEMPERATURE
     output_temperature: float = ADAPT_OUTPUT_TEMPERATURE
+    transductive_probability: float = ADAPT_TRANSDUCTIVE_MIN_PROBABILITY
+    transductive_rounds: int = ADAPT_TRANSDUCTIVE_ROUNDS
 
     @classmethod
     def from_calibration(
@@ -420,33 +431,80 @@ class WriterAdaptation:
         """Whether enough usable calibration digits were found to adapt."""
         return len(np.unique(self.prototype_labels)) >= ADAPT_MIN_DIGITS
 
-    def combine(self, probs: np.ndarray, embeds: np.ndarray) -> np.ndarray:
-        """Combine general-model probabilities with the writer's nearest-neighbour vote."""
-        if not self.active or len(probs) == 0:
-            return probs
-        sims = _l2(embeds) @ self.prototypes.T  # (n, k) cosine similarities
-        vote = np.zeros((len(probs), 10), np.float64)
+    def _digit_logits(self, probs: np.ndarray, embeds: np.ndarray, references: np.ndarray,
+                      labels: np.ndarray, exclude: np.ndarray | None = None) -> np.ndarray:
+        """Adapted digit logits, log p(digit) + weight * log(vote), before the output temperature.
+
+        The vote for a digit is the softmax-weighted similarity of the nearest
+        reference of that digit; ``exclude`` (n, k) bool hides references from rows
+        (a cell never votes for itself).
+        """
+        sims = _l2(embeds) @ references.T  # (n, k) cosine similarities
+        if exclude is not None:
+            sims = np.where(exclude, -np.inf, sims)
         w = np.exp((sims - sims.max(axis=1, keepdims=True)) / self.temperature)
-        for j, digit in enumerate(self.prototype_labels):
-            vote[:, digit] = np.maximum(vote[:, digit], w[:, j])
+        vote = np.zeros((len(probs), 10), np.float64)
+        for digit in np.unique(labels):
+            vote[:, digit] = w[:, labels == digit].max(axis=1)
         present = np.zeros(10, bool)
-        present[self.prototype_labels] = True
-        # Digits without a calibration sample get the mean vote: no evidence either way.
+        present[labels] = True
+        # Digits without a reference get the mean vote: no evidence either way.
         vote[:, ~present] = vote[:, present].mean(axis=1, keepdims=True)
         vote /= vote.sum(axis=1, keepdims=True)
-        # (p * vote ** weight) ** (1 / output_temperature), renormalized over the digits.
-        logit = np.log(probs[:, :10].astype(np.float64) + 1e-12) + self.weight * np.log(vote + 1e-6)
-        logit /= self.output_temperature
+        return np.log(probs[:, :10].astype(np.float64) + 1e-12) + self.weight * np.log(vote + 1e-6)
+
+    def _output(self, probs: np.ndarray, logit: np.ndarray, temperature: float) -> np.ndarray:
+        """Softmax of the digit logits at ``temperature``, scaled to the non-EMPTY share."""
+        logit = logit / temperature
         digits = np.exp(logit - logit.max(axis=1, keepdims=True))
         digits /= digits.sum(axis=1, keepdims=True)
         out = np.empty_like(probs, dtype=np.float64)
         out[:, :10] = digits * (1.0 - probs[:, EMPTY_CLASS : EMPTY_CLASS + 1])
         out[:, EMPTY_CLASS] = probs[:, EMPTY_CLASS]
-        return out.astype(np.float32)
+        return out
+
+    def combine(self, probs: np.ndarray, embeds: np.ndarray) -> np.ndarray:
+        """Combine general-model probabilities with the calibration digits' vote, cell by cell."""
+        if not self.active or len(probs) == 0:
+            return probs
+        logit = self._digit_logits(probs, embeds, self.prototypes, self.prototype_labels)
+        return self._output(probs, logit, self.output_temperature).astype(np.float32)
+
+    def combine_batch(self, probs: np.ndarray, embeds: np.ndarray) -> np.ndarray:
+        """:meth:`combine`, then again with the batch's confidently read digits as references.
+
+        A cell counts as confidently read when the general model gives its best digit
+        at least ``transductive_probability`` and the adapted model agrees; it then
+        votes, with that digit, for every other cell of the batch (never for itself).
+        The gate is the general model's calibrated probability, not the adapted one,
+        so that the calibration digits' vote cannot confirm itself through the batch.
+        Repeated ``transductive_rounds`` times (a round can change the adapted readings).
+        """
+        if not self.active or len(probs) == 0:
+            return probs
+        refs, labels = self.prototypes, self.prototype_labels
+        general = probs.argmax(axis=1)
+        likely = probs.max(axis=1) >= self.transductive_probability
+        logit = self._digit_logits(probs, embeds, refs, labels)
+        for _ in range(self.transductive_rounds):
+            sure = np.nonzero(likely & (logit.argmax(axis=1) == general))[0]
+            if not len(sure):
+                break
+            exclude = np.zeros((len(probs), len(refs) + len(sure)), bool)
+            exclude[sure, len(refs) + np.arange(len(sure))] = True
+            logit = self._digit_logits(
+                probs, embeds, np.concatenate([refs, _l2(embeds[sure])]),
+                np.concatenate([labels, general[sure]]), exclude)
+        return self._output(probs, logit, self.output_temperature).astype(np.float32)
 
     def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
-        """Return (n, 11) probabilities adapted to this writer; rows sum to 1."""
+        """Return (n, 11) probabilities adapted to this writer; rows sum to 1.
+
+        ``crops`` should be this writer's cells (e.g. all on one page): they
+        adapt to each other (:meth:`combine_batch`), so a cell's probabilities
+        depend on the others in the batch.
+        """
         if not len(crops):
             return np.zeros((0, NUM_CLASSES), np.float32)
         probs, embeds = self.recognizer.run_normalized(normalize_cells(crops))
-        return self.combine(probs, embeds)
+        return self.combine_batch(probs, embeds)
