@@ -105,11 +105,12 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
                    if c.probability >= ALTERNATIVE_MIN] for row in evidence.rows]
     chosen = [0] * len(candidates)
     posterior: list[list[float]] = [[c.probability for c in options] for options in candidates]
+    fits: dict[tuple[int, ...], float] = {}
     for _ in range(JOINT_PASSES):
         for index, options in enumerate(candidates):
             if len(options) < 2 or posterior[index][chosen[index]] >= ROW_READ:
                 continue  # only rows the ink leaves unsure are re-ranked
-            scores = [option.log_score + _totals_fit(evidence, candidates, chosen, index, k)
+            scores = [option.log_score + _totals_fit(evidence, candidates, chosen, index, k, fits)
                       for k, option in enumerate(options)]
             top = max(scores)
             weights = [math.exp(s - top) for s in scores]
@@ -141,15 +142,19 @@ def _row_decision(row: int, options: list[RowCandidate], posterior: list[float],
 
 
 def _totals_fit(evidence: SheetEvidence, candidates: list[list[RowCandidate]],
-                chosen: list[int], index: int, option: int) -> float:
-    """Log-likelihood of the written columns if row ``index`` held its ``option``."""
-    deals = [candidates[i][option if i == index else chosen[i]].deal
-             for i in range(len(candidates))]
-    sheet = _sheet(evidence, deals)
-    if sheet is None:
-        return -1e9
-    return sum(column_log_likelihood(cells, sheet.column(column))
-               for column, cells in evidence.columns.items())
+                chosen: list[int], index: int, option: int,
+                fits: dict[tuple[int, ...], float]) -> float:
+    """Log-likelihood of the written columns if row ``index`` held its ``option``; ``fits``
+    remembers each deal log's (a later pass asks about the same ones again)."""
+    picks = tuple(option if i == index else chosen[i] for i in range(len(candidates)))
+    fit = fits.get(picks)
+    if fit is None:
+        sheet = _sheet(evidence, [candidates[i][k].deal for i, k in enumerate(picks)])
+        fit = -1e9 if sheet is None else sum(
+            column_log_likelihood(cells, sheet.column(column))
+            for column, cells in evidence.columns.items())
+        fits[picks] = fit
+    return fit
 
 
 def _sheet(evidence: SheetEvidence, deals: list[dict[str, Any] | None]) -> ExpectedSheet | None:

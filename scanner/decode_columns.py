@@ -114,31 +114,31 @@ def decode_column(entries: Sequence[ColumnEntry], expected: Sequence[SheetEntry]
     with it pinned): a stored sheet keeps no ink of its empty entries, and decoding it again
     (:mod:`scanner.redecode`) must come to the scan's own decisions.
     """
-    entries = list(entries)
-    decisions = _decisions(entries, expected)
+    written = max((i for i, e in enumerate(entries) if not _blank(e)), default=-1) + 1
+    column = list(entries[:written])
+    decisions = _decisions(column, expected)
     for _ in range(EMPTY_PASSES):
-        pinned = [EntryPinned(None) if d.status == "empty" else e
-                  for e, d in zip(entries, decisions, strict=True)]
-        if all(p is e for p, e in zip(pinned, entries, strict=True)):
+        pinned: list[ColumnEntry] = [
+            EntryPinned(None) if d.status == "empty" and not isinstance(e, EntryPinned) else e
+            for e, d in zip(column, decisions, strict=True)]
+        if all(p is e for p, e in zip(pinned, column, strict=True)):
             break
         again = _decisions(pinned, expected)
         decisions = [was if was.status == "empty" else now
                      for was, now in zip(decisions, again, strict=True)]
-        entries = pinned
-    return decisions
+        column = pinned
+    # the blank entries after the last written one are the column's end: empty
+    return decisions + [EntryDecision("empty", None, 1.0, ((None, 1.0),))
+                        for _ in entries[written:]]
 
 
 def _decisions(entries: list[ColumnEntry], expected: Sequence[SheetEntry]
                ) -> list[EntryDecision]:
-    """One pass of :func:`decode_column`. The column ends with an empty entry (after its
-    last cell, the writer has stopped); the blank entries after its last written one are
-    that end, once, and empty."""
-    written = max((i for i, e in enumerate(entries) if not _blank(e)), default=-1) + 1
-    steps = entry_posteriors([*entries[:written], EntryPinned(None)], expected, _entry_ink)
-    decided = [_decision(entry, step, expected)
-               for entry, step in zip(entries[:written], steps, strict=False)]
-    return decided + [EntryDecision("empty", None, 1.0, ((None, 1.0),))
-                      for _ in entries[written:]]
+    """One pass of :func:`decode_column` over the entries up to the last written one; after
+    them the column ends (an empty entry: the writer has stopped)."""
+    steps = entry_posteriors([*entries, EntryPinned(None)], expected, _entry_ink)
+    return [_decision(entry, step, expected)
+            for entry, step in zip(entries, steps, strict=False)]
 
 
 def _shown(ranked: list[tuple[int | None, float]]) -> tuple[tuple[int | None, float], ...]:

@@ -67,6 +67,7 @@ class _Marks(dict[tuple[str, str], float]):
     def __init__(self, marks: Mapping[tuple[str, str], float]) -> None:
         super().__init__(marks)
         self.scores: dict[tuple[str, tuple[str, ...], str | None], float] = {}
+        self.calls: dict[tuple[str, ...], list[tuple[dict[str, str | None], float]]] = {}
 
 
 def _group_score(marks: Mapping[tuple[str, str], float], field: str, options: Sequence[str],
@@ -110,7 +111,6 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...]
     talon = _readings([digits.get(("talon", "0"), _EMPTY)], 3) \
         if rules.talon_prize and any(k[0] == "talon" for k in digits) else None
     candidates: list[RowCandidate] = []
-    call_choices = _call_choices(marks, seats)
     trick_options = _trick_options(tricks, players, seats)
     declarer_options = [*seats, "allpass"]
     for declarer in _best_options(marks, "declarer", declarer_options):
@@ -119,7 +119,8 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...]
             level_score = base + _group_score(marks, "level", LEVELS, level)
             for suit in _best_options(marks, "suit", SUITS):
                 score = level_score + _group_score(marks, "suit", SUITS, suit)
-                for calls, call_score in call_choices:
+                callers = _callers(declarer, level, players)
+                for calls, call_score in _call_choices(marks, seats, callers):
                     shape = _shape(declarer, level, suit, calls, players, dealer)
                     if shape is None:
                         continue
@@ -175,22 +176,38 @@ def _clearly_empty(evidence: RowEvidence) -> bool:
         all(cell[-1] >= EMPTY_ROW_CELL_MIN for cell in evidence.digits.values())
 
 
-def _call_choices(marks: Mapping[tuple[str, str], float], seats: tuple[str, ...]
-                  ) -> list[tuple[dict[str, str | None], float]]:
-    """Every seat's likely call (or none), combined, with the log-likelihood of each combination;
-    combinations far below the best are dropped."""
+def _callers(declarer: str | None, level: str | None, players: list[str]) -> tuple[str, ...]:
+    """The seats that call on a contract (its defenders); no seat calls otherwise."""
+    if declarer not in players or level in (None, "misere"):
+        return ()
+    return tuple(p for p in players if p != declarer)
+
+
+def _call_choices(marks: Mapping[tuple[str, str], float], seats: tuple[str, ...],
+                  callers: tuple[str, ...]) -> list[tuple[dict[str, str | None], float]]:
+    """Each caller's likely calls, combined, every other seat calling nothing, with the
+    log-likelihood of each combination; combinations far below the best are dropped."""
+    cached = marks.calls.get(callers) if isinstance(marks, _Marks) else None
+    if cached is not None:
+        return cached
     per_seat = []
     for seat in seats:
         options = [f"{seat}:{c}" for c in CALLS]
-        per_seat.append([(o, _group_score(marks, "call", options, o))
-                         for o in _best_options(marks, "call", options)])
+        if seat in callers:
+            likely: list[str | None] = [o for o in _best_options(marks, "call", options) if o]
+        else:
+            likely = [None]
+        per_seat.append([(o, _group_score(marks, "call", options, o)) for o in likely])
     choices = []
     for combo in itertools.product(*per_seat):
         calls = {s: (o.split(":")[1] if o else None)
                  for s, (o, _) in zip(seats, combo, strict=True)}
         choices.append((calls, sum(score for _, score in combo)))
-    best = max(score for _, score in choices)
-    return [c for c in choices if best - c[1] <= OPTION_MARGIN_LOG]
+    best = max((score for _, score in choices), default=0.0)
+    kept = [c for c in choices if best - c[1] <= OPTION_MARGIN_LOG]
+    if isinstance(marks, _Marks):
+        marks.calls[callers] = kept
+    return kept
 
 
 def _shape(declarer: str | None, level: str | None, suit: str | None,
