@@ -11,16 +11,17 @@ running totals of the triangle re-rank rows that stay unsure.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from forms.deal_column import CALLS, LEVELS, RESULT_DIGITS, SUITS, TRICK_DIGITS
 from forms.deal_column import RESULTS as RESULT_SIGNS
-from scanner.numbers import PROBABILITY_FLOOR, NumberCandidate, spelled_probability
+from scanner.numbers import PROBABILITY_FLOOR, NumberCandidate, spelled_probabilities
 from scoring.deals import make_deal
 from scoring.errors import RecordError
 from scoring.notation import Contract, parse_contract
@@ -61,13 +62,16 @@ def _log(p: float) -> float:
 
 
 class _Marks(dict[tuple[str, str], float]):
-    """A row's marks with the group scores already worked out (a row asks for the same few
-    hundreds of times while its candidates are built)."""
+    """A row's marks with the group and result scores already worked out (a row asks for
+    the same few hundreds of times while its candidates are built)."""
 
     def __init__(self, marks: Mapping[tuple[str, str], float]) -> None:
         super().__init__(marks)
         self.scores: dict[tuple[str, tuple[str, ...], str | None], float] = {}
         self.calls: dict[tuple[str, ...], list[tuple[dict[str, str | None], float]]] = {}
+        self.best: dict[tuple[str, tuple[str, ...]], list[str | None]] = {}
+        self.results: dict[tuple[str | None, int | None], float] = {}
+        """The result cells' score per (sign, number): :func:`_result_score`."""
 
 
 def _group_score(marks: Mapping[tuple[str, str], float], field: str, options: Sequence[str],
@@ -110,8 +114,9 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...]
                                for p in range(RESULT_DIGITS)], 10)
     talon = _readings([digits.get(("talon", "0"), _EMPTY)], 3) \
         if rules.talon_prize and any(k[0] == "talon" for k in digits) else None
-    candidates: list[RowCandidate] = []
     trick_options = _trick_options(tricks, players, seats)
+    readings: list[_Reading] = []
+    shapes: list[dict[str, Any]] = []
     declarer_options = [*seats, "allpass"]
     for declarer in _best_options(marks, "declarer", declarer_options):
         base = _group_score(marks, "declarer", declarer_options, declarer)
@@ -124,18 +129,31 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...]
                     shape = _shape(declarer, level, suit, calls, players, dealer)
                     if shape is None:
                         continue
-                    candidates += _with_tricks(shape, score + call_score, trick_options,
-                                               result_number, marks, talon, rules, seats)
-    candidates.sort(key=lambda c: -c.log_score)
+                    shapes.append(shape)
+                    readings += _with_tricks(len(shapes) - 1, shape, score + call_score,
+                                             trick_options, result_number, marks, talon)
+    readings.sort(key=lambda r: -r.log_score)
     legal: list[RowCandidate] = []
-    seen: set[str] = set()
-    for candidate in candidates:
-        key = json.dumps(candidate.deal, sort_keys=True)
-        if key in seen:
-            continue
-        seen.add(key)
-        if _legal(candidate.deal, rules, seats):
-            legal.append(candidate)
+    seen: set[tuple[str, tuple[tuple[str, int], ...] | None, int]] = set()
+    shape_keys: dict[int, str] = {}
+    legality: dict[tuple[str, bool, int], bool] = {}
+    for reading in readings:
+        if reading.shape not in shape_keys:
+            shape_keys[reading.shape] = json.dumps(
+                shapes[reading.shape] if reading.shape >= 0 else None, sort_keys=True)
+        shape_key = shape_keys[reading.shape]
+        tricks_key = None if reading.tricks is None else tuple(sorted(reading.tricks.items()))
+        if (shape_key, tricks_key, reading.quick) in seen:
+            continue  # the same deal again
+        seen.add((shape_key, tricks_key, reading.quick))
+        # make_deal's verdict does not depend on the tricks' values (every trick option
+        # names the players and sums to 10), only on whether there are tricks: asked once
+        legal_key = (shape_key, tricks_key is not None, reading.quick)
+        deal = reading.deal(shapes)
+        if legal_key not in legality:
+            legality[legal_key] = _legal(deal, rules, seats)
+        if legality[legal_key]:
+            legal.append(RowCandidate(deal, reading.log_score))
             if len(legal) == CANDIDATES_KEPT:
                 break
     unconstrained = _ink_best(marks, tricks, result_number, talon, seats)
@@ -162,8 +180,9 @@ _EMPTY = tuple([0.0] * 10 + [1.0])
 def _readings(cells: Sequence[Sequence[float]], largest: int) -> list[NumberCandidate]:
     """Every value 0..``largest`` (and empty) the cells could spell, with P(ink | value):
     all of them, so that the tricks' sum of 10 can pick one the ink finds unlikely."""
-    return [NumberCandidate(v, spelled_probability(cells, v), "" if v is None else str(v))
-            for v in [None, *range(largest + 1)]]
+    values = [None, *range(largest + 1)]
+    return [NumberCandidate(v, p, "" if v is None else str(v))
+            for v, p in zip(values, spelled_probabilities(cells, values), strict=True)]
 EMPTY_ROW_MARK_MAX = 0.05
 """A row read as empty at once has no mark box more likely crossed than this ..."""
 EMPTY_ROW_CELL_MIN = 0.99
@@ -243,7 +262,7 @@ def _trick_options(tricks: dict[str, list[Any]], players: list[str], seats: tupl
     (all empty); the 4-player dealer's cells should be empty."""
     sitting_out = [s for s in seats if s not in players]
     out_score = sum(_log(_p_value(tricks[s], None)) for s in sitting_out)
-    played = []
+    played: list[tuple[float, tuple[int, ...]]] = []
     if len(players) == 3:  # the third player's tricks follow from the first two's
         logs = [[(r.value, _log(r.probability)) for r in tricks[s] if r.value is not None]
                 for s in players]
@@ -252,39 +271,55 @@ def _trick_options(tricks: dict[str, list[Any]], players: list[str], seats: tupl
             for v1, l1 in logs[1]:
                 l2 = third.get(10 - v0 - v1)
                 if l2 is not None:  # summed as below, in the same order
-                    played.append((out_score + (0 + l0 + l1 + l2),
-                                   dict(zip(players, (v0, v1, 10 - v0 - v1), strict=True))))
+                    played.append((out_score + (0 + l0 + l1 + l2), (v0, v1, 10 - v0 - v1)))
     else:
         for readings in itertools.product(*(tricks[s] for s in players)):
             values = [r.value for r in readings]
             if None not in values and sum(values) == 10:
                 played.append((out_score + sum(_log(r.probability) for r in readings),
-                               dict(zip(players, values, strict=True))))
+                               tuple(values)))
     played.sort(key=lambda option: -option[0])
     not_played = out_score + sum(_log(_p_value(tricks[s], None)) for s in players)
-    return [*played[:3], (not_played, None)]
+    return [*((score, dict(zip(players, values, strict=True))) for score, values in played[:3]),
+            (not_played, None)]
 
 
-def _with_tricks(shape: dict[str, Any], score: float,
+class _Reading(NamedTuple):
+    """A row reading before it is checked: a shape (an index into the row's shapes; ``-1``
+    for the empty row) completed with tricks and talon. Only the likeliest few become deals."""
+
+    log_score: float
+    shape: int
+    tricks: dict[str, int] | None
+    quick: int
+
+    def deal(self, shapes: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """The record deal (JSON object) this reading says; ``None`` for an empty row."""
+        if self.shape < 0:
+            return None
+        deal = dict(shapes[self.shape])
+        if self.tricks is not None:
+            deal["tricks"] = self.tricks
+        return {**deal, "talon": {"quick_tricks": self.quick}} if self.quick else deal
+
+
+def _with_tricks(index: int, shape: dict[str, Any], score: float,
                  trick_options: list[tuple[float, dict[str, int] | None]],
-                 result_number: list[Any], marks: Mapping[tuple[str, str], float],
-                 talon: list[Any] | None, rules: RuleSet, seats: tuple[str, ...]
-                 ) -> list[RowCandidate]:
-    """Complete a shape with the likeliest legal tricks, result and talon readings."""
+                 result_number: list[Any], marks: _Marks, talon: list[Any] | None
+                 ) -> list[_Reading]:
+    """Complete shape ``index`` with the likeliest tricks, result and talon readings."""
     if not shape:
         not_played = trick_options[-1][0]
         empty = not_played + _log(_p_value(result_number, None)) + _group_score(
             marks, "result", RESULT_SIGNS, None)
-        return [RowCandidate(None, score + empty)]
+        return [_Reading(score + empty, -1, None, 0)]
     results = []
+    talon_options = _talon_options(talon, shape["type"])
     for trick_score, values in trick_options:
-        deal = dict(shape)
-        if values is not None:
-            deal["tricks"] = values
-        total = score + trick_score + _result_score(deal, result_number, marks)
-        for quick, talon_score in _talon_options(talon, deal):
-            with_talon = {**deal, "talon": {"quick_tricks": quick}} if quick else deal
-            results.append(RowCandidate(with_talon, total + talon_score))
+        sign, number = _shape_result(shape, values)
+        total = score + trick_score + _result_score(sign, number, result_number, marks)
+        for quick, talon_score in talon_options:
+            results.append(_Reading(total + talon_score, index, values, quick))
     return results
 
 
@@ -302,10 +337,11 @@ def _legal(deal: dict[str, Any] | None, rules: RuleSet, seats: tuple[str, ...]) 
     return True
 
 
-def _talon_options(talon: list[Any] | None, deal: dict[str, Any]) -> list[tuple[int, float]]:
+def _talon_options(talon: list[Any] | None, kind: str) -> list[tuple[int, float]]:
+    """The likeliest talon prizes a deal of ``kind`` may show, with their log-likelihoods."""
     if talon is None:
         return [(0, 0.0)]
-    if deal["type"] != "contract":
+    if kind != "contract":
         return [(0, _log(_p_value(talon, None)))]
     options = [(0, _log(_p_value(talon, None) + _p_value(talon, 0)))]
     options += [(q, _log(_p_value(talon, q))) for q in (1, 2, 3)]
@@ -320,27 +356,44 @@ def expected_result(deal: dict[str, Any]) -> tuple[str | None, int | None]:
     """The Codex 4.2.11 result a row shows: sign and number (``("-", 1)`` = one down).
 
     An all-pass shows none; a deal not played shows ``=`` (the declarer scores as made).
+
+    >>> expected_result({"type": "contract", "declarer": "A", "contract": "7H",
+    ...                  "tricks": {"A": 6, "B": 3, "C": 1}})
+    ('-', 1)
     """
-    if deal["type"] == "allpass":
+    return _shape_result(deal, deal.get("tricks"))
+
+
+def _shape_result(shape: dict[str, Any], tricks: dict[str, int] | None
+                  ) -> tuple[str | None, int | None]:
+    """:func:`expected_result` of a deal shape played with ``tricks`` (``None``: not played)."""
+    if shape["type"] == "allpass":
         return None, None
-    if "tricks" not in deal:
+    if tricks is None:
         return "=", None
-    taken = deal["tricks"][deal["declarer"]]
-    if deal["type"] == "misere":
-        over = -taken
-    else:
-        contract = parse_contract(deal["contract"])
-        assert isinstance(contract, Contract)
-        over = taken - contract.level
+    taken = tricks[shape["declarer"]]
+    over = -taken if shape["type"] == "misere" else taken - _contract_level(shape["contract"])
     if over == 0:
         return "=", None
     return ("+" if over > 0 else "-"), abs(over)
 
 
-def _result_score(deal: dict[str, Any], number: list[Any],
-                  marks: Mapping[tuple[str, str], float]) -> float:
-    sign, value = expected_result(deal)
-    return _group_score(marks, "result", RESULT_SIGNS, sign) + _log(_p_value(number, value))
+@functools.cache
+def _contract_level(text: str) -> int:
+    contract = parse_contract(text)
+    assert isinstance(contract, Contract)
+    return contract.level
+
+
+def _result_score(sign: str | None, value: int | None, number: list[Any], marks: _Marks
+                  ) -> float:
+    """Log-likelihood of the result cells showing ``sign`` and ``value`` (asked of a row
+    for every reading: worked out once per result)."""
+    score = marks.results.get((sign, value))
+    if score is None:
+        score = _group_score(marks, "result", RESULT_SIGNS, sign) + _log(_p_value(number, value))
+        marks.results[(sign, value)] = score
+    return score
 
 
 def _normalised(candidates: list[RowCandidate]) -> list[RowCandidate]:

@@ -139,9 +139,21 @@ def spelled_probability(cells: Sequence[Sequence[float]], value: int | None,
     return _spelled_probability(tuple(tuple(c) for c in cells), value, minus)
 
 
-@lru_cache(maxsize=CACHED_INPUTS, typed=True)
-def _spelled_probability(cells: tuple[tuple[float, ...], ...], value: int | None,
-                         minus: float | None) -> float:
+def spelled_probabilities(cells: Sequence[Sequence[float]], values: Sequence[int | None],
+                          minus: float | None = None) -> list[float]:
+    """:func:`spelled_probability` of each of ``values``: the same numbers, the cells taken
+    as they are (not looked up: a caller asking about every value asks once).
+
+    >>> one = [0.0] * 11; one[1] = 1.0
+    >>> empty = [0.0] * 11; empty[10] = 1.0
+    >>> spelled_probabilities([empty, one], [1, 11, None])
+    [1.0, 0.003, 1e-06]
+    """
+    return [_spelled(cells, value, minus) for value in values]
+
+
+def _spelled(cells: Sequence[Sequence[float]], value: int | None, minus: float | None
+             ) -> float:
     text = "" if value is None else str(abs(value))
     if len(text) > len(cells):
         return PROBABILITY_FLOOR
@@ -161,3 +173,6 @@ def _spelled_probability(cells: tuple[tuple[float, ...], ...], value: int | None
     elif value is not None and value < 0:
         return PROBABILITY_FLOOR
     return max(best, PROBABILITY_FLOOR)
+
+
+_spelled_probability = lru_cache(maxsize=CACHED_INPUTS, typed=True)(_spelled)
