@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -75,33 +76,7 @@ def _number_candidates(cells: tuple[tuple[float, ...], ...], limit: int,
     # 1 = inside the digits, 2 = trailing empties
     beam: list[tuple[float, str, int]] = [(0.0, "", 0)]
     for probabilities in cells:
-        likely = [(str(digit), digit_log) for digit, digit_log in _likely_classes(probabilities)]
-        empty_log = _log(probabilities[EMPTY])
-        # the best score of each state (text, phase), the first one grown on a tie; then the
-        # states best first, ties in the order grown (what a stable sort and dropping the
-        # repeats would keep)
-        best: dict[tuple[str, int], tuple[float, int]] = {}
-        order = 0
-        for score, text, phase in beam:
-            key = (text, 0 if phase == 0 else 2)
-            grown = score + empty_log
-            kept = best.get(key)
-            if kept is None or grown > kept[0]:
-                best[key] = (grown, order)
-            order += 1
-            if phase == 2:
-                continue
-            for digit, digit_log in likely:
-                key = (text + digit, 1)
-                grown = score + digit_log
-                kept = best.get(key)
-                if kept is None or grown > kept[0]:
-                    best[key] = (grown, order)
-                order += 1
-        # (-score, order) is unique: the tuples sort without a key function
-        ranked = sorted([(-score, grown_at, text, phase)
-                         for (text, phase), (score, grown_at) in best.items()])[:BEAM_WIDTH]
-        beam = [(-negative_score, text, phase) for negative_score, _, text, phase in ranked]
+        beam = _grown(beam, probabilities)
     readings: dict[tuple[int | None, str], float] = {}
     for score, text, _ in beam:
         if len(text) > 1 and text.startswith("0"):
@@ -118,6 +93,47 @@ def _number_candidates(cells: tuple[tuple[float, ...], ...], limit: int,
     likeliest = sorted(readings.items(), key=lambda item: -item[1])[:limit]
     return tuple(NumberCandidate(number, p / total, written)
                  for (number, written), p in likeliest)
+
+
+def _grown(beam: list[tuple[float, str, int]], probabilities: Sequence[float]
+           ) -> list[tuple[float, str, int]]:
+    """The beam after one more cell: its :data:`BEAM_WIDTH` best states, best first.
+
+    Each state grows by the cell read empty, then by each likely digit (a state in its
+    trailing empties only by empty); a state reached twice keeps its best score, the first
+    one grown on a tie, and states of equal score rank in the order grown. The beam is
+    sorted best first, so each way of growing (empty, or one digit) yields its states best
+    first too: merging these streams gives the best states without growing all of them.
+    """
+    likely = _likely_classes(probabilities)
+    empty_log = _log(probabilities[EMPTY])
+    first_grown = []  # the order in which each state's first growth (empty) came
+    order = 0
+    for _, _, phase in beam:
+        first_grown.append(order)
+        order += 1 if phase == 2 else 1 + len(likely)
+    growing = [i for i, (_, _, phase) in enumerate(beam) if phase != 2]
+    # stream 0: the cell read empty, from every state; stream 1 + j: digit j of ``likely``
+    streams = [(empty_log, 0, list(range(len(beam))))]
+    streams += [(digit_log, 1 + j, growing) for j, (_, digit_log) in enumerate(likely)]
+    heap = [(-(beam[states[0]][0] + added), first_grown[states[0]] + offset, k, 0)
+            for k, (added, offset, states) in enumerate(streams) if states]
+    heapq.heapify(heap)
+    grown: list[tuple[float, str, int]] = []
+    seen: set[tuple[str, int]] = set()
+    while heap and len(grown) < BEAM_WIDTH:
+        negative_score, _, k, position = heapq.heappop(heap)
+        added, offset, states = streams[k]
+        _, text, phase = beam[states[position]]
+        state = (text, 0 if phase == 0 else 2) if k == 0 else (text + str(likely[k - 1][0]), 1)
+        if state not in seen:  # a state reached again: its first, best, growth counts
+            seen.add(state)
+            grown.append((-negative_score, *state))
+        if position + 1 < len(states):
+            i = states[position + 1]
+            heapq.heappush(heap, (-(beam[i][0] + added), first_grown[i] + offset, k,
+                                  position + 1))
+    return grown
 
 
 def _likely_classes(probabilities: Sequence[float]) -> list[tuple[int, float]]:

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
 
-from scanner.numbers import spelled_probabilities, spelled_probability
+from scanner.numbers import (
+    BEAM_WIDTH,
+    EMPTY,
+    PROBABILITY_FLOOR,
+    _grown,
+    _likely_classes,
+    spelled_probabilities,
+    spelled_probability,
+)
 
 
 def _cell(rng: random.Random) -> list[float]:
@@ -25,3 +34,34 @@ def test_spelled_probabilities_are_spelled_probability_of_each_value(seed: int) 
     values = [None, *range(-12, 130)]
     assert spelled_probabilities(cells, values, minus) == [
         spelled_probability(cells, value, minus) for value in values]
+
+
+def _grown_by_growing_all(beam: list[tuple[float, str, int]], probabilities: list[float]
+                          ) -> list[tuple[float, str, int]]:
+    """The beam step as first written: every state grown, then sorted (the reference)."""
+    likely = [(str(digit), digit_log) for digit, digit_log in _likely_classes(probabilities)]
+    empty_log = math.log(max(probabilities[EMPTY], PROBABILITY_FLOOR))
+    best: dict[tuple[str, int], tuple[float, int]] = {}
+    order = 0
+    for score, text, phase in beam:
+        grown = [((text, 0 if phase == 0 else 2), score + empty_log)]
+        if phase != 2:
+            grown += [((text + digit, 1), score + digit_log) for digit, digit_log in likely]
+        for key, value in grown:
+            if key not in best or value > best[key][0]:
+                best[key] = (value, order)
+            order += 1
+    ranked = sorted((-score, at, text, phase) for (text, phase), (score, at) in best.items())
+    return [(-negative, text, phase) for negative, _, text, phase in ranked[:BEAM_WIDTH]]
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_the_merged_beam_keeps_what_growing_every_state_keeps(seed: int) -> None:
+    rng = random.Random(seed)
+    blank = [9.999999999998898e-06] * 10 + [0.9999]  # ties between all digits
+    beam: list[tuple[float, str, int]] = [(0.0, "", 0)]
+    reference = beam
+    for _ in range(4):
+        cell = blank if rng.random() < 0.3 else _cell(rng)
+        beam, reference = _grown(beam, cell), _grown_by_growing_all(reference, cell)
+        assert beam == reference
