@@ -12,6 +12,7 @@ alone is clearly sure of it; otherwise it is *doubtful*, with its candidates.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -46,6 +47,11 @@ class EntryCells:
 
     cells: tuple[Sequence[float], ...]
     minus: float | None = None
+
+    @functools.cached_property
+    def likelihoods(self) -> dict[int | None, float]:
+        """P(ink | value) for the values asked so far (:func:`value_probability`)."""
+        return {}
 
 
 @dataclass(frozen=True)
@@ -96,8 +102,13 @@ class EntryDecision:
 
 
 def value_probability(entry: EntryCells, value: int | None) -> float:
-    """P(ink | value) for one entry (:func:`scanner.numbers.spelled_probability`)."""
-    return spelled_probability(entry.cells, value, entry.minus)
+    """P(ink | value) for one entry (:func:`scanner.numbers.spelled_probability`); each
+    entry remembers its answers (a sheet's decoding asks about the same values again for
+    every deal reading it weighs)."""
+    known = entry.likelihoods
+    if value not in known:
+        known[value] = spelled_probability(entry.cells, value, entry.minus)
+    return known[value]
 
 
 def decode_column(entries: Sequence[ColumnEntry], expected: Sequence[SheetEntry]

@@ -170,20 +170,21 @@ def spelled_probabilities(cells: Sequence[Sequence[float]], values: Sequence[int
 
 def _spelled(cells: Sequence[Sequence[float]], value: int | None, minus: float | None
              ) -> float:
-    text = "" if value is None else str(abs(value))
-    if len(text) > len(cells):
+    digits = [] if value is None else [int(c) for c in str(abs(value))]
+    length, width = len(digits), len(cells)
+    if length > width:
         return PROBABILITY_FLOOR
     best = 0.0
-    for start in sorted({len(cells) - len(text), 0}):
+    for start in (0,) if length == width else (0, width - length):  # left or right aligned
         p = 1.0
         for index, probabilities in enumerate(cells):
-            inside = start <= index < start + len(text)
-            if inside:
-                digit = probabilities[int(text[index - start])]
-                p *= max(digit, MISSED_DIGIT * probabilities[EMPTY], PROBABILITY_FLOOR)
+            if start <= index < start + length:
+                p *= max(probabilities[digits[index - start]],
+                         MISSED_DIGIT * probabilities[EMPTY], PROBABILITY_FLOOR)
             else:
                 p *= max(probabilities[EMPTY], PROBABILITY_FLOOR)
-        best = max(best, p)
+        if p > best:
+            best = p
     if minus is not None:
         best *= minus if value is not None and value < 0 else 1 - minus
     elif value is not None and value < 0:
