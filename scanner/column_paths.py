@@ -94,26 +94,51 @@ class EntryStep(Generic[Entry]):
     best_edge: dict[int | None, Edge]
 
 
-def expectations(previous: int, expected: Sequence[SheetEntry], j: int) -> list[Expectation]:
+@dataclass(frozen=True)
+class ExpectedColumn:
+    """A column's expected entries as the writer's model uses them: each entry's amount and
+    total when whole (``None``: a half whist, which digit cells cannot hold), whether a deal
+    caused it, and whether nothing more is to be written from it on."""
+
+    amounts: tuple[int | None, ...]
+    totals: tuple[int | None, ...]
+    dealt: tuple[bool, ...]
+    ended_from: tuple[bool, ...]
+    """``ended_from[j]``: no entry from ``j`` on comes from a deal (one longer than the
+    column: nothing is left after its last entry)."""
+
+    @classmethod
+    def of(cls, expected: Sequence[SheetEntry]) -> ExpectedColumn:
+        """The model's view of the expected entries of one column."""
+        ended = [True]
+        for entry in reversed(expected):
+            ended.append(ended[-1] and entry.deal is None)
+        return cls(tuple(int(e.amount) if e.amount.denominator == 1 else None for e in expected),
+                   tuple(int(e.total) if e.total.denominator == 1 else None for e in expected),
+                   tuple(e.deal is not None for e in expected), tuple(reversed(ended)))
+
+
+def expectations(previous: int, expected: ExpectedColumn, j: int) -> list[Expectation]:
     """The values the rules allow after ``previous`` when entry ``j`` is next (see the
     constants for the priors)."""
     options: list[Expectation] = []
-    if all(entry.deal is None for entry in expected[j:]):
+    if expected.ended_from[min(j, len(expected.dealt))]:
         options.append(Expectation(None, j, PRIOR_RIGHT_STEP))  # nothing more to write
     for k, step_prior, total_prior in ((j, PRIOR_RIGHT_STEP, PRIOR_RIGHT_TOTAL),
                                        (j + 1, PRIOR_SKIPPED, PRIOR_SKIPPED)):
-        if k >= len(expected) or expected[k].deal is None:
+        if k >= len(expected.dealt) or not expected.dealt[k]:
             continue
-        for value, prior in ((previous + expected[k].amount, step_prior),
-                             (expected[k].total, total_prior)):
-            if value.denominator != 1:
+        amount = expected.amounts[k]
+        for value, prior in ((None if amount is None else previous + amount, step_prior),
+                             (expected.totals[k], total_prior)):
+            if value is None:
                 continue  # a half whist cannot be written in digit cells
-            if all(option.value != int(value) for option in options):
-                options.append(Expectation(int(value), k, prior))
+            if all(option.value != value for option in options):
+                options.append(Expectation(value, k, prior))
     return options
 
 
-def _options(state: WriterState, expected: Sequence[SheetEntry]) -> list[Expectation]:
+def _options(state: WriterState, expected: ExpectedColumn) -> list[Expectation]:
     if state.ended:  # the writer has stopped: the rules expect no more
         return [Expectation(None, state.next, PRIOR_RIGHT_STEP)]
     return expectations(state.previous, expected, state.next)
@@ -165,11 +190,12 @@ def entry_posteriors(entries: Sequence[Entry], expected: Sequence[SheetEntry],
     for ``values`` (those the rules expect there); an entry it gives one value only is that
     value (a person verified it).
     """
+    column = ExpectedColumn.of(expected)
     forward: list[dict[WriterState, float]] = [{WriterState(0, 0): 1.0}]
     steps: list[tuple[dict[int | None, float], bool, list[Edge]]] = []
     for entry in entries:
         states = forward[-1]
-        options = {state: _options(state, expected) for state in states}
+        options = {state: _options(state, column) for state in states}
         expected_values = {o.value for opts in options.values() for o in opts}
         ink = ink_of(entry, {*expected_values, None})
         clear = len(ink) > 1 and _ink_clear(ink, expected_values)
