@@ -8,8 +8,8 @@ from scanner.column_paths import (
     PRIOR_RIGHT_STEP,
     PRIOR_RIGHT_TOTAL,
     PRIOR_SKIPPED,
-    ExpectedColumn,
     Expectation,
+    ExpectedColumn,
     expectations,
 )
 from scoring.columns import Column
