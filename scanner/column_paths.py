@@ -196,8 +196,11 @@ def entry_posteriors(entries: Sequence[Entry], expected: Sequence[SheetEntry],
     for entry in entries:
         states = forward[-1]
         options = {state: _options(state, column) for state in states}
-        expected_values = {o.value for opts in options.values() for o in opts}
-        ink = ink_of(entry, {*expected_values, None})
+        # in a fixed order, so that values the ink finds equally likely keep one order in
+        # every run (a set of ints and None iterates differently per process)
+        expected_order = dict.fromkeys(o.value for opts in options.values() for o in opts)
+        expected_values = set(expected_order)
+        ink = ink_of(entry, [*expected_order, None])
         clear = len(ink) > 1 and _ink_clear(ink, expected_values)
         likeliest = max(ink.values())
         values = [max(ink, key=lambda v: ink[v])] if clear else \
