@@ -46,9 +46,9 @@ ADAPT_TEMPERATURE = 0.05
 #: Weight of the writer's own-sample vote against the general model (log-linear).
 ADAPT_WEIGHT = 1.0
 #: Softmax temperature of the adapted digit probabilities (the writer's vote sharpens them):
-#: fitted by ``training/train_digits.py`` (minimum NLL over simulated writers on the
+#: fitted by ``training/train_digits.py`` (minimum NLL over simulated writers and pages on the
 #: calibration split of the training data, never on the UCI digits).
-ADAPT_OUTPUT_TEMPERATURE = 1.93
+ADAPT_OUTPUT_TEMPERATURE = 2.39
 #: Transductive writer adaptation: a cell the general model reads with at least this
 #: probability (and the adapted model reads alike) joins the writer's references.
 ADAPT_TRANSDUCTIVE_MIN_PROBABILITY = 0.9
