@@ -20,10 +20,11 @@ from typing import Any
 from scanner.decode_columns import EntryCells, EntryDecision, column_log_likelihood, decode_column
 from scanner.decode_deals import RowCandidate, RowEvidence, decode_row
 from scoring.columns import Column, sheet_columns
+from scoring.deals import Deal, make_deal
 from scoring.errors import RecordError
 from scoring.record import FORMAT, parse_record
 from scoring.rules import RuleSet
-from scoring.sheet import ExpectedSheet, expected_sheet
+from scoring.sheet import ExpectedSheet, SheetWriter
 
 ROW_READ = 0.995
 """A deal row whose best reading has this probability (after the totals had their say) is
@@ -105,12 +106,13 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
                    if c.probability >= ALTERNATIVE_MIN] for row in evidence.rows]
     chosen = [0] * len(candidates)
     posterior: list[list[float]] = [[c.probability for c in options] for options in candidates]
+    logs = _DealLogs(evidence, candidates)
     fits: dict[tuple[int, ...], float] = {}
     for _ in range(JOINT_PASSES):
         for index, options in enumerate(candidates):
             if len(options) < 2 or posterior[index][chosen[index]] >= ROW_READ:
                 continue  # only rows the ink leaves unsure are re-ranked
-            scores = [option.log_score + _totals_fit(evidence, candidates, chosen, index, k, fits)
+            scores = [option.log_score + _totals_fit(evidence, logs, chosen, index, k, fits)
                       for k, option in enumerate(options)]
             top = max(scores)
             weights = [math.exp(s - top) for s in scores]
@@ -118,7 +120,7 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
             chosen[index] = scores.index(top)
     rows = tuple(_row_decision(evidence.rows[i].row, candidates[i], posterior[i], chosen[i])
                  for i in range(len(candidates)))
-    sheet = _sheet(evidence, [row.deal for row in rows])
+    sheet = logs.sheet(tuple(chosen), len(chosen))
     entries = {column: tuple(decode_column(cells, sheet.column(column) if sheet else ()))
                for column, cells in evidence.columns.items()}
     return DecodedSheet(evidence.rules, evidence.seats, dict(evidence.names), rows, entries)
@@ -141,15 +143,14 @@ def _row_decision(row: int, options: list[RowCandidate], posterior: list[float],
                        tuple((option.deal, p) for option, p in ranked[:4]), note)
 
 
-def _totals_fit(evidence: SheetEvidence, candidates: list[list[RowCandidate]],
-                chosen: list[int], index: int, option: int,
-                fits: dict[tuple[int, ...], float]) -> float:
+def _totals_fit(evidence: SheetEvidence, logs: _DealLogs, chosen: list[int], index: int,
+                option: int, fits: dict[tuple[int, ...], float]) -> float:
     """Log-likelihood of the written columns if row ``index`` held its ``option``; ``fits``
     remembers each deal log's (a later pass asks about the same ones again)."""
-    picks = tuple(option if i == index else chosen[i] for i in range(len(candidates)))
+    picks = tuple(option if i == index else chosen[i] for i in range(len(chosen)))
     fit = fits.get(picks)
     if fit is None:
-        sheet = _sheet(evidence, [candidates[i][k].deal for i, k in enumerate(picks)])
+        sheet = logs.sheet(picks, index)
         fit = -1e9 if sheet is None else sum(
             column_log_likelihood(cells, sheet.column(column))
             for column, cells in evidence.columns.items())
@@ -157,11 +158,73 @@ def _totals_fit(evidence: SheetEvidence, candidates: list[list[RowCandidate]],
     return fit
 
 
-def _sheet(evidence: SheetEvidence, deals: list[dict[str, Any] | None]) -> ExpectedSheet | None:
-    """The expected sheet of a deal log; ``None`` if the rows do not make a legal game."""
-    doc = {"format": FORMAT, "rules": evidence.rules.settings(),
-           "seats": list(evidence.seats), "deals": [d for d in deals if d is not None]}
-    try:
-        return expected_sheet(parse_record(doc))
-    except RecordError:
-        return None
+_Written = tuple[SheetWriter, int] | None
+"""A writer after some rows and how many deals they held; ``None``: a row's deal is illegal
+there (the rules engine refused it), and so is every deal log with these rows."""
+
+
+class _DealLogs:
+    """The expected sheets of one sheet's candidate deal logs, each a pick of one reading per
+    row: as :func:`scoring.sheet.expected_sheet` of the record of the picked deals, but each
+    deal is checked once per place in the log and the rows before the one being weighed are
+    written once for all of its readings (:class:`scoring.sheet.SheetWriter`)."""
+
+    def __init__(self, evidence: SheetEvidence, candidates: list[list[RowCandidate]]) -> None:
+        self._candidates = candidates
+        self._deals: dict[tuple[int, int, int], Deal | None] = {}
+        self._prefixes: dict[tuple[int, ...], _Written] = {}
+        doc = {"format": FORMAT, "rules": evidence.rules.settings(),
+               "seats": list(evidence.seats), "deals": []}
+        try:
+            record = parse_record(doc)
+        except RecordError:
+            self._start: _Written = None
+        else:
+            self._rules, self._seats = record.rules, record.seats
+            self._start = SheetWriter(record.rules, record.seats), 0
+
+    def sheet(self, picks: tuple[int, ...], shared: int) -> ExpectedSheet | None:
+        """The expected sheet when row ``i`` holds its reading ``picks[i]``; ``None`` if the
+        rows do not make a legal game. The first ``shared`` rows' state is kept for the
+        next deal logs that share them."""
+        key = picks[:shared]
+        if key not in self._prefixes:
+            known = next(k for k in range(shared, -1, -1) if k == 0 or picks[:k] in self._prefixes)
+            resumed = self._prefixes[picks[:known]] if known else self._start
+            self._prefixes[key] = self._written(resumed, picks, known, shared)
+        written = self._written(self._prefixes[key], picks, shared, len(picks))
+        return None if written is None else written[0].sheet()
+
+    def _written(self, start: _Written, picks: tuple[int, ...], first: int, stop: int
+                 ) -> _Written:
+        """``start`` (left as it is) with rows ``first`` to ``stop`` written on."""
+        if start is None or first == stop:
+            return start
+        writer, count = start[0].copy(), start[1]
+        for row in range(first, stop):
+            options = self._candidates[row]
+            raw = options[picks[row]].deal if options else None
+            if raw is None:
+                continue
+            count += 1
+            deal = self._deal(row, picks[row], count, raw)
+            if deal is None:
+                return None
+            writer.add(deal)
+        return writer, count
+
+    def _deal(self, row: int, option: int, number: int, raw: dict[str, Any]) -> Deal | None:
+        """Deal ``number`` of the log read from ``option`` of ``row``, checked as
+        :func:`scoring.record.parse_record` checks it; ``None`` if the rules refuse it."""
+        key = (row, option, number)
+        if key not in self._deals:
+            try:
+                self._deals[key] = make_deal(
+                    self._rules, self._seats, number=number, dealer=raw["dealer"],
+                    kind=str(raw.get("type")), declarer=raw.get("declarer"),
+                    contract=raw.get("contract"), defence=raw.get("defence"),
+                    tricks=raw.get("tricks"),
+                    talon_quick_tricks=raw.get("talon", {}).get("quick_tricks", 0))
+            except RecordError:
+                self._deals[key] = None
+        return self._deals[key]

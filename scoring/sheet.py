@@ -31,6 +31,7 @@ True
 
 from __future__ import annotations
 
+import copy
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -38,7 +39,9 @@ from fractions import Fraction
 
 from scoring.columns import Column, sheet_columns
 from scoring.deal_scoring import Posting, score_deal
+from scoring.deals import Deal
 from scoring.record import GameRecord
+from scoring.rules import RuleSet
 
 HELP_WHISTS_PER_POINT = 10
 """Whists the helper writes on the helped player per pool point of help (RULES.md §6)."""
@@ -83,15 +86,21 @@ class ExpectedSheet:
 
 
 class _Game:
-    """Mutable state of a game being written; used only inside :func:`expected_sheet`."""
+    """Mutable state of a game being written; used only inside :class:`SheetWriter`."""
 
-    def __init__(self, record: GameRecord) -> None:
-        self.record = record
-        self.rules = record.rules
-        self.seats = record.seats
+    def __init__(self, rules: RuleSet, seats: tuple[str, ...]) -> None:
+        self.rules = rules
+        self.seats = seats
         self.totals: dict[Column, Fraction] = {c: Fraction(0) for c in sheet_columns(self.seats)}
         self.order = {column: index for index, column in enumerate(self.totals)}
         self.entries: list[SheetEntry] = []
+
+    def copy(self) -> _Game:
+        """The same game, to be written on independently."""
+        game = copy.copy(self)
+        game.totals = dict(self.totals)
+        game.entries = list(self.entries)
+        return game
 
     def pool(self, seat: str) -> Fraction:
         return self.totals[Column(seat, "pool")]
@@ -177,28 +186,72 @@ class _Game:
         return postings
 
 
+class SheetWriter:
+    """Writes a game deal by deal, as :func:`expected_sheet` does (RULES.md §§3-6, 9a).
+
+    The state after a deal is everything the later deals are written from (the totals, and
+    so the pools being closed, the all-pass run, the deal that closed the pool), so
+    :meth:`copy` lets deal logs that share their first deals write those once: the scanner
+    weighs many readings of one row against the same rows before it.
+
+    >>> from scoring.record import parse_record
+    >>> doc = {"format": "pulka-record/1", "seats": ["A", "B", "C"],
+    ...        "rules": {"variant": "sochi", "players": 3, "pool": 10},
+    ...        "deals": [{"type": "contract", "declarer": "A", "contract": "6S",
+    ...                   "defence": {"B": "pass", "C": "pass"}}]}
+    >>> record = parse_record(doc)
+    >>> writer = SheetWriter(record.rules, record.seats)
+    >>> later = writer.copy()
+    >>> writer.add(record.deals[0])
+    >>> writer.sheet() == expected_sheet(record), later.sheet().entries
+    (True, ())
+    """
+
+    def __init__(self, rules: RuleSet, seats: tuple[str, ...]) -> None:
+        self._game = _Game(rules, seats)
+        self._allpass_run = 0
+        self._ended_at: int | None = None
+        self._warnings: list[str] = []
+
+    def copy(self) -> SheetWriter:
+        """A writer in the same state, to go on independently."""
+        writer = SheetWriter.__new__(SheetWriter)
+        writer._game = self._game.copy()
+        writer._allpass_run = self._allpass_run
+        writer._ended_at = self._ended_at
+        writer._warnings = list(self._warnings)
+        return writer
+
+    def add(self, deal: Deal) -> None:
+        """Write the next deal of the log: its postings through the closing of the pool."""
+        game, rules = self._game, self._game.rules
+        if self._ended_at is not None:
+            self._warnings.append(f"deal {deal.number} was recorded after the game ended with "
+                                  f"deal {self._ended_at}; it is scored anyway")
+        price = rules.allpass_progression.price(self._allpass_run)
+        self._allpass_run = self._allpass_run + 1 if deal.kind == "allpass" else 0
+        game.write(game.close_pool(score_deal(deal, rules, price)), deal.number)
+        if self._ended_at is None and game.finished():
+            self._ended_at = deal.number
+
+    def sheet(self, ended_by_consent: bool = False) -> ExpectedSheet:
+        """The expected sheet of the deals written so far (the writer is left as it is);
+        ``ended_by_consent``: the players stopped early by common consent (4.2.3)."""
+        game, rules = self._game.copy(), self._game.rules
+        totals = dict(game.totals)
+        finished = self._ended_at is not None or (ended_by_consent and rules.pool is not None)
+        if finished and (not rules.helps_on_close or ended_by_consent):
+            game.write(game.closing_correction(), None)
+        return ExpectedSheet(game.seats, tuple(game.entries), totals, finished,
+                             self._ended_at, tuple(self._warnings))
+
+
 def expected_sheet(record: GameRecord) -> ExpectedSheet:
     """Write the whole game as the rules would (RULES.md §§3-6, 9a)."""
-    game = _Game(record)
-    rules = record.rules
-    warnings: list[str] = []
-    allpass_run = 0
-    ended_at: int | None = None
+    writer = SheetWriter(record.rules, record.seats)
     for deal in record.deals:
-        if ended_at is not None:
-            warnings.append(f"deal {deal.number} was recorded after the game ended with deal "
-                            f"{ended_at}; it is scored anyway")
-        price = rules.allpass_progression.price(allpass_run)
-        allpass_run = allpass_run + 1 if deal.kind == "allpass" else 0
-        game.write(game.close_pool(score_deal(deal, rules, price)), deal.number)
-        if ended_at is None and game.finished():
-            ended_at = deal.number
-    totals = dict(game.totals)
-    finished = ended_at is not None or (record.ended_by_consent and rules.pool is not None)
-    if finished and (not rules.helps_on_close or record.ended_by_consent):
-        game.write(game.closing_correction(), None)
-    return ExpectedSheet(record.seats, tuple(game.entries), totals, finished, ended_at,
-                         tuple(warnings))
+        writer.add(deal)
+    return writer.sheet(record.ended_by_consent)
 
 
 def _signed(value: Fraction) -> str:

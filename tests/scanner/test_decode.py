@@ -7,11 +7,13 @@ from typing import Any
 
 import pytest
 
-from scanner.decode import decode_sheet
+from scanner.decode import _DealLogs, decode_sheet
 from scanner.decode_columns import EntryInk, decode_column
+from scanner.decode_deals import RowCandidate
 from scanner.redecode import EntryEvidence, redecode_columns
 from scoring import RuleSet, audit, expected_sheet, parse_record
 from scoring.columns import Column
+from scoring.errors import RecordError
 from scoring.random_games import random_record, written_columns
 from tests.scanner.evidence import entry_cells, row_evidence, sheet_evidence
 
@@ -149,3 +151,28 @@ def test_redecoding_against_a_corrected_deal_log_pins_verified_entries() -> None
     assert decided[1].expected == values[0] + 1 + sheet.column(column)[1].amount
     assert redecode_columns([{"type": "nonsense"}], RuleSet.from_settings(doc["rules"]),
                             doc["seats"], {column: evidence}) == {}
+
+
+def test_deal_logs_write_each_pick_as_its_record_would() -> None:
+    doc = game(seed=5)
+    illegal = {"dealer": doc["seats"][0], "type": "misere", "declarer": doc["seats"][1],
+               "defence": {doc["seats"][2]: "whist"}}
+    other_deals = doc["deals"][1:] + doc["deals"][:1]
+    candidates = [[RowCandidate(deal, 0.0), RowCandidate(other, 0.0), RowCandidate(None, 0.0),
+                   RowCandidate(illegal, 0.0)]
+                  for deal, other in zip(doc["deals"], other_deals, strict=True)]
+    logs = _DealLogs(sheet_evidence(doc), candidates)
+    rng = random.Random(7)
+    outcomes = []
+    for attempt in range(60):
+        picks = tuple(rng.choice((0, 0, 0, 1, 2)) for _ in candidates)
+        if attempt % 3 == 0:  # one row's reading the rules refuse
+            picks = tuple(3 if row == attempt % len(picks) else k for row, k in enumerate(picks))
+        chosen = [candidates[row][k].deal for row, k in enumerate(picks)]
+        try:
+            want = expected_sheet(parse_record({**doc, "deals": [d for d in chosen if d]}))
+        except RecordError:
+            want = None
+        assert logs.sheet(picks, rng.randrange(len(picks) + 1)) == want
+        outcomes.append(want is None)
+    assert outcomes.count(True) == 20

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from scoring import expected_sheet, parse_record
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring import RuleSet, expected_sheet, parse_record
 from scoring.columns import Column
+from scoring.random_games import random_record
+from scoring.sheet import SheetWriter
 
 
 def record(variant: str, pool: int | None, deals: list[dict[str, Any]], players: int = 3,
@@ -61,3 +67,22 @@ def test_allpass_progression_resets_after_a_contract() -> None:
                                                   passed("A", "6S"), allpass]))
     mountain = [e.amount for e in sheet.column(Column("A", "mountain"))]
     assert mountain == [4, 8, 8, 4]  # prices 1, 2, 2, then 1 again
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(("sochi", "leningrad", "rostov")), st.sampled_from((3, 4)),
+       st.sampled_from((None, 6, 10)), st.integers(0, 2**32), st.data())
+def test_a_writer_resumed_from_a_copy_writes_the_whole_sheet(
+        variant: str, players: int, pool: int | None, seed: int, data: st.DataObject) -> None:
+    game = parse_record(random_record(RuleSet.preset(variant, players, pool),
+                                      random.Random(seed)))
+    split = data.draw(st.integers(0, len(game.deals)))
+    writer = SheetWriter(game.rules, game.seats)
+    for deal in game.deals[:split]:
+        writer.add(deal)
+    before = writer.sheet()
+    resumed = writer.copy()
+    for deal in game.deals[split:]:
+        resumed.add(deal)
+    assert resumed.sheet(game.ended_by_consent) == expected_sheet(game)
+    assert writer.sheet() == before  # the copy went on alone
