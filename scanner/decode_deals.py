@@ -98,9 +98,18 @@ def _best_options(marks: Mapping[tuple[str, str], float], field: str,
     return [o for score, o in scored[:OPTIONS_KEPT] if best - score <= OPTION_MARGIN_LOG]
 
 
-def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...]
-               ) -> list[RowCandidate]:
-    """Legal readings of one row, most likely first, with normalised probabilities."""
+Legality = dict[tuple[str, bool, int], bool]
+"""The rules engine's verdicts on deal shapes (JSON, with the dealer), asked with tricks or
+without and with a talon prize: :func:`decode_row` asks it once per shape of a sheet."""
+
+
+def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...],
+               legality: Legality | None = None) -> list[RowCandidate]:
+    """Legal readings of one row, most likely first, with normalised probabilities.
+
+    ``legality`` remembers the rules engine's verdicts for the other rows of the sheet
+    (same ``rules`` and ``seats``): the rows of one dealer ask about the same shapes.
+    """
     if _clearly_empty(evidence):
         return [RowCandidate(None, 0.0, 1.0)]
     dealer = seats[evidence.row % len(seats)]
@@ -136,7 +145,7 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...]
     legal: list[RowCandidate] = []
     seen: set[tuple[str, tuple[tuple[str, int], ...] | None, int]] = set()
     shape_keys: dict[int, str] = {}
-    legality: dict[tuple[str, bool, int], bool] = {}
+    legality = {} if legality is None else legality
     for reading in readings:
         if reading.shape not in shape_keys:
             shape_keys[reading.shape] = json.dumps(

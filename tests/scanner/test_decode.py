@@ -9,7 +9,7 @@ import pytest
 
 from scanner.decode import _DealLogs, decode_sheet
 from scanner.decode_columns import EntryInk, decode_column
-from scanner.decode_deals import RowCandidate
+from scanner.decode_deals import Legality, RowCandidate, decode_row
 from scanner.redecode import EntryEvidence, redecode_columns
 from scoring import RuleSet, audit, expected_sheet, parse_record
 from scoring.columns import Column
@@ -176,3 +176,13 @@ def test_deal_logs_write_each_pick_as_its_record_would() -> None:
         assert logs.sheet(picks, rng.randrange(len(picks) + 1)) == want
         outcomes.append(want is None)
     assert outcomes.count(True) == 20
+
+
+def test_rows_sharing_the_legality_verdicts_read_as_alone() -> None:
+    doc = game("leningrad", 4, seed=9)
+    evidence = sheet_evidence(doc, talon=True, sure=0.7)
+    legality: Legality = {}
+    for row in evidence.rows:
+        alone = decode_row(row, evidence.rules, evidence.seats)
+        assert decode_row(row, evidence.rules, evidence.seats, legality) == alone
+    assert legality and not all(legality.values())  # verdicts of both kinds were shared
