@@ -1,6 +1,7 @@
 """Read sample sheets and measure the scanner against their ground truth.
 
-Run: ``python -m bench.scan_bench [--sheets N] [--samples DIR] [--tesseract-cells N]``.
+Run: ``python -m bench.scan_bench [--sheets N] [--samples DIR...] [--tesseract-cells N]
+[--out DIR]``.
 Sample sheets (random legal games of every variant, 3 and 4 players, clean, scanned and
 photographed, some with recording errors) are made first with ``pulka samples`` unless
 ``--samples`` names folders made before. On one core (``cv2.setNumThreads(1)``) it prints:
@@ -12,7 +13,11 @@ photographed, some with recording errors) are made first with ``pulka samples`` 
 * marks accuracy (empty, crossed, cancelled);
 * the share of sheets needing no person (no doubtful field);
 * the silent error rate: fields decoded wrong but not marked doubtful, over all fields;
-* time per sheet, against the time to just decode the same image files (the baseline).
+* time per sheet, against the time to just decode the same image files (the baseline; the
+  first sheet is read once beforehand, so the process's start-up is not counted), and
+  where it goes: milliseconds per sheet in each stage of the pipeline
+  (:data:`scanner.timing.STAGES`), wall time and this thread's CPU time (the CPU time is
+  what other processes on a shared machine inflate least), and the CPU ratio too.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ from scanner.pipeline import ScanFailure, _columns, _rows, scan_paths
 from scanner.read import read_page
 from scanner.register import register
 from scanner.tesseract import read_digits
+from scanner.timing import STAGES, StageClock
 
 MIXES = [("sochi", 3, "--scan"), ("leningrad", 4, "--photo"), ("rostov", 3, None),
          ("sochi", 4, "--photo"), ("leningrad", 3, "--scan"), ("rostov", 4, "--scan")]
@@ -59,18 +65,19 @@ def make_samples(count: int, folder: Path) -> list[Path]:
     return made
 
 
-def decode_seconds(folder: Path) -> float:
-    """The baseline: decode the sheet's image files, nothing else."""
-    start = time.perf_counter()
+def decode_seconds(folder: Path) -> tuple[float, float]:
+    """The baseline: decode the sheet's image files, nothing else (wall and CPU seconds)."""
+    start, cpu = time.perf_counter(), time.thread_time()
     for path in sorted(folder.glob("page-*")):
         cv2.imdecode(np.frombuffer(path.read_bytes(), np.uint8), cv2.IMREAD_COLOR)
-    return time.perf_counter() - start
+    return time.perf_counter() - start, time.thread_time() - cpu
 
 
-def scan_seconds(folder: Path, out: Path) -> tuple[float, list[str]]:
-    """Seconds to read the sheet through the whole pipeline, and the failures' messages."""
+def scan_seconds(folder: Path, out: Path, clock: StageClock) -> tuple[float, list[str]]:
+    """Seconds to read the sheet through the whole pipeline, and the failures' messages;
+    ``clock`` gets the time of each stage."""
     start = time.perf_counter()
-    outcomes = list(scan_paths([folder], out))
+    outcomes = list(scan_paths([folder], out, clock=clock))
     seconds = time.perf_counter() - start
     return seconds, [o.message for o in outcomes if isinstance(o, ScanFailure)]
 
@@ -163,20 +170,34 @@ def main() -> None:
                         help="sample folders (with truth.json) made before")
     parser.add_argument("--tesseract-cells", type=int, default=40,
                         help="written cells per sheet also read by Tesseract")
+    parser.add_argument("--out", type=Path,
+                        help="folder the scans are written under (default: a temporary "
+                             "folder; creating a file costs 0.05-1 ms, by file system)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    with tempfile.TemporaryDirectory() as temp:
+    with tempfile.TemporaryDirectory(dir=args.out) as temp:
         folders = args.samples or make_samples(args.sheets, Path(temp) / "samples")
         stats: Counter[str] = Counter()
-        decode = scan = 0.0
+        decode = scan = decode_cpu = 0.0
+        clock = StageClock()
+        # once untimed: the process's start-up (layouts built, the digit model loaded) is
+        # not any one sheet's cost
+        start = time.perf_counter()
+        scan_seconds(folders[0], Path(temp) / "warm-up", StageClock())
+        print(f"start-up (the first sheet read once, not counted): "
+              f"{time.perf_counter() - start:.2f} s")
         for folder in folders:
-            seconds, failures = scan_seconds(folder, Path(temp) / "out")
+            sheet_clock = StageClock()
+            seconds, failures = scan_seconds(folder, Path(temp) / "out", sheet_clock)
             if failures:
                 stats["sheets_failed"] += 1
                 print(f"{folder}: not read: {failures[0]}")
                 continue
-            decode += decode_seconds(folder)
+            wall, cpu = decode_seconds(folder)
+            decode += wall
+            decode_cpu += cpu
             scan += seconds
+            clock.add(sheet_clock)
             evaluate(folder, args.tesseract_cells, stats)
     pct = lambda a, b: f"{100 * stats[a] / max(stats[b], 1):.2f} %"  # noqa: E731
     print(f"sheets: {stats['sheets']} read, {stats['sheets_failed']} not read; "
@@ -195,6 +216,22 @@ def main() -> None:
     sheets = max(stats["sheets"], 1)
     print(f"time per sheet: {scan / sheets:.2f} s to read, {decode / sheets:.3f} s to decode "
           f"its images: {scan / max(decode, 1e-9):.1f}x the decode time (one core)")
+    _print_stages(clock, scan, sheets)
+    scan_cpu = sum(clock.cpu.values())
+    print(f"CPU time per sheet: {scan_cpu / sheets:.2f} s in the stages, "
+          f"{decode_cpu / sheets:.3f} s to decode its images: "
+          f"{scan_cpu / max(decode_cpu, 1e-9):.1f}x (what other processes inflate least)")
+
+
+def _print_stages(clock: StageClock, scan: float, sheets: int) -> None:
+    """Milliseconds per sheet in each stage, wall and CPU; what no stage holds is "other"."""
+    names = [*STAGES, *sorted(set(clock.wall) - set(STAGES))]
+    wall = {name: 1000 * clock.wall[name] / sheets for name in names}
+    cpu = {name: 1000 * clock.cpu[name] / sheets for name in names}
+    other = max(0.0, 1000 * scan / sheets - sum(wall.values()))
+    print("time per sheet by stage, ms (wall / CPU):")
+    print("  " + "  ".join(f"{name} {wall[name]:.0f}/{cpu[name]:.0f}" for name in names)
+          + f"  other {other:.0f}")
 
 
 if __name__ == "__main__":

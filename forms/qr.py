@@ -10,6 +10,13 @@ error-correction bytes and is cached, and the check bytes are computed with log 
 (ReportLab's recursive polynomial division was half of the remaining time); both replace
 ReportLab's own functions when this module is imported.
 
+Reading goes the other way for a code whose modules are already known (the scanner samples
+them where the layout and the page's homography put them): :func:`text_of_modules` reads
+the format bits, unmasks the data modules in ReportLab's own placement order, corrects each
+Reed-Solomon block (Berlekamp-Massey, Chien search, Forney) and parses the segments; no
+image processing, a few milliseconds. :func:`read_qr` finds and reads a code in an image
+with OpenCV's detectors.
+
 >>> modules = qr_modules("pulka")
 >>> len(modules), len(modules[0])
 (21, 21)
@@ -31,6 +38,8 @@ qrencoder.QRUtil.getErrorCorrectPolynomial = staticmethod(_error_polynomial)
 
 _EXP = qrencoder.EXP_TABLE
 _LOG = qrencoder.LOG_TABLE
+_EXP_ARRAY = np.array(_EXP[:255], np.int64)
+_LOG_ARRAY = np.array(_LOG, np.int64)
 
 
 def _remainder(data: list[int], ec_count: int) -> list[int]:
@@ -159,6 +168,205 @@ def _penalty(m: NDArray[np.bool_]) -> int:
     dark = m.mean() * 100
     score += 10 * int(abs(dark - 50) // 5)
     return score
+
+
+_FORMAT_LEVELS = (qrencoder.QRErrorCorrectLevel.L, qrencoder.QRErrorCorrectLevel.M,
+                  qrencoder.QRErrorCorrectLevel.Q, qrencoder.QRErrorCorrectLevel.H)
+
+
+@lru_cache(maxsize=1)
+def _format_words() -> tuple[tuple[int, int, int], ...]:
+    """Every valid 15-bit format word with its error-correction level and mask."""
+    return tuple((qrencoder.QRUtil.getBCHTypeInfo((level << 3) | mask), level, mask)
+                 for level in _FORMAT_LEVELS for mask in range(8))
+
+
+def _format_bits(dark: NDArray[np.bool_]) -> tuple[int, int]:
+    """The two copies of the format word, as ReportLab's ``setupTypeInfo`` places them."""
+    n = dark.shape[0]
+    first = second = 0
+    for i in range(15):
+        row = i if i < 6 else i + 1 if i < 8 else n - 15 + i
+        col = n - i - 1 if i < 8 else 15 - i if i < 9 else 14 - i
+        first |= int(dark[row, 8]) << i
+        second |= int(dark[8, col]) << i
+    return first, second
+
+
+@lru_cache(maxsize=16)
+def _data_positions(version: int) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """Rows and columns of the data modules in the order ReportLab fills them."""
+    code = qrencoder.QRCode(version, qrencoder.QRErrorCorrectLevel.M)
+    code.moduleCount = 17 + 4 * version
+    cols, rows = zip(*code._dataPosIterator(), strict=True)
+    return np.array(rows, np.intp), np.array(cols, np.intp)
+
+
+def _rs_correct(block: list[int], ec_count: int) -> list[int] | None:
+    """The block (data then check bytes) with up to ``ec_count // 2`` byte errors corrected,
+    or None when it has more. QR's code: GF(256) mod 0x11d, generator roots a^0..a^(ec-1),
+    the first byte the highest power."""
+    exp, log = _EXP, _LOG
+    n = len(block)
+
+    def mul(a: int, b: int) -> int:
+        return 0 if a == 0 or b == 0 else exp[(log[a] + log[b]) % 255]
+
+    def poly_eval(poly: list[int], x: int) -> int:  # poly lowest power first
+        y = 0
+        for c in reversed(poly):
+            y = mul(y, x) ^ c
+        return y
+
+    # S_j = r(a^j), r(x) = sum of byte k times x^(n - 1 - k): all at once with log tables
+    coded = np.array(block, np.int64)
+    nonzero = np.flatnonzero(coded)
+    if not len(nonzero):
+        return block
+    powers = (np.arange(ec_count)[:, None] * (n - 1 - nonzero)[None, :]
+              + _LOG_ARRAY[coded[nonzero]][None, :]) % 255
+    syndromes = np.bitwise_xor.reduce(_EXP_ARRAY[powers], axis=1).tolist()
+    if not any(syndromes):
+        return block
+    # Berlekamp-Massey: the error locator, lowest power first
+    locator, previous = [1], [1]
+    length, shift, last = 0, 1, 1
+    for i in range(ec_count):
+        delta = syndromes[i]
+        for j in range(1, length + 1):
+            if j < len(locator):
+                delta ^= mul(locator[j], syndromes[i - j])
+        if delta == 0:
+            shift += 1
+            continue
+        scale = mul(delta, exp[(255 - log[last]) % 255])
+        update = [0] * shift + [mul(scale, c) for c in previous]
+        grown = [a ^ b for a, b in zip(locator + [0] * (len(update) - len(locator)),
+                                      update + [0] * (len(locator) - len(update)),
+                                      strict=True)]
+        if 2 * length <= i:
+            previous, length, last, shift = locator, i + 1 - length, delta, 1
+        else:
+            shift += 1
+        locator = grown
+    while len(locator) > 1 and locator[-1] == 0:
+        locator.pop()
+    errors = len(locator) - 1
+    if errors != length or 2 * errors > ec_count:
+        return None
+    # Chien search: byte k (from the start) is power n - 1 - k
+    places = [k for k in range(n) if poly_eval(locator, exp[(255 - (n - 1 - k)) % 255]) == 0]
+    if len(places) != errors:
+        return None
+    # Forney: the error values (roots b = 0)
+    omega = [0] * errors
+    for i in range(errors):
+        for j in range(i + 1):
+            if j < len(locator):
+                omega[i] ^= mul(syndromes[i - j], locator[j])
+    derivative = [locator[i] if i % 2 else 0 for i in range(1, len(locator))]
+    fixed = list(block)
+    for k in places:
+        x_inv = exp[(255 - (n - 1 - k)) % 255]
+        x = exp[(n - 1 - k) % 255]
+        denominator = poly_eval(derivative, x_inv)
+        if denominator == 0:
+            return None
+        value = mul(mul(x, poly_eval(omega, x_inv)), exp[(255 - log[denominator]) % 255])
+        fixed[k] ^= value
+    return fixed
+
+
+def _parse_segments(data: bytes, version: int) -> bytes | None:
+    """The bytes of the byte-mode segments (numeric and alphanumeric ones as ASCII); None
+    for any other mode."""
+    bits = "".join(f"{b:08b}" for b in data)
+    out = bytearray()
+    pos = 0
+
+    def take(count: int) -> int:
+        nonlocal pos
+        if pos + count > len(bits):
+            raise IndexError
+        value = int(bits[pos:pos + count], 2) if count else 0
+        pos += count
+        return value
+
+    size = 0 if version < 10 else 1 if version < 27 else 2
+    try:
+        while pos + 4 <= len(bits):
+            mode = take(4)
+            if mode == 0:
+                break
+            if mode == qrencoder.QR8bitByte.mode:
+                out += bytes(take(8) for _ in range(take(qrencoder.QR8bitByte.lengthbits[size])))
+            elif mode == qrencoder.QRNumber.mode:
+                count = take(qrencoder.QRNumber.lengthbits[size])
+                for start in range(0, count, 3):
+                    digits = min(3, count - start)
+                    out += f"{take((4, 7, 10)[digits - 1]):0{digits}d}".encode()
+            elif mode == qrencoder.QRAlphaNum.mode:
+                chars = qrencoder.QRAlphaNum.chars
+                count = take(qrencoder.QRAlphaNum.lengthbits[size])
+                for start in range(0, count, 2):
+                    if count - start >= 2:
+                        pair = take(11)
+                        out += (chars[pair // 45] + chars[pair % 45]).encode()
+                    else:
+                        out += chars[take(6)].encode()
+            else:
+                return None
+    except (IndexError, ValueError):
+        return None
+    return bytes(out)
+
+
+def text_of_modules(dark: NDArray[np.bool_]) -> str | None:
+    """Decode a QR code from its modules (True = dark, no quiet zone); None when they do
+    not hold a readable code (a format word more than 3 bits off, a block past correction,
+    a segment mode not used here, or bytes that are not UTF-8).
+
+    >>> text_of_modules(np.array(qr_modules("pulka"), dtype=bool))
+    'pulka'
+    """
+    n = dark.shape[0]
+    version = (n - 17) // 4
+    if dark.shape != (n, n) or n != 17 + 4 * version or not 1 <= version <= 40:
+        return None
+    first, second = _format_bits(dark)
+    distance, level, mask = min((min(bin(w ^ first).count("1"), bin(w ^ second).count("1")),
+                                 lv, mk) for w, lv, mk in _format_words())
+    if distance > 3:
+        return None
+    rows, cols = _data_positions(version)
+    bits = dark[rows, cols] ^ _mask_patterns(n)[mask][rows, cols]
+    blocks = qrencoder.QRRSBlock.getRSBlocks(version, level)
+    total = sum(b.totalCount for b in blocks)
+    codewords = np.packbits(bits[:total * 8]).tolist()
+    # de-interleave: data bytes of every block in turn, then their check bytes
+    data_parts: list[list[int]] = [[] for _ in blocks]
+    ec_parts: list[list[int]] = [[] for _ in blocks]
+    index = 0
+    for parts, counts in ((data_parts, [b.dataCount for b in blocks]),
+                          (ec_parts, [b.totalCount - b.dataCount for b in blocks])):
+        for i in range(max(counts)):
+            for part, count in zip(parts, counts, strict=True):
+                if i < count:
+                    part.append(codewords[index])
+                    index += 1
+    data = bytearray()
+    for block, dc, ec in zip(blocks, data_parts, ec_parts, strict=True):
+        fixed = _rs_correct(dc + ec, block.totalCount - block.dataCount)
+        if fixed is None:
+            return None
+        data += bytes(fixed[:block.dataCount])
+    payload = _parse_segments(bytes(data), version)
+    if payload is None:
+        return None
+    try:
+        return payload.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 def read_qr(gray: NDArray[np.uint8]) -> str:

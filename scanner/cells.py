@@ -1,13 +1,19 @@
 """Stage 5a, cells: cut every box of a registered page out, upright, without its border.
 
-The page's writing area is warped once to :data:`WORK_PX_PER_MM`. Each box is then found on
-its own printed border within :data:`BOX_SEARCH_MM` of its nominal place (the column and row
-profiles of a border map, read from an integral image, so all boxes cost a few array
-operations). In a colour image the border map is ``red - green`` (only the drop-out colour is
-redder than it is green) and cells are read in the red channel, where the drop-out border and
-tints vanish; in a black-and-white image both come from the grey levels and the border is cut
-off by cropping :data:`BOX_INSET_MM` inside the box. Crops are turned upright for their
-writer (``rotation_deg``, :mod:`forms.model`).
+The page's writing area is warped to :data:`WORK_PX_PER_MM` only where something may be
+written: a coarse look first (:func:`may_hold_ink`: the page image box-filtered to about
+2 px/mm, warped, each box's interior in the red channel against the paper around it) finds
+the boxes that hold no ink, and only the blocks (:data:`TILE_PX`) that the other boxes reach
+into are warped at full resolution (a blank deal page: nothing; a half-filled one: a third
+of it). The rest stays paper white, and the blank boxes read as blank (no ink, paper white)
+without being measured; on the 108 sample pages no box with ink was taken for blank. Each
+box that may hold ink is then found on its own printed border within :data:`BOX_SEARCH_MM`
+of its nominal place (the column and row profiles of a border map, read from an integral
+image, so all boxes cost a few array operations). In a colour image the border map is
+``red - green`` (only the drop-out colour is redder than it is green) and cells are read in
+the red channel, where the drop-out border and tints vanish; in a black-and-white image both
+come from the grey levels and the border is cut off by cropping :data:`BOX_INSET_MM` inside
+the box. Crops are turned upright for their writer (``rotation_deg``, :mod:`forms.model`).
 """
 
 from __future__ import annotations
@@ -38,6 +44,11 @@ class PageRaster:
     """Grey levels to read ink from (red channel of a colour image)."""
     border: np.ndarray = field(compare=False, repr=False)
     """High where a printed box border is."""
+    warped: np.ndarray | None = field(default=None, compare=False, repr=False)
+    """Which blocks (:data:`TILE_PX` square, row by column) were warped; the rest is paper
+    white. None (a raster made elsewhere): all."""
+    blank: frozenset[Box] = field(default=frozenset(), compare=False, repr=False)
+    """The boxes the coarse look found no ink in (:func:`may_hold_ink`): read as blank."""
 
     def to_px(self, x_mm: float, y_mm: float) -> tuple[float, float]:
         """Page millimetres to raster pixel coordinates (pixel centres at +0.5)."""
@@ -63,17 +74,17 @@ TILE_PX = 32
 """Side of the blocks of the writing area that are warped only when a box (with its search
 margin) reaches into them."""
 TILED_MAX_COVER = 0.85
-"""Warped block by block only when the blocks with boxes cover at most this share of it (the
-triangle page; a deal page is boxes from edge to edge and is warped whole)."""
+"""Warped block by block only when the blocks with boxes that may hold ink cover at most
+this share of it (else whole: one warp costs less than many)."""
 
 
 def rasterize(page: RegisteredPage, boxes: Sequence[Box],
               px_per_mm: float = k.WORK_PX_PER_MM) -> PageRaster:
     """Warp the rectangle holding ``boxes`` (plus the search margin).
 
-    Where boxes leave much of it blank, only the blocks (:data:`TILE_PX`) that a box reaches
-    into are warped, each on the pixel grid of the whole rectangle; the rest is left paper
-    white (nothing reads it)."""
+    Only the blocks (:data:`TILE_PX`) that a box which may hold ink (:func:`may_hold_ink`)
+    reaches into are warped, each on the pixel grid of the whole rectangle, unless they
+    cover nearly all of it; the rest is left paper white (nothing there is read)."""
     if not boxes:
         raise ValueError("no boxes to rasterize")
     pad = k.BOX_SEARCH_MM + 1.0
@@ -83,9 +94,14 @@ def rasterize(page: RegisteredPage, boxes: Sequence[Box],
     y1 = min(page.page_h_mm, max(b.y_mm + b.h_mm for b in boxes) + pad)
     width = max(1, round((x1 - x0) * px_per_mm))
     height = max(1, round((y1 - y0) * px_per_mm))
-    runs = _tile_runs(boxes, x0, y0, width, height, px_per_mm, pad)
+    flags = may_hold_ink(page, boxes, x0, y0, x1, y1)
+    inked = [b for b, ink in zip(boxes, flags, strict=True) if ink]
+    blank = frozenset(b for b, ink in zip(boxes, flags, strict=True) if not ink)
+    used = _used_blocks(inked, x0, y0, width, height, px_per_mm, pad)
+    runs = None if used.mean() > TILED_MAX_COVER else _tile_runs(used, width, height)
     if runs is None:
         warped = page.warp(x0, y0, x1 - x0, y1 - y0, px_per_mm)
+        used[:] = True
     else:
         warped = np.full((height, width, *page.image.shape[2:]), 255, np.uint8)
         for r0, r1, c0, c1 in runs:
@@ -96,17 +112,55 @@ def rasterize(page: RegisteredPage, boxes: Sequence[Box],
         red = cv2.extractChannel(warped, 2)
         redness = cv2.subtract(red, cv2.extractChannel(warped, 1))
         if _is_colour(page, redness, runs, x0, y0, x1, y1, px_per_mm):
-            return PageRaster(x0, y0, px_per_mm, True, red, redness)
+            return PageRaster(x0, y0, px_per_mm, True, red, redness, used, blank)
         gray = cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY)
     else:
         gray = warped
-    return PageRaster(x0, y0, px_per_mm, False, gray, cv2.bitwise_not(gray))
+    return PageRaster(x0, y0, px_per_mm, False, gray, cv2.bitwise_not(gray), used, blank)
 
 
-def _tile_runs(boxes: Sequence[Box], x0: float, y0: float, width: int, height: int,
-               px_per_mm: float, pad: float) -> list[tuple[int, int, int, int]] | None:
-    """Pixel rectangles (rows ``r0:r1``, columns ``c0:c1``) covering the blocks that boxes
-    reach into, a row of blocks at a time; ``None`` when they cover nearly all."""
+def may_hold_ink(page: RegisteredPage, boxes: Sequence[Box], x0: float, y0: float,
+                 x1: float, y1: float) -> list[bool]:
+    """For each box, whether it may hold ink: the darkest point of its interior (the box
+    :data:`INK_TEST_INSET_MM` in, clear of its border), in the rectangle ``x0..x1, y0..y1``
+    warped coarse (from the smallest halving with at least :data:`INK_TEST_MIN_PX_PER_MM`,
+    its red channel), is at least :data:`INK_TEST_MIN_DARKNESS` below the paper around it
+    (the brightest level within :data:`INK_TEST_PAPER_MM`). The halvings are box-filtered,
+    so a stroke darkens the coarse pixels it crosses rather than falling between samples."""
+    _, scale = page.coarse(k.INK_TEST_MIN_PX_PER_MM)
+    ppm = page.px_per_mm * scale
+    red = page.warp_coarse(x0, y0, x1 - x0, y1 - y0, ppm, k.INK_TEST_MIN_PX_PER_MM)
+    if red.ndim == 3:
+        red = cv2.extractChannel(red, 2)
+    side = 2 * round(k.INK_TEST_PAPER_MM * ppm / 2) + 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))
+    dark = cv2.subtract(cv2.dilate(red, kernel), red)
+    h, w = dark.shape
+    inset = k.INK_TEST_INSET_MM
+    xs = np.array([(b.x_mm + inset - x0) * ppm for b in boxes])
+    ys = np.array([(b.y_mm + inset - y0) * ppm for b in boxes])
+    ws = np.array([max(b.w_mm - 2 * inset, 0.0) * ppm for b in boxes])
+    hs = np.array([max(b.h_mm - 2 * inset, 0.0) * ppm for b in boxes])
+    c0s = np.clip(np.floor(xs).astype(np.int64), 0, w - 1)
+    r0s = np.clip(np.floor(ys).astype(np.int64), 0, h - 1)
+    c1s = np.maximum(np.ceil(xs + ws).astype(np.int64), c0s + 1)
+    r1s = np.maximum(np.ceil(ys + hs).astype(np.int64), r0s + 1)
+    # the darkest point of each box: one dilation per box size in pixels (a few), anchored
+    # at the top-left, read at the box's top-left corner
+    darkest = np.zeros(len(boxes), np.int64)
+    sizes = np.stack([r1s - r0s, c1s - c0s], axis=1)
+    for size in np.unique(sizes, axis=0):
+        rows, cols = int(size[0]), int(size[1])
+        spread = cv2.dilate(dark, cv2.getStructuringElement(cv2.MORPH_RECT, (cols, rows)),
+                            anchor=(0, 0), borderType=cv2.BORDER_CONSTANT, borderValue=0)
+        members = np.flatnonzero((sizes == size).all(axis=1))
+        darkest[members] = spread[r0s[members], c0s[members]]
+    return (darkest >= k.INK_TEST_MIN_DARKNESS).tolist()
+
+
+def _used_blocks(boxes: Sequence[Box], x0: float, y0: float, width: int, height: int,
+                 px_per_mm: float, pad: float) -> np.ndarray:
+    """The blocks (:data:`TILE_PX`) of the rectangle that ``boxes`` (with ``pad``) reach."""
     rows, cols = -(-height // TILE_PX), -(-width // TILE_PX)
     used = np.zeros((rows, cols), bool)
     s = px_per_mm / TILE_PX
@@ -115,15 +169,29 @@ def _tile_runs(boxes: Sequence[Box], x0: float, y0: float, width: int, height: i
         c0 = max(int((b.x_mm - pad - x0) * s), 0)
         used[r0:int((b.y_mm + b.h_mm + pad - y0) * s) + 1,
              c0:int((b.x_mm + b.w_mm + pad - x0) * s) + 1] = True
-    if used.mean() > TILED_MAX_COVER:
-        return None
+    return used
+
+
+def _tile_runs(used: np.ndarray, width: int, height: int) -> list[tuple[int, int, int, int]]:
+    """Pixel rectangles (rows ``r0:r1``, columns ``c0:c1``) covering the ``used`` blocks: the
+    runs of each row of blocks, a run joined to the one just above it when they span the same
+    columns (fewer, larger warps)."""
     runs: list[tuple[int, int, int, int]] = []
-    for r in range(rows):
-        line = used[r]
-        edges = np.flatnonzero(np.diff(np.concatenate(([0], line.view(np.int8), [0]))))
+    above: dict[tuple[int, int], int] = {}  # the previous row's runs by columns -> index
+    for r in range(used.shape[0]):
+        edges = np.flatnonzero(np.diff(np.concatenate(([0], used[r].view(np.int8), [0]))))
+        row: dict[tuple[int, int], int] = {}
         for a, b in zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True):
-            runs.append((r * TILE_PX, min((r + 1) * TILE_PX, height), a * TILE_PX,
-                         min(b * TILE_PX, width)))
+            c0, c1 = a * TILE_PX, min(b * TILE_PX, width)
+            r1 = min((r + 1) * TILE_PX, height)
+            if (c0, c1) in above:
+                index = above[(c0, c1)]
+                runs[index] = (runs[index][0], r1, c0, c1)
+            else:
+                index = len(runs)
+                runs.append((r * TILE_PX, r1, c0, c1))
+            row[(c0, c1)] = index
+        above = row
     return runs
 
 
@@ -213,15 +281,23 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box]) -> tuple[CellImage, ...]
     cy0s = np.minimum(np.maximum(np.round(ys + dy + inset).astype(np.int64), 0), h - chs)
     crops: list[np.ndarray] = []
     windows: list[np.ndarray] = []
-    for box, cx0, cy0, cw, ch in zip(boxes, cx0s.tolist(), cy0s.tolist(), cws.tolist(),
-                                     chs.tolist(), strict=True):
+    live: list[int] = []
+    for i, (box, cx0, cy0, cw, ch) in enumerate(zip(boxes, cx0s.tolist(), cy0s.tolist(),
+                                                    cws.tolist(), chs.tolist(), strict=True)):
         crop = raster.content[cy0:cy0 + ch, cx0:cx0 + cw]
-        windows.append(raster.content[max(cy0 - ring, 0):cy0 + ch + ring,
-                                      max(cx0 - ring, 0):cx0 + cw + ring])
+        if box not in raster.blank:
+            # the box and its ring lie in warped blocks (the pad of rasterize covers them)
+            live.append(i)
+            windows.append(raster.content[max(cy0 - ring, 0):cy0 + ch + ring,
+                                          max(cx0 - ring, 0):cx0 + cw + ring])
         turns = (box.rotation_deg // 90) % 4
         crops.append(cv2.rotate(crop, _TURNS[turns]) if turns else crop.copy())
-    papers = _percentile_many(windows, k.PAPER_PERCENTILE)
-    inks = _quick_ink_many(crops, papers)
+    # a box the coarse look found blank is blank: paper white, no ink
+    papers, inks = [255.0] * len(boxes), [0.0] * len(boxes)
+    live_papers = _percentile_many(windows, k.PAPER_PERCENTILE)
+    live_inks = _quick_ink_many([crops[i] for i in live], live_papers)
+    for i, paper, ink in zip(live, live_papers, live_inks, strict=True):
+        papers[i], inks[i] = paper, ink
     shifts = zip((dx / s).tolist(), (dy / s).tolist(), strict=True)
     return tuple(CellImage(box, crop, ink, paper, shift)
                  for box, crop, ink, paper, shift in zip(boxes, crops, inks, papers, shifts,

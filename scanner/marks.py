@@ -94,9 +94,10 @@ def _confidence(distance: float, scale: float) -> float:
     return round(1.0 - 0.5 * math.exp(-abs(distance) / scale), 4)
 
 
-def read_mark(cell: CellImage, thresholds: MarkThresholds) -> MarkReading:
-    """Classify one mark box by its fill."""
-    fill = _mark_fill(cell)
+def read_mark(cell: CellImage, thresholds: MarkThresholds,
+              fill: float | None = None) -> MarkReading:
+    """Classify one mark box by its fill (measured here unless given)."""
+    fill = _mark_fill(cell) if fill is None else fill
     if fill < thresholds.marked:
         state: MarkState = "empty"
         conf = _confidence(thresholds.marked - fill, 0.3 * thresholds.marked)
@@ -126,9 +127,10 @@ def read_marks(cells: Sequence[CellImage],
                thresholds: MarkThresholds | None = None) -> tuple[MarkReading, ...]:
     """Read every mark box; thresholds default to those of these cells' own fills."""
     marks = [c for c in cells if c.box.kind == "mark"]
+    measured = [_mark_fill(c) for c in marks]
     if thresholds is None:
-        thresholds = mark_thresholds([_mark_fill(c) for c in marks])
-    return tuple(read_mark(c, thresholds) for c in marks)
+        thresholds = mark_thresholds(measured)
+    return tuple(read_mark(c, thresholds, f) for c, f in zip(marks, measured, strict=True))
 
 
 def fills(cells: Sequence[CellImage]) -> list[float]:

@@ -7,10 +7,16 @@ be read becomes one :class:`ScanFailure` naming it, and the batch goes on. Pages
 memory only until their sheet is complete, so a folder of sheets scanned in order streams.
 
 Intermediate files have predictable names under ``out_dir/<sheet id>/``: ``page-<n>.jpg``
-(the straightened page at :data:`~scanner.results.STRAIGHT_PAGE_DPI`), ``crops/<key>.jpg``
-(the ink of each field, at :data:`CROP_PX_PER_MM`) and ``scan.json``. They are JPEG: a photo's
-noise makes PNG 10-20 times slower to write (and 5 times bigger), which would cost more than
-reading the sheet; people and reports look at them, nothing reads them back.
+(the straightened page at :data:`~scanner.results.STRAIGHT_PAGE_DPI`, warped in colour from
+the smallest halving of the image that is fine enough, :meth:`RegisteredPage.warp_coarse`),
+``crops/<key>.jpg`` (the ink of each field, in colour at :data:`CROP_PX_PER_MM`) and
+``scan.json`` (compact: an indented one takes Python's pure-Python JSON encoder, ten times
+slower than its C one). The images are JPEG: a photo's noise makes PNG 10-20 times slower
+to write (and 5 times bigger), which would cost more than reading the sheet; people and
+reports look at them, nothing reads them back. Creating a file is much of the cost of a
+crop (0.05-1 ms by file system, against 0.1-0.3 ms to warp and encode it). A
+:class:`~scanner.timing.StageClock` handed to :func:`scan_paths` gets the time of each
+stage.
 """
 
 from __future__ import annotations
@@ -19,12 +25,11 @@ import json
 import logging
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 import cv2
-import numpy as np
 
 from forms.identity import SheetIdentity
 from forms.layout import entry_cells
@@ -46,6 +51,7 @@ from scanner.results import (
     row_key,
     scan_json_path,
 )
+from scanner.timing import StageClock
 from scoring.columns import Column
 
 log = logging.getLogger(__name__)
@@ -53,8 +59,12 @@ log = logging.getLogger(__name__)
 CROP_PX_PER_MM = 8.0
 """Resolution of the field crops kept for reports and review (about 200 dpi)."""
 CROP_MARGIN_MM = 1.0
+"""Paper kept around a field's boxes in its crop."""
 JPEG_QUALITY = [cv2.IMWRITE_JPEG_QUALITY, 90]
 """The straightened page and the crops: written once, looked at by people and reports."""
+STRAIGHT_PAGE_MIN_SHARE = 0.9
+"""The straightened page is warped from the smallest halving of the image that has at
+least this share of its resolution (a 200-dpi image halved is 99 dpi for a 100-dpi page)."""
 
 
 @dataclass(frozen=True)
@@ -71,31 +81,39 @@ Progress = Callable[[int, int, str], None]
 
 
 def scan_paths(paths: Sequence[str | Path], out_dir: Path,
-               progress: Progress | None = None) -> Iterator[ScanOutcome]:
-    """Scan every file named (folders and globs expanded); yield sheets and failures."""
+               progress: Progress | None = None,
+               clock: StageClock | None = None) -> Iterator[ScanOutcome]:
+    """Scan every file named (folders and globs expanded); yield sheets and failures.
+
+    ``clock`` gets the time of each stage (:data:`scanner.timing.STAGES`)."""
+    clock = clock or StageClock()
     files = expand_paths(paths)
     waiting: dict[str, list[IdentifiedPage]] = {}
     for number, path in enumerate(files, 1):
         if progress:
             progress(number, len(files), str(path))
         try:
-            pages = load_file(path)
+            with clock.stage("load"):
+                pages = load_file(path)
         except ScanError as error:
             yield _failure(error, path)
             continue
         for page in pages:
             try:
-                identified = identify(register(page))
+                with clock.stage("register"):
+                    registered = register(page)
+                with clock.stage("identify"):
+                    identified = identify(registered)
             except ScanError as error:
                 yield _failure(error, page.label)
                 continue
             waiting.setdefault(identified.sheet_id, []).append(identified)
-            yield from _complete_sheets(waiting, out_dir, only_complete=True)
-    yield from _complete_sheets(waiting, out_dir, only_complete=False)
+            yield from _complete_sheets(waiting, out_dir, True, clock)
+    yield from _complete_sheets(waiting, out_dir, False, clock)
 
 
 def _complete_sheets(waiting: dict[str, list[IdentifiedPage]], out_dir: Path,
-                     only_complete: bool) -> Iterator[ScanOutcome]:
+                     only_complete: bool, clock: StageClock) -> Iterator[ScanOutcome]:
     """Read the sheets whose pages have all arrived (or, at the end, every sheet left)."""
     for sheet_id in list(waiting):
         if only_complete and not _has_every_page(waiting[sheet_id]):
@@ -105,7 +123,7 @@ def _complete_sheets(waiting: dict[str, list[IdentifiedPage]], out_dir: Path,
             yield _failure(error, str(error.source or sheet_id))
         for sheet in sheets:
             try:
-                yield read_sheet(sheet, out_dir)
+                yield read_sheet(sheet, out_dir, clock)
             except ScanError as error:
                 yield _failure(error, sheet.sheet_id)
 
@@ -121,30 +139,33 @@ def _failure(error: ScanError, source: str | Path) -> ScanFailure:
     return ScanFailure(str(source), str(error), error.exit_code_name)
 
 
-def read_sheet(sheet: SheetPages, out_dir: Path) -> SheetScan:
+def read_sheet(sheet: SheetPages, out_dir: Path, clock: StageClock | None = None) -> SheetScan:
     """Read, decode and write out one sheet whose pages are identified."""
+    clock = clock or StageClock()
     start = time.perf_counter()
     layout = sheet.layout
-    folder = out_dir / sheet.sheet_id
-    (folder / "crops").mkdir(parents=True, exist_ok=True)
     # each seat's calibration strip is on the triangle page, which adapts its own zones; the
     # deal column is kept by one scorer and read with the general model (scanner.read)
-    readings = {p.page.page_index: read_page(p.page, layout) for p in sheet.pages}
+    readings = {p.page.page_index: read_page(p.page, layout, clock=clock) for p in sheet.pages}
     identity = sheet.identity
-    rules = identity.rule_set()
-    names = {seat: name for seat, name in zip(identity.seats, identity.names, strict=False)
-             if name}
-    evidence = SheetEvidence(rules, identity.seats, _rows(layout, readings),
-                             _columns(layout, readings), names)
-    decoded = decode_sheet(evidence)
-    straight = {i: r.page for i, r in readings.items()}
-    pages = tuple(_save_page(folder, straight[i], out_dir) for i in sorted(straight))
-    fields = _fields(layout, decoded, straight, folder, out_dir)
-    scan = SheetScan(sheet.sheet_id, _identity_json(identity), layout.id, pages, fields,
-                     decoded.record(), sheet.missing, sheet.problems,
-                     round(time.perf_counter() - start, 3))
-    scan_json_path(out_dir, sheet.sheet_id).write_text(
-        json.dumps(scan.to_json(), ensure_ascii=False, indent=1), encoding="utf-8")
+    with clock.stage("decode"):
+        rules = identity.rule_set()
+        names = {seat: name for seat, name in zip(identity.seats, identity.names, strict=False)
+                 if name}
+        evidence = SheetEvidence(rules, identity.seats, _rows(layout, readings),
+                                 _columns(layout, readings), names)
+        decoded = decode_sheet(evidence)
+    with clock.stage("output"):
+        folder = out_dir / sheet.sheet_id
+        (folder / "crops").mkdir(parents=True, exist_ok=True)
+        pages = tuple(_save_page(folder, readings[i].page, out_dir) for i in sorted(readings))
+        fields = _fields(layout, decoded, readings, folder, out_dir)
+        scan = SheetScan(sheet.sheet_id, _identity_json(identity), layout.id, pages, fields,
+                         decoded.record(), sheet.missing, sheet.problems,
+                         round(time.perf_counter() - start, 3))
+        scan_json_path(out_dir, sheet.sheet_id).write_text(
+            json.dumps(scan.to_json(), ensure_ascii=False, separators=(",", ":")),
+            encoding="utf-8")
     log.info("%s: %d fields, %d doubtful, %.2f s", sheet.sheet_id, len(fields),
              len(scan.doubtful), scan.seconds)
     return scan
@@ -196,29 +217,11 @@ def _columns(layout: Layout, readings: dict[int, PageReading]
     return columns
 
 
-def _straighten(page: RegisteredPage, px_per_mm: float) -> np.ndarray:
-    """The whole page upright at ``px_per_mm``.
-
-    Warped from the image halved (box-filtered) while it has more than twice the pixels
-    wanted, so that a coarse page image is smooth, not aliased, and costs a quarter of a warp
-    at the full resolution.
-    """
-    image = page.image
-    to_px = np.eye(3)
-    while page.px_per_mm * to_px[0, 0] > 2 * px_per_mm and min(image.shape[:2]) > 64:
-        image = cv2.resize(image, ((image.shape[1] + 1) // 2, (image.shape[0] + 1) // 2),
-                           interpolation=cv2.INTER_AREA)
-        # pixel centres: x_half = (x + 0.5) / 2 - 0.5
-        to_px = np.array([[0.5, 0, -0.25], [0, 0.5, -0.25], [0, 0, 1]]) @ to_px
-    if image is page.image:
-        return page.warp(0.0, 0.0, page.page_w_mm, page.page_h_mm, px_per_mm)
-    half = replace(page, homography=to_px @ page.homography, image=image)
-    return half.warp(0.0, 0.0, page.page_w_mm, page.page_h_mm, px_per_mm)
-
-
 def _save_page(folder: Path, page: RegisteredPage, out_dir: Path) -> ScannedPage:
     """Write the straightened page image at :data:`STRAIGHT_PAGE_DPI`; describe it."""
-    image = _straighten(page, STRAIGHT_PAGE_DPI / 25.4)
+    px_per_mm = STRAIGHT_PAGE_DPI / 25.4
+    image = page.warp_coarse(0.0, 0.0, page.page_w_mm, page.page_h_mm, px_per_mm,
+                             STRAIGHT_PAGE_MIN_SHARE * px_per_mm)
     path = folder / f"page-{page.page_index + 1}.jpg"
     cv2.imwrite(str(path), image, JPEG_QUALITY)
     source = str(page.source) + (f"#{page.index_in_file + 1}" if page.index_in_file else "")
@@ -234,26 +237,30 @@ def _union(boxes: Sequence[Box]) -> tuple[float, float, float, float]:
     return (round(x0, 2), round(y0, 2), round(x1 - x0, 2), round(y1 - y0, 2))
 
 
-def _crop(page: RegisteredPage, rect: tuple[float, float, float, float], rotation: int,
-          path: Path) -> None:
+_TURNS = {90: cv2.ROTATE_90_COUNTERCLOCKWISE, 180: cv2.ROTATE_180,
+          270: cv2.ROTATE_90_CLOCKWISE}
+
+
+def _write_crop(page: RegisteredPage, rect: tuple[float, float, float, float], rotation: int,
+                path: Path) -> None:
     """Write the ink of a field, turned upright for its writer (forms.model: rotate back).
 
     Each crop is warped on its own at :data:`CROP_PX_PER_MM`, on the pixel grid a whole page
-    warped at that resolution would have (fields cover a small part of a page)."""
+    warped at that resolution would have (fields cover a small part of a page; the writing
+    area read at the working resolution was warped only where boxes hold ink, so it has
+    holes where a field's blank boxes are)."""
     s = CROP_PX_PER_MM
     x, y, w, h = (round(v * s) for v in rect)
     x0, y0 = max(x, 0), max(y, 0)
     x1 = min(x + w, round(page.page_w_mm * s))
     y1 = min(y + h, round(page.page_h_mm * s))
     image = page.warp(x0 / s, y0 / s, max(x1 - x0, 1) / s, max(y1 - y0, 1) / s, s)
-    turns = {90: cv2.ROTATE_90_COUNTERCLOCKWISE, 180: cv2.ROTATE_180,
-             270: cv2.ROTATE_90_CLOCKWISE}
-    if rotation in turns:
-        image = cv2.rotate(image, turns[rotation])
+    if rotation in _TURNS:
+        image = cv2.rotate(image, _TURNS[rotation])
     cv2.imwrite(str(path), image, JPEG_QUALITY)
 
 
-def _fields(layout: Layout, decoded: DecodedSheet, pages: dict[int, RegisteredPage],
+def _fields(layout: Layout, decoded: DecodedSheet, readings: dict[int, PageReading],
             folder: Path, out_dir: Path) -> tuple[FieldReading, ...]:
     """One field reading per non-empty (or doubtful) entry and deal row, with its crop."""
     fields: list[FieldReading] = []
@@ -265,7 +272,7 @@ def _fields(layout: Layout, decoded: DecodedSheet, pages: dict[int, RegisteredPa
             key = entry_key(seat, kind, on, index)
             rect = _union(boxes)
             crop = folder / "crops" / f"{key.replace(':', '_')}.jpg"
-            _crop(pages[boxes[0].page], rect, boxes[0].rotation_deg, crop)
+            _write_crop(readings[boxes[0].page].page, rect, boxes[0].rotation_deg, crop)
             fields.append(FieldReading(
                 key, boxes[0].page, rect, decision.status, decision.value,
                 round(decision.confidence, 6),
@@ -274,7 +281,7 @@ def _fields(layout: Layout, decoded: DecodedSheet, pages: dict[int, RegisteredPa
                 tuple((v, float(f"{p:.6g}")) for v, p in decision.ink)))
     row_boxes: dict[int, list[Box]] = {}
     for box in layout.boxes:
-        if isinstance(box.meaning, DealCell) and box.page in pages:
+        if isinstance(box.meaning, DealCell) and box.page in readings:
             row_boxes.setdefault(box.meaning.row, []).append(box)
     for row in decoded.rows:
         if row.status == "empty" or row.row not in row_boxes:
@@ -283,7 +290,7 @@ def _fields(layout: Layout, decoded: DecodedSheet, pages: dict[int, RegisteredPa
         key = row_key(row.row)
         rect = _union(boxes)
         crop = folder / "crops" / f"{key.replace(':', '_')}.jpg"
-        _crop(pages[boxes[0].page], rect, 0, crop)
+        _write_crop(readings[boxes[0].page].page, rect, 0, crop)
         fields.append(FieldReading(
             key, boxes[0].page, rect, row.status, row.deal, round(row.confidence, 6),
             tuple((d, round(p, 6)) for d, p in row.candidates), None, row.row + 1, row.note,

@@ -6,13 +6,14 @@
 measure is clearly nothing skip the classifier and get EMPTY. Each seat's calibration strip
 (the ten digits it wrote before the game) adapts the recognizer to that seat's hand for the
 cells of its zone; the deal column, kept by one scorer, uses the general model (or the
-scorer's adaptation when ``scorer`` is given).
+scorer's adaptation when ``scorer`` is given). Each stage is timed on a
+:class:`scanner.timing.StageClock`.
 """
 
 from __future__ import annotations
 
 import logging
-import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -24,6 +25,7 @@ from scanner.cells import CellImage, cut_cells, rasterize
 from scanner.digits import DigitRecognizer, WriterAdaptation
 from scanner.marks import MarkReading, MarkThresholds, read_marks
 from scanner.register import RegisteredPage
+from scanner.timing import StageClock
 
 log = logging.getLogger(__name__)
 
@@ -106,27 +108,45 @@ def read_page(registered: RegisteredPage, layout: Layout, *,
               recognizer: DigitRecognizer | None = None,
               writers: dict[str, WriterAdaptation] | None = None,
               thresholds: MarkThresholds | None = None, scorer: str | None = None,
-              keep_crops: bool = False) -> PageReading:
+              keep_crops: bool = False, clock: StageClock | None = None) -> PageReading:
     """Read every box of one registered page of ``layout``.
 
     ``writers`` gives adaptations learned elsewhere (the triangle page's calibration strips,
     for the deal pages); those found on this page are added. ``thresholds`` are the sheet's
-    mark thresholds (by default this page's own).
+    mark thresholds (by default this page's own). ``clock`` gets the time of the stages
+    (warp, cut, marks, digits), as :attr:`PageReading.timings_s` does.
     """
     recognizer = recognizer or DigitRecognizer.default()
-    timings: dict[str, float] = {}
-    start = time.perf_counter()
+    own = StageClock()
     boxes = layout.boxes_for(registered.page_index)
     if not boxes:
-        return PageReading(registered, (), (), registered.warnings, (), timings)
-    raster = rasterize(registered, boxes)
-    timings["warp"] = time.perf_counter() - start
-    cells = cut_cells(raster, boxes)
-    timings["cut"] = time.perf_counter() - start - timings["warp"]
-    t = time.perf_counter()
-    marks = read_marks(cells, thresholds)
-    timings["marks"] = time.perf_counter() - t
-    t = time.perf_counter()
+        return PageReading(registered, (), (), registered.warnings, (), {})
+    with own.stage("warp"):
+        raster = rasterize(registered, boxes)
+    with own.stage("cut"):
+        cells = cut_cells(raster, boxes)
+    with own.stage("marks"):
+        marks = read_marks(cells, thresholds)
+    with own.stage("digits"):
+        rows, found, classified = _read_digits(cells, layout, recognizer, writers, scorer)
+    timings = dict(own.wall)
+    timings["read"] = sum(own.wall.values())
+    if clock is not None:
+        clock.add(own)
+    digit_cells = [c for c in cells if c.box.kind in ("digit", "sign")]
+    readings = tuple(CellReading(c.box, rows[c.box], c.ink_fraction,
+                                 c.crop if keep_crops else None) for c in digit_cells)
+    log.debug("%s: %d cells (%d classified), %d marks in %.3f s", registered.label,
+              len(readings), classified, len(marks), timings["read"])
+    return PageReading(registered, readings, marks, registered.warnings, tuple(sorted(found)),
+                       timings)
+
+
+def _read_digits(cells: Sequence[CellImage], layout: Layout, recognizer: DigitRecognizer,
+                 writers: dict[str, WriterAdaptation] | None, scorer: str | None
+                 ) -> tuple[dict[Box, tuple[float, ...]], dict[str, WriterAdaptation], int]:
+    """Each digit and sign cell's probabilities, the writers adapted on this page, and how
+    many cells the classifier read."""
     by_box = {c.box: c for c in cells}
     found = adaptations(by_box, layout, recognizer)
     hands = {**(writers or {}), **found}
@@ -147,11 +167,4 @@ def read_page(registered: RegisteredPage, layout: Layout, *,
                  else recognizer.probabilities(crops))
         for c, p in zip(members, probs, strict=True):
             rows[c.box] = tuple(round(float(v), 6) for v in p)
-    timings["digits"] = time.perf_counter() - t
-    timings["read"] = time.perf_counter() - start
-    readings = tuple(CellReading(c.box, rows[c.box], c.ink_fraction,
-                                 c.crop if keep_crops else None) for c in digit_cells)
-    log.debug("%s: %d cells (%d classified), %d marks in %.3f s", registered.label,
-              len(readings), sum(len(g) for g in groups.values()), len(marks), timings["read"])
-    return PageReading(registered, readings, marks, registered.warnings, tuple(sorted(found)),
-                       timings)
+    return rows, found, sum(len(g) for g in groups.values())

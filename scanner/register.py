@@ -1,19 +1,25 @@
 """Stage 2, register: find the page's ArUco markers and map page millimetres to image pixels.
 
-Markers (DICT_4X4_50, ``id = 4 * page + corner``, :class:`forms.model.Marker`) are found in a
-copy reduced to :data:`DETECT_MAX_SIDE_PX`, their corners refined at full resolution, and all
-found corners (16 with four markers) fit one homography. The ids tell the page index and the
-rotation, so pages may come in any order and any way up. With fewer than three markers the
-paper's outline stands in, oriented by the marker(s) still visible. The fit error, the
-resolution, blur (marker edge sharpness) and glare are measured; a page too poor to read
-raises :class:`scanner.errors.PoorQuality` with a plain sentence.
+The colour image is halved (a 2x2 box filter, OpenCV's fast path) until its longer side is
+at most :data:`DETECT_MAX_SIDE_PX`; these halvings are kept (:attr:`RegisteredPage.halvings`)
+for whatever later wants the page coarse (the straightened page a scan keeps). Markers
+(DICT_4X4_50, ``id = 4 * page + corner``, :class:`forms.model.Marker`) are found in the red
+channel of the smallest one (the light-red drop-out print vanishes there; a black-and-white
+page is the same in every channel), once more in the next larger one when fewer than four
+turn up. Their corners are refined at full resolution in small patches around each marker
+only, and all found corners (16 with four markers) fit one homography. The ids tell the page
+index and the rotation, so pages may come in any order and any way up. With fewer than
+three markers the paper's outline stands in, oriented by the marker(s) still visible. The
+fit error, the resolution, blur (marker edge sharpness, on patches warped from the full
+image) and glare (on the smallest halving) are measured; a page too poor to read raises
+:class:`scanner.errors.PoorQuality` with a plain sentence.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -54,6 +60,37 @@ class RegisteredPage:
     warnings: tuple[str, ...]
     image: np.ndarray = field(compare=False, repr=False)
     timings_s: dict[str, float] = field(compare=False, default_factory=dict)
+    halvings: tuple[np.ndarray, ...] = field(compare=False, repr=False, default=())
+    """The image halved once, twice, ... (2x2 box filter): ``halvings[i]`` has pixel
+    ``(x, y)`` centred at full-resolution ``((x + 0.5) * 2 ** (i + 1) - 0.5, ...)``."""
+    affine: np.ndarray | None = field(compare=False, repr=False, default=None)
+    """3x3, the affine map (last row 0 0 1) closest to :attr:`homography` over the page,
+    when it is nowhere more than :data:`AFFINE_MAX_ERROR_PX` image pixels off (a flat scan);
+    None for a view in perspective (a photo)."""
+
+    def coarse(self, px_per_mm: float) -> tuple[np.ndarray, float]:
+        """The smallest of the image and its halvings with at least ``px_per_mm`` here, and
+        its scale to the full image (1, 1/2, 1/4, ...)."""
+        image, scale = self.image, 1.0
+        for half in self.halvings:
+            if self.px_per_mm * scale / 2 < px_per_mm:
+                break
+            image, scale = half, scale / 2
+        return image, scale
+
+    def warp_coarse(self, x_mm: float, y_mm: float, w_mm: float, h_mm: float,
+                    px_per_mm: float, min_px_per_mm: float) -> np.ndarray:
+        """:meth:`warp` from the smallest halving with at least ``min_px_per_mm`` (a coarse
+        picture of the page for people, smooth, at a fraction of the full warp's cost)."""
+        image, scale = self.coarse(min_px_per_mm)
+        if scale == 1.0:
+            return self.warp(x_mm, y_mm, w_mm, h_mm, px_per_mm)
+        # pixel centres: x_half = (x + 0.5) * scale - 0.5
+        to_half = np.array([[scale, 0, 0.5 * scale - 0.5], [0, scale, 0.5 * scale - 0.5],
+                            [0, 0, 1]])
+        half = replace(self, homography=to_half @ self.homography, image=image,
+                       affine=None if self.affine is None else to_half @ self.affine)
+        return half.warp(x_mm, y_mm, w_mm, h_mm, px_per_mm)
 
     @property
     def label(self) -> str:
@@ -65,19 +102,39 @@ class RegisteredPage:
         """Return the page rectangle upright at ``px_per_mm`` (of ``image``, by default the page).
 
         Pixel ``(i, j)`` of the result is centred at ``(x_mm + (j + 0.5) / px_per_mm, ...)``.
+        A flat view (a scan, :attr:`affine`) is warped as an affine map, a third cheaper than
+        a perspective one.
         """
         src = self.image if image is None else image
         s = 1.0 / px_per_mm
         to_mm = np.array([[s, 0, x_mm + s / 2], [0, s, y_mm + s / 2], [0, 0, 1]])
-        m = self.homography @ to_mm
         size = (max(1, round(w_mm * px_per_mm)), max(1, round(h_mm * px_per_mm)))
-        return cv2.warpPerspective(src, m, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+        if self.affine is not None:
+            return cv2.warpAffine(src, (self.affine @ to_mm)[:2], size, flags=flags,
+                                  borderMode=cv2.BORDER_REPLICATE)
+        return cv2.warpPerspective(src, self.homography @ to_mm, size, flags=flags,
                                    borderMode=cv2.BORDER_REPLICATE)
 
     def to_image(self, points_mm: np.ndarray) -> np.ndarray:
         """Map (n, 2) page millimetres to image pixels."""
         pts = np.asarray(points_mm, np.float64).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2)
+
+
+def flat_affine(h: np.ndarray, w_mm: float, h_mm: float,
+                max_error_px: float = k.AFFINE_MAX_ERROR_PX) -> np.ndarray | None:
+    """The affine map (3x3, last row 0 0 1) closest to the homography ``h`` (page mm to
+    image px) over a ``w_mm`` x ``h_mm`` page, fitted and checked on a 5x5 grid of it; None
+    when some point is off by more than ``max_error_px`` image pixels."""
+    u, v = np.meshgrid(np.linspace(0, w_mm, 5), np.linspace(0, h_mm, 5))
+    points = np.stack([u.ravel(), v.ravel(), np.ones(u.size)], axis=1)
+    mapped = points @ h.T
+    mapped = mapped[:, :2] / mapped[:, 2:]
+    fit, *_ = np.linalg.lstsq(points, mapped, rcond=None)
+    if np.abs(points @ fit - mapped).max() > max_error_px:
+        return None
+    return np.vstack([fit.T, [0.0, 0.0, 1.0]])
 
 
 @lru_cache(maxsize=16)
@@ -94,15 +151,17 @@ def page_frames(page_index: int) -> tuple[Frame, ...]:
     return tuple((w, h, m) for (w, h), m in frames.items())
 
 
-@lru_cache(maxsize=1)
-def _detector() -> cv2.aruco.ArucoDetector:
+@lru_cache(maxsize=2)
+def _detector(quick: bool = False) -> cv2.aruco.ArucoDetector:
+    """The marker detector: with ``quick``, one adaptive-threshold window
+    (:data:`DETECT_QUICK_WINDOW_PX`), else those of :data:`DETECT_THRESHOLD_WINDOWS_PX`."""
     dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
-    params.adaptiveThreshWinSizeMin = k.DETECT_THRESHOLD_WINDOWS_PX[0]
-    params.adaptiveThreshWinSizeMax = k.DETECT_THRESHOLD_WINDOWS_PX[1]
-    params.adaptiveThreshWinSizeStep = k.DETECT_THRESHOLD_WINDOWS_PX[1] - \
-        k.DETECT_THRESHOLD_WINDOWS_PX[0]
+    low, high = (k.DETECT_QUICK_WINDOW_PX,) * 2 if quick else k.DETECT_THRESHOLD_WINDOWS_PX
+    params.adaptiveThreshWinSizeMin = low
+    params.adaptiveThreshWinSizeMax = high
+    params.adaptiveThreshWinSizeStep = max(high - low, 1)
     return cv2.aruco.ArucoDetector(dictionary, params)
 
 
@@ -117,26 +176,55 @@ def content_channel(image: np.ndarray) -> np.ndarray:
     return image if image.ndim == 2 else cv2.extractChannel(image, 2)
 
 
-def detect_markers(gray: np.ndarray, max_side_px: int = k.DETECT_MAX_SIDE_PX,
-                   refine: bool = True) -> dict[int, np.ndarray]:
-    """Return ``{aruco_id: (4, 2) corners in full-resolution px}`` (ArUco corner order)."""
-    scale = min(1.0, max_side_px / max(gray.shape))
-    small = gray if scale >= 1.0 else cv2.resize(gray, None, fx=scale, fy=scale,
-                                                 interpolation=cv2.INTER_AREA)
-    corners, ids, _ = _detector().detectMarkers(small)
+def halve(image: np.ndarray) -> np.ndarray:
+    """``image`` at half the size, each pixel the mean of a 2x2 block (an odd last row or
+    column dropped): OpenCV's fast path of ``INTER_AREA``, a few milliseconds a page."""
+    h, w = image.shape[0] // 2, image.shape[1] // 2
+    return cv2.resize(image[:2 * h, :2 * w], (w, h), interpolation=cv2.INTER_AREA)
+
+
+def halvings(image: np.ndarray, max_side_px: int = k.DETECT_MAX_SIDE_PX
+             ) -> tuple[np.ndarray, ...]:
+    """``image`` halved again and again until its longer side is at most ``max_side_px``."""
+    out: list[np.ndarray] = []
+    last = image
+    while max(last.shape[:2]) > max_side_px and min(last.shape[:2]) >= 2 * k.DETECT_MIN_SIDE_PX:
+        last = halve(last)
+        out.append(last)
+    return tuple(out)
+
+
+def detect_markers(image: np.ndarray, scale: float = 1.0,
+                   quick: bool = False) -> dict[int, np.ndarray]:
+    """Return ``{aruco_id: (4, 2) corners}`` (ArUco corner order) found in the red channel
+    of ``image``, the page at ``scale`` of the full image, in full-resolution px."""
+    corners, ids, _ = _detector(quick).detectMarkers(content_channel(image))
     if ids is None:
         return {}
     found: dict[int, np.ndarray] = {}
     for marker_id, quad in zip(ids.ravel(), corners, strict=True):
-        pts = quad.reshape(4, 2).astype(np.float32)
-        pts = (pts + 0.5) / scale - 0.5
-        if refine:
-            win = max(2, round(k.CORNER_REFINE_WINDOW_PX / min(scale * 2, 1.0)))
-            criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.05)
-            pts = cv2.cornerSubPix(gray, pts.reshape(-1, 1, 2).copy(), (win, win), (-1, -1),
-                                   criteria).reshape(4, 2)
-        found.setdefault(int(marker_id), pts)
+        # pixel centres: x_full = (x + 0.5) / scale - 0.5
+        found.setdefault(int(marker_id), (quad.reshape(4, 2) + 0.5) / scale - 0.5)
     return found
+
+
+def _refine(full: np.ndarray, pts: np.ndarray, scale: float) -> np.ndarray:
+    """The four corners moved to their sub-pixel place in the full image (its red channel),
+    searched in a window that covers the error of a corner found at ``scale``."""
+    win = max(2, round(k.CORNER_REFINE_WINDOW_PX / min(scale * 2, 1.0)))
+    pad = 2 * win + 2
+    h, w = full.shape[:2]
+    x0, y0 = (max(int(v) - pad, 0) for v in pts.min(axis=0))
+    x1, y1 = (int(v) + pad + 1 for v in pts.max(axis=0))
+    x1, y1 = min(x1, w), min(y1, h)
+    if x1 - x0 <= 2 * win + 2 or y1 - y0 <= 2 * win + 2:
+        return pts
+    patch = content_channel(full[y0:y1, x0:x1])
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.05)
+    local = (pts - np.array([x0, y0], np.float32)).reshape(-1, 1, 2)
+    refined = cv2.cornerSubPix(np.ascontiguousarray(patch), local, (win, win), (-1, -1),
+                               criteria)
+    return refined.reshape(4, 2) + np.array([x0, y0], np.float32)
 
 
 def _marker_mm(marker: Marker) -> np.ndarray:
@@ -160,17 +248,21 @@ def local_px_per_mm(h: np.ndarray, x_mm: float, y_mm: float) -> float:
     return float(np.sqrt(abs(np.linalg.det(j))))
 
 
-def _outline(gray: np.ndarray) -> np.ndarray | None:
-    """The paper's four corners (clockwise from the image top-left) or None."""
-    scale = min(1.0, 800 / max(gray.shape))
-    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    _, binary = cv2.threshold(cv2.GaussianBlur(small, (5, 5), 0), 0, 255,
+def _outline(small: np.ndarray, scale: float) -> np.ndarray | None:
+    """The paper's four corners in full-resolution px (clockwise from the image top-left)
+    or None; ``small`` is the page image at ``scale``."""
+    gray = content_channel(small)
+    if max(gray.shape) > k.OUTLINE_MAX_SIDE_PX:
+        factor = k.OUTLINE_MAX_SIDE_PX / max(gray.shape)
+        gray = cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+        scale *= factor
+    _, binary = cv2.threshold(cv2.GaussianBlur(gray, (5, 5), 0), 0, 255,
                               cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         return None
     biggest = max(contours, key=cv2.contourArea)
-    if cv2.contourArea(biggest) < k.OUTLINE_MIN_AREA_FRACTION * small.size:
+    if cv2.contourArea(biggest) < k.OUTLINE_MIN_AREA_FRACTION * gray.size:
         return None
     quad = cv2.approxPolyDP(biggest, 0.02 * cv2.arcLength(biggest, True), True)
     if len(quad) != 4:
@@ -181,9 +273,9 @@ def _outline(gray: np.ndarray) -> np.ndarray | None:
     return pts[np.argsort(angles)]  # clockwise in image coordinates (y down)
 
 
-def _register_outline(gray: np.ndarray, found: dict[int, np.ndarray], frame: Frame,
-                      label: str) -> tuple[np.ndarray, float]:
-    quad = _outline(gray)
+def _register_outline(small: np.ndarray, scale: float, found: dict[int, np.ndarray],
+                      frame: Frame, label: str) -> tuple[np.ndarray, float]:
+    quad = _outline(small, scale)
     if quad is None:
         raise NoSheetFound(f"only {len(found)} of the 4 corner markers are visible and the "
                            f"paper's edge cannot be seen", label, advice="uncover the corner "
@@ -205,14 +297,15 @@ def _register_outline(gray: np.ndarray, found: dict[int, np.ndarray], frame: Fra
     return best
 
 
-def _sharpness(page: RegisteredPage, gray: np.ndarray, frame: Frame) -> float:
+def _sharpness(page: RegisteredPage, frame: Frame) -> float:
     """Median over the found markers of their edge sharpness (see BLUR_MIN_SHARPNESS)."""
     values = []
     for m in frame[2]:
         if m.aruco_id not in page.markers_found:
             continue
-        patch = page.warp(m.x_mm - 0.5, m.y_mm - 0.5, m.size_mm + 1, m.size_mm + 1,
-                          k.QUALITY_PX_PER_MM, gray).astype(np.float32)
+        patch = content_channel(page.warp(m.x_mm - 0.5, m.y_mm - 0.5, m.size_mm + 1,
+                                          m.size_mm + 1, k.QUALITY_PX_PER_MM))
+        patch = patch.astype(np.float32)
         lo, hi = np.percentile(patch, (5, 95))
         if hi - lo < 40:
             continue
@@ -223,29 +316,66 @@ def _sharpness(page: RegisteredPage, gray: np.ndarray, frame: Frame) -> float:
     return float(np.median(values)) if values else 0.0
 
 
-def _glare(image: np.ndarray, page: RegisteredPage) -> str | None:
-    # reduced by a whole factor (OpenCV's fast box filter: a third of the time of any factor)
-    factor = max(1, -(-max(image.shape[:2]) // 600))
-    h, w = image.shape[0] // factor, image.shape[1] // factor
-    small = image if factor == 1 else cv2.resize(image[:h * factor, :w * factor], (w, h),
-                                                 interpolation=cv2.INTER_AREA)
-    small_scale = 1.0 / factor
-    gray = to_gray(small)
-    if float(np.median(gray)) >= k.GLARE_PAPER_MAX_LEVEL:
+def _median_level(gray: np.ndarray) -> int:
+    """The median grey level of a ``uint8`` image (from its histogram)."""
+    hist = cv2.calcHist([gray], [0], None, [256], [0, 256]).ravel()
+    return int(np.searchsorted(np.cumsum(hist), gray.size / 2))
+
+
+def _glare(page: RegisteredPage) -> str | None:
+    """A warning when a saturated blob (every channel at least :data:`GLARE_LEVEL`) larger
+    than :data:`GLARE_MIN_AREA_MM2` lies on a photo. Measured on the first halving: further
+    ones round the 2x2 means of near-white paper up to white again and again, which joins
+    small blobs into a large one."""
+    smallest = page.halvings[-1] if page.halvings else page.image
+    if _median_level(to_gray(smallest)) >= k.GLARE_PAPER_MAX_LEVEL:
         return None  # a scan: the paper itself is saturated
-    sat = (small.min(axis=2) if small.ndim == 3 else small) >= k.GLARE_LEVEL
-    n, _, stats, centroids = cv2.connectedComponentsWithStats(sat.astype(np.uint8), 8)
-    mm2_per_px = 1.0 / (page.px_per_mm * small_scale) ** 2
+    image, scale = (page.halvings[0], 0.5) if page.halvings else (page.image, 1.0)
+    channels = image.shape[2] if image.ndim == 3 else 1
+    sat = cv2.inRange(image, np.full(channels, k.GLARE_LEVEL, np.uint8),
+                      np.full(channels, 255, np.uint8))
+    mm2_per_px = 1.0 / (page.px_per_mm * scale) ** 2
+    if cv2.countNonZero(sat) * mm2_per_px <= k.GLARE_MIN_AREA_MM2:
+        return None  # not enough saturated pixels for one blob that large
+    n, _, stats, centroids = cv2.connectedComponentsWithStats(sat, connectivity=8)
     blobs = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] * mm2_per_px
              > k.GLARE_MIN_AREA_MM2]
     if not blobs:
         return None
     biggest = max(blobs, key=lambda i: stats[i, cv2.CC_STAT_AREA])
     inv = np.linalg.inv(page.homography)
-    c = cv2.perspectiveTransform((centroids[biggest] / small_scale).reshape(1, 1, 2), inv)
+    centre = (centroids[biggest] + 0.5) / scale - 0.5
+    c = cv2.perspectiveTransform(centre.reshape(1, 1, 2), inv)
     x, y = c.reshape(2)
     return (f"{page.label} has glare near {x:.0f} mm from the left, {y:.0f} mm from the top: "
             f"retake the photo without a direct light")
+
+
+def _find_markers(image: np.ndarray, levels: tuple[np.ndarray, ...]
+                  ) -> tuple[dict[int, np.ndarray], int]:
+    """The markers of one page and its index; corners refined at full resolution.
+
+    Looked for in the smallest halving with one threshold window, then (while fewer than
+    four of one page turn up) with all of them, then in the next larger halving.
+    """
+    def majority(found: dict[int, np.ndarray]) -> tuple[int, int]:
+        pages = [i // 4 for i in found]
+        index = max(set(pages), key=pages.count) if pages else -1
+        return pages.count(index), index
+
+    level = len(levels)  # 0: the full image, i: levels[i - 1]
+    tries = [(level, True), (level, False)] + ([(level - 1, False)] if level else [])
+    found: dict[int, np.ndarray] = {}
+    count, index = 0, -1
+    for at, quick in tries:
+        more = detect_markers(levels[at - 1] if at else image, 0.5 ** at, quick)
+        if majority(more)[0] > count:
+            found, level = more, at
+            count, index = majority(found)
+        if count >= 4:
+            break
+    refined = {i: _refine(image, c, 0.5 ** level) for i, c in found.items()}
+    return refined, index
 
 
 def register(page: PageImage, context: object = None) -> RegisteredPage:
@@ -253,19 +383,16 @@ def register(page: PageImage, context: object = None) -> RegisteredPage:
     del context
     t0 = time.perf_counter()
     label = page.label
-    gray = content_channel(page.image)
-    found = detect_markers(gray)
-    if not found and max(gray.shape) > k.DETECT_MAX_SIDE_PX:
-        found = detect_markers(gray, 2 * k.DETECT_MAX_SIDE_PX)
+    levels = halvings(page.image)
+    small, small_scale = (levels[-1], 0.5 ** len(levels)) if levels else (page.image, 1.0)
+    found, page_index = _find_markers(page.image, levels)
     t_detect = time.perf_counter() - t0
     if not found:
         raise NoSheetFound("no pulka corner markers found: not a pulka sheet, or a blank or "
                            "cut-off photo", page.source, page.index_in_file)
-    pages = [i // 4 for i in found]
-    page_index = max(set(pages), key=pages.count)
-    if len(set(pages)) > 1:
-        log.warning("%s: markers of pages %s; reading page %d", label, sorted(set(pages)),
-                    page_index + 1)
+    pages = sorted({i // 4 for i in found})
+    if len(pages) > 1:
+        log.warning("%s: markers of pages %s; reading page %d", label, pages, page_index + 1)
         found = {i: c for i, c in found.items() if i // 4 == page_index}
     frames = page_frames(page_index)
     if not frames:
@@ -282,7 +409,7 @@ def register(page: PageImage, context: object = None) -> RegisteredPage:
             hom, err = _fit(src, dst)
         else:
             method = "outline"
-            hom, err = _register_outline(gray, found, frame, label)
+            hom, err = _register_outline(small, small_scale, found, frame, label)
         if best is None or err < best[1]:
             best = (hom, err, frame)
     assert best is not None
@@ -290,13 +417,14 @@ def register(page: PageImage, context: object = None) -> RegisteredPage:
     w, h = frame[0], frame[1]
     ppm = local_px_per_mm(hom, w / 2, h / 2)
     reg = RegisteredPage(page.source, page.index_in_file, page_index, w, h, hom, ppm, err_px,
-                         err_px / ppm, tuple(sorted(found)), method, 0.0, (), page.image)
-    reg = _check_quality(reg, gray, frame)
+                         err_px / ppm, tuple(sorted(found)), method, 0.0, (), page.image,
+                         halvings=levels, affine=flat_affine(hom, w, h))
+    reg = _check_quality(reg, frame)
     reg.timings_s.update(detect=t_detect, register=time.perf_counter() - t0)
     return reg
 
 
-def _check_quality(reg: RegisteredPage, gray: np.ndarray, frame: Frame) -> RegisteredPage:
+def _check_quality(reg: RegisteredPage, frame: Frame) -> RegisteredPage:
     label, warnings = reg.label, []
     if reg.px_per_mm < k.MIN_PX_PER_MM:
         raise PoorQuality(f"the sheet is only {reg.px_per_mm * 25.4:.0f} dpi, too coarse to "
@@ -315,18 +443,16 @@ def _check_quality(reg: RegisteredPage, gray: np.ndarray, frame: Frame) -> Regis
     if reg.method == "outline":
         warnings.append(f"{label}: a corner marker is covered; the page was placed by its "
                         f"outline")
-    sharp = _sharpness(reg, gray, frame)
+    sharp = _sharpness(reg, frame)
     if sharp < k.BLUR_MIN_SHARPNESS:
         raise PoorQuality(f"page {reg.page_index + 1} of the sheet is blurred (sharpness "
                           f"{sharp:.2f})", reg.source, reg.index_in_file,
                           advice="retake the photo, holding the camera still and focused")
     if sharp < k.BLUR_WARN_SHARPNESS:
         warnings.append(f"{label} is slightly blurred: check its readings")
-    glare = _glare(reg.image, reg)
+    glare = _glare(reg)
     if glare:
         warnings.append(glare)
     for text in warnings:
         log.warning("%s", text)
-    from dataclasses import replace
-
     return replace(reg, sharpness=sharp, warnings=tuple(warnings))

@@ -1,0 +1,48 @@
+"""Warping a registered page: the affine shortcut for flat scans, and warps from halvings."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scanner.load import PageImage
+from scanner.register import halvings, register
+from tests.scanner.synth import page_bgr, photo
+
+SRC = Path("p.png")
+
+
+def test_a_flat_scan_warps_as_an_affine_map_with_the_same_pixels() -> None:
+    reg = register(PageImage(SRC, 0, page_bgr(3, 1)))
+    assert reg.affine is not None
+    fast = reg.warp(20.0, 30.0, 120.0, 80.0, 10.0)
+    slow = replace(reg, affine=None).warp(20.0, 30.0, 120.0, 80.0, 10.0)
+    diff = np.abs(fast.astype(int) - slow.astype(int))
+    assert fast.shape == slow.shape and diff.mean() < 0.05 and diff.max() <= 8
+
+
+def test_a_photo_keeps_its_perspective() -> None:
+    reg = register(PageImage(SRC, 0, photo(page_bgr(3, 1), 1, seed=2)))
+    assert reg.affine is None
+
+
+def test_halvings_stop_at_the_detection_size() -> None:
+    image = np.zeros((2480, 3508, 3), np.uint8)
+    sizes = [h.shape[:2] for h in halvings(image, 1000)]
+    assert sizes == [(1240, 1754), (620, 877)]
+
+
+def test_the_coarse_warp_is_the_full_warp_smoothed() -> None:
+    reg = register(PageImage(SRC, 0, photo(page_bgr(3, 1), 0, seed=3)))
+    ppm = 100 / 25.4
+    image, scale = reg.coarse(0.9 * ppm)
+    assert scale == 0.5 and image is reg.halvings[0]  # 300 dpi: halved once gives 150 dpi
+    coarse = reg.warp_coarse(0.0, 0.0, reg.page_w_mm, reg.page_h_mm, ppm, 0.9 * ppm)
+    full = reg.warp(0.0, 0.0, reg.page_w_mm, reg.page_h_mm, ppm)
+    assert coarse.shape == full.shape
+    # the same page in the same place: blurred alike, they differ by a few grey levels
+    a, b = (cv2.GaussianBlur(x, (0, 0), 1.5).astype(int) for x in (coarse, full))
+    assert np.abs(a - b).mean() < 3
