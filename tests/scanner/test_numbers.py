@@ -65,3 +65,14 @@ def test_the_merged_beam_keeps_what_growing_every_state_keeps(seed: int) -> None
         cell = blank if rng.random() < 0.3 else _cell(rng)
         beam, reference = _grown(beam, cell), _grown_by_growing_all(reference, cell)
         assert beam == reference
+
+
+def test_spelled_probabilities_are_the_single_ones_to_the_last_bit() -> None:
+    rng = random.Random(4)
+    for _ in range(300):
+        cells = [[rng.choice((0.0, 1e-7, rng.random())) for _ in range(11)]
+                 for _ in range(rng.randint(1, 4))]
+        minus = rng.choice((None, rng.random()))
+        values = [None, *rng.sample(range(-120, 12000), 40), 0, 7, -7]
+        single = [spelled_probability(cells, value, minus) for value in values]
+        assert spelled_probabilities(cells, values, minus) == single
