@@ -69,9 +69,10 @@ class _Marks(dict[tuple[str, str], float]):
         super().__init__(marks)
         self.scores: dict[tuple[str, tuple[str, ...], str | None], float] = {}
         self.calls: dict[tuple[str, ...], list[tuple[dict[str, str | None], float]]] = {}
-        self.best: dict[tuple[str, tuple[str, ...]], list[str | None]] = {}
         self.results: dict[tuple[str | None, int | None], float] = {}
         """The result cells' score per (sign, number): :func:`_result_score`."""
+        self.talons: dict[str, list[tuple[int, float]]] = {}
+        """The talon prizes per kind of deal: :func:`_talon_options`."""
 
 
 def _group_score(marks: Mapping[tuple[str, str], float], field: str, options: Sequence[str],
@@ -127,11 +128,12 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...],
     readings: list[_Reading] = []
     shapes: list[dict[str, Any]] = []
     declarer_options = [*seats, "allpass"]
+    levels, suits = _best_options(marks, "level", LEVELS), _best_options(marks, "suit", SUITS)
     for declarer in _best_options(marks, "declarer", declarer_options):
         base = _group_score(marks, "declarer", declarer_options, declarer)
-        for level in _best_options(marks, "level", LEVELS):
+        for level in levels:
             level_score = base + _group_score(marks, "level", LEVELS, level)
-            for suit in _best_options(marks, "suit", SUITS):
+            for suit in suits:
                 score = level_score + _group_score(marks, "suit", SUITS, suit)
                 callers = _callers(declarer, level, players)
                 for calls, call_score in _call_choices(marks, seats, callers):
@@ -323,7 +325,9 @@ def _with_tricks(index: int, shape: dict[str, Any], score: float,
             marks, "result", RESULT_SIGNS, None)
         return [_Reading(score + empty, -1, None, 0)]
     results = []
-    talon_options = _talon_options(talon, shape["type"])
+    talon_options = marks.talons.get(shape["type"])
+    if talon_options is None:
+        talon_options = marks.talons[shape["type"]] = _talon_options(talon, shape["type"])
     for trick_score, values in trick_options:
         sign, number = _shape_result(shape, values)
         total = score + trick_score + _result_score(sign, number, result_number, marks)
