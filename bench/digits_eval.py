@@ -484,7 +484,7 @@ page, written by one person, should gain more. Range over trials on UCI: calibra
 
 {_matrix_md(u['confusion'])}
 
-### Confusion, UCI, with adaptation (summed over {trials} trials of {ua['n_test']} digits)
+### Confusion, UCI, with per-page adaptation (summed over {trials} trials of {ua['n_test']} digits)
 
 {_matrix_md(ua['confusion'])}
 
