@@ -98,25 +98,38 @@ def rasterize(page: RegisteredPage, boxes: Sequence[Box],
     inked = [b for b, ink in zip(boxes, flags, strict=True) if ink]
     blank = frozenset(b for b, ink in zip(boxes, flags, strict=True) if not ink)
     used = _used_blocks(inked, x0, y0, width, height, px_per_mm, pad)
-    runs = None if used.mean() > TILED_MAX_COVER else _tile_runs(used, width, height)
-    if runs is None:
-        warped = page.warp(x0, y0, x1 - x0, y1 - y0, px_per_mm)
+    if used.mean() > TILED_MAX_COVER:
         used[:] = True
+        runs = [(0, height, 0, width)]
     else:
-        warped = np.full((height, width, *page.image.shape[2:]), 255, np.uint8)
-        for r0, r1, c0, c1 in runs:
-            warped[r0:r1, c0:c1] = page.warp(x0 + c0 / px_per_mm, y0 + r0 / px_per_mm,
-                                             (c1 - c0) / px_per_mm, (r1 - r0) / px_per_mm,
-                                             px_per_mm)
-    if warped.ndim == 3:
-        red = cv2.extractChannel(warped, 2)
-        redness = cv2.subtract(red, cv2.extractChannel(warped, 1))
-        if _is_colour(page, redness, runs, x0, y0, x1, y1, px_per_mm):
+        runs = _tile_runs(used, width, height)
+    tiles = [page.warp(x0 + c0 / px_per_mm, y0 + r0 / px_per_mm, (c1 - c0) / px_per_mm,
+                       (r1 - r0) / px_per_mm, px_per_mm) for r0, r1, c0, c1 in runs]
+    whole = len(runs) == 1 and runs[0] == (0, height, 0, width)
+    # the channels are put together tile by tile: no full-size colour canvas
+    if page.image.ndim == 3:
+        redness = np.zeros((height, width), np.uint8)
+        for (r0, r1, c0, c1), tile in zip(runs, tiles, strict=True):
+            cv2.subtract(cv2.extractChannel(tile, 2), cv2.extractChannel(tile, 1),
+                         dst=redness[r0:r1, c0:c1])
+        if _is_colour(page, redness, None if whole else runs, x0, y0, x1, y1, px_per_mm):
+            red = _canvas(runs, [cv2.extractChannel(t, 2) for t in tiles], height, width)
             return PageRaster(x0, y0, px_per_mm, True, red, redness, used, blank)
-        gray = cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY)
-    else:
-        gray = warped
+        tiles = [cv2.cvtColor(t, cv2.COLOR_BGR2GRAY) for t in tiles]
+    gray = _canvas(runs, tiles, height, width)
     return PageRaster(x0, y0, px_per_mm, False, gray, cv2.bitwise_not(gray), used, blank)
+
+
+def _canvas(runs: Sequence[tuple[int, int, int, int]], tiles: Sequence[np.ndarray],
+            height: int, width: int) -> np.ndarray:
+    """A grey image of paper white with each tile put at its run (rows ``r0:r1``, columns
+    ``c0:c1``)."""
+    if len(runs) == 1 and runs[0] == (0, height, 0, width):
+        return tiles[0]
+    canvas = np.full((height, width), 255, np.uint8)
+    for (r0, r1, c0, c1), tile in zip(runs, tiles, strict=True):
+        canvas[r0:r1, c0:c1] = tile
+    return canvas
 
 
 def may_hold_ink(page: RegisteredPage, boxes: Sequence[Box], x0: float, y0: float,
@@ -252,27 +265,30 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box]) -> tuple[CellImage, ...]
     s = raster.px_per_mm
     h, w = raster.content.shape
     search = max(1, round(k.BOX_SEARCH_MM * s))
-    integral = cv2.integral(raster.border, sdepth=cv2.CV_32S)
     xs = np.array([(b.x_mm - raster.x_mm) * s for b in boxes])
     ys = np.array([(b.y_mm - raster.y_mm) * s for b in boxes])
     ws = np.array([b.w_mm * s for b in boxes])
     hs = np.array([b.h_mm * s for b in boxes])
+    live = np.array([b not in raster.blank for b in boxes], bool)
 
     def clip(v: np.ndarray, hi: int) -> np.ndarray:
         return np.clip(np.round(v).astype(np.int64), search, hi - search - 2)
 
-    if raster.colour:
-        span_y0, span_y1 = clip(ys + 0.25 * hs, h), clip(ys + 0.75 * hs, h)
-        dx = _edge_offsets(integral, span_y0, span_y1, clip(xs - 0.5, w),
-                           clip(xs + ws - 0.5, w), search, True)
-        span_x0, span_x1 = clip(xs + dx + 0.25 * ws, w), clip(xs + dx + 0.75 * ws, w)
-        dy = _edge_offsets(integral, span_x0, span_x1, clip(ys - 0.5, h),
-                           clip(ys + hs - 0.5, h), search, False)
-    else:
-        # black and white: the border map is every dark pixel, so a digit's stroke near the
-        # edge would pull the box onto it and cut the digit; the homography places boxes
-        # (a flat scan, fit error a few hundredths of a millimetre)
-        dx = dy = np.zeros(len(boxes))
+    dx, dy = np.zeros(len(boxes)), np.zeros(len(boxes))
+    if raster.colour and live.any():
+        # a blank box is not looked for: it stays where the homography puts it
+        integral = cv2.integral(raster.border, sdepth=cv2.CV_32S)
+        lx, ly, lw, lh = xs[live], ys[live], ws[live], hs[live]
+        span_y0, span_y1 = clip(ly + 0.25 * lh, h), clip(ly + 0.75 * lh, h)
+        ldx = _edge_offsets(integral, span_y0, span_y1, clip(lx - 0.5, w),
+                            clip(lx + lw - 0.5, w), search, True)
+        span_x0, span_x1 = clip(lx + ldx + 0.25 * lw, w), clip(lx + ldx + 0.75 * lw, w)
+        dy[live] = _edge_offsets(integral, span_x0, span_x1, clip(ly - 0.5, h),
+                                 clip(ly + lh - 0.5, h), search, False)
+        dx[live] = ldx
+    # black and white: the border map is every dark pixel, so a digit's stroke near the edge
+    # would pull the box onto it and cut the digit; the homography places boxes (a flat scan,
+    # fit error a few hundredths of a millimetre)
     inset = k.BOX_INSET_MM * s
     ring = round(k.PAPER_RING_MM * s)
     cws = np.maximum(1, np.round(ws - 2 * inset)).astype(np.int64)

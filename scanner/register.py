@@ -337,12 +337,11 @@ def _glare(page: RegisteredPage) -> str | None:
     mm2_per_px = 1.0 / (page.px_per_mm * scale) ** 2
     if cv2.countNonZero(sat) * mm2_per_px <= k.GLARE_MIN_AREA_MM2:
         return None  # not enough saturated pixels for one blob that large
-    n, _, stats, centroids = cv2.connectedComponentsWithStats(sat, connectivity=8)
-    blobs = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] * mm2_per_px
-             > k.GLARE_MIN_AREA_MM2]
-    if not blobs:
+    _, _, stats, centroids = cv2.connectedComponentsWithStats(sat, connectivity=8)
+    areas = stats[1:, cv2.CC_STAT_AREA]  # label 0 is the background
+    if not len(areas) or areas.max() * mm2_per_px <= k.GLARE_MIN_AREA_MM2:
         return None
-    biggest = max(blobs, key=lambda i: stats[i, cv2.CC_STAT_AREA])
+    biggest = 1 + int(np.argmax(areas))
     inv = np.linalg.inv(page.homography)
     centre = (centroids[biggest] + 0.5) / scale - 0.5
     c = cv2.perspectiveTransform(centre.reshape(1, 1, 2), inv)
