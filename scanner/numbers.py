@@ -165,17 +165,23 @@ def spelled_probabilities(cells: Sequence[Sequence[float]], values: Sequence[int
     >>> spelled_probabilities([empty, one], [1, 11, None])
     [1.0, 0.003, 1e-06]
     """
+    empty, written = _cell_factors(cells)
+    return [_spelled_from(empty, written, value, minus) for value in values]
+
+
+def _cell_factors(cells: Sequence[Sequence[float]]) -> tuple[list[float], list[list[float]]]:
+    """Each cell's factor when it holds nothing, and when it holds each digit (a digit the
+    reader found blank keeps :data:`MISSED_DIGIT` of the blank's probability)."""
     empty = [max(probabilities[EMPTY], PROBABILITY_FLOOR) for probabilities in cells]
     written = [[max(p, MISSED_DIGIT * probabilities[EMPTY], PROBABILITY_FLOOR)
                 for p in probabilities[:EMPTY]] for probabilities in cells]
-    return [_spelled_from(empty, written, value, minus) for value in values]
+    return empty, written
 
 
 def _spelled_from(empty: list[float], written: list[list[float]], value: int | None,
                   minus: float | None) -> float:
-    """:func:`_spelled` from each cell's factors worked out once for all values: ``empty[i]``
-    when cell ``i`` holds nothing, ``written[i][d]`` when it holds digit ``d`` (the same
-    factors, multiplied in the same order: the same number to the last bit)."""
+    """P(ink | value) from each cell's factors (:func:`_cell_factors`): ``empty[i]`` when
+    cell ``i`` holds nothing, ``written[i][d]`` when it holds digit ``d``."""
     digits = [] if value is None else [int(c) for c in str(abs(value))]
     length, width = len(digits), len(empty)
     if length > width:
@@ -199,26 +205,7 @@ def _spelled_from(empty: list[float], written: list[list[float]], value: int | N
 
 def _spelled(cells: Sequence[Sequence[float]], value: int | None, minus: float | None
              ) -> float:
-    digits = [] if value is None else [int(c) for c in str(abs(value))]
-    length, width = len(digits), len(cells)
-    if length > width:
-        return PROBABILITY_FLOOR
-    best = 0.0
-    for start in (0,) if length == width else (0, width - length):  # left or right aligned
-        p = 1.0
-        for index, probabilities in enumerate(cells):
-            if start <= index < start + length:
-                p *= max(probabilities[digits[index - start]],
-                         MISSED_DIGIT * probabilities[EMPTY], PROBABILITY_FLOOR)
-            else:
-                p *= max(probabilities[EMPTY], PROBABILITY_FLOOR)
-        if p > best:
-            best = p
-    if minus is not None:
-        best *= minus if value is not None and value < 0 else 1 - minus
-    elif value is not None and value < 0:
-        return PROBABILITY_FLOOR
-    return max(best, PROBABILITY_FLOOR)
+    return _spelled_from(*_cell_factors(cells), value, minus)
 
 
 _spelled_probability = lru_cache(maxsize=CACHED_INPUTS, typed=True)(_spelled)
