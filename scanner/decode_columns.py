@@ -196,27 +196,33 @@ def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequen
         shares = sorted(((v, p / ink_total) for v, p in step.ink.items()), key=lambda i: -i[1])
         return EntryDecision("empty" if best is None else "read", best, shares[0][1],
                              _shown(shares), expected_value, deal,
-                             f"the ink clearly says {best}; the rules expected "
-                             f"{expected_value}", ink)
+                             f"the ink clearly says {_said(best)}; the rules expected "
+                             f"{_said(expected_value)}", ink)
     read = confidence >= READ_POSTERIOR
     note = ""
     ink_value, ink_p = max(step.ink.items(), key=lambda item: item[1])
     if ink_value != best and ink_p >= INK_OUTWEIGHED * step.ink[best]:
         # the rules (through the entries around it) outweigh ink that says otherwise
+        note = f"the ink says {_said(ink_value)}; the rules make it {_said(best)}"
         return EntryDecision("doubtful", best, confidence, _shown(ranked), expected_value,
-                             deal, f"the ink says {ink_value}; the rules make it {best}", ink)
+                             deal, note, ink)
     if best is None:
         if step.matched[None] < confidence / 2:
-            note = f"empty, but the rules expected {expected_value}"
+            note = f"empty, but the rules expected {_said(expected_value)}"
         return EntryDecision("empty" if read else "doubtful", None, confidence,
                              _shown(ranked), expected_value, None, note, ink)
     if step.matched[best] < confidence / 2:
         read = False  # not clear enough from the ink alone to be kept against the rules
-        note = f"the ink says {best}; the rules expected {expected_value}"
+        note = f"the ink says {best}; the rules expected {_said(expected_value)}"
     elif step.ink[best] / ink_total < 0.5:
         note = f"ink unsure; the rules expect {best}"
     return EntryDecision("read" if read else "doubtful", best, confidence, _shown(ranked),
                          expected_value, deal, note, ink)
+
+
+def _said(value: int | None) -> str:
+    """A value as a note shows it to a person: an empty entry is "nothing"."""
+    return "nothing" if value is None else str(value)
 
 
 def _likelihoods(entry: EntryCells | EntryInk, values: list[int | None]

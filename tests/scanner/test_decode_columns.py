@@ -96,3 +96,14 @@ def test_decoding_again_without_the_empty_entries_gives_the_scans_decisions() ->
         assert (now.status, now.value, now.expected, now.deal, now.note) == \
             (was.status, was.value, was.expected, was.deal, was.note)
         assert now.confidence == pytest.approx(was.confidence, abs=1e-9)
+
+
+def test_notes_name_an_empty_entry_in_words() -> None:
+    """An entry the ink leaves blank between written ones: its note, shown to a person, says
+    "nothing", not a Python None."""
+    expected, values = long_column(5)
+    cells = [entry_cells(v, 3, sure=0.9999) for v in values]
+    cells[2] = entry_cells(None, 3, sure=0.9999)
+    decision = decode_column(cells, expected)[2]
+    assert decision.status == "doubtful"
+    assert "nothing" in decision.note and "None" not in decision.note
