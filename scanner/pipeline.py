@@ -40,6 +40,7 @@ from scanner.decode_deals import RowEvidence
 from scanner.errors import ScanError
 from scanner.identify import IdentifiedPage, SheetPages, assemble_sheets, identify
 from scanner.load import expand_paths, load_file
+from scanner.memory import reuse_freed_memory
 from scanner.read import PageReading, read_page
 from scanner.register import RegisteredPage, register
 from scanner.results import (
@@ -85,8 +86,10 @@ def scan_paths(paths: Sequence[str | Path], out_dir: Path,
                clock: StageClock | None = None) -> Iterator[ScanOutcome]:
     """Scan every file named (folders and globs expanded); yield sheets and failures.
 
-    ``clock`` gets the time of each stage (:data:`scanner.timing.STAGES`)."""
+    ``clock`` gets the time of each stage (:data:`scanner.timing.STAGES`). Memory a sheet
+    frees is kept for the next (:func:`scanner.memory.reuse_freed_memory`)."""
     clock = clock or StageClock()
+    reuse_freed_memory()
     files = expand_paths(paths)
     waiting: dict[str, list[IdentifiedPage]] = {}
     for number, path in enumerate(files, 1):

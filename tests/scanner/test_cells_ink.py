@@ -47,8 +47,8 @@ def test_inked_boxes_are_found_and_read_as_before(turns: int,
     boxes = LAYOUT.boxes_for(1)
     raster = rasterize(reg, boxes)
     flags = dict(zip(boxes, may_hold_ink(reg, boxes, raster.x_mm, raster.y_mm,
-                                         raster.x_mm + raster.content.shape[1] / 10,
-                                         raster.y_mm + raster.content.shape[0] / 10),
+                                         raster.x_mm + raster.content.shape[1] / raster.px_per_mm,
+                                         raster.y_mm + raster.content.shape[0] / raster.px_per_mm),
                      strict=True))
     assert all(flags[b] for b in inked)
     assert sum(flags.values()) < 2 * len(inked)  # the blank rest is not warped
