@@ -115,7 +115,10 @@ class DoubtView:
     where: str
     value: str
     candidates: str
-    confidence: float
+    ink_alone: str
+    """What the ink alone says (its likelihoods shared out over the values the decoding
+    weighed, most likely first), the counterweight to ``candidates``, which the rules shape:
+    a cell read as 8 at 100 % is doubtful when its ink says 9. Empty for a deal row."""
     expected: str
     note: str
     crop_png: bytes | None
@@ -246,9 +249,17 @@ def _doubt_view(label: str, field: FieldReading, record: GameRecord,
     candidates = ", ".join(f"{_value_text(v)} ({p:.0%})" for v, p in field.candidates[:4])
     return DoubtView(
         label=label, where=_field_where(field, record), value=_value_text(field.value),
-        candidates=candidates, confidence=field.confidence,
+        candidates=candidates, ink_alone=_ink_alone(field),
         expected="" if field.expected is None else _value_text(field.expected),
         note=field.note, crop_png=_crop(field, scan_images, layout, scan_dir))
+
+
+def _ink_alone(field: FieldReading, shown: int = 2) -> str:
+    """``9 (97 %), 8 (3 %)``: the ink's likelihoods of the weighed values as shares."""
+    total = sum(p for _, p in field.ink)
+    if total <= 0.0:
+        return ""
+    return ", ".join(f"{_value_text(v)} ({p / total:.0%})" for v, p in field.ink[:shown])
 
 
 def _field_where(field: FieldReading, record: GameRecord) -> str:

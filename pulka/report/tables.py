@@ -50,10 +50,10 @@ def finding_heading(view: FindingView) -> str:
 def doubt_row(view: DoubtView) -> tuple[str, ...]:
     """One row of the scan doubts table (the crop is added by the writer)."""
     return (view.label, view.where, view.value, view.candidates or "-",
-            f"{view.confidence:.0%}", view.expected or "-", view.note or "-")
+            view.ink_alone or "-", view.expected or "-", view.note or "-")
 
 
-DOUBT_HEADER = ("", "cell", "read as", "candidates", "confidence", "rules expect", "note")
+DOUBT_HEADER = ("", "cell", "read as", "candidates", "the ink alone", "rules expect", "note")
 
 
 def columns_table(report: SheetReport) -> Table:

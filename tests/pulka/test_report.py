@@ -58,7 +58,8 @@ def scan_case(faulty_doc: dict[str, Any], tmp_path_factory: pytest.TempPathFacto
                                (finding.entry or 1) - 1), mark.page, mark.rect_mm, "read",
                      int(finding.written or 0), 0.97),
         FieldReading("entry:C:mountain:0", 0, (150.0, 240.0, 9.0, 6.0), "doubtful", 7, 0.41,
-                     ((7, 0.41), (1, 0.38)), expected=2, note="7 or 1?"),
+                     ((7, 0.41), (1, 0.38)), expected=2, note="7 or 1?",
+                     ink=((1, 0.02), (7, 0.006))),
     )
     scan = SheetScan("S-TEST01", {}, build_layout(3).id, tuple(pages), fields, faulty_doc)
     return scan, folder
@@ -91,6 +92,8 @@ def test_doubts_are_kept_apart_from_findings(scan_case: tuple[SheetScan, Path]) 
     doubts_part = html.split('id="doubts"')[1].split('id="sheet"')[0]
     assert "7 or 1?" in doubts_part and "7 or 1?" not in findings_part
     assert "C (Сидоров): mountain, entry 1" in doubts_part
+    # beside the rules-shaped candidates, what the ink alone says (its likelihoods as shares)
+    assert "the ink alone" in doubts_part and "1 (77%), 7 (23%)" in doubts_part
     assert "scan doubt" in html and 'stroke="#e68c00"' in html
 
 
