@@ -48,7 +48,3 @@ class StageClock:
             self.wall[name] += seconds
         for name, seconds in other.cpu.items():
             self.cpu[name] += seconds
-
-
-NO_CLOCK = StageClock()
-"""A clock for callers that time nothing (it adds up, and nobody reads it)."""
