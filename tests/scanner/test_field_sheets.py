@@ -112,7 +112,8 @@ def test_a_block_holds_what_each_field_warped_alone_would(sample: str) -> None:
                                            270: cv2.ROTATE_90_CLOCKWISE}[block.rotation_deg])
             cut = image[y:y + h, x:x + w]
             assert cut.shape == alone.shape, key
-            assert np.abs(cut.astype(int) - alone).max() <= 3, key
+            difference = np.abs(cut.astype(int) - alone)
+            assert difference.max() <= 16 and (difference > 0).mean() < 1e-3, key
 
 
 def test_packed_blocks_neither_overlap_nor_leave_the_sheet() -> None:
