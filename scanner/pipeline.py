@@ -9,12 +9,12 @@ memory only until their sheet is complete, so a folder of sheets scanned in orde
 Intermediate files have predictable names under ``out_dir/<sheet id>/``: ``page-<n>.jpg``
 (the straightened page at :data:`~scanner.results.STRAIGHT_PAGE_DPI`, warped in colour from
 the smallest halving of the image that is fine enough, :meth:`RegisteredPage.warp_coarse`),
-``crops/<key>.jpg`` (the ink of each field, in colour at :data:`CROP_PX_PER_MM`) and
+``crops/page-<n>.jpg`` (the field sheet of page n: the ink of each of its fields, in colour,
+packed into one image; a field's crop is a rectangle of it, :mod:`scanner.field_sheets`) and
 ``scan.json`` (compact: an indented one takes Python's pure-Python JSON encoder, ten times
 slower than its C one). The images are JPEG: a photo's noise makes PNG 10-20 times slower
 to write (and 5 times bigger), which would cost more than reading the sheet; people and
-reports look at them, nothing reads them back. Creating a file is much of the cost of a
-crop (0.05-1 ms by file system, against 0.1-0.3 ms to warp and encode it). A
+reports look at them, the scanner never reads them back. A
 :class:`~scanner.timing.StageClock` handed to :func:`scan_paths` gets the time of each
 stage.
 """
@@ -38,6 +38,7 @@ from scanner.decode import DecodedSheet, SheetEvidence, decode_sheet
 from scanner.decode_columns import EntryCells
 from scanner.decode_deals import RowEvidence
 from scanner.errors import ScanError
+from scanner.field_sheets import CropRequest, write_field_sheets
 from scanner.identify import IdentifiedPage, SheetPages, assemble_sheets, identify
 from scanner.load import expand_paths, load_file
 from scanner.memory import reuse_freed_memory
@@ -57,12 +58,10 @@ from scoring.columns import Column
 
 log = logging.getLogger(__name__)
 
-CROP_PX_PER_MM = 8.0
-"""Resolution of the field crops kept for reports and review (about 200 dpi)."""
 CROP_MARGIN_MM = 1.0
 """Paper kept around a field's boxes in its crop."""
 JPEG_QUALITY = [cv2.IMWRITE_JPEG_QUALITY, 90]
-"""The straightened page and the crops: written once, looked at by people and reports."""
+"""The straightened page: written once, looked at by people and reports."""
 STRAIGHT_PAGE_MIN_SHARE = 0.9
 """The straightened page is warped from the smallest halving of the image that has at
 least this share of its resolution (a 200-dpi image halved is 99 dpi for a 100-dpi page)."""
@@ -233,6 +232,7 @@ def _save_page(folder: Path, page: RegisteredPage, out_dir: Path) -> ScannedPage
 
 
 def _union(boxes: Sequence[Box]) -> tuple[float, float, float, float]:
+    """The rectangle (x, y, w, h, mm) holding ``boxes`` and :data:`CROP_MARGIN_MM` around."""
     x0 = min(b.x_mm for b in boxes) - CROP_MARGIN_MM
     y0 = min(b.y_mm for b in boxes) - CROP_MARGIN_MM
     x1 = max(b.x_mm + b.w_mm for b in boxes) + CROP_MARGIN_MM
@@ -240,64 +240,67 @@ def _union(boxes: Sequence[Box]) -> tuple[float, float, float, float]:
     return (round(x0, 2), round(y0, 2), round(x1 - x0, 2), round(y1 - y0, 2))
 
 
-_TURNS = {90: cv2.ROTATE_90_COUNTERCLOCKWISE, 180: cv2.ROTATE_180,
-          270: cv2.ROTATE_90_CLOCKWISE}
+@dataclass(frozen=True)
+class _CropPlan:
+    """Where each field of a layout lies, as the crop requests of its entries (by column,
+    in entry order) and of its deal rows (by row)."""
+
+    entries: dict[Column, tuple[CropRequest, ...]]
+    rows: dict[int, CropRequest]
 
 
-def _write_crop(page: RegisteredPage, rect: tuple[float, float, float, float], rotation: int,
-                path: Path) -> None:
-    """Write the ink of a field, turned upright for its writer (forms.model: rotate back).
+_PLANS: dict[str, tuple[Layout, _CropPlan]] = {}
+"""The crop plan of each layout seen, by layout id (with the layout, to check it is the
+same object): working it out walks every box of the layout, about 5 ms a sheet."""
 
-    Each crop is warped on its own at :data:`CROP_PX_PER_MM`, on the pixel grid a whole page
-    warped at that resolution would have (fields cover a small part of a page; the writing
-    area read at the working resolution was warped only where boxes hold ink, so it has
-    holes where a field's blank boxes are)."""
-    s = CROP_PX_PER_MM
-    x, y, w, h = (round(v * s) for v in rect)
-    x0, y0 = max(x, 0), max(y, 0)
-    x1 = min(x + w, round(page.page_w_mm * s))
-    y1 = min(y + h, round(page.page_h_mm * s))
-    image = page.warp(x0 / s, y0 / s, max(x1 - x0, 1) / s, max(y1 - y0, 1) / s, s)
-    if rotation in _TURNS:
-        image = cv2.rotate(image, _TURNS[rotation])
-    cv2.imwrite(str(path), image, JPEG_QUALITY)
+
+def _crop_plan(layout: Layout) -> _CropPlan:
+    """The layout's crop plan, worked out once per layout."""
+    known = _PLANS.get(layout.id)
+    if known is not None and known[0] is layout:
+        return known[1]
+    entries = {}
+    for (seat, kind, on), column in entry_cells(layout).items():
+        entries[Column(seat, kind, on)] = tuple(
+            CropRequest(entry_key(seat, kind, on, index), boxes[0].page, _union(boxes),
+                        boxes[0].rotation_deg, f"{seat}:{kind}:{on}")
+            for index, boxes in enumerate(column))
+    row_boxes: dict[int, list[Box]] = {}
+    for box in layout.boxes:
+        if isinstance(box.meaning, DealCell):
+            row_boxes.setdefault(box.meaning.row, []).append(box)
+    rows = {row: CropRequest(row_key(row), boxes[0].page, _union(boxes), 0, "rows")
+            for row, boxes in row_boxes.items()}
+    plan = _CropPlan(entries, rows)
+    _PLANS[layout.id] = (layout, plan)
+    return plan
 
 
 def _fields(layout: Layout, decoded: DecodedSheet, readings: dict[int, PageReading],
             folder: Path, out_dir: Path) -> tuple[FieldReading, ...]:
-    """One field reading per non-empty (or doubtful) entry and deal row, with its crop."""
-    fields: list[FieldReading] = []
-    for (seat, kind, on), entries in entry_cells(layout).items():
-        decisions = decoded.entries.get(Column(seat, kind, on), ())
-        for index, (boxes, decision) in enumerate(zip(entries, decisions, strict=False)):
-            if decision.status == "empty":
-                continue
-            key = entry_key(seat, kind, on, index)
-            rect = _union(boxes)
-            crop = folder / "crops" / f"{key.replace(':', '_')}.jpg"
-            _write_crop(readings[boxes[0].page].page, rect, boxes[0].rotation_deg, crop)
-            fields.append(FieldReading(
-                key, boxes[0].page, rect, decision.status, decision.value,
-                round(decision.confidence, 6),
-                tuple((v, round(p, 6)) for v, p in decision.candidates), decision.expected,
-                decision.deal, decision.note, str(crop.relative_to(out_dir)),
-                tuple((v, float(f"{p:.6g}")) for v, p in decision.ink)))
-    row_boxes: dict[int, list[Box]] = {}
-    for box in layout.boxes:
-        if isinstance(box.meaning, DealCell) and box.page in readings:
-            row_boxes.setdefault(box.meaning.row, []).append(box)
-    for row in decoded.rows:
-        if row.status == "empty" or row.row not in row_boxes:
-            continue
-        boxes = row_boxes[row.row]
-        key = row_key(row.row)
-        rect = _union(boxes)
-        crop = folder / "crops" / f"{key.replace(':', '_')}.jpg"
-        _write_crop(readings[boxes[0].page].page, rect, 0, crop)
-        fields.append(FieldReading(
-            key, boxes[0].page, rect, row.status, row.deal, round(row.confidence, 6),
-            tuple((d, round(p, 6)) for d, p in row.candidates), None, row.row + 1, row.note,
-            str(crop.relative_to(out_dir))))
+    """One field reading per non-empty (or doubtful) entry and deal row, with its crop in
+    its page's field sheet (:mod:`scanner.field_sheets`)."""
+    plan = _crop_plan(layout)
+    entries = [(place, decision)
+               for column, places in plan.entries.items()
+               for place, decision in zip(places, decoded.entries.get(column, ()), strict=False)
+               if decision.status != "empty"]
+    rows = [(plan.rows[row.row], row) for row in decoded.rows
+            if row.status != "empty" and row.row in plan.rows
+            and plan.rows[row.row].page in readings]
+    crops = write_field_sheets([place for place, _ in entries] + [place for place, _ in rows],
+                               {i: r.page for i, r in readings.items()}, folder, out_dir)
+    fields = [FieldReading(
+        place.key, place.page, place.rect_mm, decision.status, decision.value,
+        round(decision.confidence, 6), tuple((v, round(p, 6)) for v, p in decision.candidates),
+        decision.expected, decision.deal, decision.note, crops[place.key],
+        tuple((v, float(f"{p:.6g}")) for v, p in decision.ink))
+        for place, decision in entries]
+    fields.extend(FieldReading(
+        place.key, place.page, place.rect_mm, row.status, row.deal, round(row.confidence, 6),
+        tuple((d, round(p, 6)) for d, p in row.candidates), None, row.row + 1, row.note,
+        crops[place.key])
+        for place, row in rows)
     return tuple(fields)
 
 

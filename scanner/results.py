@@ -5,6 +5,12 @@ A sheet scan carries the sheet's identity, its straightened page images, the dec
 written entry of the triangle and each deal row of the contract/result column, with its
 status (*read*, *doubtful*, *empty*), value, confidence, candidates, what the rules expected,
 where it stands on its page (millimetres) and the crop of its ink.
+
+A field's crop is a rectangle of its page's field sheet (:mod:`scanner.field_sheets`), named
+in W3C Media Fragments syntax: ``S1/crops/page-1.jpg#xywh=0,144,200,72`` is the 200 x 72
+pixels at (0, 144) of that JPEG (:func:`crop_ref`, read back by :func:`split_crop`). Scans
+made before field sheets name a file of their own, with no fragment: the whole file is the
+crop.
 """
 
 from __future__ import annotations
@@ -39,7 +45,9 @@ class FieldReading:
     deal: int | None = None
     note: str = ""
     crop: str | None = None
-    """Path of the ink crop (JPEG), relative to the scan's output folder."""
+    """The ink crop: its image's path, relative to the scan's output folder, and (after a
+    ``#``) its pixel rectangle there, ``xywh=x,y,w,h`` (:func:`split_crop`); None when the
+    scan kept none."""
     ink: tuple[tuple[Any, float], ...] = ()
     """An entry's ink evidence: P(ink | value) for the values the decoding weighed, most
     likely first, before the rules had their say (``scanner.decode_columns``); what lets a
@@ -125,6 +133,46 @@ def entry_key(seat: str, column: str, on: str | None, entry: int) -> str:
 def row_key(row: int) -> str:
     """The key of a deal row: ``row:12``."""
     return f"row:{row}"
+
+
+def crop_ref(path: str, rect: tuple[int, int, int, int]) -> str:
+    """A crop: the pixel rectangle ``(x, y, w, h)`` of the image at ``path``, as a W3C Media
+    Fragment.
+
+    >>> crop_ref("S1/crops/page-1.jpg", (0, 144, 200, 72))
+    'S1/crops/page-1.jpg#xywh=0,144,200,72'
+    """
+    x, y, w, h = rect
+    return f"{path}#xywh={x},{y},{w},{h}"
+
+
+def split_crop(crop: str) -> tuple[str, tuple[int, int, int, int] | None]:
+    """A crop's image path and its pixel rectangle ``(x, y, w, h)``; None for a crop without
+    a fragment (a scan before field sheets: the whole image). Raises ``ValueError`` for a
+    fragment that names no rectangle of pixels.
+
+    >>> split_crop("S1/crops/page-1.jpg#xywh=0,144,200,72")
+    ('S1/crops/page-1.jpg', (0, 144, 200, 72))
+    >>> split_crop("S1/crops/row_3.jpg")
+    ('S1/crops/row_3.jpg', None)
+    >>> split_crop("S1/crops/page-1.jpg#xywh=percent:0,0,50,50")
+    Traceback (most recent call last):
+    ...
+    ValueError: crop 'S1/crops/page-1.jpg#xywh=percent:0,0,50,50': no xywh=x,y,w,h in pixels
+    """
+    path, hashed, fragment = crop.partition("#")
+    if not hashed:
+        return path, None
+    for part in fragment.split("&"):
+        name, _, value = part.partition("=")
+        if name != "xywh":
+            continue
+        numbers = value.removeprefix("pixel:").split(",")
+        if len(numbers) == 4 and all(n.isdigit() for n in numbers):
+            x, y, w, h = (int(n) for n in numbers)
+            if w > 0 and h > 0:
+                return path, (x, y, w, h)
+    raise ValueError(f"crop {crop!r}: no xywh=x,y,w,h in pixels")
 
 
 def scan_json_path(out_dir: Path, sheet_id: str) -> Path:

@@ -1,7 +1,7 @@
 """``pulka scan FILES... [--out DIR] [--json]``: read filled sheets into records.
 
 Each sheet becomes ``OUT/<sheet id>/scan.json`` (``pulka-scan/1``: every field with its
-status, confidence, candidates and crop) beside its straightened pages and crops, and
+status, confidence, candidates and crop) beside its straightened pages and field sheets, and
 ``OUT/<sheet id>/record.json`` (``pulka-record/1``, ready for ``pulka audit`` and
 ``pulka settle``). A file that cannot be read is named on stderr with the reason, and the
 batch goes on; the summary line says how many sheets were read and how many cells need a

@@ -24,9 +24,10 @@ from forms.layout import build_layout, entry_cells, layout_by_id
 from forms.model import Box, EntryCell, Layout
 from forms.raster import render_pages
 from forms.render import SheetFill, SheetRequest, render_pdf_bytes
+from pulka.crops import crop_image
 from pulka.report import constants as k
 from pulka.text_report import number
-from scanner.results import FieldReading, SheetScan, entry_key
+from scanner.results import FieldReading, SheetScan, entry_key, split_crop
 from scoring import (
     Column,
     Deal,
@@ -408,15 +409,17 @@ def _scan_file(name: str, scan_dir: Path | None) -> Path:
 
 def _crop(field: FieldReading, scan_images: dict[int, Any], layout: Layout,
           scan_dir: Path | None) -> bytes | None:
-    """The ink of one cell: the scanner's crop if it kept one, else cut from the page."""
+    """The ink of one cell: the scanner's crop if it kept one (a rectangle of a field sheet,
+    or a file of its own in older scans: :func:`pulka.crops.crop_image`), else cut from the
+    page."""
     from PIL import Image
 
     if field.crop:
-        path = _scan_file(field.crop, scan_dir)
         try:
-            return _png(Image.open(path).convert("RGB"), colours=0)
-        except OSError:
-            log.debug("crop %s not readable; cutting from the page", path)
+            name, rect = split_crop(field.crop)
+            return _png(crop_image(_scan_file(name, scan_dir), rect), colours=0)
+        except (OSError, ValueError) as error:
+            log.debug("crop %s not readable (%s); cutting from the page", field.crop, error)
     image = scan_images.get(field.page)
     if image is None or field.page >= len(layout.pages):
         return None

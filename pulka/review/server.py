@@ -14,7 +14,10 @@ Routes (everything else is 404, other methods 405):
 * ``POST /api/undo``: takes back this reviewer's last decision (answers as decide);
 * ``GET /img/<sheet id>/page/<n>``, ``/img/<sheet id>/crop/<cell key>``: the straightened
   page or the ink crop, only at the path the store recorded for it, resolved inside the
-  sheet's scan folder (no ``..``, no absolute path, no symbolic link out of it).
+  sheet's scan folder (no ``..``, no absolute path, no symbolic link out of it); a crop
+  that names a rectangle of its page's field sheet (``crops/page-1.jpg#xywh=...``,
+  :func:`scanner.results.split_crop`) is cut out of it and sent as JPEG
+  (:func:`pulka.crops.crop_jpeg`), one without (an older scan's own file) as it is.
 
 A POST must be ``application/json`` (which also keeps other web sites from posting to it:
 a cross-site JSON post needs a CORS pre-flight this server never grants), at most
@@ -37,7 +40,9 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from pulka import review_store
+from pulka.crops import crop_jpeg
 from pulka.store import Store, StoreError
+from scanner.results import split_crop
 
 log = logging.getLogger(__name__)
 
@@ -289,13 +294,28 @@ class ReviewHandler(BaseHTTPRequestHandler):
             found = store.conn.execute("SELECT crop FROM cells WHERE sheet_id = ? AND key = ?",
                                        (row[0], which)).fetchone()
             relative = found and found[0]
+        missing = RequestError(HTTPStatus.NOT_FOUND, f"no {kind} image {which!r} of sheet "
+                                                    f"{sheet_id!r}")
+        rect = None
+        if kind == "crop" and relative:
+            try:
+                relative, rect = split_crop(relative)
+            except ValueError:
+                raise missing from None
         root = scan_root(row[1], self.server.db) if row is not None else None
         target = safe_file(root, relative) if root is not None and relative else None
         if target is None:
-            raise RequestError(HTTPStatus.NOT_FOUND, f"no {kind} image {which!r} of sheet "
-                                                     f"{sheet_id!r}")
-        self._send(HTTPStatus.OK, target.read_bytes(), IMAGE_TYPES[target.suffix.lower()],
-                   "private, max-age=60")
+            raise missing
+        if rect is None:
+            self._send(HTTPStatus.OK, target.read_bytes(), IMAGE_TYPES[target.suffix.lower()],
+                       "private, max-age=60")
+            return
+        try:
+            body = crop_jpeg(target, rect)
+        except (OSError, ValueError) as error:
+            log.warning("crop %s of sheet %s: %s", which, sheet_id, error)
+            raise missing from None
+        self._send(HTTPStatus.OK, body, "image/jpeg", "private, max-age=60")
 
     # -- decisions -------------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ import pytest
 from forms.layout import build_layout
 from pulka.cli import main
 from pulka.report import build_report, render_html, render_pdf, write_reports
+from pulka.report.constants import CROP_HEIGHT_PX
 from scanner.results import FieldReading, ScannedPage, SheetScan, entry_key
 from scoring import RuleSet, audit, expected_sheet, parse_record
 from scoring.random_games import inject_errors, random_record, written_columns
@@ -95,6 +97,31 @@ def test_doubts_are_kept_apart_from_findings(scan_case: tuple[SheetScan, Path]) 
     # beside the rules-shaped candidates, what the ink alone says (its likelihoods as shares)
     assert "the ink alone" in doubts_part and "1 (77%), 7 (23%)" in doubts_part
     assert "scan doubt" in html and 'stroke="#e68c00"' in html
+
+
+@pytest.mark.parametrize(("crop", "size"), [
+    ("crops/page-1.png#xywh=32,16,48,32", (48, 32)),  # a rectangle of the field sheet
+    ("crops/page-1.png", (96, 64)),  # an older scan: a file of the field's own
+    ("crops/page-1.png#xywh=64,16,48,32", None),  # not inside it: cut from the page
+    ("crops/page-1.png#xywh=percent:0,0,9,9", None),
+])
+def test_a_doubt_shows_its_crop(scan_case: tuple[SheetScan, Path], tmp_path: Path,
+                                crop: str, size: tuple[int, int] | None) -> None:
+    import io
+
+    from PIL import Image
+
+    scan, folder = scan_case
+    shutil.copytree(folder, tmp_path / "scan")
+    (tmp_path / "scan" / "crops").mkdir()
+    Image.new("RGB", (96, 64), (255, 255, 255)).save(tmp_path / "scan" / "crops" / "page-1.png")
+    doubt = replace(scan.fields[1], crop=crop)
+    report = build_report(scan.record, replace(scan, fields=(scan.fields[0], doubt)),
+                          tmp_path / "scan")
+    png = report.doubts[0].crop_png
+    assert png is not None
+    shown = Image.open(io.BytesIO(png)).size
+    assert shown == size if size else shown[1] == CROP_HEIGHT_PX
 
 
 def test_pdf_has_the_pages_and_the_text(faulty_doc: dict[str, Any],

@@ -195,6 +195,32 @@ def test_images_only_from_inside_the_scan_folder(server: ReviewServer, tmp_path:
         assert call(server, f"/img/{SHEET1}/crop/{key}")[0] == 404
 
 
+def test_a_crop_in_a_field_sheet_is_cut_out_of_it(server: ReviewServer, tmp_path: Path) -> None:
+    """A crop naming a rectangle of its page's field sheet is served as that rectangle; one
+    naming no rectangle of it (or a path out of the scan folder) is not found."""
+    import cv2
+    import numpy as np
+
+    sheet = np.full((64, 96, 3), 255, np.uint8)
+    sheet[16:48, 32:80] = (0, 0, 200)
+    cv2.imwrite(str(tmp_path / "scans" / SHEET1 / "crops" / "page-2.jpg"), sheet)
+    crops = {"row:17": "crops/page-2.jpg#xywh=32,16,48,32",
+             "row:0": "crops/page-2.jpg#xywh=64,16,48,32",  # reaches out of the image
+             "row:1": "crops/page-2.jpg#xywh=percent:0,0,50,50",
+             "row:2": "../secret.jpg#xywh=0,0,8,8"}
+    with Store(server.db) as store:
+        for key, crop in crops.items():
+            store.conn.execute("UPDATE cells SET crop = ? WHERE key = ?",
+                               (f"{SHEET1}/{crop}", key))
+    status, body = call(server, f"/img/{SHEET1}/crop/row:17")
+    assert status == 200 and body[:3] == b"\xff\xd8\xff"
+    image = cv2.imdecode(np.frombuffer(body, np.uint8), cv2.IMREAD_COLOR)
+    assert image.shape == (32, 48, 3)
+    assert image[:, :, 2].mean() > 150 and image[:, :, :2].mean() < 40  # the red block
+    for key in ("row:0", "row:1", "row:2"):
+        assert call(server, f"/img/{SHEET1}/crop/{key}")[0] == 404
+
+
 def test_another_host_name_is_refused(server: ReviewServer) -> None:
     assert call(server, "/api/queue", headers={"Host": "evil.example:80"})[0] == 421
     assert call(server, "/api/queue", headers={"Host": "localhost"})[0] == 200
