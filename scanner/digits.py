@@ -421,6 +421,19 @@ class WriterAdaptation:
         if not crops:
             return cls(recognizer, np.zeros((0, 0), np.float32), np.zeros(0, np.int64))
         probs, embeds = recognizer.run_normalized(normalize_cells(crops))
+        return cls.from_readings(probs, embeds, labels, recognizer)
+
+    @classmethod
+    def from_readings(cls, probs: np.ndarray, embeds: np.ndarray, labels: Sequence[int],
+                      recognizer: DigitRecognizer) -> WriterAdaptation:
+        """Build from the general model's readings of one writer's calibration cells.
+
+        ``probs`` and ``embeds`` are :meth:`DigitRecognizer.run_normalized` rows, one per
+        cell, and ``labels`` the digits (0-9) the cells should hold: a scanned page's calibration
+        cells are read with its other cells, in one network pass, and adapt from those rows
+        (:meth:`from_calibration` reads its crops first). Rows the model reads as EMPTY, or
+        to which it gives less than ``ADAPT_MIN_MODEL_PROBABILITY`` for their digit, are dropped.
+        """
         lab = np.asarray(labels, np.int64)
         stated = probs[np.arange(len(lab)), lab]
         ok = (probs.argmax(axis=1) != EMPTY_CLASS) & (stated >= ADAPT_MIN_MODEL_PROBABILITY)
