@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -61,7 +62,10 @@ class PageReading:
     timings_s: dict[str, float] = field(compare=False, default_factory=dict)
 
 
+@lru_cache(maxsize=256)
 def _empty_row(ink: float) -> tuple[float, ...]:
+    """A cell whose quick ink measure is clearly nothing: EMPTY, the less sure the more ink.
+    Cached: nearly every such cell has exactly no ink, and a page has hundreds."""
     p_empty = k.EMPTY_PROBABILITY - (k.EMPTY_PROBABILITY - k.EMPTY_PROBABILITY_AT_LIMIT) * min(
         1.0, ink / max(k.EMPTY_MAX_INK_FRACTION, 1e-9))
     rest = (1.0 - p_empty) / 10
@@ -182,6 +186,6 @@ def _read_digits(cells: Sequence[CellImage], layout: Layout, recognizer: DigitRe
             raise ValueError(f"the adaptation of {writer} was made with another digit model "
                              f"than the page's ({hands[writer].recognizer.model_path}); "
                              "build it with the recognizer given to read_page")
-        for i, p in zip(members, adapted, strict=True):
-            rows[inked[i].box] = tuple(round(float(v), 6) for v in p)
+        for i, p in zip(members, adapted.tolist(), strict=True):
+            rows[inked[i].box] = tuple([round(v, 6) for v in p])
     return rows, found, len(inked)
