@@ -68,50 +68,69 @@ def _rect_kernel(k: int) -> np.ndarray:
     return _KERNELS.setdefault(k, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
 
 
+def _replicate_pad(stack: np.ndarray, p: int) -> np.ndarray:
+    """``np.pad(stack, ((0, 0), (p, p), (p, p)), mode="edge")`` for (n, h, w) cells, by slices
+    (without ``np.pad``'s overhead): each cell's edge pixels repeated outwards."""
+    n, h, w = stack.shape
+    out = np.empty((n, h + 2 * p, w + 2 * p), stack.dtype)
+    out[:, p : p + h, p : p + w] = stack
+    out[:, :p, p : p + w] = stack[:, :1]
+    out[:, p + h :, p : p + w] = stack[:, -1:]
+    out[:, :, :p] = out[:, :, p : p + 1]
+    out[:, :, p + w :] = out[:, :, p + w - 1 : p + w]
+    return out
+
+
 def _contrast_stack(stack: np.ndarray) -> np.ndarray:
     """Ink contrast of (n, h, w) uint8 cells of one size, as (n, h, w) float32 in [0, 1].
 
     The paper brightness is estimated at half resolution (2x2 block means): a
     grayscale closing with a square kernel (it erases strokes thinner than the
     kernel; OpenCV runs it as separable passes) and a box blur, then brought
-    back to full size by pixel repetition. The cells are padded by replicating
-    their edges, as far as the filters reach, and stacked into one tall image,
-    so one call of each filter serves the batch and every cell sees only its
-    own pixels.
+    back to full size by pixel repetition (an odd last row or column repeats the
+    one before). The cells are padded by replicating their edges, as far as the
+    filters reach, and stacked into one tall image, so one call of each filter
+    serves the batch and every cell sees only its own pixels.
     """
     n, h, w = stack.shape
     h2, w2 = max(h // 2, 1), max(w // 2, 1)
     g = stack.astype(np.float32)
-    if h >= 2 and w >= 2:  # exact 2x2 block means: blocks never straddle two cells
-        even = np.ascontiguousarray(g[:, : 2 * h2, : 2 * w2]).reshape(n * 2 * h2, 2 * w2)
-        small = cv2.resize(even, (w2, n * h2), interpolation=cv2.INTER_AREA).reshape(n, h2, w2)
+    if h >= 2 and w >= 2:  # exact 2x2 block means (sums of whole grey levels), within each cell
+        small = (g[:, 0 : 2 * h2 : 2, 0 : 2 * w2 : 2] + g[:, 1 : 2 * h2 : 2, 0 : 2 * w2 : 2]
+                 + g[:, 0 : 2 * h2 : 2, 1 : 2 * w2 : 2] + g[:, 1 : 2 * h2 : 2, 1 : 2 * w2 : 2])
+        small *= 0.25
     else:
         small = g[:, :h2, :w2]
     k = max(3, int(BACKGROUND_KERNEL_FRACTION * min(h, w) / 2) | 1)
     p = 3 * (k // 2)  # reach of the closing (2 x k//2) and the blur (k//2)
-    padded = np.pad(small, ((0, 0), (p, p), (p, p)), mode="edge")
-    tall = padded.reshape(n * (h2 + 2 * p), w2 + 2 * p)
+    tall = _replicate_pad(small, p).reshape(n * (h2 + 2 * p), w2 + 2 * p)
     background = cv2.blur(cv2.morphologyEx(tall, cv2.MORPH_CLOSE, _rect_kernel(k)), (k, k))
     background = background.reshape(n, h2 + 2 * p, w2 + 2 * p)[:, p : p + h2, p : p + w2]
     # Back to full size by pixel repetition (nearest neighbour at exactly 2x).
     background = np.ascontiguousarray(background).reshape(n * h2, w2)
-    background = cv2.resize(background, (2 * w2, 2 * n * h2), interpolation=cv2.INTER_NEAREST)
-    background = background.reshape(n, 2 * h2, 2 * w2)
-    if background.shape[1:] != (h, w):
-        extra = ((0, 0), (0, h - background.shape[1]), (0, w - background.shape[2]))
-        background = np.pad(background, extra, mode="edge")
-    background = np.maximum(background, g)
-    return (background - g) / np.maximum(background, 16.0)
+    doubled = cv2.resize(background, (2 * w2, 2 * n * h2), interpolation=cv2.INTER_NEAREST)
+    full = np.empty((n, h, w), np.float32)
+    full[:, : 2 * h2, : 2 * w2] = doubled.reshape(n, 2 * h2, 2 * w2)
+    full[:, 2 * h2 :, : 2 * w2] = full[:, 2 * h2 - 1 : 2 * h2, : 2 * w2]
+    full[:, :, 2 * w2 :] = full[:, :, 2 * w2 - 1 : 2 * w2]
+    np.maximum(full, g, out=full)
+    contrast = full - g
+    contrast /= np.maximum(full, 16.0, out=full)
+    return contrast
 
 
 def _percentile_rows(values: np.ndarray, q: float) -> np.ndarray:
-    """``np.percentile(values, q, axis=1)`` (linear interpolation) by partial sorting."""
+    """``np.percentile(values, q, axis=1)`` (linear interpolation).
+
+    By a full sort: numpy's vectorised sort of float32 rows is faster here than
+    ``np.partition`` at two ranks.
+    """
     m = values.shape[1]
     pos = q / 100.0 * (m - 1)
     lo = int(pos)
     hi = min(lo + 1, m - 1)
-    part = np.partition(values, (lo, hi), axis=1)
-    return part[:, lo] + (pos - lo) * (part[:, hi] - part[:, lo])
+    ordered = np.sort(values, axis=1)
+    return ordered[:, lo] + (pos - lo) * (ordered[:, hi] - ordered[:, lo])
 
 
 def _masked_percentile(values: np.ndarray, masks: np.ndarray, q: float) -> np.ndarray:
@@ -444,23 +463,29 @@ class WriterAdaptation:
         """Whether enough usable calibration digits were found to adapt."""
         return len(np.unique(self.prototype_labels)) >= ADAPT_MIN_DIGITS
 
-    def _digit_logits(self, probs: np.ndarray, embeds: np.ndarray, references: np.ndarray,
-                      labels: np.ndarray, exclude: np.ndarray | None = None) -> np.ndarray:
+    @staticmethod
+    def _nearest(sims: np.ndarray, labels: np.ndarray) -> np.ndarray:
+        """(n, 10) float32: each row's highest similarity to a reference of each digit.
+
+        ``sims`` (n, k) are the rows' cosine similarities to k references of digits
+        ``labels``; -inf where a digit has no reference (or a row sees none of it).
+        """
+        nearest = np.full((len(sims), 10), -np.inf, np.float32)
+        for digit in np.unique(labels):
+            nearest[:, digit] = sims[:, labels == digit].max(axis=1)
+        return nearest
+
+    def _digit_logits(self, probs: np.ndarray, nearest: np.ndarray,
+                      present: np.ndarray) -> np.ndarray:
         """Adapted digit logits, log p(digit) + weight * log(vote), before the output temperature.
 
         The vote for a digit is the softmax-weighted similarity of the nearest
-        reference of that digit; ``exclude`` (n, k) bool hides references from rows
-        (a cell never votes for itself).
+        reference of that digit (``nearest``, from :meth:`_nearest`); ``present`` (10,)
+        bool says which digits have references at all. The softmax weight is monotonic in
+        the similarity, so the weight of a digit's nearest reference is its largest.
         """
-        sims = _l2(embeds) @ references.T  # (n, k) cosine similarities
-        if exclude is not None:
-            sims = np.where(exclude, -np.inf, sims)
-        w = np.exp((sims - sims.max(axis=1, keepdims=True)) / self.temperature)
-        vote = np.zeros((len(probs), 10), np.float64)
-        for digit in np.unique(labels):
-            vote[:, digit] = w[:, labels == digit].max(axis=1)
-        present = np.zeros(10, bool)
-        present[labels] = True
+        best = nearest.max(axis=1, keepdims=True)
+        vote = np.exp((nearest - best) / self.temperature).astype(np.float64)
         # Digits without a reference get the mean vote: no evidence either way.
         vote[:, ~present] = vote[:, present].mean(axis=1, keepdims=True)
         vote /= vote.sum(axis=1, keepdims=True)
@@ -480,7 +505,8 @@ class WriterAdaptation:
         """Combine general-model probabilities with the calibration digits' vote, cell by cell."""
         if not self.active or len(probs) == 0:
             return probs
-        logit = self._digit_logits(probs, embeds, self.prototypes, self.prototype_labels)
+        nearest = self._nearest(_l2(embeds) @ self.prototypes.T, self.prototype_labels)
+        logit = self._digit_logits(probs, nearest, self._present(self.prototype_labels))
         return self._output(probs, logit, self.output_temperature).astype(np.float32)
 
     def combine_batch(self, probs: np.ndarray, embeds: np.ndarray) -> np.ndarray:
@@ -492,23 +518,36 @@ class WriterAdaptation:
         The gate is the general model's calibrated probability, not the adapted one,
         so that the calibration digits' vote cannot confirm itself through the batch.
         Repeated ``transductive_rounds`` times (a round can change the adapted readings).
+        The similarities (to the calibration digits, and between the batch's cells) are
+        computed once, each in one matrix product.
         """
         if not self.active or len(probs) == 0:
             return probs
-        refs, labels = self.prototypes, self.prototype_labels
+        unit = _l2(embeds)
+        labels = self.prototype_labels
         general = probs.argmax(axis=1)
         likely = probs.max(axis=1) >= self.transductive_probability
-        logit = self._digit_logits(probs, embeds, refs, labels)
+        own = self._nearest(unit @ self.prototypes.T, labels)
+        logit = self._digit_logits(probs, own, self._present(labels))
+        among: np.ndarray | None = None
         for _ in range(self.transductive_rounds):
             sure = np.nonzero(likely & (logit.argmax(axis=1) == general))[0]
             if not len(sure):
                 break
-            exclude = np.zeros((len(probs), len(refs) + len(sure)), bool)
-            exclude[sure, len(refs) + np.arange(len(sure))] = True
-            logit = self._digit_logits(
-                probs, embeds, np.concatenate([refs, _l2(embeds[sure])]),
-                np.concatenate([labels, general[sure]]), exclude)
+            if among is None:
+                among = unit @ unit.T
+                np.fill_diagonal(among, -np.inf)  # a cell never votes for itself
+            nearest = np.maximum(own, self._nearest(among[:, sure], general[sure]))
+            logit = self._digit_logits(probs, nearest,
+                                       self._present(np.concatenate([labels, general[sure]])))
         return self._output(probs, logit, self.output_temperature).astype(np.float32)
+
+    @staticmethod
+    def _present(labels: np.ndarray) -> np.ndarray:
+        """(10,) bool: the digits that have a reference among ``labels``."""
+        present = np.zeros(10, bool)
+        present[labels] = True
+        return present
 
     def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """Return (n, 11) probabilities adapted to this writer; rows sum to 1.
