@@ -88,9 +88,17 @@ def _contrast_stack(stack: np.ndarray) -> np.ndarray:
     grayscale closing with a square kernel (it erases strokes thinner than the
     kernel; OpenCV runs it as separable passes) and a box blur, then brought
     back to full size by pixel repetition (an odd last row or column repeats the
-    one before). The cells are padded by replicating their edges, as far as the
-    filters reach, and stacked into one tall image, so one call of each filter
-    serves the batch and every cell sees only its own pixels.
+    one before). Each cell is taken as extended by replicating its edges, as far as
+    the filters reach. The cells are stacked into one tall image, so one call of each
+    filter serves the batch and every cell sees only its own pixels.
+
+    Each cell is padded by half the kernel only, not the filters' whole reach, and kept
+    apart from the next cell by as many rows of values neutral to each filter (-inf for
+    the dilation, +inf for the erosion): beyond that frame, the dilation of the
+    edge-replicated cell repeats the frame's edge, which every window clipped at the frame
+    holds, so the erosion gives the same values as on the fully padded cell; and the box
+    blur of the cell reads the closing no farther than the frame. The block means are
+    multiples of 1/4 below 256, so the blur's sums are exact in any order.
     """
     n, h, w = stack.shape
     h2, w2 = max(h // 2, 1), max(w // 2, 1)
@@ -102,10 +110,18 @@ def _contrast_stack(stack: np.ndarray) -> np.ndarray:
     else:
         small = g[:, :h2, :w2]
     k = max(3, int(BACKGROUND_KERNEL_FRACTION * min(h, w) / 2) | 1)
-    p = 3 * (k // 2)  # reach of the closing (2 x k//2) and the blur (k//2)
-    tall = _replicate_pad(small, p).reshape(n * (h2 + 2 * p), w2 + 2 * p)
-    background = cv2.blur(cv2.morphologyEx(tall, cv2.MORPH_CLOSE, _rect_kernel(k)), (k, k))
-    background = background.reshape(n, h2 + 2 * p, w2 + 2 * p)[:, p : p + h2, p : p + w2]
+    p = k // 2
+    framed, rows = h2 + 2 * p, h2 + 3 * p  # each cell's frame, then p rows before the next one
+    tall = np.empty((n, rows, w2 + 2 * p), np.float32)
+    tall[:, :framed] = _replicate_pad(small, p)
+    tall[:, framed:] = -np.inf  # neutral for the dilation
+    kernel = _rect_kernel(k)
+    dilated = cv2.dilate(tall.reshape(n * rows, -1), kernel).reshape(tall.shape)
+    dilated[:, framed:] = np.inf  # neutral for the erosion
+    closed = cv2.erode(dilated.reshape(n * rows, -1), kernel).reshape(tall.shape)
+    closed[:, framed:] = 0.0  # finite: the blur keeps running sums
+    background = cv2.blur(closed.reshape(n * rows, -1), (k, k)).reshape(tall.shape)
+    background = background[:, p : p + h2, p : p + w2]
     # Back to full size by pixel repetition (nearest neighbour at exactly 2x).
     background = np.ascontiguousarray(background).reshape(n * h2, w2)
     doubled = cv2.resize(background, (2 * w2, 2 * n * h2), interpolation=cv2.INTER_NEAREST)
@@ -263,26 +279,29 @@ def normalize_cells(crops: Sequence[np.ndarray]) -> np.ndarray:
             cells = np.nonzero(found)[0]
             if not len(cells):
                 continue
+            if len(cells) < len(found):
+                contrast, masks, boxes = contrast[cells], masks[cells], boxes[cells]
             # Soft ink: contrast relative to its 95th percentile in the mask, on the dilated mask.
-            peaks = _masked_percentile(contrast[cells], masks[cells], 95)
+            peaks = _masked_percentile(contrast, masks, 95)
             gain = (1.0 / np.maximum(peaks, 1e-3)).astype(np.float32)[:, None, None]
-            soft = np.minimum(contrast[cells] * gain, 1.0)
-            h, w = masks.shape[1:]
-            tall = np.zeros((len(cells), h + 1, w), np.uint8)
-            tall[:, :h] = masks[cells]
-            grown = cv2.dilate(tall.reshape(-1, w), _DILATE_3X3).reshape(len(cells), h + 1, w)
+            soft = np.minimum(contrast * gain, 1.0)
+            n, h, w = masks.shape
+            tall = np.zeros((n, h + 1, w), np.uint8)
+            tall[:, :h] = masks
+            grown = cv2.dilate(tall.reshape(-1, w), _DILATE_3X3).reshape(n, h + 1, w)
             soft *= grown[:, :h]
-            scratch = np.zeros((len(cells), side, side), np.float32)
-            sizes = np.zeros((len(cells), 2), np.int64)
-            for i, j in enumerate(cells):
-                x0, y0, x1, y1 = boxes[j]
-                ch, cw = y1 - y0, x1 - x0
-                scale = box_px / max(ch, cw)
-                nh, nw = max(1, round(ch * scale)), max(1, round(cw * scale))
-                interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-                box = soft[i, y0:y1, x0:x1]
-                scratch[i, :nh, :nw] = cv2.resize(box, (nw, nh), interpolation=interp)
-                sizes[i] = nh, nw
+            # Each ink box scaled so its longer side is box_px (np.round rounds half to even,
+            # as Python's round does).
+            x0, y0, x1, y1 = boxes.T
+            scale = box_px / np.maximum(y1 - y0, x1 - x0)
+            sizes = np.maximum(1, np.round(np.stack([y1 - y0, x1 - x0], axis=1) * scale[:, None]))
+            sizes = sizes.astype(np.int64)
+            scratch = np.zeros((n, side, side), np.float32)
+            for i, (bx0, by0, bx1, by1, (nh, nw), shrink) in enumerate(
+                    zip(*boxes.T.tolist(), sizes.tolist(), (scale < 1).tolist(), strict=True)):
+                interp = cv2.INTER_AREA if shrink else cv2.INTER_LINEAR
+                scratch[i, :nh, :nw] = cv2.resize(soft[i, by0:by1, bx0:bx1], (nw, nh),
+                                                  interpolation=interp)
             np.clip(scratch, 0.0, 1.0, out=scratch)
             # Centre of mass of each scaled digit, then shift it to the centre.
             mass = scratch.sum(axis=(1, 2))
@@ -291,10 +310,12 @@ def normalize_cells(crops: Sequence[np.ndarray]) -> np.ndarray:
             cx = scratch.sum(axis=1) @ ramp / np.maximum(mass, 1e-12)
             y0s = np.clip(np.round(side / 2 - cy - 0.5), 0, side - sizes[:, 0]).astype(np.int64)
             x0s = np.clip(np.round(side / 2 - cx - 0.5), 0, side - sizes[:, 1]).astype(np.int64)
-            for i, j in enumerate(cells):
-                if mass[i] > 0:
-                    (nh, nw), y0, x0 = sizes[i], y0s[i], x0s[i]
-                    out[idx[start + j], y0 : y0 + nh, x0 : x0 + nw] = scratch[i, :nh, :nw]
+            targets = np.asarray(idx)[start + cells]
+            for i, (target, (nh, nw), top, left, inked) in enumerate(zip(
+                    targets.tolist(), sizes.tolist(), y0s.tolist(), x0s.tolist(),
+                    (mass > 0).tolist(), strict=True)):
+                if inked:
+                    out[target, top : top + nh, left : left + nw] = scratch[i, :nh, :nw]
     return out
 
 
