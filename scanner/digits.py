@@ -411,6 +411,11 @@ def _l2(x: np.ndarray) -> np.ndarray:
     return x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-8)
 
 
+def _log_digits(probs: np.ndarray) -> np.ndarray:
+    """(n, 10) float64 log-probabilities of the digits (EMPTY left out), kept off -inf."""
+    return np.log(probs[:, :10].astype(np.float64) + 1e-12)
+
+
 @dataclass(frozen=True)
 class WriterAdaptation:
     """The general model adapted to one writer by their calibration digits.
@@ -490,27 +495,31 @@ class WriterAdaptation:
 
         ``sims`` (n, k) are the rows' cosine similarities to k references of digits
         ``labels``; -inf where a digit has no reference (or a row sees none of it).
+        One maximum per run of equal labels, once the references are sorted by digit.
         """
+        order = np.argsort(labels, kind="stable")
+        ordered = labels[order]
+        starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
         nearest = np.full((len(sims), 10), -np.inf, np.float32)
-        for digit in np.unique(labels):
-            nearest[:, digit] = sims[:, labels == digit].max(axis=1)
+        nearest[:, ordered[starts]] = np.maximum.reduceat(sims[:, order], starts, axis=1)
         return nearest
 
-    def _digit_logits(self, probs: np.ndarray, nearest: np.ndarray,
+    def _digit_logits(self, log_probs: np.ndarray, nearest: np.ndarray,
                       present: np.ndarray) -> np.ndarray:
         """Adapted digit logits, log p(digit) + weight * log(vote), before the output temperature.
 
-        The vote for a digit is the softmax-weighted similarity of the nearest
-        reference of that digit (``nearest``, from :meth:`_nearest`); ``present`` (10,)
-        bool says which digits have references at all. The softmax weight is monotonic in
-        the similarity, so the weight of a digit's nearest reference is its largest.
+        ``log_probs`` (n, 10) are the general model's :func:`_log_digits`. The vote for a
+        digit is the softmax-weighted similarity of the nearest reference of that digit
+        (``nearest``, from :meth:`_nearest`); ``present`` (10,) bool says which digits have
+        references at all. The softmax weight is monotonic in the similarity, so the weight
+        of a digit's nearest reference is its largest.
         """
         best = nearest.max(axis=1, keepdims=True)
         vote = np.exp((nearest - best) / self.temperature).astype(np.float64)
         # Digits without a reference get the mean vote: no evidence either way.
         vote[:, ~present] = vote[:, present].mean(axis=1, keepdims=True)
         vote /= vote.sum(axis=1, keepdims=True)
-        return np.log(probs[:, :10].astype(np.float64) + 1e-12) + self.weight * np.log(vote + 1e-6)
+        return log_probs + self.weight * np.log(vote + 1e-6)
 
     def _output(self, probs: np.ndarray, logit: np.ndarray, temperature: float) -> np.ndarray:
         """Softmax of the digit logits at ``temperature``, scaled to the non-EMPTY share."""
@@ -527,7 +536,8 @@ class WriterAdaptation:
         if not self.active or len(probs) == 0:
             return probs
         nearest = self._nearest(_l2(embeds) @ self.prototypes.T, self.prototype_labels)
-        logit = self._digit_logits(probs, nearest, self._present(self.prototype_labels))
+        logit = self._digit_logits(_log_digits(probs), nearest,
+                                   self._present(self.prototype_labels))
         return self._output(probs, logit, self.output_temperature).astype(np.float32)
 
     def combine_batch(self, probs: np.ndarray, embeds: np.ndarray) -> np.ndarray:
@@ -539,27 +549,27 @@ class WriterAdaptation:
         The gate is the general model's calibrated probability, not the adapted one,
         so that the calibration digits' vote cannot confirm itself through the batch.
         Repeated ``transductive_rounds`` times (a round can change the adapted readings).
-        The similarities (to the calibration digits, and between the batch's cells) are
-        computed once, each in one matrix product.
+        The similarities, to the calibration digits and between the batch's cells, come
+        from one matrix product.
         """
         if not self.active or len(probs) == 0:
             return probs
         unit = _l2(embeds)
-        labels = self.prototype_labels
+        refs, labels = self.prototypes, self.prototype_labels
+        sims = unit @ np.concatenate([refs, unit]).T
+        among = sims[:, len(refs) :]
+        np.fill_diagonal(among, -np.inf)  # a cell never votes for itself
         general = probs.argmax(axis=1)
         likely = probs.max(axis=1) >= self.transductive_probability
-        own = self._nearest(unit @ self.prototypes.T, labels)
-        logit = self._digit_logits(probs, own, self._present(labels))
-        among: np.ndarray | None = None
+        log_probs = _log_digits(probs)
+        own = self._nearest(sims[:, : len(refs)], labels)
+        logit = self._digit_logits(log_probs, own, self._present(labels))
         for _ in range(self.transductive_rounds):
             sure = np.nonzero(likely & (logit.argmax(axis=1) == general))[0]
             if not len(sure):
                 break
-            if among is None:
-                among = unit @ unit.T
-                np.fill_diagonal(among, -np.inf)  # a cell never votes for itself
             nearest = np.maximum(own, self._nearest(among[:, sure], general[sure]))
-            logit = self._digit_logits(probs, nearest,
+            logit = self._digit_logits(log_probs, nearest,
                                        self._present(np.concatenate([labels, general[sure]])))
         return self._output(probs, logit, self.output_temperature).astype(np.float32)
 
