@@ -104,7 +104,7 @@ def adaptations(inked: Sequence[CellImage], probs: np.ndarray, embeds: np.ndarra
                 if isinstance(c.box.meaning, CalibrationCell) and c.box.meaning.seat == seat]
         if not rows:
             continue
-        digits = [c.box.meaning.digit for c in (inked[i] for i in rows)]  # type: ignore[union-attr]
+        digits = [inked[i].box.meaning.digit for i in rows]  # type: ignore[union-attr]
         adaptation = WriterAdaptation.from_readings(probs[rows], embeds[rows], digits, recognizer)
         if adaptation.active:
             out[seat] = adaptation
@@ -121,9 +121,11 @@ def read_page(registered: RegisteredPage, layout: Layout, *,
     """Read every box of one registered page of ``layout``.
 
     ``writers`` gives adaptations learned elsewhere (the triangle page's calibration strips,
-    for the deal pages); those found on this page are added. ``thresholds`` are the sheet's
-    mark thresholds (by default this page's own). ``clock`` gets the time of the stages
-    (warp, cut, marks, digits), as :attr:`PageReading.timings_s` does.
+    for the deal pages), made with ``recognizer``: they combine its network rows for this
+    page (another model's raise ValueError). Those found on this page are added.
+    ``thresholds`` are the sheet's mark thresholds (by default this page's own). ``clock``
+    gets the time of the stages (warp, cut, marks, digits), as :attr:`PageReading.timings_s`
+    does.
     """
     recognizer = recognizer or DigitRecognizer.default()
     own = StageClock()
@@ -183,7 +185,7 @@ def _read_digits(cells: Sequence[CellImage], layout: Layout, recognizer: DigitRe
         elif hands[writer].recognizer is recognizer:
             adapted = hands[writer].combine_batch(probs[members], embeds[members])
         else:
-            raise ValueError(f"the adaptation of {writer} was made with another digit model "
+            raise ValueError(f"the adaptation of writer {writer} was made with another digit model "
                              f"than the page's ({hands[writer].recognizer.model_path}); "
                              "build it with the recognizer given to read_page")
         for i, p in zip(members, adapted.tolist(), strict=True):
