@@ -68,50 +68,86 @@ def _rect_kernel(k: int) -> np.ndarray:
     return _KERNELS.setdefault(k, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
 
 
+def _replicate_pad(stack: np.ndarray, p: int) -> np.ndarray:
+    """``np.pad(stack, ((0, 0), (p, p), (p, p)), mode="edge")`` for (n, h, w) cells, by slices
+    (without ``np.pad``'s overhead): each cell's edge pixels repeated outwards."""
+    n, h, w = stack.shape
+    out = np.empty((n, h + 2 * p, w + 2 * p), stack.dtype)
+    out[:, p : p + h, p : p + w] = stack
+    out[:, :p, p : p + w] = stack[:, :1]
+    out[:, p + h :, p : p + w] = stack[:, -1:]
+    out[:, :, :p] = out[:, :, p : p + 1]
+    out[:, :, p + w :] = out[:, :, p + w - 1 : p + w]
+    return out
+
+
 def _contrast_stack(stack: np.ndarray) -> np.ndarray:
     """Ink contrast of (n, h, w) uint8 cells of one size, as (n, h, w) float32 in [0, 1].
 
     The paper brightness is estimated at half resolution (2x2 block means): a
     grayscale closing with a square kernel (it erases strokes thinner than the
     kernel; OpenCV runs it as separable passes) and a box blur, then brought
-    back to full size by pixel repetition. The cells are padded by replicating
-    their edges, as far as the filters reach, and stacked into one tall image,
-    so one call of each filter serves the batch and every cell sees only its
-    own pixels.
+    back to full size by pixel repetition (an odd last row or column repeats the
+    one before). Each cell is taken as extended by replicating its edges, as far as
+    the filters reach. The cells are stacked into one tall image, so one call of each
+    filter serves the batch and every cell sees only its own pixels.
+
+    Each cell is padded by half the kernel only, not the filters' whole reach, and kept
+    apart from the next cell by as many rows of values neutral to each filter (-inf for
+    the dilation, +inf for the erosion): beyond that frame, the dilation of the
+    edge-replicated cell repeats the frame's edge, which every window clipped at the frame
+    holds, so the erosion gives the same values as on the fully padded cell; and the box
+    blur of the cell reads the closing no farther than the frame. The block means are
+    multiples of 1/4 below 256, so the blur's sums are exact in any order.
     """
     n, h, w = stack.shape
     h2, w2 = max(h // 2, 1), max(w // 2, 1)
     g = stack.astype(np.float32)
-    if h >= 2 and w >= 2:  # exact 2x2 block means: blocks never straddle two cells
-        even = np.ascontiguousarray(g[:, : 2 * h2, : 2 * w2]).reshape(n * 2 * h2, 2 * w2)
-        small = cv2.resize(even, (w2, n * h2), interpolation=cv2.INTER_AREA).reshape(n, h2, w2)
+    if h >= 2 and w >= 2:  # exact 2x2 block means (sums of whole grey levels), within each cell
+        small = (g[:, 0 : 2 * h2 : 2, 0 : 2 * w2 : 2] + g[:, 1 : 2 * h2 : 2, 0 : 2 * w2 : 2]
+                 + g[:, 0 : 2 * h2 : 2, 1 : 2 * w2 : 2] + g[:, 1 : 2 * h2 : 2, 1 : 2 * w2 : 2])
+        small *= 0.25
     else:
         small = g[:, :h2, :w2]
     k = max(3, int(BACKGROUND_KERNEL_FRACTION * min(h, w) / 2) | 1)
-    p = 3 * (k // 2)  # reach of the closing (2 x k//2) and the blur (k//2)
-    padded = np.pad(small, ((0, 0), (p, p), (p, p)), mode="edge")
-    tall = padded.reshape(n * (h2 + 2 * p), w2 + 2 * p)
-    background = cv2.blur(cv2.morphologyEx(tall, cv2.MORPH_CLOSE, _rect_kernel(k)), (k, k))
-    background = background.reshape(n, h2 + 2 * p, w2 + 2 * p)[:, p : p + h2, p : p + w2]
+    p = k // 2
+    framed, rows = h2 + 2 * p, h2 + 3 * p  # each cell's frame, then p rows before the next one
+    tall = np.empty((n, rows, w2 + 2 * p), np.float32)
+    tall[:, :framed] = _replicate_pad(small, p)
+    tall[:, framed:] = -np.inf  # neutral for the dilation
+    kernel = _rect_kernel(k)
+    dilated = cv2.dilate(tall.reshape(n * rows, -1), kernel).reshape(tall.shape)
+    dilated[:, framed:] = np.inf  # neutral for the erosion
+    closed = cv2.erode(dilated.reshape(n * rows, -1), kernel).reshape(tall.shape)
+    closed[:, framed:] = 0.0  # finite: the blur keeps running sums
+    background = cv2.blur(closed.reshape(n * rows, -1), (k, k)).reshape(tall.shape)
+    background = background[:, p : p + h2, p : p + w2]
     # Back to full size by pixel repetition (nearest neighbour at exactly 2x).
     background = np.ascontiguousarray(background).reshape(n * h2, w2)
-    background = cv2.resize(background, (2 * w2, 2 * n * h2), interpolation=cv2.INTER_NEAREST)
-    background = background.reshape(n, 2 * h2, 2 * w2)
-    if background.shape[1:] != (h, w):
-        extra = ((0, 0), (0, h - background.shape[1]), (0, w - background.shape[2]))
-        background = np.pad(background, extra, mode="edge")
-    background = np.maximum(background, g)
-    return (background - g) / np.maximum(background, 16.0)
+    doubled = cv2.resize(background, (2 * w2, 2 * n * h2), interpolation=cv2.INTER_NEAREST)
+    full = np.empty((n, h, w), np.float32)
+    full[:, : 2 * h2, : 2 * w2] = doubled.reshape(n, 2 * h2, 2 * w2)
+    full[:, 2 * h2 :, : 2 * w2] = full[:, 2 * h2 - 1 : 2 * h2, : 2 * w2]
+    full[:, :, 2 * w2 :] = full[:, :, 2 * w2 - 1 : 2 * w2]
+    np.maximum(full, g, out=full)
+    contrast = full - g
+    contrast /= np.maximum(full, 16.0, out=full)
+    return contrast
 
 
 def _percentile_rows(values: np.ndarray, q: float) -> np.ndarray:
-    """``np.percentile(values, q, axis=1)`` (linear interpolation) by partial sorting."""
+    """``np.percentile(values, q, axis=1)`` (linear interpolation).
+
+    One partition at the lower rank; the next rank's value is the smallest of those
+    above it (fewer passes than partitioning at both ranks or sorting).
+    """
     m = values.shape[1]
     pos = q / 100.0 * (m - 1)
     lo = int(pos)
-    hi = min(lo + 1, m - 1)
-    part = np.partition(values, (lo, hi), axis=1)
-    return part[:, lo] + (pos - lo) * (part[:, hi] - part[:, lo])
+    part = np.partition(values, lo, axis=1)
+    low = part[:, lo]
+    high = part[:, lo + 1 :].min(axis=1) if lo + 1 < m else low
+    return low + (pos - lo) * (high - low)
 
 
 def _masked_percentile(values: np.ndarray, masks: np.ndarray, q: float) -> np.ndarray:
@@ -244,26 +280,29 @@ def normalize_cells(crops: Sequence[np.ndarray]) -> np.ndarray:
             cells = np.nonzero(found)[0]
             if not len(cells):
                 continue
+            if len(cells) < len(found):
+                contrast, masks, boxes = contrast[cells], masks[cells], boxes[cells]
             # Soft ink: contrast relative to its 95th percentile in the mask, on the dilated mask.
-            peaks = _masked_percentile(contrast[cells], masks[cells], 95)
+            peaks = _masked_percentile(contrast, masks, 95)
             gain = (1.0 / np.maximum(peaks, 1e-3)).astype(np.float32)[:, None, None]
-            soft = np.minimum(contrast[cells] * gain, 1.0)
-            h, w = masks.shape[1:]
-            tall = np.zeros((len(cells), h + 1, w), np.uint8)
-            tall[:, :h] = masks[cells]
-            grown = cv2.dilate(tall.reshape(-1, w), _DILATE_3X3).reshape(len(cells), h + 1, w)
+            soft = np.minimum(contrast * gain, 1.0)
+            n, h, w = masks.shape
+            tall = np.zeros((n, h + 1, w), np.uint8)
+            tall[:, :h] = masks
+            grown = cv2.dilate(tall.reshape(-1, w), _DILATE_3X3).reshape(n, h + 1, w)
             soft *= grown[:, :h]
-            scratch = np.zeros((len(cells), side, side), np.float32)
-            sizes = np.zeros((len(cells), 2), np.int64)
-            for i, j in enumerate(cells):
-                x0, y0, x1, y1 = boxes[j]
-                ch, cw = y1 - y0, x1 - x0
-                scale = box_px / max(ch, cw)
-                nh, nw = max(1, round(ch * scale)), max(1, round(cw * scale))
-                interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-                box = soft[i, y0:y1, x0:x1]
-                scratch[i, :nh, :nw] = cv2.resize(box, (nw, nh), interpolation=interp)
-                sizes[i] = nh, nw
+            # Each ink box scaled so its longer side is box_px (np.round rounds half to even,
+            # as Python's round does).
+            x0, y0, x1, y1 = boxes.T
+            scale = box_px / np.maximum(y1 - y0, x1 - x0)
+            sizes = np.maximum(1, np.round(np.stack([y1 - y0, x1 - x0], axis=1) * scale[:, None]))
+            sizes = sizes.astype(np.int64)
+            scratch = np.zeros((n, side, side), np.float32)
+            for i, (bx0, by0, bx1, by1, (nh, nw), shrink) in enumerate(
+                    zip(*boxes.T.tolist(), sizes.tolist(), (scale < 1).tolist(), strict=True)):
+                interp = cv2.INTER_AREA if shrink else cv2.INTER_LINEAR
+                scratch[i, :nh, :nw] = cv2.resize(soft[i, by0:by1, bx0:bx1], (nw, nh),
+                                                  interpolation=interp)
             np.clip(scratch, 0.0, 1.0, out=scratch)
             # Centre of mass of each scaled digit, then shift it to the centre.
             mass = scratch.sum(axis=(1, 2))
@@ -272,10 +311,12 @@ def normalize_cells(crops: Sequence[np.ndarray]) -> np.ndarray:
             cx = scratch.sum(axis=1) @ ramp / np.maximum(mass, 1e-12)
             y0s = np.clip(np.round(side / 2 - cy - 0.5), 0, side - sizes[:, 0]).astype(np.int64)
             x0s = np.clip(np.round(side / 2 - cx - 0.5), 0, side - sizes[:, 1]).astype(np.int64)
-            for i, j in enumerate(cells):
-                if mass[i] > 0:
-                    (nh, nw), y0, x0 = sizes[i], y0s[i], x0s[i]
-                    out[idx[start + j], y0 : y0 + nh, x0 : x0 + nw] = scratch[i, :nh, :nw]
+            targets = np.asarray(idx)[start + cells]
+            for i, (target, (nh, nw), top, left, inked) in enumerate(zip(
+                    targets.tolist(), sizes.tolist(), y0s.tolist(), x0s.tolist(),
+                    (mass > 0).tolist(), strict=True)):
+                if inked:
+                    out[target, top : top + nh, left : left + nw] = scratch[i, :nh, :nw]
     return out
 
 
@@ -371,6 +412,11 @@ def _l2(x: np.ndarray) -> np.ndarray:
     return x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-8)
 
 
+def _log_digits(probs: np.ndarray) -> np.ndarray:
+    """(n, 10) float64 log-probabilities of the digits (EMPTY left out), kept off -inf."""
+    return np.log(probs[:, :10].astype(np.float64) + 1e-12)
+
+
 @dataclass(frozen=True)
 class WriterAdaptation:
     """The general model adapted to one writer by their calibration digits.
@@ -421,6 +467,19 @@ class WriterAdaptation:
         if not crops:
             return cls(recognizer, np.zeros((0, 0), np.float32), np.zeros(0, np.int64))
         probs, embeds = recognizer.run_normalized(normalize_cells(crops))
+        return cls.from_readings(probs, embeds, labels, recognizer)
+
+    @classmethod
+    def from_readings(cls, probs: np.ndarray, embeds: np.ndarray, labels: Sequence[int],
+                      recognizer: DigitRecognizer) -> WriterAdaptation:
+        """Build from the general model's readings of one writer's calibration cells.
+
+        ``probs`` and ``embeds`` are :meth:`DigitRecognizer.run_normalized` rows, one per
+        cell, and ``labels`` the digits (0-9) the cells should hold: a scanned page's calibration
+        cells are read with its other cells, in one network pass, and adapt from those rows
+        (:meth:`from_calibration` reads its crops first). Rows the model reads as EMPTY, or
+        to which it gives less than ``ADAPT_MIN_MODEL_PROBABILITY`` for their digit, are dropped.
+        """
         lab = np.asarray(labels, np.int64)
         stated = probs[np.arange(len(lab)), lab]
         ok = (probs.argmax(axis=1) != EMPTY_CLASS) & (stated >= ADAPT_MIN_MODEL_PROBABILITY)
@@ -431,27 +490,37 @@ class WriterAdaptation:
         """Whether enough usable calibration digits were found to adapt."""
         return len(np.unique(self.prototype_labels)) >= ADAPT_MIN_DIGITS
 
-    def _digit_logits(self, probs: np.ndarray, embeds: np.ndarray, references: np.ndarray,
-                      labels: np.ndarray, exclude: np.ndarray | None = None) -> np.ndarray:
+    @staticmethod
+    def _nearest(sims: np.ndarray, labels: np.ndarray) -> np.ndarray:
+        """(n, 10) float32: each row's highest similarity to a reference of each digit.
+
+        ``sims`` (n, k) are the rows' cosine similarities to k references of digits
+        ``labels``; -inf where a digit has no reference (or a row sees none of it).
+        One maximum per run of equal labels, once the references are sorted by digit.
+        """
+        order = np.argsort(labels, kind="stable")
+        ordered = labels[order]
+        starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+        nearest = np.full((len(sims), 10), -np.inf, np.float32)
+        nearest[:, ordered[starts]] = np.maximum.reduceat(sims[:, order], starts, axis=1)
+        return nearest
+
+    def _digit_logits(self, log_probs: np.ndarray, nearest: np.ndarray,
+                      present: np.ndarray) -> np.ndarray:
         """Adapted digit logits, log p(digit) + weight * log(vote), before the output temperature.
 
-        The vote for a digit is the softmax-weighted similarity of the nearest
-        reference of that digit; ``exclude`` (n, k) bool hides references from rows
-        (a cell never votes for itself).
+        ``log_probs`` (n, 10) are the general model's :func:`_log_digits`. The vote for a
+        digit is the softmax-weighted similarity of the nearest reference of that digit
+        (``nearest``, from :meth:`_nearest`); ``present`` (10,) bool says which digits have
+        references at all. The softmax weight is monotonic in the similarity, so the weight
+        of a digit's nearest reference is its largest.
         """
-        sims = _l2(embeds) @ references.T  # (n, k) cosine similarities
-        if exclude is not None:
-            sims = np.where(exclude, -np.inf, sims)
-        w = np.exp((sims - sims.max(axis=1, keepdims=True)) / self.temperature)
-        vote = np.zeros((len(probs), 10), np.float64)
-        for digit in np.unique(labels):
-            vote[:, digit] = w[:, labels == digit].max(axis=1)
-        present = np.zeros(10, bool)
-        present[labels] = True
+        best = nearest.max(axis=1, keepdims=True)
+        vote = np.exp((nearest - best) / self.temperature).astype(np.float64)
         # Digits without a reference get the mean vote: no evidence either way.
         vote[:, ~present] = vote[:, present].mean(axis=1, keepdims=True)
         vote /= vote.sum(axis=1, keepdims=True)
-        return np.log(probs[:, :10].astype(np.float64) + 1e-12) + self.weight * np.log(vote + 1e-6)
+        return log_probs + self.weight * np.log(vote + 1e-6)
 
     def _output(self, probs: np.ndarray, logit: np.ndarray, temperature: float) -> np.ndarray:
         """Softmax of the digit logits at ``temperature``, scaled to the non-EMPTY share."""
@@ -467,7 +536,9 @@ class WriterAdaptation:
         """Combine general-model probabilities with the calibration digits' vote, cell by cell."""
         if not self.active or len(probs) == 0:
             return probs
-        logit = self._digit_logits(probs, embeds, self.prototypes, self.prototype_labels)
+        nearest = self._nearest(_l2(embeds) @ self.prototypes.T, self.prototype_labels)
+        logit = self._digit_logits(_log_digits(probs), nearest,
+                                   self._present(self.prototype_labels))
         return self._output(probs, logit, self.output_temperature).astype(np.float32)
 
     def combine_batch(self, probs: np.ndarray, embeds: np.ndarray) -> np.ndarray:
@@ -479,23 +550,36 @@ class WriterAdaptation:
         The gate is the general model's calibrated probability, not the adapted one,
         so that the calibration digits' vote cannot confirm itself through the batch.
         Repeated ``transductive_rounds`` times (a round can change the adapted readings).
+        The similarities, to the calibration digits and between the batch's cells, come
+        from one matrix product.
         """
         if not self.active or len(probs) == 0:
             return probs
+        unit = _l2(embeds)
         refs, labels = self.prototypes, self.prototype_labels
+        sims = unit @ np.concatenate([refs, unit]).T
+        among = sims[:, len(refs) :]
+        np.fill_diagonal(among, -np.inf)  # a cell never votes for itself
         general = probs.argmax(axis=1)
         likely = probs.max(axis=1) >= self.transductive_probability
-        logit = self._digit_logits(probs, embeds, refs, labels)
+        log_probs = _log_digits(probs)
+        own = self._nearest(sims[:, : len(refs)], labels)
+        logit = self._digit_logits(log_probs, own, self._present(labels))
         for _ in range(self.transductive_rounds):
             sure = np.nonzero(likely & (logit.argmax(axis=1) == general))[0]
             if not len(sure):
                 break
-            exclude = np.zeros((len(probs), len(refs) + len(sure)), bool)
-            exclude[sure, len(refs) + np.arange(len(sure))] = True
-            logit = self._digit_logits(
-                probs, embeds, np.concatenate([refs, _l2(embeds[sure])]),
-                np.concatenate([labels, general[sure]]), exclude)
+            nearest = np.maximum(own, self._nearest(among[:, sure], general[sure]))
+            logit = self._digit_logits(log_probs, nearest,
+                                       self._present(np.concatenate([labels, general[sure]])))
         return self._output(probs, logit, self.output_temperature).astype(np.float32)
+
+    @staticmethod
+    def _present(labels: np.ndarray) -> np.ndarray:
+        """(10,) bool: the digits that have a reference among ``labels``."""
+        present = np.zeros(10, bool)
+        present[labels] = True
+        return present
 
     def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """Return (n, 11) probabilities adapted to this writer; rows sum to 1.

@@ -2,8 +2,9 @@
 
 :func:`read_page` cuts every box (:mod:`scanner.cells`), reads the mark boxes
 (:mod:`scanner.marks`) and classifies the digit and sign cells with
-:class:`scanner.digits.DigitRecognizer`, in one batch per writer. Cells whose quick ink
-measure is clearly nothing skip the classifier and get EMPTY. Each seat's calibration strip
+:class:`scanner.digits.DigitRecognizer`, all of a page's in one network pass, then adapted in
+one batch per writer. Cells whose quick ink measure is clearly nothing skip the classifier and
+get EMPTY. Each seat's calibration strip
 (the ten digits it wrote before the game) adapts the recognizer to that seat's hand for the
 cells of its zone; the deal column, kept by one scorer, uses the general model (or the
 scorer's adaptation when ``scorer`` is given). Each stage is timed on a
@@ -15,14 +16,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
-from forms.layout import calibration_cells
 from forms.model import Box, CalibrationCell, EntryCell, Layout
 from scanner import scan_constants as k
 from scanner.cells import CellImage, cut_cells, rasterize
-from scanner.digits import DigitRecognizer, WriterAdaptation
+from scanner.digits import DigitRecognizer, WriterAdaptation, normalize_cells
 from scanner.marks import MarkReading, MarkThresholds, read_marks
 from scanner.register import RegisteredPage
 from scanner.timing import StageClock
@@ -61,7 +62,10 @@ class PageReading:
     timings_s: dict[str, float] = field(compare=False, default_factory=dict)
 
 
+@lru_cache(maxsize=256)
 def _empty_row(ink: float) -> tuple[float, ...]:
+    """A cell whose quick ink measure is clearly nothing: EMPTY, the less sure the more ink.
+    Cached: nearly every such cell has exactly no ink, and a page has hundreds."""
     p_empty = k.EMPTY_PROBABILITY - (k.EMPTY_PROBABILITY - k.EMPTY_PROBABILITY_AT_LIMIT) * min(
         1.0, ink / max(k.EMPTY_MAX_INK_FRACTION, 1e-9))
     rest = (1.0 - p_empty) / 10
@@ -86,17 +90,22 @@ def _writer(box: Box, scorer: str | None) -> str | None:
     return scorer
 
 
-def adaptations(cells: dict[Box, CellImage], layout: Layout,
-                recognizer: DigitRecognizer) -> dict[str, WriterAdaptation]:
-    """Each seat's adaptation from its calibration cells on this page (active ones only)."""
+def adaptations(inked: Sequence[CellImage], probs: np.ndarray, embeds: np.ndarray,
+                seats: Sequence[str], recognizer: DigitRecognizer) -> dict[str, WriterAdaptation]:
+    """Each seat's adaptation from its calibration cells on this page (active ones only).
+
+    ``inked`` are the page's digit cells the classifier reads, ``probs`` and ``embeds`` the
+    general model's rows for them (:meth:`DigitRecognizer.run_normalized`): the calibration
+    cells among them are read in the page's one network pass, not a second time here.
+    """
     out: dict[str, WriterAdaptation] = {}
-    for seat in layout.seats:
-        samples = {b.meaning.digit: cells[b].crop  # type: ignore[union-attr]
-                   for b in calibration_cells(layout, seat)
-                   if b in cells and cells[b].ink_fraction > k.EMPTY_MAX_INK_FRACTION}
-        if not samples:
+    for seat in seats:
+        rows = [i for i, c in enumerate(inked)
+                if isinstance(c.box.meaning, CalibrationCell) and c.box.meaning.seat == seat]
+        if not rows:
             continue
-        adaptation = WriterAdaptation.from_calibration(samples, recognizer)
+        digits = [inked[i].box.meaning.digit for i in rows]  # type: ignore[union-attr]
+        adaptation = WriterAdaptation.from_readings(probs[rows], embeds[rows], digits, recognizer)
         if adaptation.active:
             out[seat] = adaptation
         else:
@@ -112,9 +121,11 @@ def read_page(registered: RegisteredPage, layout: Layout, *,
     """Read every box of one registered page of ``layout``.
 
     ``writers`` gives adaptations learned elsewhere (the triangle page's calibration strips,
-    for the deal pages); those found on this page are added. ``thresholds`` are the sheet's
-    mark thresholds (by default this page's own). ``clock`` gets the time of the stages
-    (warp, cut, marks, digits), as :attr:`PageReading.timings_s` does.
+    for the deal pages), made with ``recognizer``: they combine its network rows for this
+    page (another model's raise ValueError). Those found on this page are added.
+    ``thresholds`` are the sheet's mark thresholds (by default this page's own). ``clock``
+    gets the time of the stages (warp, cut, marks, digits), as :attr:`PageReading.timings_s`
+    does.
     """
     recognizer = recognizer or DigitRecognizer.default()
     own = StageClock()
@@ -146,25 +157,37 @@ def _read_digits(cells: Sequence[CellImage], layout: Layout, recognizer: DigitRe
                  writers: dict[str, WriterAdaptation] | None, scorer: str | None
                  ) -> tuple[dict[Box, tuple[float, ...]], dict[str, WriterAdaptation], int]:
     """Each digit and sign cell's probabilities, the writers adapted on this page, and how
-    many cells the classifier read."""
-    by_box = {c.box: c for c in cells}
-    found = adaptations(by_box, layout, recognizer)
-    hands = {**(writers or {}), **found}
-    digit_cells = [c for c in cells if c.box.kind in ("digit", "sign")]
+    many cells the classifier read.
+
+    The digit cells with ink (calibration cells included) are normalised and run through the
+    network together, once; each writer's adaptation then combines its cells' rows."""
     rows: dict[Box, tuple[float, ...]] = {}
-    groups: dict[str | None, list[CellImage]] = {}
-    for c in digit_cells:
+    inked: list[CellImage] = []
+    for c in cells:
+        if c.box.kind not in ("digit", "sign"):
+            continue
         if c.ink_fraction <= k.EMPTY_MAX_INK_FRACTION:
             rows[c.box] = _empty_row(c.ink_fraction)
         elif c.box.kind == "sign":
             rows[c.box] = _sign_row(c.ink_fraction)
         else:
-            writer = _writer(c.box, scorer)
-            groups.setdefault(writer if writer in hands else None, []).append(c)
+            inked.append(c)
+    probs, embeds = recognizer.run_normalized(normalize_cells([c.crop for c in inked]))
+    found = adaptations(inked, probs, embeds, layout.seats, recognizer)
+    hands = {**(writers or {}), **found}
+    groups: dict[str | None, list[int]] = {}
+    for i, c in enumerate(inked):
+        writer = _writer(c.box, scorer)
+        groups.setdefault(writer if writer in hands else None, []).append(i)
     for writer, members in groups.items():
-        crops = [c.crop for c in members]
-        probs = (hands[writer].probabilities(crops) if writer is not None
-                 else recognizer.probabilities(crops))
-        for c, p in zip(members, probs, strict=True):
-            rows[c.box] = tuple(round(float(v), 6) for v in p)
-    return rows, found, sum(len(g) for g in groups.values())
+        if writer is None:
+            adapted = probs[members]
+        elif hands[writer].recognizer is recognizer:
+            adapted = hands[writer].combine_batch(probs[members], embeds[members])
+        else:
+            raise ValueError(f"the adaptation of writer {writer} was made with another digit model "
+                             f"than the page's ({hands[writer].recognizer.model_path}); "
+                             "build it with the recognizer given to read_page")
+        for i, p in zip(members, adapted.tolist(), strict=True):
+            rows[inked[i].box] = tuple([round(v, 6) for v in p])
+    return rows, found, len(inked)

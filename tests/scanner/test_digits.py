@@ -9,10 +9,16 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from scanner.digit_constants import CELL_HEIGHT_300DPI_PX, CELL_WIDTH_300DPI_PX, EMPTY_CLASS
+from scanner.digit_constants import (
+    BACKGROUND_KERNEL_FRACTION,
+    CELL_HEIGHT_300DPI_PX,
+    CELL_WIDTH_300DPI_PX,
+    EMPTY_CLASS,
+)
 from scanner.digits import (
     DigitRecognizer,
     WriterAdaptation,
+    _contrast_stack,
     ink_fraction,
     normalize_cell,
     normalize_cells,
@@ -93,6 +99,35 @@ def test_batched_normalization_equals_one_at_a_time() -> None:
     for cell, row in zip(cells, batch, strict=True):
         np.testing.assert_array_equal(normalize_cell(cell), row)
     assert not batch[3].any()
+
+
+def _contrast_padded_whole(gray: np.ndarray) -> np.ndarray:
+    """One cell's ink contrast the plain way: 2x2 means, padded by the filters' whole reach
+    (closing and blur), closed, blurred, doubled back, against the cell."""
+    g = gray.astype(np.float32)
+    h, w = g.shape
+    h2, w2 = h // 2, w // 2
+    small = cv2.resize(g[: 2 * h2, : 2 * w2], (w2, h2), interpolation=cv2.INTER_AREA)
+    k = max(3, int(BACKGROUND_KERNEL_FRACTION * min(h, w) / 2) | 1)
+    reach = 3 * (k // 2)
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+    padded = np.pad(small, reach, mode="edge")
+    paper = cv2.blur(cv2.morphologyEx(padded, cv2.MORPH_CLOSE, kernel), (k, k))
+    paper = paper[reach : reach + h2, reach : reach + w2].repeat(2, axis=0).repeat(2, axis=1)
+    paper = np.maximum(np.pad(paper, ((0, h - 2 * h2), (0, w - 2 * w2)), mode="edge"), g)
+    return (paper - g) / np.maximum(paper, 16.0)
+
+
+@pytest.mark.parametrize("shape", [(53, 38), (71, 53), (20, 15)])
+def test_contrast_of_a_stack_equals_each_cell_padded_whole(shape: tuple[int, int]) -> None:
+    """The stacked, narrowly framed filters give each cell exactly its own contrast."""
+    rng = np.random.default_rng(shape[0])
+    paper = rng.integers(120, 256, (9, *shape))
+    strokes = rng.random((9, *shape)) < 0.1  # dark specks and edges anywhere, borders too
+    cells = np.where(strokes, rng.integers(0, 80, (9, *shape)), paper).astype(np.uint8)
+    got = _contrast_stack(cells)
+    for cell, contrast in zip(cells, got, strict=True):
+        np.testing.assert_array_equal(contrast, _contrast_padded_whole(cell))
 
 
 def test_probabilities_are_calibrated(rec: DigitRecognizer) -> None:

@@ -10,10 +10,12 @@ import pytest
 from forms.layout import build_layout, calibration_cells
 from forms.model import DealCell, EntryCell
 from scanner.cells import cut_cells, rasterize
+from scanner.digits import DigitRecognizer, WriterAdaptation
 from scanner.load import PageImage
 from scanner.marks import mark_thresholds
 from scanner.read import EMPTY, read_page
 from scanner.register import register
+from scanner.scan_constants import EMPTY_MAX_INK_FRACTION
 from tests.scanner.synth import glyphs, page_bgr, photo, write_digit, write_mark
 
 LAYOUT = build_layout(3)
@@ -87,3 +89,45 @@ def test_black_and_white_border_is_cut_off() -> None:
     assert not raster.colour
     cells = cut_cells(raster, boxes)
     assert max(c.ink_fraction for c in cells) < 0.006
+
+
+@pytest.mark.slow
+def test_one_network_pass_reads_like_each_writer_apart() -> None:
+    """The page's cells run through the network together (calibration cells once, for the
+    adaptation and as cells); each cell reads as when its writer's cells are read on their own,
+    with an adaptation built from that writer's calibration crops."""
+    img, truth = _triangle(seed=1)
+    reg = register(PageImage(Path("t.png"), 0, img))
+    reading = read_page(reg, LAYOUT)
+    assert reading.adapted_seats == ("A", "B", "C")
+    cells = {c.box: c for c in cut_cells(rasterize(reg, LAYOUT.boxes_for(0)),
+                                         LAYOUT.boxes_for(0))}
+    got = {c.box: c.probabilities for c in reading.cells}
+    for seat in LAYOUT.seats:
+        calibration = {b.meaning.digit: cells[b].crop  # type: ignore[union-attr]
+                       for b in calibration_cells(LAYOUT, seat)}
+        adaptation = WriterAdaptation.from_calibration(calibration)
+        assert adaptation.active
+        own = [c for c in cells.values() if c.box.kind == "digit"
+               and c.ink_fraction > EMPTY_MAX_INK_FRACTION
+               and getattr(c.box.meaning, "seat", None) == seat]
+        assert len(own) > 10
+        alone = adaptation.probabilities([c.crop for c in own])
+        for c, row in zip(own, alone, strict=True):
+            np.testing.assert_allclose(got[c.box], row, atol=1e-6)
+
+
+def test_adaptation_of_another_model_is_refused() -> None:
+    """An adaptation combines the page's network rows with its own references, so it must
+    come from the same model as the page's readings."""
+    img, g = page_bgr(3, 0), glyphs(2)
+    entry = next(b for b in LAYOUT.boxes_for(0) if isinstance(b.meaning, EntryCell)
+                 and b.meaning.seat == "A" and b.kind == "digit")
+    write_digit(img, entry, g[4].pop())
+    reg = register(PageImage(Path("t.png"), 0, img))
+    other = DigitRecognizer(DigitRecognizer.default().model_path)
+    foreign = WriterAdaptation(other, np.eye(3, 128, dtype=np.float32), np.arange(3))
+    with pytest.raises(ValueError, match="another digit model"):
+        read_page(reg, LAYOUT, writers={"A": foreign})
+    own = WriterAdaptation(DigitRecognizer.default(), foreign.prototypes, foreign.prototype_labels)
+    assert read_page(reg, LAYOUT, writers={"A": own}).adapted_seats == ()
