@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -259,16 +260,21 @@ _TURNS = {1: cv2.ROTATE_90_COUNTERCLOCKWISE, 2: cv2.ROTATE_180, 3: cv2.ROTATE_90
 
 
 def cut_cells(raster: PageRaster, boxes: Sequence[Box]) -> tuple[CellImage, ...]:
-    """Find each box on its border and return its upright interior with a quick ink measure."""
+    """Find each box on its border and return its upright interior with a quick ink measure.
+
+    A box the coarse look found blank (:attr:`PageRaster.blank`) is not looked at: its crop
+    is paper white (one array per size, shared), its ink none. The crop of an upright box is
+    a view into the raster, not a copy."""
     if not boxes:
         return ()
     s = raster.px_per_mm
     h, w = raster.content.shape
     search = max(1, round(k.BOX_SEARCH_MM * s))
-    xs = np.array([(b.x_mm - raster.x_mm) * s for b in boxes])
-    ys = np.array([(b.y_mm - raster.y_mm) * s for b in boxes])
-    ws = np.array([b.w_mm * s for b in boxes])
-    hs = np.array([b.h_mm * s for b in boxes])
+    places = np.array([(b.x_mm, b.y_mm, b.w_mm, b.h_mm) for b in boxes])
+    xs = (places[:, 0] - raster.x_mm) * s
+    ys = (places[:, 1] - raster.y_mm) * s
+    ws = places[:, 2] * s
+    hs = places[:, 3] * s
     live = np.array([b not in raster.blank for b in boxes], bool)
 
     def clip(v: np.ndarray, hi: int) -> np.ndarray:
@@ -295,29 +301,37 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box]) -> tuple[CellImage, ...]
     chs = np.maximum(1, np.round(hs - 2 * inset)).astype(np.int64)
     cx0s = np.minimum(np.maximum(np.round(xs + dx + inset).astype(np.int64), 0), w - cws)
     cy0s = np.minimum(np.maximum(np.round(ys + dy + inset).astype(np.int64), 0), h - chs)
-    crops: list[np.ndarray] = []
+    turns = [(b.rotation_deg // 90) % 4 for b in boxes]
+    crops: list[np.ndarray] = [_paper_white(ch, cw, t) for ch, cw, t in
+                               zip(chs.tolist(), cws.tolist(), turns, strict=True)]
     windows: list[np.ndarray] = []
-    live: list[int] = []
-    for i, (box, cx0, cy0, cw, ch) in enumerate(zip(boxes, cx0s.tolist(), cy0s.tolist(),
-                                                    cws.tolist(), chs.tolist(), strict=True)):
+    inked = np.flatnonzero(live).tolist()
+    for i in inked:
+        cx0, cy0, cw, ch = int(cx0s[i]), int(cy0s[i]), int(cws[i]), int(chs[i])
+        # the box and its ring lie in warped blocks (the pad of rasterize covers them)
+        windows.append(raster.content[max(cy0 - ring, 0):cy0 + ch + ring,
+                                      max(cx0 - ring, 0):cx0 + cw + ring])
         crop = raster.content[cy0:cy0 + ch, cx0:cx0 + cw]
-        if box not in raster.blank:
-            # the box and its ring lie in warped blocks (the pad of rasterize covers them)
-            live.append(i)
-            windows.append(raster.content[max(cy0 - ring, 0):cy0 + ch + ring,
-                                          max(cx0 - ring, 0):cx0 + cw + ring])
-        turns = (box.rotation_deg // 90) % 4
-        crops.append(cv2.rotate(crop, _TURNS[turns]) if turns else crop.copy())
-    # a box the coarse look found blank is blank: paper white, no ink
+        crops[i] = cv2.rotate(crop, _TURNS[turns[i]]) if turns[i] else crop
     papers, inks = [255.0] * len(boxes), [0.0] * len(boxes)
     live_papers = _percentile_many(windows, k.PAPER_PERCENTILE)
-    live_inks = _quick_ink_many([crops[i] for i in live], live_papers)
-    for i, paper, ink in zip(live, live_papers, live_inks, strict=True):
+    live_inks = _quick_ink_many([crops[i] for i in inked], live_papers)
+    for i, paper, ink in zip(inked, live_papers, live_inks, strict=True):
         papers[i], inks[i] = paper, ink
     shifts = zip((dx / s).tolist(), (dy / s).tolist(), strict=True)
     return tuple(CellImage(box, crop, ink, paper, shift)
                  for box, crop, ink, paper, shift in zip(boxes, crops, inks, papers, shifts,
                                                          strict=True))
+
+
+@lru_cache(maxsize=64)
+def _paper_white(height: int, width: int, turns: int) -> np.ndarray:
+    """A read-only paper-white crop of a ``height`` x ``width`` box turned ``turns``
+    quarters (the crop of every blank box of that size)."""
+    shape = (width, height) if turns % 2 else (height, width)
+    white = np.full(shape, 255, np.uint8)
+    white.flags.writeable = False
+    return white
 
 
 def _quick_ink_many(crops: Sequence[np.ndarray], papers: Sequence[float]) -> list[float]:
