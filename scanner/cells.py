@@ -143,33 +143,38 @@ def may_hold_ink(page: RegisteredPage, boxes: Sequence[Box], x0: float, y0: floa
     so a stroke darkens the coarse pixels it crosses rather than falling between samples."""
     _, scale = page.coarse(k.INK_TEST_MIN_PX_PER_MM)
     ppm = page.px_per_mm * scale
-    red = page.warp_coarse(x0, y0, x1 - x0, y1 - y0, ppm, k.INK_TEST_MIN_PX_PER_MM)
-    if red.ndim == 3:
-        red = cv2.extractChannel(red, 2)
+    red = page.warp_coarse(x0, y0, x1 - x0, y1 - y0, ppm, k.INK_TEST_MIN_PX_PER_MM, red=True)
     side = 2 * round(k.INK_TEST_PAPER_MM * ppm / 2) + 1
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))
     dark = cv2.subtract(cv2.dilate(red, kernel), red)
     h, w = dark.shape
     inset = k.INK_TEST_INSET_MM
-    xs = np.array([(b.x_mm + inset - x0) * ppm for b in boxes])
-    ys = np.array([(b.y_mm + inset - y0) * ppm for b in boxes])
-    ws = np.array([max(b.w_mm - 2 * inset, 0.0) * ppm for b in boxes])
-    hs = np.array([max(b.h_mm - 2 * inset, 0.0) * ppm for b in boxes])
+    places = _places(boxes)
+    xs = (places[:, 0] + inset - x0) * ppm
+    ys = (places[:, 1] + inset - y0) * ppm
+    ws = np.maximum(places[:, 2] - 2 * inset, 0.0) * ppm
+    hs = np.maximum(places[:, 3] - 2 * inset, 0.0) * ppm
     c0s = np.clip(np.floor(xs).astype(np.int64), 0, w - 1)
     r0s = np.clip(np.floor(ys).astype(np.int64), 0, h - 1)
     c1s = np.maximum(np.ceil(xs + ws).astype(np.int64), c0s + 1)
     r1s = np.maximum(np.ceil(ys + hs).astype(np.int64), r0s + 1)
-    # the darkest point of each box: one dilation per box size in pixels (a few), anchored
-    # at the top-left, read at the box's top-left corner
+    # the darkest point of each box: its pixels gathered, boxes of one size in pixels (a
+    # few sizes) at once; a box running off the rectangle is read over its part inside
     darkest = np.zeros(len(boxes), np.int64)
-    sizes = np.stack([r1s - r0s, c1s - c0s], axis=1)
-    for size in np.unique(sizes, axis=0):
-        rows, cols = int(size[0]), int(size[1])
-        spread = cv2.dilate(dark, cv2.getStructuringElement(cv2.MORPH_RECT, (cols, rows)),
-                            anchor=(0, 0), borderType=cv2.BORDER_CONSTANT, borderValue=0)
-        members = np.flatnonzero((sizes == size).all(axis=1))
-        darkest[members] = spread[r0s[members], c0s[members]]
+    base = int((c1s - c0s).max()) + 1
+    sizes = (r1s - r0s) * base + (c1s - c0s)  # rows and columns in one number
+    for size in np.unique(sizes).tolist():
+        rows, cols = divmod(size, base)
+        members = np.flatnonzero(sizes == size)
+        at_rows = np.minimum(r0s[members, None] + np.arange(rows), h - 1)
+        at_cols = np.minimum(c0s[members, None] + np.arange(cols), w - 1)
+        darkest[members] = dark[at_rows[:, :, None], at_cols[:, None, :]].max(axis=(1, 2))
     return (darkest >= k.INK_TEST_MIN_DARKNESS).tolist()
+
+
+def _places(boxes: Sequence[Box]) -> np.ndarray:
+    """The boxes' ``x_mm, y_mm, w_mm, h_mm``, one row each."""
+    return np.array([(b.x_mm, b.y_mm, b.w_mm, b.h_mm) for b in boxes], np.float64)
 
 
 def _used_blocks(boxes: Sequence[Box], x0: float, y0: float, width: int, height: int,
@@ -270,7 +275,7 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box]) -> tuple[CellImage, ...]
     s = raster.px_per_mm
     h, w = raster.content.shape
     search = max(1, round(k.BOX_SEARCH_MM * s))
-    places = np.array([(b.x_mm, b.y_mm, b.w_mm, b.h_mm) for b in boxes])
+    places = _places(boxes)
     xs = (places[:, 0] - raster.x_mm) * s
     ys = (places[:, 1] - raster.y_mm) * s
     ws = places[:, 2] * s

@@ -46,3 +46,12 @@ def test_the_coarse_warp_is_the_full_warp_smoothed() -> None:
     # the same page in the same place: blurred alike, they differ by a few grey levels
     a, b = (cv2.GaussianBlur(x, (0, 0), 1.5).astype(int) for x in (coarse, full))
     assert np.abs(a - b).mean() < 3
+
+
+def test_the_coarse_red_warp_is_the_colour_warps_red_channel() -> None:
+    for reg in (register(PageImage(SRC, 0, photo(page_bgr(3, 1), 0, seed=4))),
+                register(PageImage(SRC, 0, page_bgr(3, 1)))):
+        args = (12.0, 20.0, 150.0, 90.0, 2.0, 1.8)
+        red = reg.warp_coarse(*args, red=True)
+        assert red.ndim == 2
+        assert np.array_equal(red, cv2.extractChannel(reg.warp_coarse(*args), 2))
