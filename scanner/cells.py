@@ -85,7 +85,9 @@ def rasterize(page: RegisteredPage, boxes: Sequence[Box],
 
     Only the blocks (:data:`TILE_PX`) that a box which may hold ink (:func:`may_hold_ink`)
     reaches into are warped, each on the pixel grid of the whole rectangle, unless they
-    cover nearly all of it; the rest is left paper white (nothing there is read)."""
+    cover nearly all of it; the rest is left paper white (nothing there is read). A photo's
+    blocks are warped as affine maps where the perspective allows
+    (:meth:`RegisteredPage.warp_many`)."""
     if not boxes:
         raise ValueError("no boxes to rasterize")
     pad = k.BOX_SEARCH_MM + 1.0
@@ -104,8 +106,8 @@ def rasterize(page: RegisteredPage, boxes: Sequence[Box],
         runs = [(0, height, 0, width)]
     else:
         runs = _tile_runs(used, width, height)
-    tiles = [page.warp(x0 + c0 / px_per_mm, y0 + r0 / px_per_mm, (c1 - c0) / px_per_mm,
-                       (r1 - r0) / px_per_mm, px_per_mm) for r0, r1, c0, c1 in runs]
+    tiles = page.warp_many([(x0 + c0 / px_per_mm, y0 + r0 / px_per_mm, (c1 - c0) / px_per_mm,
+                             (r1 - r0) / px_per_mm) for r0, r1, c0, c1 in runs], px_per_mm)
     whole = len(runs) == 1 and runs[0] == (0, height, 0, width)
     # the channels are put together tile by tile: no full-size colour canvas
     if page.image.ndim == 3:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -119,6 +120,46 @@ class RegisteredPage:
                                   borderMode=cv2.BORDER_REPLICATE)
         return cv2.warpPerspective(src, self.homography @ to_mm, size, flags=flags,
                                    borderMode=cv2.BORDER_REPLICATE)
+
+    def warp_many(self, rects: Sequence[tuple[float, float, float, float]],
+                  px_per_mm: float) -> list[np.ndarray]:
+        """:meth:`warp` of each rectangle ``(x_mm, y_mm, w_mm, h_mm)``.
+
+        In a view in perspective (a photo) a rectangle is warped as the affine map closest
+        to the homography over it (least squares on a 3x3 grid of its pixels) when that map
+        is nowhere on the grid more than :data:`AFFINE_MAX_ERROR_PX` image pixels off: the
+        perspective bends a whole page, hardly a block of it, and an affine warp costs half.
+        """
+        if self.affine is not None or not rects:
+            return [self.warp(*rect, px_per_mm) for rect in rects]
+        s = 1.0 / px_per_mm
+        sizes = [(max(1, round(w * px_per_mm)), max(1, round(h * px_per_mm)))
+                 for _, _, w, h in rects]
+        to_mm = np.zeros((len(rects), 3, 3))
+        to_mm[:, 0, 0] = to_mm[:, 1, 1] = s
+        to_mm[:, :2, 2] = np.array([(x + s / 2, y + s / 2) for x, y, _, _ in rects])
+        to_mm[:, 2, 2] = 1.0
+        maps = self.homography @ to_mm  # output pixel -> image pixel, one per rectangle
+        # the 3x3 grid of each rectangle's pixels, in shares of its size (u, v, 1)
+        u, v = np.meshgrid([0.0, 0.5, 1.0], [0.0, 0.5, 1.0])
+        unit = np.stack([u.ravel(), v.ravel(), np.ones(9)], axis=1)
+        spans = np.array([(max(w - 1, 1), max(h - 1, 1)) for w, h in sizes], np.float64)
+        grid = unit[None, :, :] * np.concatenate([spans, np.ones((len(rects), 1))], axis=1
+                                                 )[:, None, :]
+        mapped = grid @ maps.transpose(0, 2, 1)
+        mapped = mapped[..., :2] / mapped[..., 2:]
+        fit = np.linalg.pinv(unit) @ mapped  # the affine map in shares of the size, 3x2
+        error = np.abs(unit @ fit - mapped).max(axis=(1, 2))
+        affines = fit.transpose(0, 2, 1) / np.concatenate([spans, np.ones((len(rects), 1))],
+                                                          axis=1)[:, None, :]
+        flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+        return [cv2.warpAffine(self.image, affine, size, flags=flags,
+                               borderMode=cv2.BORDER_REPLICATE)
+                if err <= k.AFFINE_MAX_ERROR_PX else
+                cv2.warpPerspective(self.image, full, size, flags=flags,
+                                    borderMode=cv2.BORDER_REPLICATE)
+                for affine, err, full, size in zip(affines, error.tolist(), maps, sizes,
+                                                   strict=True)]
 
     def to_image(self, points_mm: np.ndarray) -> np.ndarray:
         """Map (n, 2) page millimetres to image pixels."""
