@@ -209,28 +209,33 @@ def _tile_runs(used: np.ndarray, width: int, height: int) -> list[tuple[int, int
     """Pixel rectangles (rows ``r0:r1``, columns ``c0:c1``) covering the ``used`` blocks: the
     runs of each row of blocks, a run joined to the one just above it when they span the same
     columns (fewer, larger warps)."""
-    # where each row's runs start and end (columns of blocks), for all rows at once
-    padded = np.zeros((used.shape[0], used.shape[1] + 2), np.int8)
-    padded[:, 1:-1] = used
-    row_at, col_at = np.nonzero(np.diff(padded, axis=1))
+    # rows of blocks alike are taken together (a row of boxes spans several)
+    first = np.flatnonzero(np.concatenate(([True], (used[1:] != used[:-1]).any(axis=1))))
+    bands = used[first]
+    # where each band's runs start and end (columns of blocks), for all bands at once
+    padded = np.zeros((bands.shape[0], bands.shape[1] + 2), np.int8)
+    padded[:, 1:-1] = bands
+    band_at, col_at = np.nonzero(np.diff(padded, axis=1))
+    ends = np.append(first[1:], used.shape[0]).tolist()
+    starts = first.tolist()
     runs: list[tuple[int, int, int, int]] = []
-    above: dict[tuple[int, int], int] = {}  # the previous row's runs by columns -> index
-    row: dict[tuple[int, int], int] = {}
+    above: dict[tuple[int, int], int] = {}  # the band above's runs by columns -> index
+    here: dict[tuple[int, int], int] = {}
     last = -1
-    for r, a, b in zip(row_at[::2].tolist(), col_at[::2].tolist(), col_at[1::2].tolist(),
-                       strict=True):
-        if r != last:
-            above, row = (row if r == last + 1 else {}), {}
-            last = r
+    for band, a, b in zip(band_at[::2].tolist(), col_at[::2].tolist(),
+                          col_at[1::2].tolist(), strict=True):
+        if band != last:
+            above, here = (here if band == last + 1 else {}), {}
+            last = band
         c0, c1 = a * TILE_PX, min(b * TILE_PX, width)
-        r1 = min((r + 1) * TILE_PX, height)
+        r1 = min(ends[band] * TILE_PX, height)
         if (c0, c1) in above:
             index = above[(c0, c1)]
             runs[index] = (runs[index][0], r1, c0, c1)
         else:
             index = len(runs)
-            runs.append((r * TILE_PX, r1, c0, c1))
-        row[(c0, c1)] = index
+            runs.append((starts[band] * TILE_PX, r1, c0, c1))
+        here[(c0, c1)] = index
     return runs
 
 
