@@ -92,15 +92,16 @@ def rasterize(page: RegisteredPage, boxes: Sequence[Box],
     if not boxes:
         raise ValueError("no boxes to rasterize")
     pad = k.BOX_SEARCH_MM + 1.0
-    x0 = max(0.0, min(b.x_mm for b in boxes) - pad)
-    y0 = max(0.0, min(b.y_mm for b in boxes) - pad)
-    x1 = min(page.page_w_mm, max(b.x_mm + b.w_mm for b in boxes) + pad)
-    y1 = min(page.page_h_mm, max(b.y_mm + b.h_mm for b in boxes) + pad)
+    places = _places(boxes)
+    x0 = max(0.0, float(places[:, 0].min()) - pad)
+    y0 = max(0.0, float(places[:, 1].min()) - pad)
+    x1 = min(page.page_w_mm, float((places[:, 0] + places[:, 2]).max()) + pad)
+    y1 = min(page.page_h_mm, float((places[:, 1] + places[:, 3]).max()) + pad)
     width = max(1, round((x1 - x0) * px_per_mm))
     height = max(1, round((y1 - y0) * px_per_mm))
     flags = may_hold_ink(page, boxes, x0, y0, x1, y1)
     blank = frozenset(b for b, ink in zip(boxes, flags, strict=True) if not ink)
-    used = _used_blocks(_places(boxes)[np.array(flags, bool)], x0, y0, width, height,
+    used = _used_blocks(places[np.array(flags, bool)], x0, y0, width, height,
                         px_per_mm, _reach_mm(px_per_mm))
     if used.mean() > TILED_MAX_COVER:
         used[:] = True
@@ -332,12 +333,13 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box]) -> tuple[CellImage, ...]
     cx0s = np.minimum(np.maximum(np.round(xs + dx + inset).astype(np.int64), 0), w - cws)
     cy0s = np.minimum(np.maximum(np.round(ys + dy + inset).astype(np.int64), 0), h - chs)
     turns = [(b.rotation_deg // 90) % 4 for b in boxes]
+    lefts, tops, widths, heights = cx0s.tolist(), cy0s.tolist(), cws.tolist(), chs.tolist()
     crops: list[np.ndarray] = [_paper_white(ch, cw, t) for ch, cw, t in
-                               zip(chs.tolist(), cws.tolist(), turns, strict=True)]
+                               zip(heights, widths, turns, strict=True)]
     windows: list[np.ndarray] = []
     inked = np.flatnonzero(live).tolist()
     for i in inked:
-        cx0, cy0, cw, ch = int(cx0s[i]), int(cy0s[i]), int(cws[i]), int(chs[i])
+        cx0, cy0, cw, ch = lefts[i], tops[i], widths[i], heights[i]
         # the box and its ring lie in warped blocks (rasterize warps _reach_mm around it)
         windows.append(raster.content[max(cy0 - ring, 0):cy0 + ch + ring,
                                       max(cx0 - ring, 0):cx0 + cw + ring])
