@@ -8,9 +8,9 @@ into are warped at full resolution (a blank deal page: nothing; a half-filled on
 of it). The rest stays paper white, and the blank boxes read as blank (no ink, paper white)
 without being measured; on the 108 sample pages no box with ink was taken for blank. Each
 box that may hold ink is then found on its own printed border within :data:`BOX_SEARCH_MM`
-of its nominal place (the column and row profiles of a border map, read from an integral
-image, so all boxes cost a few array operations). In a colour image the border map is
-``red - green`` (only the drop-out colour is redder than it is green) and cells are read in
+of its nominal place (the column and row profiles of a border map, its pixels gathered for
+all boxes at once, so all boxes cost a few array operations). In a colour image the border
+map is ``red - green`` (only the drop-out colour is redder than it is green) and cells are read in
 the red channel, where the drop-out border and tints vanish; in a black-and-white image both
 come from the grey levels and the border is cut off by cropping :data:`BOX_INSET_MM` inside
 the box. Crops are turned upright for their writer (``rotation_deg``, :mod:`forms.model`).
@@ -258,23 +258,30 @@ def _is_colour(page: RegisteredPage, redness: np.ndarray,
     return float(np.mean(redness > k.COLOUR_MIN_CHROMA)) > k.COLOUR_MIN_FRACTION
 
 
-def _edge_offsets(integral: np.ndarray, lo: np.ndarray, hi: np.ndarray, a0: np.ndarray,
+def _edge_offsets(border: np.ndarray, lo: np.ndarray, hi: np.ndarray, a0: np.ndarray,
                   a1: np.ndarray, search: int, along_x: bool) -> np.ndarray:
     """Best shift in ``-search..search`` of two parallel border lines, per box.
 
     ``lo..hi`` is the span of each line (rows for vertical lines), ``a0``/``a1`` the nominal
     positions of the two lines (columns). Returns shifts in pixels (0 when no border shows).
+    The lines' pixels are gathered, boxes with spans of one length at once (a few lengths).
     """
     d = np.arange(-search, search + 1)
+    lengths = hi - lo
 
     def line_sum(pos: np.ndarray) -> np.ndarray:
         p = pos[:, None] + d[None, :]
-        lo2, hi2 = lo[:, None], hi[:, None]
-        if along_x:  # vertical lines at columns p, rows lo..hi
-            s = integral[hi2, p + 1] - integral[hi2, p] - integral[lo2, p + 1] + integral[lo2, p]
-        else:  # horizontal lines at rows p, columns lo..hi
-            s = integral[p + 1, hi2] - integral[p, hi2] - integral[p + 1, lo2] + integral[p, lo2]
-        return s / np.maximum(hi2 - lo2, 1)
+        sums = np.zeros(p.shape, np.int64)
+        for length in np.unique(lengths).tolist():
+            members = np.flatnonzero(lengths == length)
+            along = lo[members, None] + np.arange(length)  # (boxes, length)
+            across = p[members]  # (boxes, shifts)
+            if along_x:  # vertical lines at columns p, rows lo..hi
+                pixels = border[along[:, :, None], across[:, None, :]]
+            else:  # horizontal lines at rows p, columns lo..hi
+                pixels = border[across[:, None, :], along[:, :, None]]
+            sums[members] = pixels.sum(axis=1, dtype=np.int64)
+        return sums / np.maximum(lengths[:, None], 1)
 
     score = line_sum(a0) + line_sum(a1)
     score = (score + np.roll(score, 1, axis=1) + np.roll(score, -1, axis=1)) / 3.0
@@ -314,13 +321,12 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box]) -> tuple[CellImage, ...]
     dx, dy = np.zeros(len(boxes)), np.zeros(len(boxes))
     if raster.colour and live.any():
         # a blank box is not looked for: it stays where the homography puts it
-        integral = cv2.integral(raster.border, sdepth=cv2.CV_32S)
         lx, ly, lw, lh = xs[live], ys[live], ws[live], hs[live]
         span_y0, span_y1 = clip(ly + 0.25 * lh, h), clip(ly + 0.75 * lh, h)
-        ldx = _edge_offsets(integral, span_y0, span_y1, clip(lx - 0.5, w),
+        ldx = _edge_offsets(raster.border, span_y0, span_y1, clip(lx - 0.5, w),
                             clip(lx + lw - 0.5, w), search, True)
         span_x0, span_x1 = clip(lx + ldx + 0.25 * lw, w), clip(lx + ldx + 0.75 * lw, w)
-        dy[live] = _edge_offsets(integral, span_x0, span_x1, clip(ly - 0.5, h),
+        dy[live] = _edge_offsets(raster.border, span_x0, span_x1, clip(ly - 0.5, h),
                                  clip(ly + lh - 0.5, h), search, False)
         dx[live] = ldx
     # black and white: the border map is every dark pixel, so a digit's stroke near the edge
