@@ -12,7 +12,7 @@ Conventions (the scanner relies on them):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Literal
 
 Kind = Literal["digit", "sign", "mark"]
@@ -77,6 +77,22 @@ class Box:
     rotation_deg: int
     kind: Kind
     meaning: Meaning
+
+    def __post_init__(self) -> None:
+        # boxes are looked up in sets and dicts thousands of times a sheet; the generated
+        # hash would rebuild a tuple of every field (and hash the meaning) each time
+        object.__setattr__(self, "_hash", hash((self.page, self.x_mm, self.y_mm, self.w_mm,
+                                                self.h_mm, self.rotation_deg, self.kind,
+                                                self.meaning)))
+
+    def __hash__(self) -> int:
+        """The hash of the fields, computed once (a frozen box never changes)."""
+        return self._hash  # type: ignore[attr-defined,no-any-return]
+
+    def __reduce__(self) -> tuple[type[Box], tuple[object, ...]]:
+        """Pickled as its fields, so the hash is made again in the process that loads it
+        (string hashes differ between processes)."""
+        return (Box, tuple(getattr(self, f.name) for f in fields(self)))
 
     @property
     def centre_mm(self) -> tuple[float, float]:

@@ -8,9 +8,9 @@ into are warped at full resolution (a blank deal page: nothing; a half-filled on
 of it). The rest stays paper white, and the blank boxes read as blank (no ink, paper white)
 without being measured; on the 108 sample pages no box with ink was taken for blank. Each
 box that may hold ink is then found on its own printed border within :data:`BOX_SEARCH_MM`
-of its nominal place (the column and row profiles of a border map, read from an integral
-image, so all boxes cost a few array operations). In a colour image the border map is
-``red - green`` (only the drop-out colour is redder than it is green) and cells are read in
+of its nominal place (the column and row profiles of a border map, its pixels gathered for
+all boxes at once, so all boxes cost a few array operations). In a colour image the border
+map is ``red - green`` (only the drop-out colour is redder than it is green) and cells are read in
 the red channel, where the drop-out border and tints vanish; in a black-and-white image both
 come from the grey levels and the border is cut off by cropping :data:`BOX_INSET_MM` inside
 the box. Crops are turned upright for their writer (``rotation_deg``, :mod:`forms.model`).
@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -70,9 +71,10 @@ class CellImage:
     """How far the box was found from its nominal place (x, y)."""
 
 
-TILE_PX = 32
-"""Side of the blocks of the writing area that are warped only when a box (with its search
-margin) reaches into them."""
+TILE_PX = 16
+"""Side of the blocks of the writing area that are warped only when a box (with what is
+read around it) reaches into them (2 mm at 8 px/mm: a fifth of the area on the sample
+sheets; 32 px blocks warp a quarter, 6 % more time)."""
 TILED_MAX_COVER = 0.85
 """Warped block by block only when the blocks with boxes that may hold ink cover at most
 this share of it (else whole: one warp costs less than many)."""
@@ -84,40 +86,52 @@ def rasterize(page: RegisteredPage, boxes: Sequence[Box],
 
     Only the blocks (:data:`TILE_PX`) that a box which may hold ink (:func:`may_hold_ink`)
     reaches into are warped, each on the pixel grid of the whole rectangle, unless they
-    cover nearly all of it; the rest is left paper white (nothing there is read)."""
+    cover nearly all of it; the rest is left paper white (nothing there is read). A photo's
+    blocks are warped as affine maps where the perspective allows
+    (:meth:`RegisteredPage.warp_many`)."""
     if not boxes:
         raise ValueError("no boxes to rasterize")
     pad = k.BOX_SEARCH_MM + 1.0
-    x0 = max(0.0, min(b.x_mm for b in boxes) - pad)
-    y0 = max(0.0, min(b.y_mm for b in boxes) - pad)
-    x1 = min(page.page_w_mm, max(b.x_mm + b.w_mm for b in boxes) + pad)
-    y1 = min(page.page_h_mm, max(b.y_mm + b.h_mm for b in boxes) + pad)
+    places = _places(boxes)
+    x0 = max(0.0, float(places[:, 0].min()) - pad)
+    y0 = max(0.0, float(places[:, 1].min()) - pad)
+    x1 = min(page.page_w_mm, float((places[:, 0] + places[:, 2]).max()) + pad)
+    y1 = min(page.page_h_mm, float((places[:, 1] + places[:, 3]).max()) + pad)
     width = max(1, round((x1 - x0) * px_per_mm))
     height = max(1, round((y1 - y0) * px_per_mm))
     flags = may_hold_ink(page, boxes, x0, y0, x1, y1)
-    inked = [b for b, ink in zip(boxes, flags, strict=True) if ink]
     blank = frozenset(b for b, ink in zip(boxes, flags, strict=True) if not ink)
-    used = _used_blocks(inked, x0, y0, width, height, px_per_mm, pad)
+    used = _used_blocks(places[np.array(flags, bool)], x0, y0, width, height,
+                        px_per_mm, _reach_mm(px_per_mm))
     if used.mean() > TILED_MAX_COVER:
         used[:] = True
         runs = [(0, height, 0, width)]
     else:
         runs = _tile_runs(used, width, height)
-    tiles = [page.warp(x0 + c0 / px_per_mm, y0 + r0 / px_per_mm, (c1 - c0) / px_per_mm,
-                       (r1 - r0) / px_per_mm, px_per_mm) for r0, r1, c0, c1 in runs]
+    tiles = page.warp_many([(x0 + c0 / px_per_mm, y0 + r0 / px_per_mm, (c1 - c0) / px_per_mm,
+                             (r1 - r0) / px_per_mm) for r0, r1, c0, c1 in runs], px_per_mm)
     whole = len(runs) == 1 and runs[0] == (0, height, 0, width)
     # the channels are put together tile by tile: no full-size colour canvas
     if page.image.ndim == 3:
         redness = np.zeros((height, width), np.uint8)
-        for (r0, r1, c0, c1), tile in zip(runs, tiles, strict=True):
-            cv2.subtract(cv2.extractChannel(tile, 2), cv2.extractChannel(tile, 1),
-                         dst=redness[r0:r1, c0:c1])
+        reds = [cv2.extractChannel(tile, 2) for tile in tiles]
+        for (r0, r1, c0, c1), tile, red in zip(runs, tiles, reds, strict=True):
+            cv2.subtract(red, cv2.extractChannel(tile, 1), dst=redness[r0:r1, c0:c1])
         if _is_colour(page, redness, None if whole else runs, x0, y0, x1, y1, px_per_mm):
-            red = _canvas(runs, [cv2.extractChannel(t, 2) for t in tiles], height, width)
-            return PageRaster(x0, y0, px_per_mm, True, red, redness, used, blank)
+            return PageRaster(x0, y0, px_per_mm, True, _canvas(runs, reds, height, width),
+                              redness, used, blank)
         tiles = [cv2.cvtColor(t, cv2.COLOR_BGR2GRAY) for t in tiles]
     gray = _canvas(runs, tiles, height, width)
     return PageRaster(x0, y0, px_per_mm, False, gray, cv2.bitwise_not(gray), used, blank)
+
+
+def _reach_mm(px_per_mm: float) -> float:
+    """How far outside a box :func:`cut_cells` reads it at ``px_per_mm``: its border
+    searched :data:`BOX_SEARCH_MM` around, or its crop moved that far and widened by its
+    paper ring beyond the inset, and a pixel for rounding."""
+    search = max(1, round(k.BOX_SEARCH_MM * px_per_mm))
+    ring = round(k.PAPER_RING_MM * px_per_mm) - k.BOX_INSET_MM * px_per_mm
+    return (search + max(1.0, ring) + 1) / px_per_mm
 
 
 def _canvas(runs: Sequence[tuple[int, int, int, int]], tiles: Sequence[np.ndarray],
@@ -142,46 +156,53 @@ def may_hold_ink(page: RegisteredPage, boxes: Sequence[Box], x0: float, y0: floa
     so a stroke darkens the coarse pixels it crosses rather than falling between samples."""
     _, scale = page.coarse(k.INK_TEST_MIN_PX_PER_MM)
     ppm = page.px_per_mm * scale
-    red = page.warp_coarse(x0, y0, x1 - x0, y1 - y0, ppm, k.INK_TEST_MIN_PX_PER_MM)
-    if red.ndim == 3:
-        red = cv2.extractChannel(red, 2)
+    red = page.warp_coarse(x0, y0, x1 - x0, y1 - y0, ppm, k.INK_TEST_MIN_PX_PER_MM, red=True)
     side = 2 * round(k.INK_TEST_PAPER_MM * ppm / 2) + 1
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))
     dark = cv2.subtract(cv2.dilate(red, kernel), red)
     h, w = dark.shape
     inset = k.INK_TEST_INSET_MM
-    xs = np.array([(b.x_mm + inset - x0) * ppm for b in boxes])
-    ys = np.array([(b.y_mm + inset - y0) * ppm for b in boxes])
-    ws = np.array([max(b.w_mm - 2 * inset, 0.0) * ppm for b in boxes])
-    hs = np.array([max(b.h_mm - 2 * inset, 0.0) * ppm for b in boxes])
+    places = _places(boxes)
+    xs = (places[:, 0] + inset - x0) * ppm
+    ys = (places[:, 1] + inset - y0) * ppm
+    ws = np.maximum(places[:, 2] - 2 * inset, 0.0) * ppm
+    hs = np.maximum(places[:, 3] - 2 * inset, 0.0) * ppm
     c0s = np.clip(np.floor(xs).astype(np.int64), 0, w - 1)
     r0s = np.clip(np.floor(ys).astype(np.int64), 0, h - 1)
     c1s = np.maximum(np.ceil(xs + ws).astype(np.int64), c0s + 1)
     r1s = np.maximum(np.ceil(ys + hs).astype(np.int64), r0s + 1)
-    # the darkest point of each box: one dilation per box size in pixels (a few), anchored
-    # at the top-left, read at the box's top-left corner
+    # the darkest point of each box: its pixels gathered, boxes of one size in pixels (a
+    # few sizes) at once; a box running off the rectangle is read over its part inside
     darkest = np.zeros(len(boxes), np.int64)
-    sizes = np.stack([r1s - r0s, c1s - c0s], axis=1)
-    for size in np.unique(sizes, axis=0):
-        rows, cols = int(size[0]), int(size[1])
-        spread = cv2.dilate(dark, cv2.getStructuringElement(cv2.MORPH_RECT, (cols, rows)),
-                            anchor=(0, 0), borderType=cv2.BORDER_CONSTANT, borderValue=0)
-        members = np.flatnonzero((sizes == size).all(axis=1))
-        darkest[members] = spread[r0s[members], c0s[members]]
+    base = int((c1s - c0s).max()) + 1
+    sizes = (r1s - r0s) * base + (c1s - c0s)  # rows and columns in one number
+    for size in np.unique(sizes).tolist():
+        rows, cols = divmod(size, base)
+        members = np.flatnonzero(sizes == size)
+        at_rows = np.minimum(r0s[members, None] + np.arange(rows), h - 1)
+        at_cols = np.minimum(c0s[members, None] + np.arange(cols), w - 1)
+        darkest[members] = dark[at_rows[:, :, None], at_cols[:, None, :]].max(axis=(1, 2))
     return (darkest >= k.INK_TEST_MIN_DARKNESS).tolist()
 
 
-def _used_blocks(boxes: Sequence[Box], x0: float, y0: float, width: int, height: int,
+def _places(boxes: Sequence[Box]) -> np.ndarray:
+    """The boxes' ``x_mm, y_mm, w_mm, h_mm``, one row each."""
+    return np.array([(b.x_mm, b.y_mm, b.w_mm, b.h_mm) for b in boxes], np.float64)
+
+
+def _used_blocks(places: np.ndarray, x0: float, y0: float, width: int, height: int,
                  px_per_mm: float, pad: float) -> np.ndarray:
-    """The blocks (:data:`TILE_PX`) of the rectangle that ``boxes`` (with ``pad``) reach."""
+    """The blocks (:data:`TILE_PX`) of the rectangle that the boxes at ``places`` (rows of
+    ``x_mm, y_mm, w_mm, h_mm``), ``pad`` millimetres around, reach."""
     rows, cols = -(-height // TILE_PX), -(-width // TILE_PX)
     used = np.zeros((rows, cols), bool)
     s = px_per_mm / TILE_PX
-    for b in boxes:
-        r0 = max(int((b.y_mm - pad - y0) * s), 0)
-        c0 = max(int((b.x_mm - pad - x0) * s), 0)
-        used[r0:int((b.y_mm + b.h_mm + pad - y0) * s) + 1,
-             c0:int((b.x_mm + b.w_mm + pad - x0) * s) + 1] = True
+    r0s = np.maximum(((places[:, 1] - pad - y0) * s).astype(np.int64), 0).tolist()
+    c0s = np.maximum(((places[:, 0] - pad - x0) * s).astype(np.int64), 0).tolist()
+    r1s = (((places[:, 1] + places[:, 3] + pad - y0) * s).astype(np.int64) + 1).tolist()
+    c1s = (((places[:, 0] + places[:, 2] + pad - x0) * s).astype(np.int64) + 1).tolist()
+    for r0, r1, c0, c1 in zip(r0s, r1s, c0s, c1s, strict=True):
+        used[r0:r1, c0:c1] = True
     return used
 
 
@@ -189,22 +210,33 @@ def _tile_runs(used: np.ndarray, width: int, height: int) -> list[tuple[int, int
     """Pixel rectangles (rows ``r0:r1``, columns ``c0:c1``) covering the ``used`` blocks: the
     runs of each row of blocks, a run joined to the one just above it when they span the same
     columns (fewer, larger warps)."""
+    # rows of blocks alike are taken together (a row of boxes spans several)
+    first = np.flatnonzero(np.concatenate(([True], (used[1:] != used[:-1]).any(axis=1))))
+    bands = used[first]
+    # where each band's runs start and end (columns of blocks), for all bands at once
+    padded = np.zeros((bands.shape[0], bands.shape[1] + 2), np.int8)
+    padded[:, 1:-1] = bands
+    band_at, col_at = np.nonzero(np.diff(padded, axis=1))
+    ends = np.append(first[1:], used.shape[0]).tolist()
+    starts = first.tolist()
     runs: list[tuple[int, int, int, int]] = []
-    above: dict[tuple[int, int], int] = {}  # the previous row's runs by columns -> index
-    for r in range(used.shape[0]):
-        edges = np.flatnonzero(np.diff(np.concatenate(([0], used[r].view(np.int8), [0]))))
-        row: dict[tuple[int, int], int] = {}
-        for a, b in zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True):
-            c0, c1 = a * TILE_PX, min(b * TILE_PX, width)
-            r1 = min((r + 1) * TILE_PX, height)
-            if (c0, c1) in above:
-                index = above[(c0, c1)]
-                runs[index] = (runs[index][0], r1, c0, c1)
-            else:
-                index = len(runs)
-                runs.append((r * TILE_PX, r1, c0, c1))
-            row[(c0, c1)] = index
-        above = row
+    above: dict[tuple[int, int], int] = {}  # the band above's runs by columns -> index
+    here: dict[tuple[int, int], int] = {}
+    last = -1
+    for band, a, b in zip(band_at[::2].tolist(), col_at[::2].tolist(),
+                          col_at[1::2].tolist(), strict=True):
+        if band != last:
+            above, here = (here if band == last + 1 else {}), {}
+            last = band
+        c0, c1 = a * TILE_PX, min(b * TILE_PX, width)
+        r1 = min(ends[band] * TILE_PX, height)
+        if (c0, c1) in above:
+            index = above[(c0, c1)]
+            runs[index] = (runs[index][0], r1, c0, c1)
+        else:
+            index = len(runs)
+            runs.append((starts[band] * TILE_PX, r1, c0, c1))
+        here[(c0, c1)] = index
     return runs
 
 
@@ -226,23 +258,30 @@ def _is_colour(page: RegisteredPage, redness: np.ndarray,
     return float(np.mean(redness > k.COLOUR_MIN_CHROMA)) > k.COLOUR_MIN_FRACTION
 
 
-def _edge_offsets(integral: np.ndarray, lo: np.ndarray, hi: np.ndarray, a0: np.ndarray,
+def _edge_offsets(border: np.ndarray, lo: np.ndarray, hi: np.ndarray, a0: np.ndarray,
                   a1: np.ndarray, search: int, along_x: bool) -> np.ndarray:
     """Best shift in ``-search..search`` of two parallel border lines, per box.
 
     ``lo..hi`` is the span of each line (rows for vertical lines), ``a0``/``a1`` the nominal
     positions of the two lines (columns). Returns shifts in pixels (0 when no border shows).
+    The lines' pixels are gathered, boxes with spans of one length at once (a few lengths).
     """
     d = np.arange(-search, search + 1)
+    lengths = hi - lo
 
     def line_sum(pos: np.ndarray) -> np.ndarray:
         p = pos[:, None] + d[None, :]
-        lo2, hi2 = lo[:, None], hi[:, None]
-        if along_x:  # vertical lines at columns p, rows lo..hi
-            s = integral[hi2, p + 1] - integral[hi2, p] - integral[lo2, p + 1] + integral[lo2, p]
-        else:  # horizontal lines at rows p, columns lo..hi
-            s = integral[p + 1, hi2] - integral[p, hi2] - integral[p + 1, lo2] + integral[p, lo2]
-        return s / np.maximum(hi2 - lo2, 1)
+        sums = np.zeros(p.shape, np.int64)
+        for length in np.unique(lengths).tolist():
+            members = np.flatnonzero(lengths == length)
+            along = lo[members, None] + np.arange(length)  # (boxes, length)
+            across = p[members]  # (boxes, shifts)
+            if along_x:  # vertical lines at columns p, rows lo..hi
+                pixels = border[along[:, :, None], across[:, None, :]]
+            else:  # horizontal lines at rows p, columns lo..hi
+                pixels = border[across[:, None, :], along[:, :, None]]
+            sums[members] = pixels.sum(axis=1, dtype=np.int64)
+        return sums / np.maximum(lengths[:, None], 1)
 
     score = line_sum(a0) + line_sum(a1)
     score = (score + np.roll(score, 1, axis=1) + np.roll(score, -1, axis=1)) / 3.0
@@ -259,16 +298,21 @@ _TURNS = {1: cv2.ROTATE_90_COUNTERCLOCKWISE, 2: cv2.ROTATE_180, 3: cv2.ROTATE_90
 
 
 def cut_cells(raster: PageRaster, boxes: Sequence[Box]) -> tuple[CellImage, ...]:
-    """Find each box on its border and return its upright interior with a quick ink measure."""
+    """Find each box on its border and return its upright interior with a quick ink measure.
+
+    A box the coarse look found blank (:attr:`PageRaster.blank`) is not looked at: its crop
+    is paper white (one array per size, shared), its ink none. The crop of an upright box is
+    a view into the raster, not a copy."""
     if not boxes:
         return ()
     s = raster.px_per_mm
     h, w = raster.content.shape
     search = max(1, round(k.BOX_SEARCH_MM * s))
-    xs = np.array([(b.x_mm - raster.x_mm) * s for b in boxes])
-    ys = np.array([(b.y_mm - raster.y_mm) * s for b in boxes])
-    ws = np.array([b.w_mm * s for b in boxes])
-    hs = np.array([b.h_mm * s for b in boxes])
+    places = _places(boxes)
+    xs = (places[:, 0] - raster.x_mm) * s
+    ys = (places[:, 1] - raster.y_mm) * s
+    ws = places[:, 2] * s
+    hs = places[:, 3] * s
     live = np.array([b not in raster.blank for b in boxes], bool)
 
     def clip(v: np.ndarray, hi: int) -> np.ndarray:
@@ -277,13 +321,12 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box]) -> tuple[CellImage, ...]
     dx, dy = np.zeros(len(boxes)), np.zeros(len(boxes))
     if raster.colour and live.any():
         # a blank box is not looked for: it stays where the homography puts it
-        integral = cv2.integral(raster.border, sdepth=cv2.CV_32S)
         lx, ly, lw, lh = xs[live], ys[live], ws[live], hs[live]
         span_y0, span_y1 = clip(ly + 0.25 * lh, h), clip(ly + 0.75 * lh, h)
-        ldx = _edge_offsets(integral, span_y0, span_y1, clip(lx - 0.5, w),
+        ldx = _edge_offsets(raster.border, span_y0, span_y1, clip(lx - 0.5, w),
                             clip(lx + lw - 0.5, w), search, True)
         span_x0, span_x1 = clip(lx + ldx + 0.25 * lw, w), clip(lx + ldx + 0.75 * lw, w)
-        dy[live] = _edge_offsets(integral, span_x0, span_x1, clip(ly - 0.5, h),
+        dy[live] = _edge_offsets(raster.border, span_x0, span_x1, clip(ly - 0.5, h),
                                  clip(ly + lh - 0.5, h), search, False)
         dx[live] = ldx
     # black and white: the border map is every dark pixel, so a digit's stroke near the edge
@@ -295,29 +338,38 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box]) -> tuple[CellImage, ...]
     chs = np.maximum(1, np.round(hs - 2 * inset)).astype(np.int64)
     cx0s = np.minimum(np.maximum(np.round(xs + dx + inset).astype(np.int64), 0), w - cws)
     cy0s = np.minimum(np.maximum(np.round(ys + dy + inset).astype(np.int64), 0), h - chs)
-    crops: list[np.ndarray] = []
+    turns = [(b.rotation_deg // 90) % 4 for b in boxes]
+    lefts, tops, widths, heights = cx0s.tolist(), cy0s.tolist(), cws.tolist(), chs.tolist()
+    crops: list[np.ndarray] = [_paper_white(ch, cw, t) for ch, cw, t in
+                               zip(heights, widths, turns, strict=True)]
     windows: list[np.ndarray] = []
-    live: list[int] = []
-    for i, (box, cx0, cy0, cw, ch) in enumerate(zip(boxes, cx0s.tolist(), cy0s.tolist(),
-                                                    cws.tolist(), chs.tolist(), strict=True)):
+    inked = np.flatnonzero(live).tolist()
+    for i in inked:
+        cx0, cy0, cw, ch = lefts[i], tops[i], widths[i], heights[i]
+        # the box and its ring lie in warped blocks (rasterize warps _reach_mm around it)
+        windows.append(raster.content[max(cy0 - ring, 0):cy0 + ch + ring,
+                                      max(cx0 - ring, 0):cx0 + cw + ring])
         crop = raster.content[cy0:cy0 + ch, cx0:cx0 + cw]
-        if box not in raster.blank:
-            # the box and its ring lie in warped blocks (the pad of rasterize covers them)
-            live.append(i)
-            windows.append(raster.content[max(cy0 - ring, 0):cy0 + ch + ring,
-                                          max(cx0 - ring, 0):cx0 + cw + ring])
-        turns = (box.rotation_deg // 90) % 4
-        crops.append(cv2.rotate(crop, _TURNS[turns]) if turns else crop.copy())
-    # a box the coarse look found blank is blank: paper white, no ink
+        crops[i] = cv2.rotate(crop, _TURNS[turns[i]]) if turns[i] else crop
     papers, inks = [255.0] * len(boxes), [0.0] * len(boxes)
     live_papers = _percentile_many(windows, k.PAPER_PERCENTILE)
-    live_inks = _quick_ink_many([crops[i] for i in live], live_papers)
-    for i, paper, ink in zip(live, live_papers, live_inks, strict=True):
+    live_inks = _quick_ink_many([crops[i] for i in inked], live_papers)
+    for i, paper, ink in zip(inked, live_papers, live_inks, strict=True):
         papers[i], inks[i] = paper, ink
     shifts = zip((dx / s).tolist(), (dy / s).tolist(), strict=True)
     return tuple(CellImage(box, crop, ink, paper, shift)
                  for box, crop, ink, paper, shift in zip(boxes, crops, inks, papers, shifts,
                                                          strict=True))
+
+
+@lru_cache(maxsize=64)
+def _paper_white(height: int, width: int, turns: int) -> np.ndarray:
+    """A read-only paper-white crop of a ``height`` x ``width`` box turned ``turns``
+    quarters (the crop of every blank box of that size)."""
+    shape = (width, height) if turns % 2 else (height, width)
+    white = np.full(shape, 255, np.uint8)
+    white.flags.writeable = False
+    return white
 
 
 def _quick_ink_many(crops: Sequence[np.ndarray], papers: Sequence[float]) -> list[float]:

@@ -98,21 +98,24 @@ def read_mark(cell: CellImage, thresholds: MarkThresholds,
               fill: float | None = None) -> MarkReading:
     """Classify one mark box by its fill (measured here unless given)."""
     fill = _mark_fill(cell) if fill is None else fill
-    if fill < thresholds.marked:
-        state: MarkState = "empty"
-        conf = _confidence(thresholds.marked - fill, 0.3 * thresholds.marked)
-    elif fill < thresholds.cancelled:
-        state = "marked"
-        conf = min(_confidence(fill - thresholds.marked, 0.3 * thresholds.marked),
-                   _confidence(thresholds.cancelled - fill, 0.08))
-    else:
-        state = "cancelled"
-        conf = _confidence(fill - thresholds.cancelled, 0.08)
+    state, conf = _judge(fill, thresholds)
     return MarkReading(cell.box, round(fill, 4), state, conf)
+
+
+def _judge(fill: float, thresholds: MarkThresholds) -> tuple[MarkState, float]:
+    """The state a fill share reads as, and how sure that is (0..1)."""
+    if fill < thresholds.marked:
+        return "empty", _confidence(thresholds.marked - fill, 0.3 * thresholds.marked)
+    if fill < thresholds.cancelled:
+        return "marked", min(_confidence(fill - thresholds.marked, 0.3 * thresholds.marked),
+                             _confidence(thresholds.cancelled - fill, 0.08))
+    return "cancelled", _confidence(fill - thresholds.cancelled, 0.08)
 
 
 def _mark_fill(cell: CellImage) -> float:
     """Ink share inside the mark box, a further margin in from the cell crop's inset."""
+    if cell.ink_fraction <= 0:
+        return 0.0
     crop = cell.crop
     h, w = crop.shape[:2]
     extra = (k.MARK_INSET_MM - k.BOX_INSET_MM) / max(cell.box.w_mm, 1e-6)
@@ -120,17 +123,26 @@ def _mark_fill(cell: CellImage) -> float:
     inner = crop[m:h - m, m:w - m] if h > 2 * m and w > 2 * m else crop
     if inner.size == 0:
         return 0.0
-    return quick_ink(inner, cell.paper) if cell.ink_fraction > 0 else 0.0
+    return quick_ink(inner, cell.paper)
 
 
 def read_marks(cells: Sequence[CellImage],
                thresholds: MarkThresholds | None = None) -> tuple[MarkReading, ...]:
-    """Read every mark box; thresholds default to those of these cells' own fills."""
+    """Read every mark box; thresholds default to those of these cells' own fills.
+
+    Each distinct fill is judged once: most boxes of a page hold no ink (fill 0) and read
+    alike."""
     marks = [c for c in cells if c.box.kind == "mark"]
     measured = [_mark_fill(c) for c in marks]
     if thresholds is None:
         thresholds = mark_thresholds(measured)
-    return tuple(read_mark(c, thresholds, f) for c, f in zip(marks, measured, strict=True))
+    judged: dict[float, tuple[float, MarkState, float]] = {}
+    readings = []
+    for cell, fill in zip(marks, measured, strict=True):
+        if fill not in judged:
+            judged[fill] = (round(fill, 4), *_judge(fill, thresholds))
+        readings.append(MarkReading(cell.box, *judged[fill]))
+    return tuple(readings)
 
 
 def fills(cells: Sequence[CellImage]) -> list[float]:

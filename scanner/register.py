@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -79,12 +80,16 @@ class RegisteredPage:
         return image, scale
 
     def warp_coarse(self, x_mm: float, y_mm: float, w_mm: float, h_mm: float,
-                    px_per_mm: float, min_px_per_mm: float) -> np.ndarray:
+                    px_per_mm: float, min_px_per_mm: float, red: bool = False) -> np.ndarray:
         """:meth:`warp` from the smallest halving with at least ``min_px_per_mm`` (a coarse
-        picture of the page for people, smooth, at a fraction of the full warp's cost)."""
+        picture of the page for people, smooth, at a fraction of the full warp's cost); with
+        ``red``, of its red channel only (:func:`content_channel`: the same levels as the
+        colour warp's red channel, a third cheaper)."""
         image, scale = self.coarse(min_px_per_mm)
+        if red:
+            image = content_channel(image)
         if scale == 1.0:
-            return self.warp(x_mm, y_mm, w_mm, h_mm, px_per_mm)
+            return self.warp(x_mm, y_mm, w_mm, h_mm, px_per_mm, image)
         # pixel centres: x_half = (x + 0.5) * scale - 0.5
         to_half = np.array([[scale, 0, 0.5 * scale - 0.5], [0, scale, 0.5 * scale - 0.5],
                             [0, 0, 1]])
@@ -115,6 +120,46 @@ class RegisteredPage:
                                   borderMode=cv2.BORDER_REPLICATE)
         return cv2.warpPerspective(src, self.homography @ to_mm, size, flags=flags,
                                    borderMode=cv2.BORDER_REPLICATE)
+
+    def warp_many(self, rects: Sequence[tuple[float, float, float, float]],
+                  px_per_mm: float) -> list[np.ndarray]:
+        """:meth:`warp` of each rectangle ``(x_mm, y_mm, w_mm, h_mm)``.
+
+        In a view in perspective (a photo) a rectangle is warped as the affine map closest
+        to the homography over it (least squares on a 3x3 grid of its pixels) when that map
+        is nowhere on the grid more than :data:`AFFINE_MAX_ERROR_PX` image pixels off: the
+        perspective bends a whole page, hardly a block of it, and an affine warp costs half.
+        """
+        if self.affine is not None or not rects:
+            return [self.warp(*rect, px_per_mm) for rect in rects]
+        s = 1.0 / px_per_mm
+        sizes = [(max(1, round(w * px_per_mm)), max(1, round(h * px_per_mm)))
+                 for _, _, w, h in rects]
+        to_mm = np.zeros((len(rects), 3, 3))
+        to_mm[:, 0, 0] = to_mm[:, 1, 1] = s
+        to_mm[:, :2, 2] = np.array([(x + s / 2, y + s / 2) for x, y, _, _ in rects])
+        to_mm[:, 2, 2] = 1.0
+        maps = self.homography @ to_mm  # output pixel -> image pixel, one per rectangle
+        # the 3x3 grid of each rectangle's pixels, in shares of its size (u, v, 1)
+        u, v = np.meshgrid([0.0, 0.5, 1.0], [0.0, 0.5, 1.0])
+        unit = np.stack([u.ravel(), v.ravel(), np.ones(9)], axis=1)
+        spans = np.array([(max(w - 1, 1), max(h - 1, 1)) for w, h in sizes], np.float64)
+        grid = unit[None, :, :] * np.concatenate([spans, np.ones((len(rects), 1))], axis=1
+                                                 )[:, None, :]
+        mapped = grid @ maps.transpose(0, 2, 1)
+        mapped = mapped[..., :2] / mapped[..., 2:]
+        fit = np.linalg.pinv(unit) @ mapped  # the affine map in shares of the size, 3x2
+        error = np.abs(unit @ fit - mapped).max(axis=(1, 2))
+        affines = fit.transpose(0, 2, 1) / np.concatenate([spans, np.ones((len(rects), 1))],
+                                                          axis=1)[:, None, :]
+        flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+        return [cv2.warpAffine(self.image, affine, size, flags=flags,
+                               borderMode=cv2.BORDER_REPLICATE)
+                if err <= k.AFFINE_MAX_ERROR_PX else
+                cv2.warpPerspective(self.image, full, size, flags=flags,
+                                    borderMode=cv2.BORDER_REPLICATE)
+                for affine, err, full, size in zip(affines, error.tolist(), maps, sizes,
+                                                   strict=True)]
 
     def to_image(self, points_mm: np.ndarray) -> np.ndarray:
         """Map (n, 2) page millimetres to image pixels."""
@@ -298,22 +343,28 @@ def _register_outline(small: np.ndarray, scale: float, found: dict[int, np.ndarr
 
 
 def _sharpness(page: RegisteredPage, frame: Frame) -> float:
-    """Median over the found markers of their edge sharpness (see BLUR_MIN_SHARPNESS)."""
-    values = []
-    for m in frame[2]:
-        if m.aruco_id not in page.markers_found:
-            continue
-        patch = content_channel(page.warp(m.x_mm - 0.5, m.y_mm - 0.5, m.size_mm + 1,
-                                          m.size_mm + 1, k.QUALITY_PX_PER_MM))
-        patch = patch.astype(np.float32)
-        lo, hi = np.percentile(patch, (5, 95))
-        if hi - lo < 40:
-            continue
-        gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3) / 8.0
-        gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3) / 8.0
-        mag = np.hypot(gx, gy)
-        values.append(float(np.percentile(mag, 97)) / float(hi - lo))
-    return float(np.median(values)) if values else 0.0
+    """Median over the found markers of their edge sharpness (see BLUR_MIN_SHARPNESS).
+
+    The markers of a page are one size: their patches are stacked, so each percentile is
+    taken once for all of them."""
+    found = [m for m in frame[2] if m.aruco_id in page.markers_found]
+    if not found:
+        return 0.0
+    patches = np.stack([content_channel(page.warp(m.x_mm - 0.5, m.y_mm - 0.5, m.size_mm + 1,
+                                                  m.size_mm + 1, k.QUALITY_PX_PER_MM))
+                        for m in found]).astype(np.float32)
+    lo, hi = np.percentile(patches, (5, 95), axis=(1, 2))
+    contrasted = np.flatnonzero(hi - lo >= 40)
+    if not len(contrasted):
+        return 0.0
+    mags = []
+    for i in contrasted.tolist():
+        gx = cv2.Sobel(patches[i], cv2.CV_32F, 1, 0, ksize=3) / 8.0
+        gy = cv2.Sobel(patches[i], cv2.CV_32F, 0, 1, ksize=3) / 8.0
+        mags.append(np.hypot(gx, gy))
+    edges = np.percentile(np.stack(mags), 97, axis=(1, 2))
+    values = edges / (hi - lo)[contrasted]
+    return float(np.median(values))
 
 
 def _median_level(gray: np.ndarray) -> int:

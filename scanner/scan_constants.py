@@ -43,7 +43,8 @@ AFFINE_MAX_ERROR_PX = 0.25
 map closest to its homography puts no point of it more than this many image pixels off: less
 than the registration's own uncertainty (a scan's marker corners fit to 0.1-0.4 px; its
 homography's perspective part is that noise, 0.005-0.3 px over the page). A photo's
-perspective moves the page by pixels and is warped as a perspective."""
+perspective moves the page by pixels and is warped as a perspective, but a block of it within
+this of an affine map is warped as that map (:meth:`scanner.register.RegisteredPage.warp_many`)."""
 
 # --- quality -------------------------------------------------------------------------------
 MIN_PX_PER_MM = 4.5

@@ -54,12 +54,16 @@ def test_inked_boxes_are_found_and_read_as_before(turns: int,
     assert sum(flags.values()) < 2 * len(inked)  # the blank rest is not warped
     assert raster.warped is not None and raster.warped.mean() < 0.6
     quick = {c.box: c for c in cut_cells(raster, boxes)}
+    # a box found blank is paper white, even where a neighbour's block was warped over it
+    assert all((quick[b].crop == 255).all() for b in boxes if not flags[b])
     _everything(monkeypatch)
     full = cut_cells(rasterize(reg, boxes), boxes)
     for c in full:
         if c.ink_fraction > 0:
             assert flags[c.box], c.box  # no box with ink is skipped
-            assert abs(quick[c.box].ink_fraction - c.ink_fraction) < 0.01
+            # a photo's blocks are warped as affine maps (within AFFINE_MAX_ERROR_PX of its
+            # homography), the whole area as a perspective: a stroke's edge pixels differ
+            assert abs(quick[c.box].ink_fraction - c.ink_fraction) < 0.025
         else:
             assert quick[c.box].ink_fraction == 0.0
 

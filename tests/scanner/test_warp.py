@@ -7,6 +7,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from scanner.load import PageImage
 from scanner.register import halvings, register
@@ -46,3 +47,36 @@ def test_the_coarse_warp_is_the_full_warp_smoothed() -> None:
     # the same page in the same place: blurred alike, they differ by a few grey levels
     a, b = (cv2.GaussianBlur(x, (0, 0), 1.5).astype(int) for x in (coarse, full))
     assert np.abs(a - b).mean() < 3
+
+
+def test_the_coarse_red_warp_is_the_colour_warps_red_channel() -> None:
+    for reg in (register(PageImage(SRC, 0, photo(page_bgr(3, 1), 0, seed=4))),
+                register(PageImage(SRC, 0, page_bgr(3, 1)))):
+        args = (12.0, 20.0, 150.0, 90.0, 2.0, 1.8)
+        red = reg.warp_coarse(*args, red=True)
+        assert red.ndim == 2
+        assert np.array_equal(red, cv2.extractChannel(reg.warp_coarse(*args), 2))
+
+
+def test_small_blocks_of_a_photo_warp_as_affine_maps_with_nearly_the_same_pixels(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    reg = register(PageImage(SRC, 0, photo(page_bgr(3, 1), 0, seed=5)))
+    assert reg.affine is None
+    rects = [(30.0, 40.0, 9.0, 7.0), (100.0, 150.0, 40.0, 12.0), (0.0, 0.0, 190.0, 270.0)]
+    perspective = []
+    real = cv2.warpPerspective
+    monkeypatch.setattr(cv2, "warpPerspective",
+                        lambda *a, **kw: perspective.append(a[2]) or real(*a, **kw))
+    many = reg.warp_many(rects, 8.0)
+    # a block of a few millimetres is all but flat; the whole page is bent
+    assert (72, 56) not in perspective and (1520, 2160) in perspective
+    monkeypatch.undo()
+    for rect, block in zip(rects, many, strict=True):
+        one = reg.warp(*rect, 8.0)
+        diff = np.abs(block.astype(int) - one.astype(int))
+        assert block.shape == one.shape and diff.mean() < 0.5
+    # the whole page is bent by the perspective: warped as one, the same pixels
+    assert np.array_equal(many[2], reg.warp(*rects[2], 8.0))
+    flat = register(PageImage(SRC, 0, page_bgr(3, 1)))
+    assert all(np.array_equal(a, flat.warp(*r, 8.0))
+               for a, r in zip(flat.warp_many(rects, 8.0), rects, strict=True))
