@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from scanner.column_paths import EntryStep, entry_posteriors
-from scanner.numbers import EMPTY, PROBABILITY_FLOOR, number_candidates, spelled_probability
+from scanner.numbers import EMPTY, PROBABILITY_FLOOR, CellSpelling, number_candidates
 from scoring.sheet import SheetEntry
 
 READ_POSTERIOR = 0.995
@@ -49,9 +49,10 @@ class EntryCells:
     minus: float | None = None
 
     @functools.cached_property
-    def likelihoods(self) -> dict[int | None, float]:
-        """P(ink | value) for the values asked so far (:func:`value_probability`)."""
-        return {}
+    def spelling(self) -> CellSpelling:
+        """P(ink | value) of this entry's cells, each value worked out once
+        (:func:`value_probability`)."""
+        return CellSpelling(self.cells, self.minus)
 
 
 @dataclass(frozen=True)
@@ -105,10 +106,7 @@ def value_probability(entry: EntryCells, value: int | None) -> float:
     """P(ink | value) for one entry (:func:`scanner.numbers.spelled_probability`); each
     entry remembers its answers (a sheet's decoding asks about the same values again for
     every deal reading it weighs)."""
-    known = entry.likelihoods
-    if value not in known:
-        known[value] = spelled_probability(entry.cells, value, entry.minus)
-    return known[value]
+    return entry.spelling.probability(value)
 
 
 def decode_column(entries: Sequence[ColumnEntry], expected: Sequence[SheetEntry]

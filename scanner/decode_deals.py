@@ -67,7 +67,8 @@ class _Marks(dict[tuple[str, str], float]):
 
     def __init__(self, marks: Mapping[tuple[str, str], float]) -> None:
         super().__init__(marks)
-        self.scores: dict[tuple[str, tuple[str, ...], str | None], float] = {}
+        self.groups: dict[tuple[str, tuple[str, ...]], dict[str | None, float]] = {}
+        """Each mark group's scores: :func:`_group_scores`."""
         self.calls: dict[tuple[str, ...], list[tuple[dict[str, str | None], float]]] = {}
         self.results: dict[tuple[str | None, int | None], float] = {}
         """The result cells' score per (sign, number): :func:`_result_score`."""
@@ -75,25 +76,27 @@ class _Marks(dict[tuple[str, str], float]):
         """The talon prizes per kind of deal: :func:`_talon_options`."""
 
 
-def _group_score(marks: Mapping[tuple[str, str], float], field: str, options: Sequence[str],
-                 chosen: str | None) -> float:
-    """Log-likelihood that exactly ``chosen`` (or nothing) is crossed in a mark group."""
-    scores = marks.scores if isinstance(marks, _Marks) else None
-    if scores is not None:
-        key = (field, tuple(options), chosen)
-        score = scores.get(key)
-        if score is not None:
-            return score
-    score = sum(_log(marks.get((field, o), 0.0)) if o == chosen else
-                _log(1 - marks.get((field, o), 0.0)) for o in options)
-    if scores is not None:
-        scores[key] = score
-    return score
+def _group_scores(marks: _Marks, field: str, options: tuple[str, ...]
+                  ) -> dict[str | None, float]:
+    """Log-likelihood that exactly each of ``options`` (``None``: none of them) is crossed in
+    a mark group, in the group's order: each box's crossed and clear logs are taken once,
+    and each choice sums them over the group's boxes in order."""
+    key = (field, options)
+    scores = marks.groups.get(key)
+    if scores is None:
+        seen = [marks.get((field, o), 0.0) for o in options]
+        crossed = [_log(p) for p in seen]
+        clear = [_log(1 - p) for p in seen]
+        scores = marks.groups[key] = {
+            chosen: sum(crossed[i] if o == chosen else clear[i] for i, o in enumerate(options))
+            for chosen in (*options, None)}
+    return scores
 
 
-def _best_options(marks: Mapping[tuple[str, str], float], field: str,
-                  options: Sequence[str]) -> list[str | None]:
-    scored = sorted(((_group_score(marks, field, options, o), o) for o in [*options, None]),
+def _best_options(marks: _Marks, field: str, options: tuple[str, ...]) -> list[str | None]:
+    """The likeliest choices of a mark group: :data:`OPTIONS_KEPT` at most, none more than
+    :data:`OPTION_MARGIN_LOG` below the best."""
+    scored = sorted(((score, o) for o, score in _group_scores(marks, field, options).items()),
                     key=lambda item: -item[0])
     best = scored[0][0]
     return [o for score, o in scored[:OPTIONS_KEPT] if best - score <= OPTION_MARGIN_LOG]
@@ -127,14 +130,17 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...],
     trick_options = _trick_options(tricks, players, seats)
     readings: list[_Reading] = []
     shapes: list[dict[str, Any]] = []
-    declarer_options = [*seats, "allpass"]
+    declarer_options = (*seats, "allpass")
     levels, suits = _best_options(marks, "level", LEVELS), _best_options(marks, "suit", SUITS)
+    declarer_scores = _group_scores(marks, "declarer", declarer_options)
+    level_scores = _group_scores(marks, "level", LEVELS)
+    suit_scores = _group_scores(marks, "suit", SUITS)
     for declarer in _best_options(marks, "declarer", declarer_options):
-        base = _group_score(marks, "declarer", declarer_options, declarer)
+        base = declarer_scores[declarer]
         for level in levels:
-            level_score = base + _group_score(marks, "level", LEVELS, level)
+            level_score = base + level_scores[level]
             for suit in suits:
-                score = level_score + _group_score(marks, "suit", SUITS, suit)
+                score = level_score + suit_scores[suit]
                 callers = _callers(declarer, level, players)
                 for calls, call_score in _call_choices(marks, seats, callers):
                     shape = _shape(declarer, level, suit, calls, players, dealer)
@@ -172,15 +178,14 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...],
             for c in _normalised(legal)]
 
 
-def _ink_best(marks: Mapping[tuple[str, str], float], tricks: dict[str, list[NumberCandidate]],
+def _ink_best(marks: _Marks, tricks: dict[str, list[NumberCandidate]],
               result_number: list[NumberCandidate], talon: list[NumberCandidate] | None,
               seats: tuple[str, ...]) -> float:
     """The log-likelihood of the ink's own best reading, each group on its own, legal or not."""
-    groups = [("declarer", [*seats, "allpass"]), ("level", LEVELS), ("suit", SUITS),
+    groups = [("declarer", (*seats, "allpass")), ("level", LEVELS), ("suit", SUITS),
               ("result", RESULT_SIGNS)]
-    groups += [("call", [f"{s}:{c}" for c in CALLS]) for s in seats]
-    score = sum(max(_group_score(marks, field, options, o) for o in [*options, None])
-                for field, options in groups)
+    groups += [("call", _call_options(s)) for s in seats]
+    score = sum(max(_group_scores(marks, field, options).values()) for field, options in groups)
     numbers = [*tricks.values(), result_number] + ([talon] if talon else [])
     return score + sum(_log(max(r.probability for r in readings)) for readings in numbers)
 
@@ -213,21 +218,22 @@ def _callers(declarer: str | None, level: str | None, players: list[str]) -> tup
     return tuple(p for p in players if p != declarer)
 
 
-def _call_choices(marks: Mapping[tuple[str, str], float], seats: tuple[str, ...],
+def _call_choices(marks: _Marks, seats: tuple[str, ...],
                   callers: tuple[str, ...]) -> list[tuple[dict[str, str | None], float]]:
     """Each caller's likely calls, combined, every other seat calling nothing, with the
     log-likelihood of each combination; combinations far below the best are dropped."""
-    cached = marks.calls.get(callers) if isinstance(marks, _Marks) else None
+    cached = marks.calls.get(callers)
     if cached is not None:
         return cached
     per_seat = []
     for seat in seats:
-        options = [f"{seat}:{c}" for c in CALLS]
+        options = _call_options(seat)
         if seat in callers:
             likely: list[str | None] = [o for o in _best_options(marks, "call", options) if o]
         else:
             likely = [None]
-        per_seat.append([(o, _group_score(marks, "call", options, o)) for o in likely])
+        scores = _group_scores(marks, "call", options)
+        per_seat.append([(o, scores[o]) for o in likely])
     choices = []
     for combo in itertools.product(*per_seat):
         calls = {s: (o.split(":")[1] if o else None)
@@ -235,9 +241,14 @@ def _call_choices(marks: Mapping[tuple[str, str], float], seats: tuple[str, ...]
         choices.append((calls, sum(score for _, score in combo)))
     best = max((score for _, score in choices), default=0.0)
     kept = [c for c in choices if best - c[1] <= OPTION_MARGIN_LOG]
-    if isinstance(marks, _Marks):
-        marks.calls[callers] = kept
+    marks.calls[callers] = kept
     return kept
+
+
+@functools.cache
+def _call_options(seat: str) -> tuple[str, ...]:
+    """The mark boxes of one seat's call, as :class:`RowEvidence` names them."""
+    return tuple(f"{seat}:{c}" for c in CALLS)
 
 
 def _shape(declarer: str | None, level: str | None, suit: str | None,
@@ -321,8 +332,8 @@ def _with_tricks(index: int, shape: dict[str, Any], score: float,
     """Complete shape ``index`` with the likeliest tricks, result and talon readings."""
     if not shape:
         not_played = trick_options[-1][0]
-        empty = not_played + _log(_p_value(result_number, None)) + _group_score(
-            marks, "result", RESULT_SIGNS, None)
+        empty = not_played + _log(_p_value(result_number, None)) + _group_scores(
+            marks, "result", RESULT_SIGNS)[None]
         return [_Reading(score + empty, -1, None, 0)]
     results = []
     talon_options = marks.talons.get(shape["type"])
@@ -404,7 +415,7 @@ def _result_score(sign: str | None, value: int | None, number: list[Any], marks:
     for every reading: worked out once per result)."""
     score = marks.results.get((sign, value))
     if score is None:
-        score = _group_score(marks, "result", RESULT_SIGNS, sign) + _log(_p_value(number, value))
+        score = _group_scores(marks, "result", RESULT_SIGNS)[sign] + _log(_p_value(number, value))
         marks.results[(sign, value)] = score
     return score
 

@@ -53,10 +53,9 @@ def _log(p: float) -> float:
 
 
 CACHED_INPUTS = 4096
-"""Distinct inputs whose answers :func:`number_candidates` and :func:`spelled_probability`
-remember. Most entries of a sheet are blank cells, every one of them read as the same
-probabilities, and the decoding asks about each entry again for every deal reading it weighs:
-the same question gets the same answer, looked up."""
+"""Distinct inputs whose answers :func:`number_candidates` remembers. Most entries of a sheet
+are blank cells, every one of them read as the same probabilities: the same question gets the
+same answer, looked up."""
 
 
 def number_candidates(cells: Sequence[Sequence[float]], limit: int = 8,
@@ -152,7 +151,7 @@ def spelled_probability(cells: Sequence[Sequence[float]], value: int | None,
     >>> spelled_probability([empty, one], 1), spelled_probability([one, empty], 1)
     (1.0, 1.0)
     """
-    return _spelled_probability(tuple(tuple(c) for c in cells), value, minus)
+    return _spelled_from(*_cell_factors(cells), value, minus)
 
 
 def spelled_probabilities(cells: Sequence[Sequence[float]], values: Sequence[int | None],
@@ -169,12 +168,40 @@ def spelled_probabilities(cells: Sequence[Sequence[float]], values: Sequence[int
     return [_spelled_from(empty, written, value, minus) for value in values]
 
 
+class CellSpelling:
+    """P(ink | value) of one group of cells, value by value (:func:`spelled_probability`),
+    the cells' factors (:func:`_cell_factors`) worked out once and each value's answer
+    remembered: a sheet's decoding asks about the same entry again for every deal reading
+    it weighs.
+
+    >>> one = [0.0] * 11; one[1] = 1.0
+    >>> empty = [0.0] * 11; empty[10] = 1.0
+    >>> CellSpelling([empty, one]).probability(1)
+    1.0
+    """
+
+    def __init__(self, cells: Sequence[Sequence[float]], minus: float | None = None) -> None:
+        self._empty, self._written = _cell_factors(cells)
+        self._minus = minus
+        self._known: dict[int | None, float] = {}
+
+    def probability(self, value: int | None) -> float:
+        """P(ink | value), the same number as :func:`spelled_probability`."""
+        known = self._known.get(value)
+        if known is None:
+            known = self._known[value] = _spelled_from(self._empty, self._written, value,
+                                                       self._minus)
+        return known
+
+
 def _cell_factors(cells: Sequence[Sequence[float]]) -> tuple[list[float], list[list[float]]]:
     """Each cell's factor when it holds nothing, and when it holds each digit (a digit the
     reader found blank keeps :data:`MISSED_DIGIT` of the blank's probability)."""
     empty = [max(probabilities[EMPTY], PROBABILITY_FLOOR) for probabilities in cells]
-    written = [[max(p, MISSED_DIGIT * probabilities[EMPTY], PROBABILITY_FLOOR)
-                for p in probabilities[:EMPTY]] for probabilities in cells]
+    written = []
+    for probabilities in cells:
+        least = max(MISSED_DIGIT * probabilities[EMPTY], PROBABILITY_FLOOR)
+        written.append([p if p > least else least for p in probabilities[:EMPTY]])
     return empty, written
 
 
@@ -201,11 +228,3 @@ def _spelled_from(empty: list[float], written: list[list[float]], value: int | N
     elif value is not None and value < 0:
         return PROBABILITY_FLOOR
     return max(best, PROBABILITY_FLOOR)
-
-
-def _spelled(cells: Sequence[Sequence[float]], value: int | None, minus: float | None
-             ) -> float:
-    return _spelled_from(*_cell_factors(cells), value, minus)
-
-
-_spelled_probability = lru_cache(maxsize=CACHED_INPUTS, typed=True)(_spelled)
