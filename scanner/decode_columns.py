@@ -179,7 +179,7 @@ def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequen
     """One entry's decision from its posterior (see the module doc for the statuses)."""
     ranked = sorted(step.posterior.items(), key=lambda item: -item[1])
     best, confidence = ranked[0]
-    edge = step.best_edge[best]
+    edge = step.best_edge(best)
     expected_value = edge.expected_value
     deal = None
     if best is not None:
@@ -232,7 +232,8 @@ def _likelihoods(entry: EntryCells | EntryInk, values: list[int | None]
             ink.setdefault(value, entry.probability(value))
         return ink
     readings = [c.value for c in number_candidates(entry.cells, 8, entry.minus)]
-    return {value: value_probability(entry, value) for value in [*readings, *values]}
+    spelling = entry.spelling
+    return {value: spelling.probability(value) for value in [*readings, *values]}
 
 
 def column_log_likelihood(entries: Sequence[EntryCells], expected: Sequence[SheetEntry]

@@ -53,9 +53,9 @@ def _log(p: float) -> float:
 
 
 CACHED_INPUTS = 4096
-"""Distinct inputs whose answers :func:`number_candidates` remembers. Most entries of a sheet
-are blank cells, every one of them read as the same probabilities: the same question gets the
-same answer, looked up."""
+"""Distinct inputs whose answers :func:`number_candidates` (and the deal rows' spelled values,
+:mod:`scanner.decode_deals`) remember. Many cells of a sheet are blank, every one of them read
+as the same probabilities: the same question gets the same answer, looked up."""
 
 
 def number_candidates(cells: Sequence[Sequence[float]], limit: int = 8,
