@@ -76,18 +76,19 @@ def _number_candidates(cells: tuple[tuple[float, ...], ...], limit: int,
     beam: list[tuple[float, str, int]] = [(0.0, "", 0)]
     for probabilities in cells:
         beam = _grown(beam, probabilities)
+    signs = [("", 1.0)] if negative is None else [("", 1 - negative), ("-", negative)]
+    factors = [(sign, max(p_sign, PROBABILITY_FLOOR)) for sign, p_sign in signs]
     readings: dict[tuple[int | None, str], float] = {}
     for score, text, _ in beam:
-        if len(text) > 1 and text.startswith("0"):
+        if len(text) > 1 and text[0] == "0":
             continue  # "07" is not how a total is written
         value = int(text) if text else None
-        signs = [(False, 1.0)] if negative is None else [(False, 1 - negative), (True, negative)]
-        for minus, p_sign in signs:
-            if minus and not value:
+        likelihood = math.exp(score)
+        for sign, factor in factors:
+            if sign and not value:
                 continue
-            reading = (-value if minus and value else value, ("-" if minus else "") + text)
-            readings[reading] = readings.get(reading, 0.0) + math.exp(score) * max(
-                p_sign, PROBABILITY_FLOOR)
+            reading = (-value if sign and value else value, sign + text)
+            readings[reading] = readings.get(reading, 0.0) + likelihood * factor
     total = sum(readings.values()) or 1.0
     likeliest = sorted(readings.items(), key=lambda item: -item[1])[:limit]
     return tuple(NumberCandidate(number, p / total, written)
@@ -107,39 +108,49 @@ def _grown(beam: list[tuple[float, str, int]], probabilities: Sequence[float]
     likely = _likely_classes(probabilities)
     empty_log = _log(probabilities[EMPTY])
     first_grown = []  # the order in which each state's first growth (empty) came
+    growing = []  # the states not in their trailing empties
     order = 0
-    for _, _, phase in beam:
+    for index, (_, _, phase) in enumerate(beam):
         first_grown.append(order)
-        order += 1 if phase == 2 else 1 + len(likely)
-    growing = [i for i, (_, _, phase) in enumerate(beam) if phase != 2]
+        if phase == 2:
+            order += 1
+        else:
+            order += 1 + len(likely)
+            growing.append(index)
     # stream 0: the cell read empty, from every state; stream 1 + j: digit j of ``likely``
-    streams = [(empty_log, 0, list(range(len(beam))))]
-    streams += [(digit_log, 1 + j, growing) for j, (_, digit_log) in enumerate(likely)]
+    streams = [(empty_log, 0, range(len(beam)), "")]
+    streams += [(digit_log, 1 + j, growing, str(digit))
+                for j, (digit, digit_log) in enumerate(likely)]
     heap = [(-(beam[states[0]][0] + added), first_grown[states[0]] + offset, k, 0)
-            for k, (added, offset, states) in enumerate(streams) if states]
+            for k, (added, offset, states, _) in enumerate(streams) if states]
     heapq.heapify(heap)
     grown: list[tuple[float, str, int]] = []
     seen: set[tuple[str, int]] = set()
-    while heap and len(grown) < BEAM_WIDTH:
-        negative_score, _, k, position = heapq.heappop(heap)
-        added, offset, states = streams[k]
+    while heap:
+        negative_score, _, k, position = heap[0]
+        added, offset, states, digit = streams[k]
         _, text, phase = beam[states[position]]
-        state = (text, 0 if phase == 0 else 2) if k == 0 else (text + str(likely[k - 1][0]), 1)
+        state = (text, 0 if phase == 0 else 2) if k == 0 else (text + digit, 1)
         if state not in seen:  # a state reached again: its first, best, growth counts
             seen.add(state)
             grown.append((-negative_score, *state))
-        if position + 1 < len(states):
-            i = states[position + 1]
-            heapq.heappush(heap, (-(beam[i][0] + added), first_grown[i] + offset, k,
-                                  position + 1))
+            if len(grown) == BEAM_WIDTH:
+                break
+        position += 1
+        if position < len(states):  # the stream's next state takes its place in the heap
+            i = states[position]
+            heapq.heapreplace(heap, (-(beam[i][0] + added), first_grown[i] + offset, k,
+                                     position))
+        else:
+            heapq.heappop(heap)
     return grown
 
 
 def _likely_classes(probabilities: Sequence[float]) -> list[tuple[int, float]]:
     """The digits worth trying in a cell: within :data:`CLASS_RATIO_KEPT` of its best class."""
-    top = max(probabilities)
-    return [(digit, _log(probabilities[digit])) for digit in range(10)
-            if probabilities[digit] >= top * CLASS_RATIO_KEPT]
+    least = max(probabilities) * CLASS_RATIO_KEPT
+    return [(digit, math.log(p if p >= PROBABILITY_FLOOR else PROBABILITY_FLOOR))
+            for digit, p in enumerate(probabilities[:EMPTY]) if p >= least]
 
 
 def spelled_probability(cells: Sequence[Sequence[float]], value: int | None,
