@@ -118,7 +118,8 @@ def _grown(beam: list[tuple[float, str, int]], probabilities: Sequence[float]
             order += 1 + len(likely)
             growing.append(index)
     # stream 0: the cell read empty, from every state; stream 1 + j: digit j of ``likely``
-    streams = [(empty_log, 0, range(len(beam)), "")]
+    streams: list[tuple[float, int, Sequence[int], str]] = [
+        (empty_log, 0, range(len(beam)), "")]
     streams += [(digit_log, 1 + j, growing, str(digit))
                 for j, (digit, digit_log) in enumerate(likely)]
     heap = [(-(beam[states[0]][0] + added), first_grown[states[0]] + offset, k, 0)
