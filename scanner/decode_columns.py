@@ -13,7 +13,6 @@ alone is clearly sure of it; otherwise it is *doubtful*, with its candidates.
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -244,5 +243,5 @@ def column_log_likelihood(entries: Sequence[EntryCells], expected: Sequence[Shee
     for index, entry in enumerate(entries):
         value = int(expected[index].total) if index < len(expected) and \
             expected[index].total.denominator == 1 else None
-        total += math.log(max(value_probability(entry, value), PROBABILITY_FLOOR))
+        total += entry.spelling.log_probability(value)
     return total

@@ -196,6 +196,7 @@ class CellSpelling:
         self._empty, self._written = _cell_factors(cells)
         self._minus = minus
         self._known: dict[int | None, float] = {}
+        self._logs: dict[int | None, float] = {}
 
     def probability(self, value: int | None) -> float:
         """P(ink | value), the same number as :func:`spelled_probability`."""
@@ -203,6 +204,15 @@ class CellSpelling:
         if known is None:
             known = self._known[value] = _spelled_from(self._empty, self._written, value,
                                                        self._minus)
+        return known
+
+    def log_probability(self, value: int | None) -> float:
+        """The log of :meth:`probability`, remembered too (it is never below
+        :data:`PROBABILITY_FLOOR`)."""
+        known = self._logs.get(value)
+        if known is None:
+            known = self._logs[value] = math.log(max(self.probability(value),
+                                                     PROBABILITY_FLOOR))
         return known
 
 
