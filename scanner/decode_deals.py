@@ -123,8 +123,10 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...],
                legality: Legality | None = None) -> list[RowCandidate]:
     """Legal readings of one row, most likely first, with normalised probabilities.
 
-    ``legality`` remembers the rules engine's verdicts for the other rows of the sheet
-    (same ``rules`` and ``seats``): the rows of one dealer ask about the same shapes.
+    ``legality`` remembers the rules engine's verdicts for the other rows read with the same
+    ``rules`` and ``seats`` (:func:`verdicts`: every sheet of a batch): the rows of one dealer
+    ask about the same shapes. The readings are weighed best first (:func:`_best_first`),
+    until :data:`CANDIDATES_KEPT` legal ones are found.
     """
     if _clearly_empty(evidence):
         return [RowCandidate(None, 0.0, 1.0)]
