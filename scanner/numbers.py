@@ -230,19 +230,26 @@ def _cell_factors(cells: Sequence[Sequence[float]]) -> tuple[list[float], list[l
 def _spelled_from(empty: list[float], written: list[list[float]], value: int | None,
                   minus: float | None) -> float:
     """P(ink | value) from each cell's factors (:func:`_cell_factors`): ``empty[i]`` when
-    cell ``i`` holds nothing, ``written[i][d]`` when it holds digit ``d``."""
+    cell ``i`` holds nothing, ``written[i][d]`` when it holds digit ``d``; the number written
+    from the left or the right, whichever is likelier, each product taken cell by cell from
+    the left."""
     digits = [] if value is None else [int(c) for c in str(abs(value))]
     length, width = len(digits), len(empty)
     if length > width:
         return PROBABILITY_FLOOR
-    best = 0.0
-    for start in (0,) if length == width else (0, width - length):  # left or right aligned
+    p = 1.0  # from the left: the digits, then the empty cells
+    for index, digit in enumerate(digits):
+        p *= written[index][digit]
+    for index in range(length, width):
+        p *= empty[index]
+    best = p if p > 0.0 else 0.0
+    if length < width:  # from the right: the empty cells, then the digits
+        shift = width - length
         p = 1.0
-        for index in range(width):
-            if start <= index < start + length:
-                p *= written[index][digits[index - start]]
-            else:
-                p *= empty[index]
+        for index in range(shift):
+            p *= empty[index]
+        for index, digit in enumerate(digits, shift):
+            p *= written[index][digit]
         if p > best:
             best = p
     if minus is not None:
