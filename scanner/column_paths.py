@@ -91,7 +91,14 @@ class EntryStep(Generic[Entry]):
     posterior: dict[int | None, float]
     matched: dict[int | None, float]
     """The posterior mass of each value that comes from the rules expecting it."""
-    best_edge: dict[int | None, Edge]
+    best_arcs: dict[int | None, _Arc]
+    """The edge that brings each value the most posterior mass (:meth:`best_edge`)."""
+
+    def best_edge(self, value: int | None) -> Edge:
+        """The edge that brings ``value`` the most posterior mass."""
+        source, value, target, weight, option, expected_value = self.best_arcs[value]
+        return Edge(WriterState(*source), value, WriterState(*target), weight, option,
+                    expected_value)
 
 
 @dataclass(frozen=True)
@@ -138,14 +145,24 @@ def expectations(previous: int, expected: ExpectedColumn, j: int) -> list[Expect
     return options
 
 
-def _options(state: WriterState, expected: ExpectedColumn) -> list[Expectation]:
-    if state.ended:  # the writer has stopped: the rules expect no more
-        return [Expectation(None, state.next, PRIOR_RIGHT_STEP)]
-    return expectations(state.previous, expected, state.next)
+_State = tuple[int, int, bool]
+"""A :class:`WriterState` as a plain tuple (equal to it, and hashed the same):
+:func:`entry_posteriors` makes hundreds of states and edges per entry, most of them dropped
+at once, and a plain tuple costs a fraction of a named one."""
+_Arc = tuple[_State, int | None, _State, float, Expectation | None, int | None]
+"""An :class:`Edge` as a plain tuple, its fields in the same order; only an edge asked of an
+:class:`EntryStep` becomes an :class:`Edge`."""
 
 
-def _edges(state: WriterState, options: list[Expectation], values: Iterable[int | None],
-           ink: dict[int | None, float]) -> list[Edge]:
+def _options(state: _State, expected: ExpectedColumn) -> list[Expectation]:
+    previous, following, ended = state
+    if ended:  # the writer has stopped: the rules expect no more
+        return [Expectation(None, following, PRIOR_RIGHT_STEP)]
+    return expectations(previous, expected, following)
+
+
+def _edges(state: _State, options: list[Expectation], values: Iterable[int | None],
+           ink: dict[int | None, float]) -> list[_Arc]:
     """Every way to write each of ``values`` from ``state``, weighted by prior x ink. A value
     the rules expect for a later deal (a skipped entry) may also be a wrong value for this
     one: both ways are followed."""
@@ -154,25 +171,24 @@ def _edges(state: WriterState, options: list[Expectation], values: Iterable[int 
         by_value.setdefault(option.value, option)
     expected_value = next((o.value for o in options if o.value is not None), None)
     other = (1 - sum(o.prior for o in options)) / OTHER_VALUES
-    edges = []
+    carried_on, corrected = other * (1 - PRIOR_CORRECTION), other * PRIOR_CORRECTION
+    previous, following, _ = state
+    stopped, stayed = (previous, following, True), (previous, following, False)
+    edges: list[_Arc] = []
     for value in values:
         match = by_value.get(value)
         weight = ink[value]
         if match is not None:
-            target = WriterState(state.previous, state.next, True) if value is None else \
-                WriterState(value, match.index + 1)
-            edges.append(Edge(state, value, target, match.prior * weight, match,
-                              expected_value))
-            if value is None or match.index == state.next:
+            target = stopped if value is None else (value, match.index + 1, False)
+            edges.append((state, value, target, match.prior * weight, match, expected_value))
+            if value is None or match.index == following:
                 continue  # as a wrong value, it would lead where it leads as a right one
         if value is None:
-            edges.append(Edge(state, value, WriterState(state.previous, state.next, True),
-                              other * weight, None, expected_value))
+            edges.append((state, value, stopped, other * weight, None, expected_value))
         else:  # a value the rules do not expect: carried on from, or corrected next
-            edges.append(Edge(state, value, WriterState(value, state.next + 1),
-                              other * (1 - PRIOR_CORRECTION) * weight, None, expected_value))
-            edges.append(Edge(state, value, WriterState(state.previous, state.next),
-                              other * PRIOR_CORRECTION * weight, None, expected_value))
+            edges.append((state, value, (value, following + 1, False), carried_on * weight,
+                          None, expected_value))
+            edges.append((state, value, stayed, corrected * weight, None, expected_value))
     return edges
 
 
@@ -191,8 +207,8 @@ def entry_posteriors(entries: Sequence[Entry], expected: Sequence[SheetEntry],
     value (a person verified it).
     """
     column = ExpectedColumn.of(expected)
-    forward: list[dict[WriterState, float]] = [{WriterState(0, 0): 1.0}]
-    steps: list[tuple[dict[int | None, float], bool, list[Edge]]] = []
+    forward: list[dict[_State, float]] = [{(0, 0, False): 1.0}]
+    steps: list[tuple[dict[int | None, float], bool, list[_Arc]]] = []
     for entry in entries:
         states = forward[-1]
         options = {state: _options(state, column) for state in states}
@@ -206,32 +222,33 @@ def entry_posteriors(entries: Sequence[Entry], expected: Sequence[SheetEntry],
         values = [max(ink, key=lambda v: ink[v])] if clear else \
             [v for v, p in ink.items() if v in expected_values or p >= likeliest * VALUE_KEPT]
         edges = [edge for state in states for edge in _edges(state, options[state], values, ink)]
-        reached: dict[WriterState, float] = defaultdict(float)
-        for edge in edges:
-            reached[edge.target] += states[edge.source] * edge.weight
+        reached: dict[_State, float] = {}
+        for source, _, target, weight, _, _ in edges:
+            reached[target] = reached.get(target, 0.0) + states[source] * weight
         ranked = sorted(reached.items(), key=lambda item: -item[1])[:STATES_KEPT]
         top = ranked[0][1] if ranked and ranked[0][1] > 0 else 1.0
         kept = {state: weight / top for state, weight in ranked if weight >= top * STATE_KEPT}
-        steps.append((ink, clear, [edge for edge in edges if edge.target in kept]))
+        steps.append((ink, clear, [edge for edge in edges if edge[2] in kept]))
         forward.append(kept)
-    backward: dict[WriterState, float] = dict.fromkeys(forward[-1], 1.0)
+    backward: dict[_State, float] = dict.fromkeys(forward[-1], 1.0)
     posteriors: list[EntryStep[Entry]] = []
     for index in range(len(entries) - 1, -1, -1):
         ink, clear, edges = steps[index]
         before = forward[index]
         posterior: dict[int | None, float] = defaultdict(float)
         matched: dict[int | None, float] = defaultdict(float)
-        best: dict[int | None, tuple[float, Edge]] = {}
-        earlier: dict[WriterState, float] = defaultdict(float)
+        best: dict[int | None, tuple[float, _Arc]] = {}
+        earlier: dict[_State, float] = defaultdict(float)
         for edge in edges:
-            later = edge.weight * backward.get(edge.target, 0.0)
-            earlier[edge.source] += later
-            mass = before[edge.source] * later
-            posterior[edge.value] += mass
-            if edge.option is not None:
-                matched[edge.value] += mass
-            if edge.value not in best or mass > best[edge.value][0]:
-                best[edge.value] = (mass, edge)
+            source, value, target, weight, option, _ = edge
+            later = weight * backward.get(target, 0.0)
+            earlier[source] += later
+            mass = before[source] * later
+            posterior[value] += mass
+            if option is not None:
+                matched[value] += mass
+            if value not in best or mass > best[value][0]:
+                best[value] = (mass, edge)
         total = sum(posterior.values()) or 1.0
         top = max(earlier.values(), default=0.0) or 1.0
         backward = {state: weight / top for state, weight in earlier.items()}

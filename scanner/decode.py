@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scanner.decode_columns import EntryCells, EntryDecision, column_log_likelihood, decode_column
-from scanner.decode_deals import Legality, RowCandidate, RowEvidence, decode_row
+from scanner.decode_deals import RowCandidate, RowEvidence, decode_row, verdicts
 from scoring.columns import Column, sheet_columns
 from scoring.deals import Deal, make_deal
 from scoring.errors import RecordError
@@ -102,7 +102,7 @@ class DecodedSheet:
 
 def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
     """Decode the deal log and the written columns together (see module doc)."""
-    legality: Legality = {}
+    legality = verdicts(evidence.rules, evidence.seats)
     candidates = [[c for c in decode_row(row, evidence.rules, evidence.seats, legality)
                    if c.probability >= ALTERNATIVE_MIN] for row in evidence.rows]
     chosen = [0] * len(candidates)

@@ -13,12 +13,11 @@ alone is clearly sure of it; otherwise it is *doubtful*, with its candidates.
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from scanner.column_paths import EntryStep, entry_posteriors
-from scanner.numbers import EMPTY, PROBABILITY_FLOOR, number_candidates, spelled_probability
+from scanner.numbers import EMPTY, PROBABILITY_FLOOR, CellSpelling, number_candidates
 from scoring.sheet import SheetEntry
 
 READ_POSTERIOR = 0.995
@@ -49,9 +48,10 @@ class EntryCells:
     minus: float | None = None
 
     @functools.cached_property
-    def likelihoods(self) -> dict[int | None, float]:
-        """P(ink | value) for the values asked so far (:func:`value_probability`)."""
-        return {}
+    def spelling(self) -> CellSpelling:
+        """P(ink | value) of this entry's cells, each value worked out once
+        (:func:`value_probability`)."""
+        return CellSpelling(self.cells, self.minus)
 
 
 @dataclass(frozen=True)
@@ -105,10 +105,7 @@ def value_probability(entry: EntryCells, value: int | None) -> float:
     """P(ink | value) for one entry (:func:`scanner.numbers.spelled_probability`); each
     entry remembers its answers (a sheet's decoding asks about the same values again for
     every deal reading it weighs)."""
-    known = entry.likelihoods
-    if value not in known:
-        known[value] = spelled_probability(entry.cells, value, entry.minus)
-    return known[value]
+    return entry.spelling.probability(value)
 
 
 def decode_column(entries: Sequence[ColumnEntry], expected: Sequence[SheetEntry]
@@ -181,7 +178,7 @@ def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequen
     """One entry's decision from its posterior (see the module doc for the statuses)."""
     ranked = sorted(step.posterior.items(), key=lambda item: -item[1])
     best, confidence = ranked[0]
-    edge = step.best_edge[best]
+    edge = step.best_edge(best)
     expected_value = edge.expected_value
     deal = None
     if best is not None:
@@ -234,7 +231,8 @@ def _likelihoods(entry: EntryCells | EntryInk, values: list[int | None]
             ink.setdefault(value, entry.probability(value))
         return ink
     readings = [c.value for c in number_candidates(entry.cells, 8, entry.minus)]
-    return {value: value_probability(entry, value) for value in [*readings, *values]}
+    spelling = entry.spelling
+    return {value: spelling.probability(value) for value in [*readings, *values]}
 
 
 def column_log_likelihood(entries: Sequence[EntryCells], expected: Sequence[SheetEntry]
@@ -245,5 +243,5 @@ def column_log_likelihood(entries: Sequence[EntryCells], expected: Sequence[Shee
     for index, entry in enumerate(entries):
         value = int(expected[index].total) if index < len(expected) and \
             expected[index].total.denominator == 1 else None
-        total += math.log(max(value_probability(entry, value), PROBABILITY_FLOOR))
+        total += entry.spelling.log_probability(value)
     return total

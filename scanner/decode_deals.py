@@ -12,16 +12,16 @@ running totals of the triangle re-rank rows that stay unsure.
 from __future__ import annotations
 
 import functools
+import heapq
 import itertools
-import json
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from forms.deal_column import CALLS, LEVELS, RESULT_DIGITS, SUITS, TRICK_DIGITS
 from forms.deal_column import RESULTS as RESULT_SIGNS
-from scanner.numbers import PROBABILITY_FLOOR, NumberCandidate, spelled_probabilities
+from scanner.numbers import CACHED_INPUTS, PROBABILITY_FLOOR, spelled_probabilities
 from scoring.deals import make_deal
 from scoring.errors import RecordError
 from scoring.notation import Contract, parse_contract
@@ -67,7 +67,8 @@ class _Marks(dict[tuple[str, str], float]):
 
     def __init__(self, marks: Mapping[tuple[str, str], float]) -> None:
         super().__init__(marks)
-        self.scores: dict[tuple[str, tuple[str, ...], str | None], float] = {}
+        self.groups: dict[tuple[str, tuple[str, ...]], dict[str | None, float]] = {}
+        """Each mark group's scores: :func:`_group_scores`."""
         self.calls: dict[tuple[str, ...], list[tuple[dict[str, str | None], float]]] = {}
         self.results: dict[tuple[str | None, int | None], float] = {}
         """The result cells' score per (sign, number): :func:`_result_score`."""
@@ -75,41 +76,57 @@ class _Marks(dict[tuple[str, str], float]):
         """The talon prizes per kind of deal: :func:`_talon_options`."""
 
 
-def _group_score(marks: Mapping[tuple[str, str], float], field: str, options: Sequence[str],
-                 chosen: str | None) -> float:
-    """Log-likelihood that exactly ``chosen`` (or nothing) is crossed in a mark group."""
-    scores = marks.scores if isinstance(marks, _Marks) else None
-    if scores is not None:
-        key = (field, tuple(options), chosen)
-        score = scores.get(key)
-        if score is not None:
-            return score
-    score = sum(_log(marks.get((field, o), 0.0)) if o == chosen else
-                _log(1 - marks.get((field, o), 0.0)) for o in options)
-    if scores is not None:
-        scores[key] = score
-    return score
+def _group_scores(marks: _Marks, field: str, options: tuple[str, ...]
+                  ) -> dict[str | None, float]:
+    """Log-likelihood that exactly each of ``options`` (``None``: none of them) is crossed in
+    a mark group, in the group's order: each box's crossed and clear logs are taken once,
+    and each choice sums them over the group's boxes in order."""
+    key = (field, options)
+    scores = marks.groups.get(key)
+    if scores is None:
+        seen = [marks.get((field, o), 0.0) for o in options]
+        crossed = [_log(p) for p in seen]
+        clear = [_log(1 - p) for p in seen]
+        scores = marks.groups[key] = {
+            chosen: sum([*clear[:i], crossed[i], *clear[i + 1:]])
+            for i, chosen in enumerate(options)}
+        scores[None] = sum(clear)
+    return scores
 
 
-def _best_options(marks: Mapping[tuple[str, str], float], field: str,
-                  options: Sequence[str]) -> list[str | None]:
-    scored = sorted(((_group_score(marks, field, options, o), o) for o in [*options, None]),
+def _best_options(marks: _Marks, field: str, options: tuple[str, ...]) -> list[str | None]:
+    """The likeliest choices of a mark group: :data:`OPTIONS_KEPT` at most, none more than
+    :data:`OPTION_MARGIN_LOG` below the best."""
+    scored = sorted(((score, o) for o, score in _group_scores(marks, field, options).items()),
                     key=lambda item: -item[0])
     best = scored[0][0]
     return [o for score, o in scored[:OPTIONS_KEPT] if best - score <= OPTION_MARGIN_LOG]
 
 
-Legality = dict[tuple[str, bool, int], bool]
-"""The rules engine's verdicts on deal shapes (JSON, with the dealer), asked with tricks or
-without and with a talon prize: :func:`decode_row` asks it once per shape of a sheet."""
+Legality = dict[tuple["_ShapeKey", bool, int], bool]
+"""The rules engine's verdicts on deal shapes (:func:`_shape_key`, with the dealer), asked
+with tricks or without and with a talon prize: :func:`decode_row` asks once per shape."""
+VERDICT_SETS = 16
+"""Rule sets and seatings whose :func:`verdicts` a process keeps (a few thousand verdicts
+each at most)."""
+
+
+@functools.lru_cache(maxsize=VERDICT_SETS)
+def verdicts(rules: RuleSet, seats: tuple[str, ...]) -> Legality:
+    """The verdicts (:data:`Legality`) for ``rules`` and ``seats``, one set per process:
+    a verdict depends on nothing else, and the sheets of a batch share their rules and seats,
+    so each shape is put to the rules engine once, not once a sheet."""
+    return {}
 
 
 def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...],
                legality: Legality | None = None) -> list[RowCandidate]:
     """Legal readings of one row, most likely first, with normalised probabilities.
 
-    ``legality`` remembers the rules engine's verdicts for the other rows of the sheet
-    (same ``rules`` and ``seats``): the rows of one dealer ask about the same shapes.
+    ``legality`` remembers the rules engine's verdicts for the other rows read with the same
+    ``rules`` and ``seats`` (:func:`verdicts`: every sheet of a batch): the rows of one dealer
+    ask about the same shapes. The readings are weighed best first (:func:`_best_first`),
+    until :data:`CANDIDATES_KEPT` legal ones are found.
     """
     if _clearly_empty(evidence):
         return [RowCandidate(None, 0.0, 1.0)]
@@ -125,33 +142,49 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...],
     talon = _readings([digits.get(("talon", "0"), _EMPTY)], 3) \
         if rules.talon_prize and any(k[0] == "talon" for k in digits) else None
     trick_options = _trick_options(tricks, players, seats)
-    readings: list[_Reading] = []
-    shapes: list[dict[str, Any]] = []
-    declarer_options = [*seats, "allpass"]
+    # no reading of a shape scores above the shape's score plus these (see _best_first)
+    best_tricks = max(trick_score for trick_score, _ in trick_options)
+    best_result = max(_group_scores(marks, "result", RESULT_SIGNS).values()) + max(
+        _log(p) for p in result_number.values())
+    shapes: list[tuple[dict[str, Any], float]] = []
+    queue: list[_Queued] = []
+    declarer_options = (*seats, "allpass")
     levels, suits = _best_options(marks, "level", LEVELS), _best_options(marks, "suit", SUITS)
+    declarer_scores = _group_scores(marks, "declarer", declarer_options)
+    level_scores = _group_scores(marks, "level", LEVELS)
+    suit_scores = _group_scores(marks, "suit", SUITS)
     for declarer in _best_options(marks, "declarer", declarer_options):
-        base = _group_score(marks, "declarer", declarer_options, declarer)
+        base = declarer_scores[declarer]
         for level in levels:
-            level_score = base + _group_score(marks, "level", LEVELS, level)
+            level_score = base + level_scores[level]
             for suit in suits:
-                score = level_score + _group_score(marks, "suit", SUITS, suit)
+                score = level_score + suit_scores[suit]
                 callers = _callers(declarer, level, players)
                 for calls, call_score in _call_choices(marks, seats, callers):
                     shape = _shape(declarer, level, suit, calls, players, dealer)
                     if shape is None:
                         continue
-                    shapes.append(shape)
-                    readings += _with_tricks(len(shapes) - 1, shape, score + call_score,
-                                             trick_options, result_number, marks, talon)
-    readings.sort(key=lambda r: -r.log_score)
+                    shape_score = score + call_score
+                    if shape:
+                        best_talon = max(q for _, q in _talons(marks, talon, shape["type"]))
+                        bound = shape_score + best_tricks + best_result + best_talon
+                        queue.append((-bound, len(shapes), -1, None))
+                    else:  # the empty row: its one reading at once
+                        empty, = _with_tricks(-1, shape, shape_score, trick_options,
+                                              result_number, marks, talon)
+                        queue.append((-empty.log_score, len(shapes), 0, empty))
+                    shapes.append((shape, shape_score))
     legal: list[RowCandidate] = []
-    seen: set[tuple[str, tuple[tuple[str, int], ...] | None, int]] = set()
-    shape_keys: dict[int, str] = {}
+    seen: set[tuple[_ShapeKey, tuple[tuple[str, int], ...] | None, int]] = set()
+    shape_keys: dict[int, _ShapeKey] = {}
     legality = {} if legality is None else legality
-    for reading in readings:
+    row_shapes = [shape for shape, _ in shapes]
+    for reading in _best_first(queue, lambda index: _with_tricks(
+            index, shapes[index][0], shapes[index][1], trick_options, result_number, marks,
+            talon)):
         if reading.shape not in shape_keys:
-            shape_keys[reading.shape] = json.dumps(
-                shapes[reading.shape] if reading.shape >= 0 else None, sort_keys=True)
+            shape_keys[reading.shape] = _shape_key(
+                row_shapes[reading.shape] if reading.shape >= 0 else None)
         shape_key = shape_keys[reading.shape]
         tricks_key = None if reading.tricks is None else tuple(sorted(reading.tricks.items()))
         if (shape_key, tricks_key, reading.quick) in seen:
@@ -160,7 +193,7 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...],
         # make_deal's verdict does not depend on the tricks' values (every trick option
         # names the players and sums to 10), only on whether there are tricks: asked once
         legal_key = (shape_key, tricks_key is not None, reading.quick)
-        deal = reading.deal(shapes)
+        deal = reading.deal(row_shapes)
         if legal_key not in legality:
             legality[legal_key] = _legal(deal, rules, seats)
         if legality[legal_key]:
@@ -168,32 +201,84 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...],
             if len(legal) == CANDIDATES_KEPT:
                 break
     unconstrained = _ink_best(marks, tricks, result_number, talon, seats)
-    return [replace(c, ink_gap=max(0.0, unconstrained - c.log_score))
-            for c in _normalised(legal)]
+    return [RowCandidate(c.deal, c.log_score, c.probability,
+                         max(0.0, unconstrained - c.log_score)) for c in _normalised(legal)]
 
 
-def _ink_best(marks: Mapping[tuple[str, str], float], tricks: dict[str, list[NumberCandidate]],
-              result_number: list[NumberCandidate], talon: list[NumberCandidate] | None,
+_Queued = tuple[float, int, int, "_Reading | None"]
+"""A row's reading waiting its turn: minus its score, the index of its shape in the order the
+shapes were made, its index among the shape's readings and the reading; or a shape not yet
+completed (index -1, no reading), minus the bound of its readings' scores."""
+
+
+def _best_first(queue: list[_Queued], complete: Callable[[int], list[_Reading]]
+                ) -> Iterator[_Reading]:
+    """A row's readings, most likely first, and in the order they were made where their
+    scores tie: as a stable sort of all of them would list them, but a shape is completed
+    with its tricks, result and talon readings (``complete``) only when its turn comes.
+
+    A shape waits with a bound on its readings' scores: its score plus the row's best tricks
+    score, best result score (sign and number) and its kind's best talon score, added in the
+    order :func:`_with_tricks` adds each reading's (rounded addition never decreases when
+    an operand grows), so no reading of it scores above the bound. It is completed when its
+    bound comes first (before readings of later shapes with the same score), so every
+    reading comes out in its place; most rows find their legal readings among the first
+    few shapes, and the rest are never completed."""
+    heapq.heapify(queue)
+    while queue:
+        _, index, _, reading = heapq.heappop(queue)
+        if reading is not None:
+            yield reading
+            continue
+        for k, completed in enumerate(complete(index)):
+            heapq.heappush(queue, (-completed.log_score, index, k, completed))
+
+
+_ShapeKey = tuple[tuple[str, Any], ...] | None
+"""A deal shape as a hashable value (``None``: the empty row)."""
+
+
+def _shape_key(shape: dict[str, Any] | None) -> _ShapeKey:
+    """The shape's fields in name order, the defence's calls in seat order: two shapes have
+    the same key exactly when they are the same."""
+    if shape is None:
+        return None
+    return tuple(sorted((name, tuple(sorted(value.items())) if isinstance(value, dict)
+                         else value) for name, value in shape.items()))
+
+
+def _ink_best(marks: _Marks, tricks: dict[str, _Spelled], result_number: _Spelled,
+              talon: _Spelled | None,
               seats: tuple[str, ...]) -> float:
     """The log-likelihood of the ink's own best reading, each group on its own, legal or not."""
-    groups = [("declarer", [*seats, "allpass"]), ("level", LEVELS), ("suit", SUITS),
+    groups = [("declarer", (*seats, "allpass")), ("level", LEVELS), ("suit", SUITS),
               ("result", RESULT_SIGNS)]
-    groups += [("call", [f"{s}:{c}" for c in CALLS]) for s in seats]
-    score = sum(max(_group_score(marks, field, options, o) for o in [*options, None])
-                for field, options in groups)
+    groups += [("call", _call_options(s)) for s in seats]
+    score = sum(max(_group_scores(marks, field, options).values()) for field, options in groups)
     numbers = [*tricks.values(), result_number] + ([talon] if talon else [])
-    return score + sum(_log(max(r.probability for r in readings)) for readings in numbers)
+    return score + sum(_log(max(readings.values())) for readings in numbers)
 
 
 _EMPTY = tuple([0.0] * 10 + [1.0])
 
 
-def _readings(cells: Sequence[Sequence[float]], largest: int) -> list[NumberCandidate]:
+_Spelled = Mapping[int | None, float]
+"""P(ink | value) of a group of cells for every value they may hold, empty (``None``) first:
+:func:`_readings`. Shared: not to be changed."""
+
+
+def _readings(cells: Sequence[Sequence[float]], largest: int) -> _Spelled:
     """Every value 0..``largest`` (and empty) the cells could spell, with P(ink | value):
     all of them, so that the tricks' sum of 10 can pick one the ink finds unlikely."""
+    return _spelled(tuple(map(tuple, cells)), largest)
+
+
+@functools.lru_cache(maxsize=CACHED_INPUTS)
+def _spelled(cells: tuple[tuple[float, ...], ...], largest: int) -> _Spelled:
+    """:func:`_readings`, looked up: a sheet's empty and clear cells repeat (the dealer's
+    tricks with 4 players, the result of a deal not played)."""
     values = [None, *range(largest + 1)]
-    return [NumberCandidate(v, p, "" if v is None else str(v))
-            for v, p in zip(values, spelled_probabilities(cells, values), strict=True)]
+    return dict(zip(values, spelled_probabilities(cells, values), strict=True))
 EMPTY_ROW_MARK_MAX = 0.05
 """A row read as empty at once has no mark box more likely crossed than this ..."""
 EMPTY_ROW_CELL_MIN = 0.99
@@ -213,21 +298,22 @@ def _callers(declarer: str | None, level: str | None, players: list[str]) -> tup
     return tuple(p for p in players if p != declarer)
 
 
-def _call_choices(marks: Mapping[tuple[str, str], float], seats: tuple[str, ...],
+def _call_choices(marks: _Marks, seats: tuple[str, ...],
                   callers: tuple[str, ...]) -> list[tuple[dict[str, str | None], float]]:
     """Each caller's likely calls, combined, every other seat calling nothing, with the
     log-likelihood of each combination; combinations far below the best are dropped."""
-    cached = marks.calls.get(callers) if isinstance(marks, _Marks) else None
+    cached = marks.calls.get(callers)
     if cached is not None:
         return cached
     per_seat = []
     for seat in seats:
-        options = [f"{seat}:{c}" for c in CALLS]
+        options = _call_options(seat)
         if seat in callers:
             likely: list[str | None] = [o for o in _best_options(marks, "call", options) if o]
         else:
             likely = [None]
-        per_seat.append([(o, _group_score(marks, "call", options, o)) for o in likely])
+        scores = _group_scores(marks, "call", options)
+        per_seat.append([(o, scores[o]) for o in likely])
     choices = []
     for combo in itertools.product(*per_seat):
         calls = {s: (o.split(":")[1] if o else None)
@@ -235,9 +321,14 @@ def _call_choices(marks: Mapping[tuple[str, str], float], seats: tuple[str, ...]
         choices.append((calls, sum(score for _, score in combo)))
     best = max((score for _, score in choices), default=0.0)
     kept = [c for c in choices if best - c[1] <= OPTION_MARGIN_LOG]
-    if isinstance(marks, _Marks):
-        marks.calls[callers] = kept
+    marks.calls[callers] = kept
     return kept
+
+
+@functools.cache
+def _call_options(seat: str) -> tuple[str, ...]:
+    """The mark boxes of one seat's call, as :class:`RowEvidence` names them."""
+    return tuple(f"{seat}:{c}" for c in CALLS)
 
 
 def _shape(declarer: str | None, level: str | None, suit: str | None,
@@ -267,7 +358,7 @@ def _shape(declarer: str | None, level: str | None, suit: str | None,
             "contract": f"{level}{suit}", "defence": {d: calls[d] for d in defenders}}
 
 
-def _trick_options(tricks: dict[str, list[Any]], players: list[str], seats: tuple[str, ...]
+def _trick_options(tricks: dict[str, _Spelled], players: list[str], seats: tuple[str, ...]
                    ) -> list[tuple[float, dict[str, int] | None]]:
     """The likeliest readings of the tricks cells: a few that sum to 10, and "not played"
     (all empty); the 4-player dealer's cells should be empty."""
@@ -275,7 +366,7 @@ def _trick_options(tricks: dict[str, list[Any]], players: list[str], seats: tupl
     out_score = sum(_log(_p_value(tricks[s], None)) for s in sitting_out)
     played: list[tuple[float, tuple[int, ...]]] = []
     if len(players) == 3:  # the third player's tricks follow from the first two's
-        logs = [[(r.value, _log(r.probability)) for r in tricks[s] if r.value is not None]
+        logs = [[(value, _log(p)) for value, p in tricks[s].items() if value is not None]
                 for s in players]
         third = dict(logs[2])
         for v0, l0 in logs[0]:
@@ -284,10 +375,10 @@ def _trick_options(tricks: dict[str, list[Any]], players: list[str], seats: tupl
                 if l2 is not None:  # summed as below, in the same order
                     played.append((out_score + (0 + l0 + l1 + l2), (v0, v1, 10 - v0 - v1)))
     else:
-        for readings in itertools.product(*(tricks[s] for s in players)):
-            values = [r.value for r in readings]
-            if None not in values and sum(values) == 10:
-                played.append((out_score + sum(_log(r.probability) for r in readings),
+        for readings in itertools.product(*(tricks[s].items() for s in players)):
+            values = [value for value, _ in readings if value is not None]
+            if len(values) == len(readings) and sum(values) == 10:
+                played.append((out_score + sum(_log(p) for _, p in readings),
                                tuple(values)))
     played.sort(key=lambda option: -option[0])
     not_played = out_score + sum(_log(_p_value(tricks[s], None)) for s in players)
@@ -316,24 +407,30 @@ class _Reading(NamedTuple):
 
 def _with_tricks(index: int, shape: dict[str, Any], score: float,
                  trick_options: list[tuple[float, dict[str, int] | None]],
-                 result_number: list[Any], marks: _Marks, talon: list[Any] | None
+                 result_number: _Spelled, marks: _Marks, talon: _Spelled | None
                  ) -> list[_Reading]:
     """Complete shape ``index`` with the likeliest tricks, result and talon readings."""
     if not shape:
         not_played = trick_options[-1][0]
-        empty = not_played + _log(_p_value(result_number, None)) + _group_score(
-            marks, "result", RESULT_SIGNS, None)
+        empty = not_played + _log(_p_value(result_number, None)) + _group_scores(
+            marks, "result", RESULT_SIGNS)[None]
         return [_Reading(score + empty, -1, None, 0)]
     results = []
-    talon_options = marks.talons.get(shape["type"])
-    if talon_options is None:
-        talon_options = marks.talons[shape["type"]] = _talon_options(talon, shape["type"])
+    talon_options = _talons(marks, talon, shape["type"])
     for trick_score, values in trick_options:
         sign, number = _shape_result(shape, values)
         total = score + trick_score + _result_score(sign, number, result_number, marks)
         for quick, talon_score in talon_options:
             results.append(_Reading(total + talon_score, index, values, quick))
     return results
+
+
+def _talons(marks: _Marks, talon: _Spelled | None, kind: str) -> list[tuple[int, float]]:
+    """:func:`_talon_options` of a row, worked out once per kind of deal."""
+    options = marks.talons.get(kind)
+    if options is None:
+        options = marks.talons[kind] = _talon_options(talon, kind)
+    return options
 
 
 def _legal(deal: dict[str, Any] | None, rules: RuleSet, seats: tuple[str, ...]) -> bool:
@@ -350,7 +447,7 @@ def _legal(deal: dict[str, Any] | None, rules: RuleSet, seats: tuple[str, ...]) 
     return True
 
 
-def _talon_options(talon: list[Any] | None, kind: str) -> list[tuple[int, float]]:
+def _talon_options(talon: _Spelled | None, kind: str) -> list[tuple[int, float]]:
     """The likeliest talon prizes a deal of ``kind`` may show, with their log-likelihoods."""
     if talon is None:
         return [(0, 0.0)]
@@ -361,8 +458,8 @@ def _talon_options(talon: list[Any] | None, kind: str) -> list[tuple[int, float]
     return sorted(options, key=lambda o: -o[1])[:2]
 
 
-def _p_value(readings: list[Any], value: int | None) -> float:
-    return sum(r.probability for r in readings if r.value == value) or PROBABILITY_FLOOR
+def _p_value(readings: _Spelled, value: int | None) -> float:
+    return readings.get(value, 0.0) or PROBABILITY_FLOOR
 
 
 def expected_result(deal: dict[str, Any]) -> tuple[str | None, int | None]:
@@ -398,13 +495,13 @@ def _contract_level(text: str) -> int:
     return contract.level
 
 
-def _result_score(sign: str | None, value: int | None, number: list[Any], marks: _Marks
+def _result_score(sign: str | None, value: int | None, number: _Spelled, marks: _Marks
                   ) -> float:
     """Log-likelihood of the result cells showing ``sign`` and ``value`` (asked of a row
     for every reading: worked out once per result)."""
     score = marks.results.get((sign, value))
     if score is None:
-        score = _group_score(marks, "result", RESULT_SIGNS, sign) + _log(_p_value(number, value))
+        score = _group_scores(marks, "result", RESULT_SIGNS)[sign] + _log(_p_value(number, value))
         marks.results[(sign, value)] = score
     return score
 

@@ -53,10 +53,9 @@ def _log(p: float) -> float:
 
 
 CACHED_INPUTS = 4096
-"""Distinct inputs whose answers :func:`number_candidates` and :func:`spelled_probability`
-remember. Most entries of a sheet are blank cells, every one of them read as the same
-probabilities, and the decoding asks about each entry again for every deal reading it weighs:
-the same question gets the same answer, looked up."""
+"""Distinct inputs whose answers :func:`number_candidates` (and the deal rows' spelled values,
+:mod:`scanner.decode_deals`) remember. Many cells of a sheet are blank, every one of them read
+as the same probabilities: the same question gets the same answer, looked up."""
 
 
 def number_candidates(cells: Sequence[Sequence[float]], limit: int = 8,
@@ -77,18 +76,19 @@ def _number_candidates(cells: tuple[tuple[float, ...], ...], limit: int,
     beam: list[tuple[float, str, int]] = [(0.0, "", 0)]
     for probabilities in cells:
         beam = _grown(beam, probabilities)
+    signs = [("", 1.0)] if negative is None else [("", 1 - negative), ("-", negative)]
+    factors = [(sign, max(p_sign, PROBABILITY_FLOOR)) for sign, p_sign in signs]
     readings: dict[tuple[int | None, str], float] = {}
     for score, text, _ in beam:
-        if len(text) > 1 and text.startswith("0"):
+        if len(text) > 1 and text[0] == "0":
             continue  # "07" is not how a total is written
         value = int(text) if text else None
-        signs = [(False, 1.0)] if negative is None else [(False, 1 - negative), (True, negative)]
-        for minus, p_sign in signs:
-            if minus and not value:
+        likelihood = math.exp(score)
+        for sign, factor in factors:
+            if sign and not value:
                 continue
-            reading = (-value if minus and value else value, ("-" if minus else "") + text)
-            readings[reading] = readings.get(reading, 0.0) + math.exp(score) * max(
-                p_sign, PROBABILITY_FLOOR)
+            reading = (-value if sign and value else value, sign + text)
+            readings[reading] = readings.get(reading, 0.0) + likelihood * factor
     total = sum(readings.values()) or 1.0
     likeliest = sorted(readings.items(), key=lambda item: -item[1])[:limit]
     return tuple(NumberCandidate(number, p / total, written)
@@ -108,39 +108,50 @@ def _grown(beam: list[tuple[float, str, int]], probabilities: Sequence[float]
     likely = _likely_classes(probabilities)
     empty_log = _log(probabilities[EMPTY])
     first_grown = []  # the order in which each state's first growth (empty) came
+    growing = []  # the states not in their trailing empties
     order = 0
-    for _, _, phase in beam:
+    for index, (_, _, phase) in enumerate(beam):
         first_grown.append(order)
-        order += 1 if phase == 2 else 1 + len(likely)
-    growing = [i for i, (_, _, phase) in enumerate(beam) if phase != 2]
+        if phase == 2:
+            order += 1
+        else:
+            order += 1 + len(likely)
+            growing.append(index)
     # stream 0: the cell read empty, from every state; stream 1 + j: digit j of ``likely``
-    streams = [(empty_log, 0, list(range(len(beam))))]
-    streams += [(digit_log, 1 + j, growing) for j, (_, digit_log) in enumerate(likely)]
+    streams: list[tuple[float, int, Sequence[int], str]] = [
+        (empty_log, 0, range(len(beam)), "")]
+    streams += [(digit_log, 1 + j, growing, str(digit))
+                for j, (digit, digit_log) in enumerate(likely)]
     heap = [(-(beam[states[0]][0] + added), first_grown[states[0]] + offset, k, 0)
-            for k, (added, offset, states) in enumerate(streams) if states]
+            for k, (added, offset, states, _) in enumerate(streams) if states]
     heapq.heapify(heap)
     grown: list[tuple[float, str, int]] = []
     seen: set[tuple[str, int]] = set()
-    while heap and len(grown) < BEAM_WIDTH:
-        negative_score, _, k, position = heapq.heappop(heap)
-        added, offset, states = streams[k]
+    while heap:
+        negative_score, _, k, position = heap[0]
+        added, offset, states, digit = streams[k]
         _, text, phase = beam[states[position]]
-        state = (text, 0 if phase == 0 else 2) if k == 0 else (text + str(likely[k - 1][0]), 1)
+        state = (text, 0 if phase == 0 else 2) if k == 0 else (text + digit, 1)
         if state not in seen:  # a state reached again: its first, best, growth counts
             seen.add(state)
             grown.append((-negative_score, *state))
-        if position + 1 < len(states):
-            i = states[position + 1]
-            heapq.heappush(heap, (-(beam[i][0] + added), first_grown[i] + offset, k,
-                                  position + 1))
+            if len(grown) == BEAM_WIDTH:
+                break
+        position += 1
+        if position < len(states):  # the stream's next state takes its place in the heap
+            i = states[position]
+            heapq.heapreplace(heap, (-(beam[i][0] + added), first_grown[i] + offset, k,
+                                     position))
+        else:
+            heapq.heappop(heap)
     return grown
 
 
 def _likely_classes(probabilities: Sequence[float]) -> list[tuple[int, float]]:
     """The digits worth trying in a cell: within :data:`CLASS_RATIO_KEPT` of its best class."""
-    top = max(probabilities)
-    return [(digit, _log(probabilities[digit])) for digit in range(10)
-            if probabilities[digit] >= top * CLASS_RATIO_KEPT]
+    least = max(probabilities) * CLASS_RATIO_KEPT
+    return [(digit, math.log(p if p >= PROBABILITY_FLOOR else PROBABILITY_FLOOR))
+            for digit, p in enumerate(probabilities[:EMPTY]) if p >= least]
 
 
 def spelled_probability(cells: Sequence[Sequence[float]], value: int | None,
@@ -152,7 +163,7 @@ def spelled_probability(cells: Sequence[Sequence[float]], value: int | None,
     >>> spelled_probability([empty, one], 1), spelled_probability([one, empty], 1)
     (1.0, 1.0)
     """
-    return _spelled_probability(tuple(tuple(c) for c in cells), value, minus)
+    return _spelled_from(*_cell_factors(cells), value, minus)
 
 
 def spelled_probabilities(cells: Sequence[Sequence[float]], values: Sequence[int | None],
@@ -169,31 +180,76 @@ def spelled_probabilities(cells: Sequence[Sequence[float]], values: Sequence[int
     return [_spelled_from(empty, written, value, minus) for value in values]
 
 
+class CellSpelling:
+    """P(ink | value) of one group of cells, value by value (:func:`spelled_probability`),
+    the cells' factors (:func:`_cell_factors`) worked out once and each value's answer
+    remembered: a sheet's decoding asks about the same entry again for every deal reading
+    it weighs.
+
+    >>> one = [0.0] * 11; one[1] = 1.0
+    >>> empty = [0.0] * 11; empty[10] = 1.0
+    >>> CellSpelling([empty, one]).probability(1)
+    1.0
+    """
+
+    def __init__(self, cells: Sequence[Sequence[float]], minus: float | None = None) -> None:
+        self._empty, self._written = _cell_factors(cells)
+        self._minus = minus
+        self._known: dict[int | None, float] = {}
+        self._logs: dict[int | None, float] = {}
+
+    def probability(self, value: int | None) -> float:
+        """P(ink | value), the same number as :func:`spelled_probability`."""
+        known = self._known.get(value)
+        if known is None:
+            known = self._known[value] = _spelled_from(self._empty, self._written, value,
+                                                       self._minus)
+        return known
+
+    def log_probability(self, value: int | None) -> float:
+        """The log of :meth:`probability`, remembered too (it is never below
+        :data:`PROBABILITY_FLOOR`)."""
+        known = self._logs.get(value)
+        if known is None:
+            known = self._logs[value] = math.log(max(self.probability(value),
+                                                     PROBABILITY_FLOOR))
+        return known
+
+
 def _cell_factors(cells: Sequence[Sequence[float]]) -> tuple[list[float], list[list[float]]]:
     """Each cell's factor when it holds nothing, and when it holds each digit (a digit the
     reader found blank keeps :data:`MISSED_DIGIT` of the blank's probability)."""
     empty = [max(probabilities[EMPTY], PROBABILITY_FLOOR) for probabilities in cells]
-    written = [[max(p, MISSED_DIGIT * probabilities[EMPTY], PROBABILITY_FLOOR)
-                for p in probabilities[:EMPTY]] for probabilities in cells]
+    written = []
+    for probabilities in cells:
+        least = max(MISSED_DIGIT * probabilities[EMPTY], PROBABILITY_FLOOR)
+        written.append([p if p > least else least for p in probabilities[:EMPTY]])
     return empty, written
 
 
 def _spelled_from(empty: list[float], written: list[list[float]], value: int | None,
                   minus: float | None) -> float:
     """P(ink | value) from each cell's factors (:func:`_cell_factors`): ``empty[i]`` when
-    cell ``i`` holds nothing, ``written[i][d]`` when it holds digit ``d``."""
+    cell ``i`` holds nothing, ``written[i][d]`` when it holds digit ``d``; the number written
+    from the left or the right, whichever is likelier, each product taken cell by cell from
+    the left."""
     digits = [] if value is None else [int(c) for c in str(abs(value))]
     length, width = len(digits), len(empty)
     if length > width:
         return PROBABILITY_FLOOR
-    best = 0.0
-    for start in (0,) if length == width else (0, width - length):  # left or right aligned
+    p = 1.0  # from the left: the digits, then the empty cells
+    for index, digit in enumerate(digits):
+        p *= written[index][digit]
+    for index in range(length, width):
+        p *= empty[index]
+    best = p if p > 0.0 else 0.0
+    if length < width:  # from the right: the empty cells, then the digits
+        shift = width - length
         p = 1.0
-        for index in range(width):
-            if start <= index < start + length:
-                p *= written[index][digits[index - start]]
-            else:
-                p *= empty[index]
+        for index in range(shift):
+            p *= empty[index]
+        for index, digit in enumerate(digits, shift):
+            p *= written[index][digit]
         if p > best:
             best = p
     if minus is not None:
@@ -201,11 +257,3 @@ def _spelled_from(empty: list[float], written: list[list[float]], value: int | N
     elif value is not None and value < 0:
         return PROBABILITY_FLOOR
     return max(best, PROBABILITY_FLOOR)
-
-
-def _spelled(cells: Sequence[Sequence[float]], value: int | None, minus: float | None
-             ) -> float:
-    return _spelled_from(*_cell_factors(cells), value, minus)
-
-
-_spelled_probability = lru_cache(maxsize=CACHED_INPUTS, typed=True)(_spelled)

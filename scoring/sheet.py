@@ -32,6 +32,7 @@ True
 from __future__ import annotations
 
 import copy
+import functools
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -82,7 +83,15 @@ class ExpectedSheet:
 
     def column(self, column: Column) -> tuple[SheetEntry, ...]:
         """The entries of one column, in the order written."""
-        return tuple(entry for entry in self.entries if entry.column == column)
+        return self._by_column.get(column, ())
+
+    @functools.cached_property
+    def _by_column(self) -> dict[Column, tuple[SheetEntry, ...]]:
+        """Every column's entries, sorted out in one pass (a caller asks for each column)."""
+        columns: dict[Column, list[SheetEntry]] = defaultdict(list)
+        for entry in self.entries:
+            columns[entry.column].append(entry)
+        return {column: tuple(entries) for column, entries in columns.items()}
 
 
 class _Game:
@@ -192,7 +201,10 @@ class SheetWriter:
     The state after a deal is everything the later deals are written from (the totals, and
     so the pools being closed, the all-pass run, the deal that closed the pool), so
     :meth:`copy` lets deal logs that share their first deals write those once: the scanner
-    weighs many readings of one row against the same rows before it.
+    weighs many readings of one row against the same rows before it. A writer and its copies
+    score each deal once at each all-pass price (:func:`~scoring.deal_scoring.score_deal`
+    depends on nothing else): the rows after the one weighed are written again for each
+    of its readings.
 
     >>> from scoring.record import parse_record
     >>> doc = {"format": "pulka-record/1", "seats": ["A", "B", "C"],
@@ -212,6 +224,7 @@ class SheetWriter:
         self._allpass_run = 0
         self._ended_at: int | None = None
         self._warnings: list[str] = []
+        self._scored: dict[tuple[Deal, int], list[Posting]] = {}
 
     def copy(self) -> SheetWriter:
         """A writer in the same state, to go on independently."""
@@ -220,6 +233,7 @@ class SheetWriter:
         writer._allpass_run = self._allpass_run
         writer._ended_at = self._ended_at
         writer._warnings = list(self._warnings)
+        writer._scored = self._scored
         return writer
 
     def add(self, deal: Deal) -> None:
@@ -230,7 +244,10 @@ class SheetWriter:
                                   f"deal {self._ended_at}; it is scored anyway")
         price = rules.allpass_progression.price(self._allpass_run)
         self._allpass_run = self._allpass_run + 1 if deal.kind == "allpass" else 0
-        game.write(game.close_pool(score_deal(deal, rules, price)), deal.number)
+        postings = self._scored.get((deal, price))
+        if postings is None:
+            postings = self._scored[(deal, price)] = score_deal(deal, rules, price)
+        game.write(game.close_pool(postings), deal.number)
         if self._ended_at is None and game.finished():
             self._ended_at = deal.number
 

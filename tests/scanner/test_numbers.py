@@ -11,6 +11,7 @@ from scanner.numbers import (
     BEAM_WIDTH,
     EMPTY,
     PROBABILITY_FLOOR,
+    CellSpelling,
     _grown,
     _likely_classes,
     spelled_probabilities,
@@ -76,3 +77,15 @@ def test_spelled_probabilities_are_the_single_ones_to_the_last_bit() -> None:
         values = [None, *rng.sample(range(-120, 12000), 40), 0, 7, -7]
         single = [spelled_probability(cells, value, minus) for value in values]
         assert spelled_probabilities(cells, values, minus) == single
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_a_cell_spelling_answers_as_spelled_probability_each_time(seed: int) -> None:
+    rng = random.Random(seed)
+    cells = [_cell(rng) for _ in range(rng.randint(1, 4))]
+    minus = rng.choice([None, rng.random()])
+    spelling = CellSpelling(cells, minus)
+    for value in [None, *rng.sample(range(-50, 2000), 30)] * 2:  # asked again: remembered
+        want = spelled_probability(cells, value, minus)
+        assert spelling.probability(value) == want
+        assert spelling.log_probability(value) == math.log(max(want, PROBABILITY_FLOOR))
