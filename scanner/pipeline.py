@@ -10,7 +10,9 @@ Intermediate files have predictable names under ``out_dir/<sheet id>/``: ``page-
 (the straightened page at :data:`~scanner.results.STRAIGHT_PAGE_DPI`, warped in colour from
 the smallest halving of the image that is fine enough, :meth:`RegisteredPage.warp_coarse`),
 ``crops/page-<n>.jpg`` (the field sheet of page n: the ink of each of its fields, in colour,
-packed into one image; a field's crop is a rectangle of it, :mod:`scanner.field_sheets`) and
+packed into one image; a field's crop is a rectangle of it, :mod:`scanner.field_sheets`; a
+deal row read with confidence is a rectangle of its straightened page instead, see
+:func:`_fields`) and
 ``scan.json`` (compact: an indented one takes Python's pure-Python JSON encoder, ten times
 slower than its C one). The images are JPEG: a photo's noise makes PNG 10-20 times slower
 to write (and 5 times bigger), which would cost more than reading the sheet; people and
@@ -49,6 +51,7 @@ from scanner.results import (
     FieldReading,
     ScannedPage,
     SheetScan,
+    crop_ref,
     entry_key,
     row_key,
     scan_json_path,
@@ -161,7 +164,7 @@ def read_sheet(sheet: SheetPages, out_dir: Path, clock: StageClock | None = None
         folder = out_dir / sheet.sheet_id
         (folder / "crops").mkdir(parents=True, exist_ok=True)
         pages = tuple(_save_page(folder, readings[i].page, out_dir) for i in sorted(readings))
-        fields = _fields(layout, decoded, readings, folder, out_dir)
+        fields = _fields(layout, decoded, readings, pages, folder, out_dir)
         scan = SheetScan(sheet.sheet_id, _identity_json(identity), layout.id, pages, fields,
                          decoded.record(), sheet.missing, sheet.problems,
                          round(time.perf_counter() - start, 3))
@@ -277,9 +280,17 @@ def _crop_plan(layout: Layout) -> _CropPlan:
 
 
 def _fields(layout: Layout, decoded: DecodedSheet, readings: dict[int, PageReading],
-            folder: Path, out_dir: Path) -> tuple[FieldReading, ...]:
+            pages: Sequence[ScannedPage], folder: Path, out_dir: Path
+            ) -> tuple[FieldReading, ...]:
     """One field reading per non-empty (or doubtful) entry and deal row, with its crop in
-    its page's field sheet (:mod:`scanner.field_sheets`)."""
+    its page's field sheet (:mod:`scanner.field_sheets`).
+
+    A deal row read with confidence is cropped from its straightened page instead
+    (:data:`STRAIGHT_PAGE_DPI`, where its crosses and trick digits are 16-24 px tall): the
+    rows are nine tenths of the field sheets' pixels (a row is a strip across the page) and
+    nobody has to look at them closely; a doubtful row, which a person decides from its ink,
+    keeps its crop at :data:`~scanner.field_sheets.CROP_PX_PER_MM`. Entries always do: the
+    audit shows their ink beside each finding."""
     plan = _crop_plan(layout)
     entries = [(place, decision)
                for column, places in plan.entries.items()
@@ -288,8 +299,13 @@ def _fields(layout: Layout, decoded: DecodedSheet, readings: dict[int, PageReadi
     rows = [(plan.rows[row.row], row) for row in decoded.rows
             if row.status != "empty" and row.row in plan.rows
             and plan.rows[row.row].page in readings]
-    crops = write_field_sheets([place for place, _ in entries] + [place for place, _ in rows],
+    crops = write_field_sheets([place for place, _ in entries]
+                               + [place for place, row in rows if row.status != "read"],
                                {i: r.page for i, r in readings.items()}, folder, out_dir)
+    images = {page.index: page.image for page in pages}
+    for place, row in rows:
+        if row.status == "read":
+            crops[place.key] = crop_ref(images[place.page], _page_pixels(place.rect_mm))
     fields = [FieldReading(
         place.key, place.page, place.rect_mm, decision.status, decision.value,
         round(decision.confidence, 6), tuple((v, round(p, 6)) for v, p in decision.candidates),
@@ -302,6 +318,14 @@ def _fields(layout: Layout, decoded: DecodedSheet, readings: dict[int, PageReadi
         crops[place.key])
         for place, row in rows)
     return tuple(fields)
+
+
+def _page_pixels(rect_mm: tuple[float, float, float, float]) -> tuple[int, int, int, int]:
+    """A rectangle (x, y, w, h, mm) in pixels of the straightened page image."""
+    s = STRAIGHT_PAGE_DPI / 25.4
+    x0, y0 = max(round(rect_mm[0] * s), 0), max(round(rect_mm[1] * s), 0)
+    return (x0, y0, max(round((rect_mm[0] + rect_mm[2]) * s) - x0, 1),
+            max(round((rect_mm[1] + rect_mm[3]) * s) - y0, 1))
 
 
 def _identity_json(identity: SheetIdentity) -> dict[str, Any]:
