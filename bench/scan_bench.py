@@ -102,7 +102,7 @@ def evaluate(folder: Path, tesseract_cells: int, stats: Counter[str]) -> None:
         want = record["deals"][index] if index < len(record["deals"]) else None
         before = decode_row(row, rules, sheet.identity.seats)
         _field(stats, before[0].deal if before else None, decoded.rows[index].deal, want,
-               decoded.rows[index].status)
+               decoded.rows[index].status, f"{folder}: row {index + 1}")
         doubtful += decoded.rows[index].status == "doubtful"
     for column, entries in columns.items():
         written = record["written"][column.seat]
@@ -112,20 +112,24 @@ def evaluate(folder: Path, tesseract_cells: int, stats: Counter[str]) -> None:
             want = want_values[index] if index < len(want_values) else None
             ink = number_candidates(cells.cells, 1, cells.minus)
             _field(stats, ink[0].value if ink else None, decision.value, want,
-                   decision.status)
+                   decision.status, f"{folder}: {column}, entry {index + 1}")
             doubtful += decision.status == "doubtful"
     stats["sheets"] += 1
     stats["sheets_no_person"] += doubtful == 0
 
 
-def _field(stats: Counter[str], before: Any, after: Any, want: Any, status: str) -> None:
+def _field(stats: Counter[str], before: Any, after: Any, want: Any, status: str,
+           where: str) -> None:
+    """Count one field; a silent error (wrong, not doubtful) is also named on the output."""
     if want is None and before is None and after is None:
         return  # an empty cell read as empty: not a field
     stats["fields"] += 1
     stats["fields_before_right"] += before == want
     stats["fields_after_right"] += after == want
     stats["fields_doubtful"] += status == "doubtful"
-    stats["silent_errors"] += after != want and status != "doubtful"
+    if after != want and status != "doubtful":
+        stats["silent_errors"] += 1
+        print(f"silent error: {where}: decoded {after}, written {want}")
 
 
 def _count_digits(truth: dict[str, Any], readings: dict[int, Any], tesseract_cells: int,

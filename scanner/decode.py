@@ -33,6 +33,10 @@ INK_DISAGREES_LOG = 6.9
 """A row whose best legal reading is this much (natural log: 1000 times) less likely than the
 ink's own reading is doubtful however sure the choice among legal readings is: the ink says
 something that cannot happen (a player's slip, or a misread)."""
+RERANK_BELOW = 0.999
+"""Rows whose best reading from the ink alone is less likely than this are re-ranked by the
+running totals. Stricter than :data:`ROW_READ`: a row the ink reads at 0.999 (a talon's 2
+quick tricks read 1) is still checked against the totals, which may say otherwise."""
 JOINT_PASSES = 2
 ALTERNATIVE_MIN = 1e-4
 """Row readings less likely than this (from the ink alone) are not tried against the totals."""
@@ -111,7 +115,7 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
     fits: dict[tuple[int, ...], float] = {}
     for _ in range(JOINT_PASSES):
         for index, options in enumerate(candidates):
-            if len(options) < 2 or posterior[index][chosen[index]] >= ROW_READ:
+            if len(options) < 2 or posterior[index][chosen[index]] >= RERANK_BELOW:
                 continue  # only rows the ink leaves unsure are re-ranked
             scores = [option.log_score + _totals_fit(evidence, logs, chosen, index, k, fits)
                       for k, option in enumerate(options)]
