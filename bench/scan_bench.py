@@ -1,7 +1,7 @@
 """Read sample sheets and measure the scanner against their ground truth.
 
-Run: ``python -m bench.scan_bench [--sheets N] [--samples DIR...] [--tesseract-cells N]
-[--out DIR]``.
+Run: ``python -m bench.scan_bench [--sheets N] [--dpi N] [--samples DIR...]
+[--tesseract-cells N] [--out DIR]``.
 Sample sheets (random legal games of every variant, 3 and 4 players, clean, scanned and
 photographed, some with recording errors) are made first with ``pulka samples`` unless
 ``--samples`` names folders made before. On one core (``cv2.setNumThreads(1)``) it prints:
@@ -49,15 +49,15 @@ MIXES = [("sochi", 3, "--scan"), ("leningrad", 4, "--photo"), ("rostov", 3, None
          ("sochi", 4, "--photo"), ("leningrad", 3, "--scan"), ("rostov", 4, "--scan")]
 
 
-def make_samples(count: int, folder: Path) -> list[Path]:
-    """``count`` sample sheets of mixed variants, sizes and degradations."""
+def make_samples(count: int, folder: Path, dpi: int) -> list[Path]:
+    """``count`` sample sheets of mixed variants, sizes and degradations, at ``dpi``."""
     made = []
     for index in range(count):
         variant, players, mode = MIXES[index % len(MIXES)]
         out = folder / f"{index:03d}-{variant}-{players}"
         args = ["samples", "--random", "1", "--variant", variant, "--players", str(players),
                 "--seed", str(100 + index), "--errors", str(index % 3), "--out", str(out),
-                "--dpi", "200"]
+                "--dpi", str(dpi)]
         if mode:
             args.append(mode)
         pulka_main(args)
@@ -172,6 +172,9 @@ def main() -> None:
     parser.add_argument("--sheets", type=int, default=12)
     parser.add_argument("--samples", type=Path, nargs="*",
                         help="sample folders (with truth.json) made before")
+    parser.add_argument("--dpi", type=int, default=300,
+                        help="resolution the sample sheets are made at (300: a flatbed "
+                             "scan's usual; the photos come out near it too)")
     parser.add_argument("--tesseract-cells", type=int, default=40,
                         help="written cells per sheet also read by Tesseract")
     parser.add_argument("--out", type=Path,
@@ -180,7 +183,7 @@ def main() -> None:
     args = parser.parse_args()
     cv2.setNumThreads(1)
     with tempfile.TemporaryDirectory(dir=args.out) as temp:
-        folders = args.samples or make_samples(args.sheets, Path(temp) / "samples")
+        folders = args.samples or make_samples(args.sheets, Path(temp) / "samples", args.dpi)
         stats: Counter[str] = Counter()
         decode = scan = decode_cpu = 0.0
         clock = StageClock()
