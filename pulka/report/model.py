@@ -41,6 +41,8 @@ from scoring import (
     settle_record,
 )
 from scoring.columns import sheet_columns
+from scoring.errors import RecordError
+from scoring.notation import parse_contract
 
 log = logging.getLogger(__name__)
 
@@ -278,16 +280,35 @@ def _value_text(value: Any) -> str:
     if value is None:
         return "empty"
     if isinstance(value, dict):
-        kind = value.get("type", "")
-        if kind == "allpass":
-            return "all-pass"
-        who = value.get("declarer", "?")
-        bid = "misère" if kind == "misere" else value.get("contract", "?")
-        tricks = value.get("tricks")
-        return f"{who} {bid}" + (f", tricks {tricks}" if tricks else "")
+        return _raw_deal_text(value)
     if isinstance(value, float | Fraction):
         return number(Fraction(value).limit_denominator(1000))
     return str(value)
+
+
+def _raw_deal_text(deal: dict[str, Any]) -> str:
+    """A deal as a scan reads it (RECORD.md form) in the words of :func:`_deal_text`, every
+    part shown (candidates of a doubtful row may differ in any one of them):
+    ``B plays 7♦, A passes, C whists; tricks A 0, B 8, C 2; talon 1 quick trick``."""
+    kind = deal.get("type", "")
+    if kind == "allpass":
+        body = "all-pass"
+    else:
+        try:
+            bid = "misère" if kind == "misere" else str(parse_contract(deal.get("contract", "")))
+        except RecordError:
+            bid = str(deal.get("contract", "?"))
+        calls = {"whist": "whists", "pass": "passes", "halfwhist": "half-whists"}
+        body = f"{deal.get('declarer', '?')} plays {bid}" + "".join(
+            f", {seat} {calls.get(call, call)}"
+            for seat, call in sorted(deal.get("defence", {}).items()))
+    tricks = deal.get("tricks")
+    if tricks:
+        body += "; tricks " + ", ".join(f"{s} {n}" for s, n in sorted(tricks.items()))
+    quick = deal.get("talon", {}).get("quick_tricks", 0)
+    if quick:
+        body += f"; talon {quick} quick trick{'s' if quick > 1 else ''}"
+    return body
 
 
 def _column_text(column: Column, record: GameRecord) -> str:

@@ -124,6 +124,20 @@ def test_a_doubt_shows_its_crop(scan_case: tuple[SheetScan, Path], tmp_path: Pat
     assert shown == size if size else shown[1] == CROP_HEIGHT_PX
 
 
+def test_a_doubtful_deal_row_reads_as_deals_do(scan_case: tuple[SheetScan, Path]) -> None:
+    """A doubtful row's candidates differ in one part (here the talon): each is written out
+    in words, every part shown, never as a raw JSON object."""
+    scan, folder = scan_case
+    deal = scan.record["deals"][0]
+    other = {**deal, "talon": {"quick_tricks": 2}}
+    row = FieldReading("row:0", 1, (20.0, 30.0, 150.0, 6.0), "doubtful", deal, 0.6,
+                       ((deal, 0.6), (other, 0.4)), deal=1)
+    report = build_report(scan.record, replace(scan, fields=(*scan.fields, row)), folder)
+    doubts = render_html(report).split('id="doubts"')[1].split('id="sheet"')[0]
+    assert "{" not in doubts and "&#x27;" not in doubts
+    assert "talon 2 quick tricks (40%)" in doubts
+
+
 def test_pdf_has_the_pages_and_the_text(faulty_doc: dict[str, Any],
                                         scan_case: tuple[SheetScan, Path]) -> None:
     import pypdfium2 as pdfium
