@@ -15,9 +15,16 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
-from scanner.decode_columns import EntryCells, EntryDecision, column_log_likelihood, decode_column
+from scanner.decode_columns import (
+    EntryCells,
+    EntryDecision,
+    column_log_likelihood,
+    decode_column,
+    totals_log_likelihood,
+)
 from scanner.decode_deals import RowCandidate, RowEvidence, decode_row, verdicts
 from scoring.columns import Column, sheet_columns
 from scoring.deals import Deal, make_deal
@@ -40,6 +47,8 @@ quick tricks read 1) is still checked against the totals, which may say otherwis
 JOINT_PASSES = 2
 ALTERNATIVE_MIN = 1e-4
 """Row readings less likely than this (from the ink alone) are not tried against the totals."""
+ILLEGAL_FIT = -1e9
+"""The totals' log-likelihood for a deal log the rules refuse: never chosen."""
 
 
 @dataclass(frozen=True)
@@ -155,17 +164,24 @@ def _totals_fit(evidence: SheetEvidence, logs: _DealLogs, chosen: list[int], ind
     picks = tuple(option if i == index else chosen[i] for i in range(len(chosen)))
     fit = fits.get(picks)
     if fit is None:
-        sheet = logs.sheet(picks, index)
-        fit = -1e9 if sheet is None else sum(
-            column_log_likelihood(cells, sheet.column(column))
-            for column, cells in evidence.columns.items())
-        fits[picks] = fit
+        fit = fits[picks] = logs.fit(picks, index, evidence.columns)
     return fit
 
 
 _Written = tuple[SheetWriter, int] | None
 """A writer after some rows and how many deals they held; ``None``: a row's deal is illegal
 there (the rules engine refused it), and so is every deal log with these rows."""
+
+
+@dataclass(frozen=True)
+class _Later:
+    """The rows after a weighed one, written on from one of its readings: the totals before
+    them, the totals they write in each column (the end-of-game correction included), and
+    each column's log-likelihood with that reading."""
+
+    totals: dict[Column, Fraction]
+    written: dict[Column, list[Fraction]]
+    fits: dict[Column, float]
 
 
 class _DealLogs:
@@ -178,6 +194,7 @@ class _DealLogs:
         self._candidates = candidates
         self._deals: dict[tuple[int, int, int], Deal | None] = {}
         self._prefixes: dict[tuple[int, ...], _Written] = {}
+        self._later: dict[tuple[object, ...], _Later | None] = {}
         doc = {"format": FORMAT, "rules": evidence.rules.settings(),
                "seats": list(evidence.seats), "deals": []}
         try:
@@ -192,13 +209,66 @@ class _DealLogs:
         """The expected sheet when row ``i`` holds its reading ``picks[i]``; ``None`` if the
         rows do not make a legal game. The first ``shared`` rows' state is kept for the
         next deal logs that share them."""
+        written = self._written(self._prefix(picks, shared), picks, shared, len(picks))
+        return None if written is None else written[0].sheet()
+
+    def fit(self, picks: tuple[int, ...], index: int,
+            columns: Mapping[Column, tuple[EntryCells, ...]]) -> float:
+        """Log-likelihood of the written ``columns`` when row ``i`` holds its reading
+        ``picks[i]`` (:data:`ILLEGAL_FIT` if the rows do not make a legal game), as
+        :func:`~scanner.decode_columns.column_log_likelihood` of :meth:`sheet`, column by
+        column in order.
+
+        The rows after ``index`` are written once for all readings of row ``index`` on one
+        course (:meth:`scoring.sheet.SheetWriter.course`): they write the same amounts after
+        each, so a reading's later totals are the first one's shifted by the difference in
+        the totals before them, and a column they do not shift keeps its log-likelihood."""
+        head = self._written(self._prefix(picks, index), picks, index, index + 1)
+        if head is None:
+            return ILLEGAL_FIT
+        writer, count = head
+        key = (picks[:index], writer.course(), count, picks[index + 1:])
+        if key not in self._later:
+            self._later[key] = self._written_later(head, picks, index, columns)
+        later = self._later[key]
+        if later is None:
+            return ILLEGAL_FIT
+        totals, entries = writer.totals, writer.entries
+        fits = []
+        for column, cells in columns.items():
+            shift = totals[column] - later.totals[column]
+            if shift:
+                expected = [e.total for e in entries if e.column == column] + \
+                    [total + shift for total in later.written[column]]
+                fits.append(totals_log_likelihood(cells, expected))
+            else:
+                fits.append(later.fits[column])
+        return sum(fits)
+
+    def _written_later(self, head: tuple[SheetWriter, int], picks: tuple[int, ...],
+                       index: int, columns: Mapping[Column, tuple[EntryCells, ...]]
+                       ) -> _Later | None:
+        """The rows after ``index`` written on from ``head`` (rows up to ``index`` written);
+        ``None`` if one is illegal there (so it is after every reading with as many deals)."""
+        written = self._written(head, picks, index + 1, len(picks))
+        if written is None:
+            return None
+        sheet = written[0].sheet()
+        later: dict[Column, list[Fraction]] = {column: [] for column in columns}
+        for entry in sheet.entries[len(head[0].entries):]:
+            later.setdefault(entry.column, []).append(entry.total)
+        return _Later(head[0].totals, later,
+                      {column: column_log_likelihood(cells, sheet.column(column))
+                       for column, cells in columns.items()})
+
+    def _prefix(self, picks: tuple[int, ...], shared: int) -> _Written:
+        """The first ``shared`` rows written, kept for the deal logs that share them."""
         key = picks[:shared]
         if key not in self._prefixes:
             known = next(k for k in range(shared, -1, -1) if k == 0 or picks[:k] in self._prefixes)
             resumed = self._prefixes[picks[:known]] if known else self._start
             self._prefixes[key] = self._written(resumed, picks, known, shared)
-        written = self._written(self._prefixes[key], picks, shared, len(picks))
-        return None if written is None else written[0].sheet()
+        return self._prefixes[key]
 
     def _written(self, start: _Written, picks: tuple[int, ...], first: int, stop: int
                  ) -> _Written:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from scanner.column_paths import EntryStep, entry_posteriors
 from scanner.numbers import EMPTY, PROBABILITY_FLOOR, CellSpelling, number_candidates
@@ -239,9 +240,15 @@ def column_log_likelihood(entries: Sequence[EntryCells], expected: Sequence[Shee
                           ) -> float:
     """How well a column's ink fits the expected entries: the log of the probability of the
     ink when the writer wrote the expected totals. Used to choose between deal readings."""
-    total = 0.0
+    return totals_log_likelihood(entries, [entry.total for entry in expected])
+
+
+def totals_log_likelihood(entries: Sequence[EntryCells], totals: Sequence[Fraction]) -> float:
+    """:func:`column_log_likelihood` from the expected totals alone, in the column's order
+    (an entry past them, or whose total is no whole number, was expected empty)."""
+    log_likelihood = 0.0
     for index, entry in enumerate(entries):
-        value = int(expected[index].total) if index < len(expected) and \
-            expected[index].total.denominator == 1 else None
-        total += entry.spelling.log_probability(value)
-    return total
+        value = int(totals[index]) if index < len(totals) and \
+            totals[index].denominator == 1 else None
+        log_likelihood += entry.spelling.log_probability(value)
+    return log_likelihood

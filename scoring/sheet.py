@@ -102,6 +102,7 @@ class _Game:
         self.seats = seats
         self.totals: dict[Column, Fraction] = {c: Fraction(0) for c in sheet_columns(self.seats)}
         self.order = {column: index for index, column in enumerate(self.totals)}
+        self.pool_columns = {seat: Column(seat, "pool") for seat in seats}
         self.entries: list[SheetEntry] = []
 
     def copy(self) -> _Game:
@@ -112,13 +113,13 @@ class _Game:
         return game
 
     def pool(self, seat: str) -> Fraction:
-        return self.totals[Column(seat, "pool")]
+        return self.totals[self.pool_columns[seat]]
 
     def finished(self) -> bool:
         size = self.rules.pool
         if size is None:
             return False
-        pools = [self.pool(seat) for seat in self.seats]
+        pools = [self.totals[column] for column in self.pool_columns.values()]
         if self.rules.helps_on_close:
             return all(p >= size for p in pools)
         return sum(pools) >= size * len(self.seats)
@@ -127,7 +128,8 @@ class _Game:
         """Send pool postings through help or the own mountain (4.2.3, 4.1.1, §9a)."""
         size = self.rules.pool
         result: list[Posting] = []
-        pending = {Column(s, "pool"): self.pool(s) for s in self.seats}  # during this deal
+        pending = {column: self.totals[column]  # during this deal
+                   for column in self.pool_columns.values()}
         for posting in postings:
             column = posting.column
             if column.kind != "pool" or size is None or not self.rules.helps_on_close:
@@ -169,11 +171,16 @@ class _Game:
 
     def write(self, postings: Iterable[Posting], deal: int | None) -> None:
         """Add one deal's postings: one entry per column, in sheet column order."""
-        amounts: dict[Column, Fraction] = defaultdict(Fraction)
-        reasons: dict[Column, list[str]] = defaultdict(list)
+        amounts: dict[Column, Fraction] = {}
+        reasons: dict[Column, list[str]] = {}
         for posting in postings:
-            amounts[posting.column] += posting.amount
-            reasons[posting.column].append(posting.reason)
+            column = posting.column
+            if column in amounts:
+                amounts[column] += posting.amount
+                reasons[column].append(posting.reason)
+            else:  # a column's first posting (most often its only one) is its amount
+                amounts[column] = posting.amount
+                reasons[column] = [posting.reason]
         for column in sorted(amounts, key=self.order.__getitem__):
             if amounts[column] != 0:
                 self.totals[column] += amounts[column]
@@ -235,6 +242,55 @@ class SheetWriter:
         writer._warnings = list(self._warnings)
         writer._scored = self._scored
         return writer
+
+    @property
+    def entries(self) -> tuple[SheetEntry, ...]:
+        """The entries written so far, without the end-of-game correction."""
+        return tuple(self._game.entries)
+
+    @property
+    def totals(self) -> dict[Column, Fraction]:
+        """Every column's running total so far."""
+        return dict(self._game.totals)
+
+    def course(self) -> tuple[tuple[Fraction, ...], int, bool]:
+        """What the amounts the deals still to come write depend on: the pools (their
+        closing, 4.2.3), the all-pass run (its price, §5) and whether the game has ended
+        (the end-of-game correction). Two writers on the same course write the same amounts
+        in the same columns for the same next deals; their totals differ only by what each
+        holds already (the scanner writes the rows after a weighed reading once for all its
+        readings on one course).
+
+        Sochi, A plays 6 and takes 6, B and C whist and take 4 and 0, or 3 and 1: the
+        whists differ, the course does not, and A's next 6 writes the same on both sheets.
+
+        >>> from scoring.record import parse_record
+        >>> def played(b_tricks):
+        ...     first = {"type": "contract", "declarer": "A", "contract": "6S",
+        ...              "defence": {"B": "whist", "C": "whist"},
+        ...              "tricks": {"A": 6, "B": b_tricks, "C": 4 - b_tricks}}
+        ...     second = {"type": "contract", "declarer": "A", "contract": "6S",
+        ...               "defence": {"B": "pass", "C": "pass"}}
+        ...     record = parse_record({"format": "pulka-record/1", "seats": ["A", "B", "C"],
+        ...                            "rules": {"variant": "sochi", "players": 3, "pool": 10},
+        ...                            "deals": [first, second]})
+        ...     writer = SheetWriter(record.rules, record.seats)
+        ...     writer.add(record.deals[0])
+        ...     course, before = writer.course(), len(writer.entries)
+        ...     writer.add(record.deals[1])
+        ...     later = [f"{e.column} {e.amount}" for e in writer.entries[before:]]
+        ...     return course, later, [str(e) for e in writer.entries[:before]]
+        >>> four, three = played(4), played(3)
+        >>> four[:2] == three[:2], four[1]
+        (True, ['A pool 2'])
+        >>> four[2]
+        ['A pool +2 = 2 (deal 1)', 'B whists on A +8 = 8 (deal 1)']
+        >>> print(*three[2], sep="; ")
+        A pool +2 = 2 (deal 1); B whists on A +6 = 6 (deal 1); C whists on A +2 = 2 (deal 1)
+        """
+        game = self._game
+        pools = tuple(game.totals[column] for column in game.pool_columns.values())
+        return pools, self._allpass_run, self._ended_at is not None
 
     def add(self, deal: Deal) -> None:
         """Write the next deal of the log: its postings through the closing of the pool."""

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from scanner.decode import _DealLogs, decode_sheet
-from scanner.decode_columns import EntryInk, decode_column
+from scanner.decode import ILLEGAL_FIT, _DealLogs, decode_sheet
+from scanner.decode_columns import EntryInk, column_log_likelihood, decode_column
 from scanner.decode_deals import Legality, RowCandidate, decode_row
 from scanner.redecode import EntryEvidence, redecode_columns
 from scoring import RuleSet, audit, expected_sheet, parse_record
@@ -97,6 +97,31 @@ def test_the_totals_decide_an_unsure_deal_row() -> None:
     assert decoded.deals == doc["deals"]
 
 
+def test_the_totals_overturn_a_row_the_ink_reads_at_0_9985() -> None:
+    """A talon's quick tricks read one less at 0.9985 (as a 2 read 1 at 0.99898 on a sample
+    sheet): sure enough to pass :data:`~scanner.decode.ROW_READ`, so it is re-ranked only
+    because :data:`~scanner.decode.RERANK_BELOW` is stricter, and the whists the talon prize
+    wrote put it right."""
+    doc = game("leningrad", 4, seed=0)
+    seats = tuple(doc["seats"])
+    evidence = sheet_evidence(doc, talon=True, sure=0.99)
+    deal_index = next(i for i, d in enumerate(doc["deals"]) if "talon" in d)
+    deal = doc["deals"][deal_index]
+    quick = deal["talon"]["quick_tricks"]
+    row = row_evidence(deal, deal_index, seats, sure=0.99, talon=True)
+    misread = [0.0] * 11
+    misread[quick - 1], misread[quick] = 0.9985, 0.0015
+    row.digits[("talon", "0")] = misread  # type: ignore[index]
+    ink = decode_row(row, evidence.rules, seats)
+    assert ink[0].deal != deal and 0.995 < ink[0].probability < 0.999
+    rows = list(evidence.rows)
+    rows[deal_index] = row
+    decoded = decode_sheet(type(evidence)(evidence.rules, evidence.seats, tuple(rows),
+                                          evidence.columns))
+    assert decoded.deals == doc["deals"]
+    assert decoded.rows[deal_index].status == "read"
+
+
 def test_decoded_errors_reach_the_audit() -> None:
     doc = game()
     seat = doc["seats"][0]
@@ -176,6 +201,29 @@ def test_deal_logs_write_each_pick_as_its_record_would() -> None:
         assert logs.sheet(picks, rng.randrange(len(picks) + 1)) == want
         outcomes.append(want is None)
     assert outcomes.count(True) == 20
+
+
+def test_deal_log_fits_are_their_sheets_column_likelihoods() -> None:
+    """:meth:`_DealLogs.fit` writes the rows after the weighed one once per course and
+    shifts them for the other readings: the same floats as each reading's own sheet."""
+    doc = game("leningrad", 4, seed=2)
+    evidence = sheet_evidence(doc, talon=True, sure=0.7)
+    candidates = [decode_row(row, evidence.rules, evidence.seats) for row in evidence.rows]
+    logs = _DealLogs(evidence, candidates)
+    rng = random.Random(3)
+    weighed = 0
+    for _ in range(4):
+        base = [rng.randrange(min(2, len(options))) if options else 0 for options in candidates]
+        for index, options in enumerate(candidates):
+            for option in range(len(options)):
+                picks = tuple(option if i == index else k for i, k in enumerate(base))
+                sheet = logs.sheet(picks, 0)
+                want = ILLEGAL_FIT if sheet is None else sum(
+                    column_log_likelihood(cells, sheet.column(column))
+                    for column, cells in evidence.columns.items())
+                assert logs.fit(picks, index, evidence.columns) == want
+                weighed += 1
+    assert len(logs._later) < weighed / 2  # most readings were shifted, not written
 
 
 def test_rows_sharing_the_legality_verdicts_read_as_alone() -> None:
