@@ -176,7 +176,7 @@ there (the rules engine refused it), and so is every deal log with these rows.""
 @dataclass(frozen=True)
 class _Later:
     """The rows after a weighed one, written on from one of its readings: the totals before
-    them, the totals they write in each column (the end-of-game correction included), and
+    them, the totals they write in each column (the end-of-game correction left out), and
     each column's log-likelihood with that reading."""
 
     totals: dict[Column, Fraction]
@@ -238,7 +238,8 @@ class _DealLogs:
         for column, cells in columns.items():
             shift = totals[column] - later.totals[column]
             if shift:
-                expected = [e.total for e in entries if e.column == column] + \
+                expected = [e.total for e in entries
+                            if e.column == column and e.deal is not None] + \
                     [total + shift for total in later.written[column]]
                 fits.append(totals_log_likelihood(cells, expected))
             else:
@@ -256,7 +257,8 @@ class _DealLogs:
         sheet = written[0].sheet()
         later: dict[Column, list[Fraction]] = {column: [] for column in columns}
         for entry in sheet.entries[len(head[0].entries):]:
-            later.setdefault(entry.column, []).append(entry.total)
+            if entry.deal is not None:  # the end-of-game correction is not fitted
+                later.setdefault(entry.column, []).append(entry.total)
         return _Later(head[0].totals, later,
                       {column: column_log_likelihood(cells, sheet.column(column))
                        for column, cells in columns.items()})

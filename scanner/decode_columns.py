@@ -239,8 +239,13 @@ def _likelihoods(entry: EntryCells | EntryInk, values: list[int | None]
 def column_log_likelihood(entries: Sequence[EntryCells], expected: Sequence[SheetEntry]
                           ) -> float:
     """How well a column's ink fits the expected entries: the log of the probability of the
-    ink when the writer wrote the expected totals. Used to choose between deal readings."""
-    return totals_log_likelihood(entries, [entry.total for entry in expected])
+    ink when the writer wrote the expected totals. Used to choose between deal readings.
+
+    The end-of-game correction (an entry of no deal) is left out, as the written columns
+    leave it out (RECORD.md ``written``: what was written during play): counted, it made a
+    blank cell expect it, and every reading that ends the game lost to one that does not
+    (a right 9NT read as 6NT at 0.99999998 on a synthetic Leningrad sheet)."""
+    return totals_log_likelihood(entries, [e.total for e in expected if e.deal is not None])
 
 
 def totals_log_likelihood(entries: Sequence[EntryCells], totals: Sequence[Fraction]) -> float:

@@ -122,6 +122,16 @@ def test_the_totals_overturn_a_row_the_ink_reads_at_0_9985() -> None:
     assert decoded.rows[deal_index].status == "read"
 
 
+@pytest.mark.parametrize("seed", [1, 3])
+def test_a_reading_that_ends_the_game_is_not_held_against_it(seed: int) -> None:
+    """The end-of-game correction is not in the written columns, so the totals fit leaves it
+    out: counted, it turned a right 9NT into 6NT (seed 1) and a right 7S into 6S (seed 3),
+    read at 0.99999998, because the right reading ended the game."""
+    doc = game("leningrad", 4, seed=seed)
+    decoded = decode_sheet(sheet_evidence(doc, talon=True, sure=0.99))
+    assert decoded.deals == doc["deals"]
+
+
 def test_decoded_errors_reach_the_audit() -> None:
     doc = game()
     seat = doc["seats"][0]
