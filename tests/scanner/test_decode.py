@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from scanner.decode import ILLEGAL_FIT, _DealLogs, decode_sheet
+from scanner.decode import ILLEGAL_FIT, _DealLogs, _row_decision, decode_sheet
 from scanner.decode_columns import EntryInk, column_log_likelihood, decode_column
 from scanner.decode_deals import Legality, RowCandidate, decode_row
 from scanner.redecode import EntryEvidence, redecode_columns
@@ -130,6 +130,18 @@ def test_a_reading_that_ends_the_game_is_not_held_against_it(seed: int) -> None:
     doc = game("leningrad", 4, seed=seed)
     decoded = decode_sheet(sheet_evidence(doc, talon=True, sure=0.99))
     assert decoded.deals == doc["deals"]
+
+
+@pytest.mark.parametrize(("overturned", "status"), [(0.9998, "doubtful"), (0.99999, "read")])
+def test_a_row_the_totals_overturned_is_read_only_when_they_are_sure(overturned: float,
+                                                                     status: str) -> None:
+    """The ink's own best reading is option 0; the totals chose option 1."""
+    ink_best = {"dealer": "A", "type": "contract", "declarer": "B", "contract": "6S"}
+    options = [RowCandidate(ink_best, -0.4, 0.7), RowCandidate({**ink_best, "contract": "7S"},
+                                                                -1.2, 0.3)]
+    row = _row_decision(5, options, [1.0 - overturned, overturned], 1)
+    assert row.deal == options[1].deal and row.status == status
+    assert ("running totals" in row.note) == (status == "doubtful")
 
 
 def test_decoded_errors_reach_the_audit() -> None:
