@@ -25,6 +25,7 @@ from typing import Any
 
 from pulka.store import Store, StoreError
 from pulka.store_refresh import now, parse_key, refresh
+from scanner.results import ink_shares
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +109,8 @@ def _cell_json(row: sqlite3.Row, players: dict[str, str]) -> dict[str, Any]:
             "candidates": json.loads(row["candidates_json"]),
             "expected": json.loads(row["expected_json"]), "deal": row["deal"],
             "note": row["note"], "has_crop": bool(row["crop"]),
+            "ink_alone": [[value, round(share, 4)]
+                          for value, share in ink_shares(json.loads(row["ink_json"] or "[]"))],
             "verified": bool(row["verified"]), "verified_by": row["verified_by"],
             "verified_at": row["verified_at"],
             "label": cell_label(row["key"], players, row["deal"])}

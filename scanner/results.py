@@ -15,6 +15,7 @@ crop.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
 from pathlib import Path
@@ -133,6 +134,19 @@ def entry_key(seat: str, column: str, on: str | None, entry: int) -> str:
 def row_key(row: int) -> str:
     """The key of a deal row: ``row:12``."""
     return f"row:{row}"
+
+
+def ink_shares(ink: Sequence[tuple[Any, float]], shown: int = 2) -> list[tuple[Any, float]]:
+    """What an entry's ink alone says: its likelihoods of the values the decoding weighed
+    (:attr:`FieldReading.ink`, most likely first) as shares of their sum, the first ``shown``;
+    empty for a row (no ink kept). Shown beside the candidates, which the rules shape: a cell
+    read as 8 at 100 % is doubtful when its ink says 9.
+
+    >>> ink_shares([(9, 1.5), (8, 0.25), (3, 0.25)])
+    [(9, 0.75), (8, 0.125)]
+    """
+    total = sum(p for _, p in ink)
+    return [(value, p / total) for value, p in ink[:shown]] if total > 0 else []
 
 
 def crop_ref(path: str, rect: tuple[int, int, int, int]) -> str:

@@ -27,7 +27,7 @@ from forms.render import SheetFill, SheetRequest, render_pdf_bytes
 from pulka.crops import crop_image
 from pulka.report import constants as k
 from pulka.text_report import number
-from scanner.results import FieldReading, SheetScan, entry_key, split_crop
+from scanner.results import FieldReading, SheetScan, entry_key, ink_shares, split_crop
 from scoring import (
     Column,
     Deal,
@@ -257,12 +257,9 @@ def _doubt_view(label: str, field: FieldReading, record: GameRecord,
         note=field.note, crop_png=_crop(field, scan_images, layout, scan_dir))
 
 
-def _ink_alone(field: FieldReading, shown: int = 2) -> str:
-    """``9 (97 %), 8 (3 %)``: the ink's likelihoods of the weighed values as shares."""
-    total = sum(p for _, p in field.ink)
-    if total <= 0.0:
-        return ""
-    return ", ".join(f"{_value_text(v)} ({p / total:.0%})" for v, p in field.ink[:shown])
+def _ink_alone(field: FieldReading) -> str:
+    """``9 (97 %), 8 (3 %)``: what the ink alone says (:func:`scanner.results.ink_shares`)."""
+    return ", ".join(f"{_value_text(v)} ({p:.0%})" for v, p in ink_shares(field.ink))
 
 
 def _field_where(field: FieldReading, record: GameRecord) -> str:

@@ -91,6 +91,19 @@ def test_the_queue_is_worst_first_grouped_by_sheet(server: ReviewServer) -> None
     assert whists["label"] == "Иванова (A) · whists on Петренко (B) · entry 1 · deal 7"
     assert [n["n"] for n in whists["neighbours"]] == [1, 2]
     assert whists["neighbours"][0]["current"]
+    assert whists["ink_alone"] == []  # the fixture's scan kept no ink for it
+
+
+def test_a_cell_shows_what_its_ink_alone_says(server: ReviewServer) -> None:
+    """Beside the rules-shaped confidence: the ink's likelihoods as shares, most likely first."""
+    with Store(server.db) as store:
+        store.conn.execute("UPDATE cells SET ink_json = ? WHERE key = 'entry:C:whists:A:0'",
+                           (json.dumps([[46, 0.02], [40, 0.005], [48, 0.0]]),))
+        store.conn.commit()
+    _, queue = call(server, "/api/queue")
+    (ink_cell,) = [c for g in queue["sheets"] for c in g["cells"]
+                   if c["key"] == "entry:C:whists:A:0"]
+    assert ink_cell["value"] == 40 and ink_cell["ink_alone"] == [[46, 0.8], [40, 0.2]]
 
 
 def test_decisions_change_the_store_the_findings_and_the_standings(server: ReviewServer

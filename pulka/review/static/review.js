@@ -78,6 +78,14 @@ function valueText(value) {
   return typeof value === "object" ? dealText(value) : String(value);
 }
 
+// What the ink alone says, beside the rules-shaped confidence: a cell read as 8 at >99 % is
+// doubtful when its ink says 9.
+function inkAlone(cell) {
+  if (!cell.ink_alone || !cell.ink_alone.length) return null;
+  const said = cell.ink_alone.map(([v, p]) => `${valueText(v)} (${percent(p)})`).join(", ");
+  return el("span", { class: "ink-alone" }, ` · the ink alone says ${said}`);
+}
+
 function percent(p) {
   return p >= 0.995 ? ">99%" : p < 0.005 ? "<1%" : `${Math.round(p * 100)}%`;
 }
@@ -329,7 +337,8 @@ function renderCard(cell) {
     el("div", { class: "where" }, sheetTitle(group)),
     el("h2", {}, cell.label),
     el("div", { class: "value-now" }, "Read as ", el("strong", {}, valueText(cell.value)),
-      ` · ${percent(cell.confidence)} sure`, cell.skipped ? el("em", {}, " · skipped once") : null),
+      ` · ${percent(cell.confidence)} sure`, inkAlone(cell),
+      cell.skipped ? el("em", {}, " · skipped once") : null),
     cropView(cell),
     el("div", { class: "columns" },
       el("div", {}, el("h3", {}, "Candidates"), candidates, expected, note),
