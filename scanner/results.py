@@ -8,9 +8,10 @@ where it stands on its page (millimetres) and the crop of its ink.
 
 A field's crop is a rectangle of its page's field sheet (:mod:`scanner.field_sheets`), named
 in W3C Media Fragments syntax: ``S1/crops/page-1.jpg#xywh=0,144,200,72`` is the 200 x 72
-pixels at (0, 144) of that JPEG (:func:`crop_ref`, read back by :func:`split_crop`). Scans
-made before field sheets name a file of their own, with no fragment: the whole file is the
-crop.
+pixels at (0, 144) of that JPEG (:func:`crop_ref`, read back by :func:`split_crop`). A deal
+row read with confidence is a rectangle of its straightened page (``S1/page-2.jpg#xywh=...``,
+100 dpi) instead. Scans made before field sheets name a file of their own, with no fragment:
+the whole file is the crop.
 """
 
 from __future__ import annotations
