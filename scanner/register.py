@@ -442,7 +442,8 @@ def register(page: PageImage, context: object = None) -> RegisteredPage:
                            "cut-off photo", page.source, page.index_in_file)
     pages = sorted({i // 4 for i in found})
     if len(pages) > 1:
-        log.warning("%s: markers of pages %s; reading page %d", label, pages, page_index + 1)
+        log.warning("%s: markers of pages %s; reading page %d", label,
+                    ", ".join(str(p + 1) for p in pages), page_index + 1)
         found = {i: c for i, c in found.items() if i // 4 == page_index}
     frames = page_frames(page_index)
     if not frames:

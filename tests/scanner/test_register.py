@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import cv2
@@ -12,7 +13,7 @@ from forms.layout import build_layout
 from scanner.errors import NoSheetFound, PoorQuality
 from scanner.load import PageImage
 from scanner.register import register
-from tests.scanner.synth import page_bgr, photo
+from tests.scanner.synth import DPI, page_bgr, photo
 
 SRC = Path("test.jpg")
 
@@ -83,3 +84,18 @@ def test_not_a_sheet() -> None:
         register(PageImage(SRC, 0, noise))
     with pytest.raises(NoSheetFound):
         register(PageImage(SRC, 0, np.full((1200, 900, 3), 250, np.uint8)))
+
+
+def test_a_stray_marker_of_another_page_is_told_by_page_number(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A marker of page 3 pasted on page 2: page 2 is read, and the warning numbers pages
+    as people do (from 1), as it numbers the page it reads."""
+    page, other = page_bgr(3, 1), page_bgr(3, 2)
+    s = DPI / 25.4
+    patch = other[:round(22 * s), :round(22 * s)]  # page 3's top-left marker and its margin
+    y, x = round(95 * s), round(135 * s)
+    page[y:y + patch.shape[0], x:x + patch.shape[1]] = patch
+    with caplog.at_level(logging.WARNING, logger="scanner.register"):
+        reg = register(PageImage(SRC, 0, page))
+    assert reg.page_index == 1
+    assert "markers of pages 2, 3; reading page 2" in caplog.text
