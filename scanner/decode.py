@@ -13,7 +13,8 @@ Every field ends *read* (with its confidence), *doubtful* (with its top candidat
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -21,7 +22,6 @@ from typing import Any
 from scanner.decode_columns import (
     EntryCells,
     EntryDecision,
-    column_log_likelihood,
     decode_column,
     totals_log_likelihood,
 )
@@ -31,7 +31,7 @@ from scoring.deals import Deal, make_deal
 from scoring.errors import RecordError
 from scoring.record import FORMAT, parse_record
 from scoring.rules import RuleSet
-from scoring.sheet import ExpectedSheet, SheetWriter
+from scoring.sheet import ExpectedSheet, SheetEntry, SheetWriter
 
 ROW_READ = 0.998
 """A deal row whose best reading has this probability (after the totals had their say) is
@@ -186,12 +186,20 @@ there (the rules engine refused it), and so is every deal log with these rows.""
 @dataclass(frozen=True)
 class _Later:
     """The rows after a weighed one, written on from one of its readings: the totals before
-    them, the totals they write in each column (the end-of-game correction left out), and
-    each column's log-likelihood with that reading."""
+    them, the totals they write in each column (during play: the end-of-game correction is
+    not on the written sheet), and each column's log-likelihood with that reading."""
 
     totals: dict[Column, Fraction]
-    written: dict[Column, list[Fraction]]
+    written: defaultdict[Column, list[Fraction]]
     fits: dict[Column, float]
+
+
+def _totals_by_column(entries: Iterable[SheetEntry]) -> defaultdict[Column, list[Fraction]]:
+    """Each column's running totals in ``entries``, in the order written (none: empty)."""
+    totals: defaultdict[Column, list[Fraction]] = defaultdict(list)
+    for entry in entries:
+        totals[entry.column].append(entry.total)
+    return totals
 
 
 class _DealLogs:
@@ -243,14 +251,14 @@ class _DealLogs:
         later = self._later[key]
         if later is None:
             return ILLEGAL_FIT
-        totals, entries = writer.totals, writer.entries
+        totals = writer.totals
+        before: dict[Column, list[Fraction]] | None = None
         fits = []
         for column, cells in columns.items():
             shift = totals[column] - later.totals[column]
             if shift:
-                expected = [e.total for e in entries
-                            if e.column == column and e.deal is not None] + \
-                    [total + shift for total in later.written[column]]
+                before = before if before is not None else _totals_by_column(writer.entries)
+                expected = before[column] + [total + shift for total in later.written[column]]
                 fits.append(totals_log_likelihood(cells, expected))
             else:
                 fits.append(later.fits[column])
@@ -264,13 +272,10 @@ class _DealLogs:
         written = self._written(head, picks, index + 1, len(picks))
         if written is None:
             return None
-        sheet = written[0].sheet()
-        later: dict[Column, list[Fraction]] = {column: [] for column in columns}
-        for entry in sheet.entries[len(head[0].entries):]:
-            if entry.deal is not None:  # the end-of-game correction is not fitted
-                later.setdefault(entry.column, []).append(entry.total)
-        return _Later(head[0].totals, later,
-                      {column: column_log_likelihood(cells, sheet.column(column))
+        entries = written[0].entries  # as written during play: no end-of-game correction
+        every = _totals_by_column(entries)
+        return _Later(head[0].totals, _totals_by_column(entries[len(head[0].entries):]),
+                      {column: totals_log_likelihood(cells, every[column])
                        for column, cells in columns.items()})
 
     def _prefix(self, picks: tuple[int, ...], shared: int) -> _Written:
