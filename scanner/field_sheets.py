@@ -98,9 +98,11 @@ def write_field_sheets(requests: Sequence[CropRequest], pages: Mapping[int, Regi
     return crops
 
 
-def _pixel_rect(page: RegisteredPage, rect_mm: tuple[float, float, float, float]) -> Rect:
-    """A field's rectangle on the crop grid, cut to the page (at least one pixel)."""
-    s = CROP_PX_PER_MM
+def pixel_rect(page: RegisteredPage, rect_mm: tuple[float, float, float, float],
+               px_per_mm: float = CROP_PX_PER_MM) -> Rect:
+    """A field's rectangle (x, y, w, h, mm) on the grid of the whole page warped at
+    ``px_per_mm`` (by default the crops'), cut to the page (at least one pixel)."""
+    s = px_per_mm
     x, y, w, h = (round(v * s) for v in rect_mm)
     x0, y0 = max(x, 0), max(y, 0)
     x1 = max(min(x + w, round(page.page_w_mm * s)), x0 + 1)
@@ -119,7 +121,7 @@ def _blocks(requests: Iterable[CropRequest],
     blocks: list[_Block] = []
     last: dict[tuple[str, int, int], _Block] = {}
     for request in requests:
-        rect = _pixel_rect(pages[request.page], request.rect_mm)
+        rect = pixel_rect(pages[request.page], request.rect_mm)
         where = (request.group, request.page, request.rotation_deg)
         block = last.get(where)
         if block is not None:

@@ -40,7 +40,7 @@ from scanner.decode import DecodedSheet, SheetEvidence, decode_sheet
 from scanner.decode_columns import EntryCells
 from scanner.decode_deals import RowEvidence
 from scanner.errors import ScanError
-from scanner.field_sheets import CropRequest, write_field_sheets
+from scanner.field_sheets import CropRequest, pixel_rect, write_field_sheets
 from scanner.identify import IdentifiedPage, SheetPages, assemble_sheets, identify
 from scanner.load import expand_paths, load_file
 from scanner.memory import reuse_freed_memory
@@ -305,9 +305,9 @@ def _fields(layout: Layout, decoded: DecodedSheet, readings: dict[int, PageReadi
     images = {page.index: page.image for page in pages}
     for place, row in rows:
         if row.status == "read":
-            page = readings[place.page].page
-            crops[place.key] = crop_ref(images[place.page], _page_pixels(
-                place.rect_mm, page.page_w_mm, page.page_h_mm))
+            x0, y0, x1, y1 = pixel_rect(readings[place.page].page, place.rect_mm,
+                                        STRAIGHT_PAGE_DPI / 25.4)
+            crops[place.key] = crop_ref(images[place.page], (x0, y0, x1 - x0, y1 - y0))
     fields = [FieldReading(
         place.key, place.page, place.rect_mm, decision.status, decision.value,
         round(decision.confidence, 6), tuple((v, round(p, 6)) for v, p in decision.candidates),
@@ -320,19 +320,6 @@ def _fields(layout: Layout, decoded: DecodedSheet, readings: dict[int, PageReadi
         crops[place.key])
         for place, row in rows)
     return tuple(fields)
-
-
-def _page_pixels(rect_mm: tuple[float, float, float, float], page_w_mm: float,
-                 page_h_mm: float) -> tuple[int, int, int, int]:
-    """A rectangle (x, y, w, h, mm) in pixels of the straightened page image (as
-    :func:`_save_page` sizes it), cut to the image."""
-    s = STRAIGHT_PAGE_DPI / 25.4
-    width, height = round(page_w_mm * s), round(page_h_mm * s)
-    x0 = min(max(round(rect_mm[0] * s), 0), width - 1)
-    y0 = min(max(round(rect_mm[1] * s), 0), height - 1)
-    x1 = min(max(round((rect_mm[0] + rect_mm[2]) * s), x0 + 1), width)
-    y1 = min(max(round((rect_mm[1] + rect_mm[3]) * s), y0 + 1), height)
-    return (x0, y0, x1 - x0, y1 - y0)
 
 
 def _identity_json(identity: SheetIdentity) -> dict[str, Any]:
