@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -288,20 +288,14 @@ def _raw_deal_text(deal: dict[str, Any]) -> str:
     part shown (candidates of a doubtful row may differ in any one of them):
     ``B plays 7♦, A passes, C whists; tricks A 0, B 8, C 2; talon 1 quick trick``."""
     kind = deal.get("type", "")
-    if kind == "allpass":
-        body = "all-pass"
-    else:
-        try:
-            bid = "misère" if kind == "misere" else str(parse_contract(deal.get("contract", "")))
-        except RecordError:
-            bid = str(deal.get("contract", "?"))
-        calls = {"whist": "whists", "pass": "passes", "halfwhist": "half-whists"}
-        body = f"{deal.get('declarer', '?')} plays {bid}" + "".join(
-            f", {seat} {calls.get(call, call)}"
-            for seat, call in sorted(deal.get("defence", {}).items()))
+    try:
+        bid = "misère" if kind == "misere" else str(parse_contract(deal.get("contract", "")))
+    except RecordError:
+        bid = str(deal.get("contract", "?"))
     tricks = deal.get("tricks")
-    if tricks:
-        body += "; tricks " + ", ".join(f"{s} {n}" for s, n in sorted(tricks.items()))
+    body = _play_text(kind, deal.get("declarer", "?"), bid,
+                      sorted(deal.get("defence", {}).items()),
+                      sorted(tricks.items()) if tricks else None)
     quick = deal.get("talon", {}).get("quick_tricks", 0)
     if quick:
         body += f"; talon {quick} quick trick{'s' if quick > 1 else ''}"
@@ -319,18 +313,25 @@ def _column_text(column: Column, record: GameRecord) -> str:
 def _deal_text(deal: Deal) -> str:
     """``deal 5 (dealt by A): B plays 6♠, C whists, A passes; tricks B 6, C 3, A 1 → 6♠/=``."""
     head = f"deal {deal.number} (dealt by {deal.dealer})"
-    if deal.kind == "allpass":
-        body = "all-pass"
-    else:
-        bid = "misère" if deal.kind == "misere" else str(deal.bid)
-        calls = {"whist": "whists", "pass": "passes", "halfwhist": "half-whists"}
-        body = f"{deal.declarer} plays {bid}" + "".join(
-            f", {seat} {calls.get(call, call)}" for seat, call in deal.defence)
-    if deal.tricks is not None:
-        body += "; tricks " + ", ".join(f"{s} {n}" for s, n in deal.tricks)
-    elif deal.kind != "allpass":
+    bid = "misère" if deal.kind == "misere" else str(deal.bid)
+    body = _play_text(deal.kind, deal.declarer, bid, deal.defence, deal.tricks)
+    if deal.tricks is None and deal.kind != "allpass":
         body += "; not played"
     return f"{head}: {body} → {deal.result_notation()}"
+
+
+_CALLS = {"whist": "whists", "pass": "passes", "halfwhist": "half-whists"}
+
+
+def _play_text(kind: str, declarer: str | None, bid: str,
+               defence: Iterable[tuple[str, str]],
+               tricks: Iterable[tuple[str, int]] | None) -> str:
+    """``B plays 6♠, C whists, A passes; tricks B 6, C 3, A 1`` (``all-pass; tricks ...``)."""
+    body = "all-pass" if kind == "allpass" else f"{declarer} plays {bid}" + "".join(
+        f", {seat} {_CALLS.get(call, call)}" for seat, call in defence)
+    if tricks is not None:
+        body += "; tricks " + ", ".join(f"{s} {n}" for s, n in tricks)
+    return body
 
 
 def _deal_view(deal: Deal) -> DealView:
