@@ -161,18 +161,28 @@ def read_sheet(sheet: SheetPages, out_dir: Path, clock: StageClock | None = None
                                  _columns(layout, readings), names)
         decoded = decode_sheet(evidence)
     with clock.stage("output"):
-        folder = out_dir / sheet.sheet_id
-        (folder / "crops").mkdir(parents=True, exist_ok=True)
-        pages = tuple(_save_page(folder, readings[i].page, out_dir) for i in sorted(readings))
-        fields = _fields(layout, decoded, readings, pages, folder, out_dir)
-        scan = SheetScan(sheet.sheet_id, _identity_json(identity), layout.id, pages, fields,
-                         decoded.record(), sheet.missing, sheet.problems,
-                         round(time.perf_counter() - start, 3))
-        scan_json_path(out_dir, sheet.sheet_id).write_text(
-            json.dumps(scan.to_json(), ensure_ascii=False, separators=(",", ":")),
-            encoding="utf-8")
-    log.info("%s: %d fields, %d doubtful, %.2f s", sheet.sheet_id, len(fields),
+        scan = write_scan(sheet, readings, decoded, out_dir, start)
+    log.info("%s: %d fields, %d doubtful, %.2f s", sheet.sheet_id, len(scan.fields),
              len(scan.doubtful), scan.seconds)
+    return scan
+
+
+def write_scan(sheet: SheetPages, readings: dict[int, PageReading], decoded: DecodedSheet,
+               out_dir: Path, start: float) -> SheetScan:
+    """Write a sheet's scan under ``out_dir/<sheet id>/`` (page images, field sheets,
+    ``scan.json``) and return it; ``start`` is when reading the sheet began
+    (``time.perf_counter``)."""
+    layout = sheet.layout
+    folder = out_dir / sheet.sheet_id
+    (folder / "crops").mkdir(parents=True, exist_ok=True)
+    pages = tuple(_save_page(folder, readings[i].page, out_dir) for i in sorted(readings))
+    fields = _fields(layout, decoded, readings, pages, folder, out_dir)
+    scan = SheetScan(sheet.sheet_id, _identity_json(sheet.identity), layout.id, pages, fields,
+                     decoded.record(), sheet.missing, sheet.problems,
+                     round(time.perf_counter() - start, 3))
+    scan_json_path(out_dir, sheet.sheet_id).write_text(
+        json.dumps(scan.to_json(), ensure_ascii=False, separators=(",", ":")),
+        encoding="utf-8")
     return scan
 
 
