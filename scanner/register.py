@@ -199,10 +199,14 @@ def page_frames(page_index: int) -> tuple[Frame, ...]:
 @lru_cache(maxsize=2)
 def _detector(quick: bool = False) -> cv2.aruco.ArucoDetector:
     """The marker detector: with ``quick``, one adaptive-threshold window
-    (:data:`DETECT_QUICK_WINDOW_PX`), else those of :data:`DETECT_THRESHOLD_WINDOWS_PX`."""
+    (:data:`DETECT_QUICK_WINDOW_PX`) and no marker smaller than
+    :data:`DETECT_QUICK_MIN_PERIMETER_SHARE`, else those of
+    :data:`DETECT_THRESHOLD_WINDOWS_PX` and OpenCV's smallest marker."""
     dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
+    if quick:
+        params.minMarkerPerimeterRate = k.DETECT_QUICK_MIN_PERIMETER_SHARE
     low, high = (k.DETECT_QUICK_WINDOW_PX,) * 2 if quick else k.DETECT_THRESHOLD_WINDOWS_PX
     params.adaptiveThreshWinSizeMin = low
     params.adaptiveThreshWinSizeMax = high
