@@ -111,18 +111,31 @@ def rasterize(page: RegisteredPage, boxes: Sequence[Box],
     tiles = page.warp_many([(x0 + c0 / px_per_mm, y0 + r0 / px_per_mm, (c1 - c0) / px_per_mm,
                              (r1 - r0) / px_per_mm) for r0, r1, c0, c1 in runs], px_per_mm)
     whole = len(runs) == 1 and runs[0] == (0, height, 0, width)
-    # the channels are put together tile by tile: no full-size colour canvas
+    # the channels are put together tile by tile, each written into its canvas in place:
+    # no full-size colour canvas
     if page.image.ndim == 3:
         redness = np.zeros((height, width), np.uint8)
-        reds = [cv2.extractChannel(tile, 2) for tile in tiles]
-        for (r0, r1, c0, c1), tile, red in zip(runs, tiles, reds, strict=True):
+        reds = _paper(height, width, whole)
+        for (r0, r1, c0, c1), tile in zip(runs, tiles, strict=True):
+            red = cv2.extractChannel(tile, 2, dst=reds[r0:r1, c0:c1])
             cv2.subtract(red, cv2.extractChannel(tile, 1), dst=redness[r0:r1, c0:c1])
         if _is_colour(page, redness, None if whole else runs, x0, y0, x1, y1, px_per_mm):
-            return PageRaster(x0, y0, px_per_mm, True, _canvas(runs, reds, height, width),
-                              redness, used, blank)
-        tiles = [cv2.cvtColor(t, cv2.COLOR_BGR2GRAY) for t in tiles]
-    gray = _canvas(runs, tiles, height, width)
+            return PageRaster(x0, y0, px_per_mm, True, reds, redness, used, blank)
+        gray = reds  # every tile's pixels are overwritten, the rest stays paper white
+        for (r0, r1, c0, c1), tile in zip(runs, tiles, strict=True):
+            cv2.cvtColor(tile, cv2.COLOR_BGR2GRAY, dst=gray[r0:r1, c0:c1])
+    else:
+        gray = _paper(height, width, whole)
+        for (r0, r1, c0, c1), tile in zip(runs, tiles, strict=True):
+            gray[r0:r1, c0:c1] = tile
     return PageRaster(x0, y0, px_per_mm, False, gray, cv2.bitwise_not(gray), used, blank)
+
+
+def _paper(height: int, width: int, whole: bool) -> np.ndarray:
+    """A grey canvas for the tiles: paper white, left unset when one tile covers it."""
+    if whole:
+        return np.empty((height, width), np.uint8)
+    return np.full((height, width), 255, np.uint8)
 
 
 def _reach_mm(px_per_mm: float) -> float:
@@ -132,18 +145,6 @@ def _reach_mm(px_per_mm: float) -> float:
     search = max(1, round(k.BOX_SEARCH_MM * px_per_mm))
     ring = round(k.PAPER_RING_MM * px_per_mm) - k.BOX_INSET_MM * px_per_mm
     return (search + max(1.0, ring) + 1) / px_per_mm
-
-
-def _canvas(runs: Sequence[tuple[int, int, int, int]], tiles: Sequence[np.ndarray],
-            height: int, width: int) -> np.ndarray:
-    """A grey image of paper white with each tile put at its run (rows ``r0:r1``, columns
-    ``c0:c1``)."""
-    if len(runs) == 1 and runs[0] == (0, height, 0, width):
-        return tiles[0]
-    canvas = np.full((height, width), 255, np.uint8)
-    for (r0, r1, c0, c1), tile in zip(runs, tiles, strict=True):
-        canvas[r0:r1, c0:c1] = tile
-    return canvas
 
 
 def may_hold_ink(page: RegisteredPage, boxes: Sequence[Box], x0: float, y0: float,
