@@ -182,16 +182,49 @@ def may_hold_ink(page: RegisteredPage, boxes: Sequence[Box], x0: float, y0: floa
 
 def _places(boxes: Sequence[Box]) -> np.ndarray:
     """The boxes' ``x_mm, y_mm, w_mm, h_mm``, one row each (read-only)."""
-    return _places_of(tuple(boxes))
+    return _geometry(boxes).places
+
+
+class _Geometry:
+    """What the image stages need of a page's boxes that no image changes, worked out once
+    (every sheet of a layout has the same boxes): their places and, by resolution, their
+    :class:`_CutPlan`."""
+
+    def __init__(self, boxes: tuple[Box, ...]) -> None:
+        self.boxes = boxes
+        self.places = np.array([(b.x_mm, b.y_mm, b.w_mm, b.h_mm) for b in boxes], np.float64)
+        self.places.flags.writeable = False
+        self.plans: dict[float, _CutPlan] = {}
+
+    def cut_plan(self, px_per_mm: float) -> _CutPlan:
+        """The boxes' :class:`_CutPlan` at ``px_per_mm``."""
+        if px_per_mm not in self.plans:
+            self.plans[px_per_mm] = _cut_plan(self.boxes, self.places, px_per_mm)
+        return self.plans[px_per_mm]
+
+
+_RECENT: list[tuple[tuple[Box, ...], _Geometry]] = []
+"""The last few box tuples given, with their geometry: a page's boxes come as one tuple to
+:func:`rasterize`, :func:`may_hold_ink` and :func:`cut_cells`, and finding it by identity
+spares hashing its hundreds of boxes each time."""
+
+
+def _geometry(boxes: Sequence[Box]) -> _Geometry:
+    """The :class:`_Geometry` of ``boxes``: by identity for a tuple seen lately, else by
+    content (a layout page's boxes)."""
+    for seen, geometry in _RECENT:
+        if seen is boxes:
+            return geometry
+    geometry = _geometry_of(tuple(boxes))
+    if isinstance(boxes, tuple):  # a list could change under the same identity
+        _RECENT.insert(0, (boxes, geometry))
+        del _RECENT[4:]
+    return geometry
 
 
 @lru_cache(maxsize=16)
-def _places_of(boxes: tuple[Box, ...]) -> np.ndarray:
-    """:func:`_places`, worked out once for a page's boxes (every sheet of a layout has the
-    same)."""
-    places = np.array([(b.x_mm, b.y_mm, b.w_mm, b.h_mm) for b in boxes], np.float64)
-    places.flags.writeable = False
-    return places
+def _geometry_of(boxes: tuple[Box, ...]) -> _Geometry:
+    return _Geometry(boxes)
 
 
 def _used_blocks(places: np.ndarray, x0: float, y0: float, width: int, height: int,
@@ -312,7 +345,7 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box]) -> tuple[CellImage, ...]
     s = raster.px_per_mm
     h, w = raster.content.shape
     search = max(1, round(k.BOX_SEARCH_MM * s))
-    plan = _cut_plan(tuple(boxes), s)
+    plan = _geometry(boxes).cut_plan(s)
     xs = (plan.places[:, 0] - raster.x_mm) * s
     ys = (plan.places[:, 1] - raster.y_mm) * s
     ws = plan.places[:, 2] * s
@@ -377,11 +410,8 @@ class _CutPlan:
     blank: tuple[CellImage, ...]
 
 
-@lru_cache(maxsize=16)
-def _cut_plan(boxes: tuple[Box, ...], px_per_mm: float) -> _CutPlan:
-    """The :class:`_CutPlan` of ``boxes`` at ``px_per_mm``, worked out once (every sheet
-    of a layout has the same boxes)."""
-    places = _places_of(boxes)
+def _cut_plan(boxes: tuple[Box, ...], places: np.ndarray, px_per_mm: float) -> _CutPlan:
+    """The :class:`_CutPlan` of ``boxes`` (at ``places``) at ``px_per_mm``."""
     inset = k.BOX_INSET_MM * px_per_mm
     widths = np.maximum(1, np.round(places[:, 2] * px_per_mm - 2 * inset)).astype(np.int64)
     heights = np.maximum(1, np.round(places[:, 3] * px_per_mm - 2 * inset)).astype(np.int64)
