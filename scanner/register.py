@@ -196,17 +196,20 @@ def page_frames(page_index: int) -> tuple[Frame, ...]:
     return tuple((w, h, m) for (w, h), m in frames.items())
 
 
-@lru_cache(maxsize=2)
-def _detector(quick: bool = False) -> cv2.aruco.ArucoDetector:
+@lru_cache(maxsize=4)
+def _detector(quick: bool = False, share: float = 1.0) -> cv2.aruco.ArucoDetector:
     """The marker detector: with ``quick``, one adaptive-threshold window
     (:data:`DETECT_QUICK_WINDOW_PX`) and no marker smaller than
     :data:`DETECT_QUICK_MIN_PERIMETER_SHARE`, else those of
-    :data:`DETECT_THRESHOLD_WINDOWS_PX` and OpenCV's smallest marker."""
+    :data:`DETECT_THRESHOLD_WINDOWS_PX` and OpenCV's smallest marker. For a corner of the
+    image ``share`` of its sides, the smallest marker (a share of the longer side of what it
+    is given) is scaled so that it is as many pixels as in the whole image."""
     dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
     if quick:
         params.minMarkerPerimeterRate = k.DETECT_QUICK_MIN_PERIMETER_SHARE
+    params.minMarkerPerimeterRate /= share
     low, high = (k.DETECT_QUICK_WINDOW_PX,) * 2 if quick else k.DETECT_THRESHOLD_WINDOWS_PX
     params.adaptiveThreshWinSizeMin = low
     params.adaptiveThreshWinSizeMax = high
@@ -247,13 +250,38 @@ def detect_markers(image: np.ndarray, scale: float = 1.0,
                    quick: bool = False) -> dict[int, np.ndarray]:
     """Return ``{aruco_id: (4, 2) corners}`` (ArUco corner order) found in the red channel
     of ``image``, the page at ``scale`` of the full image, in full-resolution px."""
-    corners, ids, _ = _detector(quick).detectMarkers(content_channel(image))
+    return _detect(_detector(quick), content_channel(image), scale)
+
+
+def detect_in_corners(image: np.ndarray, scale: float = 1.0) -> dict[int, np.ndarray]:
+    """:func:`detect_markers` (quick) in the four corners of ``image`` only, each
+    :data:`DETECT_CORNER_SHARE` of its sides, where a scan's markers lie. A marker found
+    there is found where the whole image puts it (the detector's threshold and contours are
+    local; its corners agree to float rounding)."""
+    channel = content_channel(image)
+    height, width = channel.shape
+    h, w = round(height * k.DETECT_CORNER_SHARE), round(width * k.DETECT_CORNER_SHARE)
+    detector = _detector(True, k.DETECT_CORNER_SHARE)
+    found: dict[int, np.ndarray] = {}
+    for y0, x0 in ((0, 0), (0, width - w), (height - h, 0), (height - h, width - w)):
+        corner = _detect(detector, channel[y0:y0 + h, x0:x0 + w], scale, (x0, y0))
+        for marker_id, quad in corner.items():
+            found.setdefault(marker_id, quad)
+    return found
+
+
+def _detect(detector: cv2.aruco.ArucoDetector, channel: np.ndarray, scale: float,
+            origin: tuple[int, int] = (0, 0)) -> dict[int, np.ndarray]:
+    """The markers ``detector`` finds in ``channel``, a part of the page at ``scale``
+    whose top-left pixel is ``origin`` there, in full-resolution px."""
+    corners, ids, _ = detector.detectMarkers(channel)
     if ids is None:
         return {}
     found: dict[int, np.ndarray] = {}
+    at = np.array(origin, np.float32)
     for marker_id, quad in zip(ids.ravel(), corners, strict=True):
         # pixel centres: x_full = (x + 0.5) / scale - 0.5
-        found.setdefault(int(marker_id), (quad.reshape(4, 2) + 0.5) / scale - 0.5)
+        found.setdefault(int(marker_id), (quad.reshape(4, 2) + at + 0.5) / scale - 0.5)
     return found
 
 
@@ -426,8 +454,9 @@ def _find_markers(image: np.ndarray, levels: tuple[np.ndarray, ...]
                   ) -> tuple[dict[int, np.ndarray], int]:
     """The markers of one page and its index; corners refined at full resolution.
 
-    Looked for in the smallest halving with one threshold window, then (while fewer than
-    four of one page turn up) with all of them, then in the next larger halving.
+    Looked for in the corners of the smallest halving (:func:`detect_in_corners`), then
+    (while fewer than four of one page turn up) in the whole of it with one threshold window,
+    with all of them, and in the next larger halving.
     """
     def majority(found: dict[int, np.ndarray]) -> tuple[int, int]:
         pages = [i // 4 for i in found]
@@ -436,8 +465,12 @@ def _find_markers(image: np.ndarray, levels: tuple[np.ndarray, ...]
 
     level = len(levels)  # 0: the full image, i: levels[i - 1]
     tries = [(level, True), (level, False)] + ([(level - 1, False)] if level else [])
-    found: dict[int, np.ndarray] = {}
-    count, index = 0, -1
+    found = detect_in_corners(levels[-1] if level else image, 0.5 ** level)
+    count, index = majority(found)
+    if count < 4:  # the whole image, as though the corners had not been looked at
+        found, count, index = {}, 0, -1
+    else:
+        tries = []
     for at, quick in tries:
         more = detect_markers(levels[at - 1] if at else image, 0.5 ** at, quick)
         if majority(more)[0] > count:
