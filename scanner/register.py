@@ -6,8 +6,9 @@ for whatever later wants the page coarse (the straightened page a scan keeps). M
 (DICT_4X4_50, ``id = 4 * page + corner``, :class:`forms.model.Marker`) are found in the red
 channel of the smallest one (the light-red drop-out print vanishes there; a black-and-white
 page is the same in every channel): first in its four corners only, where a scan's lie, then
-in the whole of it, and once more in the next larger one when fewer than four turn up. Their corners are refined at full resolution in small patches around each marker
-only, and all found corners (16 with four markers) fit one homography. The ids tell the page
+in the whole of it, and once more in the next larger one when fewer than four turn up.
+Their corners are refined at full resolution in small patches around each marker only, and
+all found corners (16 with four markers) fit one homography. The ids tell the page
 index and the rotation, so pages may come in any order and any way up. With fewer than
 three markers the paper's outline stands in, oriented by the marker(s) still visible. The
 fit error, the resolution, blur (marker edge sharpness, on patches warped from the full
