@@ -111,18 +111,31 @@ def rasterize(page: RegisteredPage, boxes: Sequence[Box],
     tiles = page.warp_many([(x0 + c0 / px_per_mm, y0 + r0 / px_per_mm, (c1 - c0) / px_per_mm,
                              (r1 - r0) / px_per_mm) for r0, r1, c0, c1 in runs], px_per_mm)
     whole = len(runs) == 1 and runs[0] == (0, height, 0, width)
-    # the channels are put together tile by tile: no full-size colour canvas
+    # the channels are put together tile by tile, each written into its canvas in place:
+    # no full-size colour canvas
     if page.image.ndim == 3:
         redness = np.zeros((height, width), np.uint8)
-        reds = [cv2.extractChannel(tile, 2) for tile in tiles]
-        for (r0, r1, c0, c1), tile, red in zip(runs, tiles, reds, strict=True):
+        reds = _paper(height, width, whole)
+        for (r0, r1, c0, c1), tile in zip(runs, tiles, strict=True):
+            red = cv2.extractChannel(tile, 2, dst=reds[r0:r1, c0:c1])
             cv2.subtract(red, cv2.extractChannel(tile, 1), dst=redness[r0:r1, c0:c1])
         if _is_colour(page, redness, None if whole else runs, x0, y0, x1, y1, px_per_mm):
-            return PageRaster(x0, y0, px_per_mm, True, _canvas(runs, reds, height, width),
-                              redness, used, blank)
-        tiles = [cv2.cvtColor(t, cv2.COLOR_BGR2GRAY) for t in tiles]
-    gray = _canvas(runs, tiles, height, width)
+            return PageRaster(x0, y0, px_per_mm, True, reds, redness, used, blank)
+        gray = reds  # every tile's pixels are overwritten, the rest stays paper white
+        for (r0, r1, c0, c1), tile in zip(runs, tiles, strict=True):
+            cv2.cvtColor(tile, cv2.COLOR_BGR2GRAY, dst=gray[r0:r1, c0:c1])
+    else:
+        gray = _paper(height, width, whole)
+        for (r0, r1, c0, c1), tile in zip(runs, tiles, strict=True):
+            gray[r0:r1, c0:c1] = tile
     return PageRaster(x0, y0, px_per_mm, False, gray, cv2.bitwise_not(gray), used, blank)
+
+
+def _paper(height: int, width: int, whole: bool) -> np.ndarray:
+    """A grey canvas for the tiles: paper white, left unset when one tile covers it."""
+    if whole:
+        return np.empty((height, width), np.uint8)
+    return np.full((height, width), 255, np.uint8)
 
 
 def _reach_mm(px_per_mm: float) -> float:
@@ -132,18 +145,6 @@ def _reach_mm(px_per_mm: float) -> float:
     search = max(1, round(k.BOX_SEARCH_MM * px_per_mm))
     ring = round(k.PAPER_RING_MM * px_per_mm) - k.BOX_INSET_MM * px_per_mm
     return (search + max(1.0, ring) + 1) / px_per_mm
-
-
-def _canvas(runs: Sequence[tuple[int, int, int, int]], tiles: Sequence[np.ndarray],
-            height: int, width: int) -> np.ndarray:
-    """A grey image of paper white with each tile put at its run (rows ``r0:r1``, columns
-    ``c0:c1``)."""
-    if len(runs) == 1 and runs[0] == (0, height, 0, width):
-        return tiles[0]
-    canvas = np.full((height, width), 255, np.uint8)
-    for (r0, r1, c0, c1), tile in zip(runs, tiles, strict=True):
-        canvas[r0:r1, c0:c1] = tile
-    return canvas
 
 
 def may_hold_ink(page: RegisteredPage, boxes: Sequence[Box], x0: float, y0: float,
@@ -169,25 +170,61 @@ def may_hold_ink(page: RegisteredPage, boxes: Sequence[Box], x0: float, y0: floa
     hs = np.maximum(places[:, 3] - 2 * inset, 0.0) * ppm
     c0s = np.clip(np.floor(xs).astype(np.int64), 0, w - 1)
     r0s = np.clip(np.floor(ys).astype(np.int64), 0, h - 1)
-    c1s = np.maximum(np.ceil(xs + ws).astype(np.int64), c0s + 1)
-    r1s = np.maximum(np.ceil(ys + hs).astype(np.int64), r0s + 1)
-    # the darkest point of each box: its pixels gathered, boxes of one size in pixels (a
-    # few sizes) at once; a box running off the rectangle is read over its part inside
-    darkest = np.zeros(len(boxes), np.int64)
-    base = int((c1s - c0s).max()) + 1
-    sizes = (r1s - r0s) * base + (c1s - c0s)  # rows and columns in one number
-    for size in np.unique(sizes).tolist():
-        rows, cols = divmod(size, base)
-        members = np.flatnonzero(sizes == size)
-        at_rows = np.minimum(r0s[members, None] + np.arange(rows), h - 1)
-        at_cols = np.minimum(c0s[members, None] + np.arange(cols), w - 1)
-        darkest[members] = dark[at_rows[:, :, None], at_cols[:, None, :]].max(axis=(1, 2))
-    return (darkest >= k.INK_TEST_MIN_DARKNESS).tolist()
+    c1s = np.minimum(np.maximum(np.ceil(xs + ws).astype(np.int64), c0s + 1), w)
+    r1s = np.minimum(np.maximum(np.ceil(ys + hs).astype(np.int64), r0s + 1), h)
+    # a box's darkest point is dark enough when any of its pixels is: counted from the
+    # integral image of the dark-enough pixels (a box running off the rectangle is read
+    # over its part inside)
+    enough = cv2.integral((dark >= k.INK_TEST_MIN_DARKNESS).view(np.uint8))
+    counts = enough[r1s, c1s] - enough[r0s, c1s] - enough[r1s, c0s] + enough[r0s, c0s]
+    return (counts > 0).tolist()
 
 
 def _places(boxes: Sequence[Box]) -> np.ndarray:
-    """The boxes' ``x_mm, y_mm, w_mm, h_mm``, one row each."""
-    return np.array([(b.x_mm, b.y_mm, b.w_mm, b.h_mm) for b in boxes], np.float64)
+    """The boxes' ``x_mm, y_mm, w_mm, h_mm``, one row each (read-only)."""
+    return _geometry(boxes).places
+
+
+class _Geometry:
+    """What the image stages need of a page's boxes that no image changes, worked out once
+    (every sheet of a layout has the same boxes): their places and, by resolution, their
+    :class:`_CutPlan`."""
+
+    def __init__(self, boxes: tuple[Box, ...]) -> None:
+        self.boxes = boxes
+        self.places = np.array([(b.x_mm, b.y_mm, b.w_mm, b.h_mm) for b in boxes], np.float64)
+        self.places.flags.writeable = False
+        self.plans: dict[float, _CutPlan] = {}
+
+    def cut_plan(self, px_per_mm: float) -> _CutPlan:
+        """The boxes' :class:`_CutPlan` at ``px_per_mm``."""
+        if px_per_mm not in self.plans:
+            self.plans[px_per_mm] = _cut_plan(self.boxes, self.places, px_per_mm)
+        return self.plans[px_per_mm]
+
+
+_RECENT: list[tuple[tuple[Box, ...], _Geometry]] = []
+"""The last few box tuples given, with their geometry: a page's boxes come as one tuple to
+:func:`rasterize`, :func:`may_hold_ink` and :func:`cut_cells`, and finding it by identity
+spares hashing its hundreds of boxes each time."""
+
+
+def _geometry(boxes: Sequence[Box]) -> _Geometry:
+    """The :class:`_Geometry` of ``boxes``: by identity for a tuple seen lately, else by
+    content (a layout page's boxes)."""
+    for seen, geometry in _RECENT:
+        if seen is boxes:
+            return geometry
+    geometry = _geometry_of(tuple(boxes))
+    if isinstance(boxes, tuple):  # a list could change under the same identity
+        _RECENT.insert(0, (boxes, geometry))
+        del _RECENT[4:]
+    return geometry
+
+
+@lru_cache(maxsize=16)
+def _geometry_of(boxes: tuple[Box, ...]) -> _Geometry:
+    return _Geometry(boxes)
 
 
 def _used_blocks(places: np.ndarray, x0: float, y0: float, width: int, height: int,
@@ -308,11 +345,11 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box]) -> tuple[CellImage, ...]
     s = raster.px_per_mm
     h, w = raster.content.shape
     search = max(1, round(k.BOX_SEARCH_MM * s))
-    places = _places(boxes)
-    xs = (places[:, 0] - raster.x_mm) * s
-    ys = (places[:, 1] - raster.y_mm) * s
-    ws = places[:, 2] * s
-    hs = places[:, 3] * s
+    plan = _geometry(boxes).cut_plan(s)
+    xs = (plan.places[:, 0] - raster.x_mm) * s
+    ys = (plan.places[:, 1] - raster.y_mm) * s
+    ws = plan.places[:, 2] * s
+    hs = plan.places[:, 3] * s
     live = np.array([b not in raster.blank for b in boxes], bool)
 
     def clip(v: np.ndarray, hi: int) -> np.ndarray:
@@ -334,32 +371,55 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box]) -> tuple[CellImage, ...]
     # fit error a few hundredths of a millimetre)
     inset = k.BOX_INSET_MM * s
     ring = round(k.PAPER_RING_MM * s)
-    cws = np.maximum(1, np.round(ws - 2 * inset)).astype(np.int64)
-    chs = np.maximum(1, np.round(hs - 2 * inset)).astype(np.int64)
-    cx0s = np.minimum(np.maximum(np.round(xs + dx + inset).astype(np.int64), 0), w - cws)
-    cy0s = np.minimum(np.maximum(np.round(ys + dy + inset).astype(np.int64), 0), h - chs)
-    turns = [(b.rotation_deg // 90) % 4 for b in boxes]
-    lefts, tops, widths, heights = cx0s.tolist(), cy0s.tolist(), cws.tolist(), chs.tolist()
-    crops: list[np.ndarray] = [_paper_white(ch, cw, t) for ch, cw, t in
-                               zip(heights, widths, turns, strict=True)]
+    inked = np.flatnonzero(live)
+    cws, chs = plan.widths[inked], plan.heights[inked]
+    cx0s = np.minimum(np.maximum(np.round(xs[inked] + dx[inked] + inset).astype(np.int64), 0),
+                      w - cws)
+    cy0s = np.minimum(np.maximum(np.round(ys[inked] + dy[inked] + inset).astype(np.int64), 0),
+                      h - chs)
+    crops: list[np.ndarray] = []
     windows: list[np.ndarray] = []
-    inked = np.flatnonzero(live).tolist()
-    for i in inked:
-        cx0, cy0, cw, ch = lefts[i], tops[i], widths[i], heights[i]
+    for i, cx0, cy0, cw, ch in zip(inked.tolist(), cx0s.tolist(), cy0s.tolist(), cws.tolist(),
+                                   chs.tolist(), strict=True):
         # the box and its ring lie in warped blocks (rasterize warps _reach_mm around it)
         windows.append(raster.content[max(cy0 - ring, 0):cy0 + ch + ring,
                                       max(cx0 - ring, 0):cx0 + cw + ring])
         crop = raster.content[cy0:cy0 + ch, cx0:cx0 + cw]
-        crops[i] = cv2.rotate(crop, _TURNS[turns[i]]) if turns[i] else crop
-    papers, inks = [255.0] * len(boxes), [0.0] * len(boxes)
-    live_papers = _percentile_many(windows, k.PAPER_PERCENTILE)
-    live_inks = _quick_ink_many([crops[i] for i in inked], live_papers)
-    for i, paper, ink in zip(inked, live_papers, live_inks, strict=True):
-        papers[i], inks[i] = paper, ink
-    shifts = zip((dx / s).tolist(), (dy / s).tolist(), strict=True)
-    return tuple(CellImage(box, crop, ink, paper, shift)
-                 for box, crop, ink, paper, shift in zip(boxes, crops, inks, papers, shifts,
-                                                         strict=True))
+        turns = plan.turns[i]
+        crops.append(cv2.rotate(crop, _TURNS[turns]) if turns else crop)
+    papers = _percentile_many(windows, k.PAPER_PERCENTILE)
+    inks = _quick_ink_many(crops, papers)
+    cells = list(plan.blank)
+    for i, crop, ink, paper, shift_x, shift_y in zip(
+            inked.tolist(), crops, inks, papers, (dx[inked] / s).tolist(),
+            (dy[inked] / s).tolist(), strict=True):
+        cells[i] = CellImage(boxes[i], crop, ink, paper, (shift_x, shift_y))
+    return tuple(cells)
+
+
+@dataclass(frozen=True)
+class _CutPlan:
+    """What :func:`cut_cells` needs of a page's boxes at one resolution that no image
+    changes: their places (mm), crop sizes (px), quarter turns, and each box as read when
+    blank (paper white, no ink, not moved)."""
+
+    places: np.ndarray
+    widths: np.ndarray
+    heights: np.ndarray
+    turns: tuple[int, ...]
+    blank: tuple[CellImage, ...]
+
+
+def _cut_plan(boxes: tuple[Box, ...], places: np.ndarray, px_per_mm: float) -> _CutPlan:
+    """The :class:`_CutPlan` of ``boxes`` (at ``places``) at ``px_per_mm``."""
+    inset = k.BOX_INSET_MM * px_per_mm
+    widths = np.maximum(1, np.round(places[:, 2] * px_per_mm - 2 * inset)).astype(np.int64)
+    heights = np.maximum(1, np.round(places[:, 3] * px_per_mm - 2 * inset)).astype(np.int64)
+    turns = tuple((b.rotation_deg // 90) % 4 for b in boxes)
+    blank = tuple(CellImage(box, _paper_white(ch, cw, t), 0.0, 255.0, (0.0, 0.0))
+                  for box, cw, ch, t in zip(boxes, widths.tolist(), heights.tolist(), turns,
+                                            strict=True))
+    return _CutPlan(places, widths, heights, turns, blank)
 
 
 @lru_cache(maxsize=64)

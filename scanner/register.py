@@ -5,9 +5,10 @@ at most :data:`DETECT_MAX_SIDE_PX`; these halvings are kept (:attr:`RegisteredPa
 for whatever later wants the page coarse (the straightened page a scan keeps). Markers
 (DICT_4X4_50, ``id = 4 * page + corner``, :class:`forms.model.Marker`) are found in the red
 channel of the smallest one (the light-red drop-out print vanishes there; a black-and-white
-page is the same in every channel), once more in the next larger one when fewer than four
-turn up. Their corners are refined at full resolution in small patches around each marker
-only, and all found corners (16 with four markers) fit one homography. The ids tell the page
+page is the same in every channel): first in its four corners only, where a scan's lie, then
+in the whole of it, and once more in the next larger one when fewer than four turn up.
+Their corners are refined at full resolution in small patches around each marker only, and
+all found corners (16 with four markers) fit one homography. The ids tell the page
 index and the rotation, so pages may come in any order and any way up. With fewer than
 three markers the paper's outline stands in, oriented by the marker(s) still visible. The
 fit error, the resolution, blur (marker edge sharpness, on patches warped from the full
@@ -196,13 +197,20 @@ def page_frames(page_index: int) -> tuple[Frame, ...]:
     return tuple((w, h, m) for (w, h), m in frames.items())
 
 
-@lru_cache(maxsize=2)
-def _detector(quick: bool = False) -> cv2.aruco.ArucoDetector:
+@lru_cache(maxsize=4)
+def _detector(quick: bool = False, share: float = 1.0) -> cv2.aruco.ArucoDetector:
     """The marker detector: with ``quick``, one adaptive-threshold window
-    (:data:`DETECT_QUICK_WINDOW_PX`), else those of :data:`DETECT_THRESHOLD_WINDOWS_PX`."""
+    (:data:`DETECT_QUICK_WINDOW_PX`) and no marker smaller than
+    :data:`DETECT_QUICK_MIN_PERIMETER_SHARE`, else those of
+    :data:`DETECT_THRESHOLD_WINDOWS_PX` and OpenCV's smallest marker. For a corner of the
+    image ``share`` of its sides, the smallest marker (a share of the longer side of what it
+    is given) is scaled so that it is as many pixels as in the whole image."""
     dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
+    if quick:
+        params.minMarkerPerimeterRate = k.DETECT_QUICK_MIN_PERIMETER_SHARE
+    params.minMarkerPerimeterRate /= share
     low, high = (k.DETECT_QUICK_WINDOW_PX,) * 2 if quick else k.DETECT_THRESHOLD_WINDOWS_PX
     params.adaptiveThreshWinSizeMin = low
     params.adaptiveThreshWinSizeMax = high
@@ -243,13 +251,38 @@ def detect_markers(image: np.ndarray, scale: float = 1.0,
                    quick: bool = False) -> dict[int, np.ndarray]:
     """Return ``{aruco_id: (4, 2) corners}`` (ArUco corner order) found in the red channel
     of ``image``, the page at ``scale`` of the full image, in full-resolution px."""
-    corners, ids, _ = _detector(quick).detectMarkers(content_channel(image))
+    return _detect(_detector(quick), content_channel(image), scale)
+
+
+def detect_in_corners(image: np.ndarray, scale: float = 1.0) -> dict[int, np.ndarray]:
+    """:func:`detect_markers` (quick) in the four corners of ``image`` only, each
+    :data:`DETECT_CORNER_SHARE` of its sides, where a scan's markers lie. A marker found
+    there is found where the whole image puts it (the detector's threshold and contours are
+    local; its corners agree to float rounding)."""
+    channel = content_channel(image)
+    height, width = channel.shape
+    h, w = round(height * k.DETECT_CORNER_SHARE), round(width * k.DETECT_CORNER_SHARE)
+    detector = _detector(True, k.DETECT_CORNER_SHARE)
+    found: dict[int, np.ndarray] = {}
+    for y0, x0 in ((0, 0), (0, width - w), (height - h, 0), (height - h, width - w)):
+        corner = _detect(detector, channel[y0:y0 + h, x0:x0 + w], scale, (x0, y0))
+        for marker_id, quad in corner.items():
+            found.setdefault(marker_id, quad)
+    return found
+
+
+def _detect(detector: cv2.aruco.ArucoDetector, channel: np.ndarray, scale: float,
+            origin: tuple[int, int] = (0, 0)) -> dict[int, np.ndarray]:
+    """The markers ``detector`` finds in ``channel``, a part of the page at ``scale``
+    whose top-left pixel is ``origin`` there, in full-resolution px."""
+    corners, ids, _ = detector.detectMarkers(channel)
     if ids is None:
         return {}
     found: dict[int, np.ndarray] = {}
+    at = np.array(origin, np.float32)
     for marker_id, quad in zip(ids.ravel(), corners, strict=True):
         # pixel centres: x_full = (x + 0.5) / scale - 0.5
-        found.setdefault(int(marker_id), (quad.reshape(4, 2) + 0.5) / scale - 0.5)
+        found.setdefault(int(marker_id), (quad.reshape(4, 2) + at + 0.5) / scale - 0.5)
     return found
 
 
@@ -346,25 +379,42 @@ def _sharpness(page: RegisteredPage, frame: Frame) -> float:
     """Median over the found markers of their edge sharpness (see BLUR_MIN_SHARPNESS).
 
     The markers of a page are one size: their patches are stacked, so each percentile is
-    taken once for all of them."""
+    taken once for all of them (:func:`_percentiles`)."""
     found = [m for m in frame[2] if m.aruco_id in page.markers_found]
     if not found:
         return 0.0
     patches = np.stack([content_channel(page.warp(m.x_mm - 0.5, m.y_mm - 0.5, m.size_mm + 1,
                                                   m.size_mm + 1, k.QUALITY_PX_PER_MM))
-                        for m in found]).astype(np.float32)
-    lo, hi = np.percentile(patches, (5, 95), axis=(1, 2))
+                        for m in found])
+    lo, hi = _percentiles(patches.reshape(len(found), -1), (5.0, 95.0))
     contrasted = np.flatnonzero(hi - lo >= 40)
     if not len(contrasted):
         return 0.0
     mags = []
     for i in contrasted.tolist():
-        gx = cv2.Sobel(patches[i], cv2.CV_32F, 1, 0, ksize=3) / 8.0
-        gy = cv2.Sobel(patches[i], cv2.CV_32F, 0, 1, ksize=3) / 8.0
-        mags.append(np.hypot(gx, gy))
-    edges = np.percentile(np.stack(mags), 97, axis=(1, 2))
+        gx = cv2.Sobel(patches[i], cv2.CV_32F, 1, 0, ksize=3, scale=1 / 8)
+        gy = cv2.Sobel(patches[i], cv2.CV_32F, 0, 1, ksize=3, scale=1 / 8)
+        mags.append(cv2.magnitude(gx, gy).ravel())
+    (edges,) = _percentiles(np.stack(mags), (97.0,))
     values = edges / (hi - lo)[contrasted]
     return float(np.median(values))
+
+
+def _percentiles(rows: np.ndarray, qs: tuple[float, ...]) -> list[np.ndarray]:
+    """The ``q``-th percentiles of each row of ``rows``, for each ``q`` (numpy's linear
+    interpolation between the two nearest ranks), from one partial sort of the rows: a
+    third of the time of :func:`numpy.percentile` over stacked patches."""
+    n = rows.shape[1]
+    ranks = [q / 100 * (n - 1) for q in qs]
+    below = [int(r) for r in ranks]
+    kth = sorted({i for b in below for i in (b, min(b + 1, n - 1))})
+    ordered = np.partition(rows, kth, axis=1)
+    out = []
+    for rank, b in zip(ranks, below, strict=True):
+        lo = ordered[:, b].astype(np.float64)
+        hi = ordered[:, min(b + 1, n - 1)].astype(np.float64)
+        out.append(lo + (hi - lo) * (rank - b))
+    return out
 
 
 def _median_level(gray: np.ndarray) -> int:
@@ -405,8 +455,9 @@ def _find_markers(image: np.ndarray, levels: tuple[np.ndarray, ...]
                   ) -> tuple[dict[int, np.ndarray], int]:
     """The markers of one page and its index; corners refined at full resolution.
 
-    Looked for in the smallest halving with one threshold window, then (while fewer than
-    four of one page turn up) with all of them, then in the next larger halving.
+    Looked for in the corners of the smallest halving (:func:`detect_in_corners`), then
+    (while fewer than four of one page turn up) in the whole of it with one threshold window,
+    with all of them, and in the next larger halving.
     """
     def majority(found: dict[int, np.ndarray]) -> tuple[int, int]:
         pages = [i // 4 for i in found]
@@ -415,8 +466,12 @@ def _find_markers(image: np.ndarray, levels: tuple[np.ndarray, ...]
 
     level = len(levels)  # 0: the full image, i: levels[i - 1]
     tries = [(level, True), (level, False)] + ([(level - 1, False)] if level else [])
-    found: dict[int, np.ndarray] = {}
-    count, index = 0, -1
+    found = detect_in_corners(levels[-1] if level else image, 0.5 ** level)
+    count, index = majority(found)
+    if count < 4:  # the whole image, as though the corners had not been looked at
+        found, count, index = {}, 0, -1
+    else:
+        tries = []
     for at, quick in tries:
         more = detect_markers(levels[at - 1] if at else image, 0.5 ** at, quick)
         if majority(more)[0] > count:

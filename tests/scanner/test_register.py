@@ -12,7 +12,7 @@ import pytest
 from forms.layout import build_layout
 from scanner.errors import NoSheetFound, PoorQuality
 from scanner.load import PageImage
-from scanner.register import register
+from scanner.register import detect_in_corners, detect_markers, halvings, register
 from tests.scanner.synth import DPI, page_bgr, photo
 
 SRC = Path("test.jpg")
@@ -88,14 +88,40 @@ def test_not_a_sheet() -> None:
 
 def test_a_stray_marker_of_another_page_is_told_by_page_number(
         caplog: pytest.LogCaptureFixture) -> None:
-    """A marker of page 3 pasted on page 2: page 2 is read, and the warning numbers pages
-    as people do (from 1), as it numbers the page it reads."""
+    """A marker of page 3 pasted on page 2, in a corner of the image where the markers are
+    looked for first: page 2 is read, and the warning numbers pages as people do (from 1),
+    as it numbers the page it reads."""
     page, other = page_bgr(3, 1), page_bgr(3, 2)
     s = DPI / 25.4
     patch = other[:round(22 * s), :round(22 * s)]  # page 3's top-left marker and its margin
-    y, x = round(95 * s), round(135 * s)
+    y, x = round(30 * s), round(45 * s)
     page[y:y + patch.shape[0], x:x + patch.shape[1]] = patch
     with caplog.at_level(logging.WARNING, logger="scanner.register"):
         reg = register(PageImage(SRC, 0, page))
     assert reg.page_index == 1
     assert "markers of pages 2, 3; reading page 2" in caplog.text
+
+
+def test_the_corners_find_a_scans_markers_where_the_whole_image_does() -> None:
+    image = page_bgr(3, 1)
+    small = halvings(image)[-1]
+    scale = small.shape[0] / image.shape[0]
+    corners, whole = detect_in_corners(small, scale), detect_markers(small, scale, quick=True)
+    assert sorted(corners) == sorted(whole) == [4, 5, 6, 7]
+    for marker_id, quad in corners.items():
+        assert np.abs(quad - whole[marker_id]).max() < 1e-3
+
+
+def test_a_page_small_in_its_image_is_found_in_the_whole_image() -> None:
+    """A page (150 dpi) in the middle third of a wide frame: no marker in the image's
+    corners."""
+    page = cv2.resize(page_bgr(3, 1), None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    h, w = page.shape[:2]
+    frame = np.full((h, round(3.4 * w), 3), 90, np.uint8)
+    x0 = (frame.shape[1] - w) // 2
+    frame[:, x0:x0 + w] = page
+    small = halvings(frame)[-1]
+    assert not detect_in_corners(small, small.shape[0] / frame.shape[0])
+    reg = register(PageImage(SRC, 0, frame))
+    assert reg.page_index == 1 and reg.markers_found == (4, 5, 6, 7)
+    assert reg.fit_error_mm < 0.1
