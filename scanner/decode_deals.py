@@ -15,7 +15,7 @@ import functools
 import heapq
 import itertools
 import math
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -74,6 +74,8 @@ class _Marks(dict[tuple[str, str], float]):
         """The result cells' score per (sign, number): :func:`_result_score`."""
         self.talons: dict[str, list[tuple[int, float]]] = {}
         """The talon prizes per kind of deal: :func:`_talon_options`."""
+        self.best_talon: dict[str, float] = {}
+        """The best of :attr:`talons`' scores per kind of deal."""
 
 
 def _group_scores(marks: _Marks, field: str, options: tuple[str, ...]
@@ -135,17 +137,16 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...],
     players = [seats[(start + i) % len(seats)] for i in range(1, len(seats) + 1)]
     players = players[:3]
     marks, digits = _Marks(evidence.marks), evidence.digits
-    tricks = {seat: _readings([digits.get(("tricks", f"{seat}:{p}"), _EMPTY)
-                               for p in range(TRICK_DIGITS)], 10) for seat in seats}
-    result_number = _readings([digits.get(("result_tricks", str(p)), _EMPTY)
-                               for p in range(RESULT_DIGITS)], 10)
+    tricks = {seat: _readings([digits.get(key, _EMPTY) for key in keys], 10)
+              for seat, keys in _trick_cells(seats)}
+    result_number = _readings([digits.get(key, _EMPTY) for key in _RESULT_CELLS], 10)
     talon = _readings([digits.get(("talon", "0"), _EMPTY)], 3) \
         if rules.talon_prize and any(k[0] == "talon" for k in digits) else None
     trick_options = _trick_options(tricks, players, seats)
     # no reading of a shape scores above the shape's score plus these (see _best_first)
     best_tricks = max(trick_score for trick_score, _ in trick_options)
     best_result = max(_group_scores(marks, "result", RESULT_SIGNS).values()) + max(
-        _log(p) for p in result_number.values())
+        result_number.logs.values())
     shapes: list[tuple[dict[str, Any], float]] = []
     queue: list[_Queued] = []
     declarer_options = (*seats, "allpass")
@@ -157,16 +158,16 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...],
         base = declarer_scores[declarer]
         for level in levels:
             level_score = base + level_scores[level]
+            choices = _call_choices(marks, seats, _callers(declarer, level, players))
             for suit in suits:
                 score = level_score + suit_scores[suit]
-                callers = _callers(declarer, level, players)
-                for calls, call_score in _call_choices(marks, seats, callers):
+                for calls, call_score in choices:
                     shape = _shape(declarer, level, suit, calls, players, dealer)
                     if shape is None:
                         continue
                     shape_score = score + call_score
                     if shape:
-                        best_talon = max(q for _, q in _talons(marks, talon, shape["type"]))
+                        best_talon = _best_talon(marks, talon, shape["type"])
                         bound = shape_score + best_tricks + best_result + best_talon
                         queue.append((-bound, len(shapes), -1, None))
                     else:  # the empty row: its one reading at once
@@ -174,7 +175,7 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...],
                                               result_number, marks, talon)
                         queue.append((-empty.log_score, len(shapes), 0, empty))
                     shapes.append((shape, shape_score))
-    legal: list[RowCandidate] = []
+    legal: list[tuple[dict[str, Any] | None, float]] = []
     seen: set[tuple[_ShapeKey, tuple[tuple[str, int], ...] | None, int]] = set()
     shape_keys: dict[int, _ShapeKey] = {}
     legality = {} if legality is None else legality
@@ -197,12 +198,11 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...],
         if legal_key not in legality:
             legality[legal_key] = _legal(deal, rules, seats)
         if legality[legal_key]:
-            legal.append(RowCandidate(deal, reading.log_score))
+            legal.append((deal, reading.log_score))
             if len(legal) == CANDIDATES_KEPT:
                 break
     unconstrained = _ink_best(marks, tricks, result_number, talon, seats)
-    return [RowCandidate(c.deal, c.log_score, c.probability,
-                         max(0.0, unconstrained - c.log_score)) for c in _normalised(legal)]
+    return _normalised(legal, unconstrained)
 
 
 _Queued = tuple[float, int, int, "_Reading | None"]
@@ -262,9 +262,24 @@ def _ink_best(marks: _Marks, tricks: dict[str, _Spelled], result_number: _Spelle
 _EMPTY = tuple([0.0] * 10 + [1.0])
 
 
-_Spelled = Mapping[int | None, float]
-"""P(ink | value) of a group of cells for every value they may hold, empty (``None``) first:
-:func:`_readings`. Shared: not to be changed."""
+class _Spelled(dict[int | None, float]):
+    """P(ink | value) of a group of cells for every value they may hold, empty (``None``)
+    first (:func:`_readings`), and the log of each (:func:`_log`), in :attr:`logs`. Shared:
+    not to be changed."""
+
+    def __init__(self, values: Iterable[tuple[int | None, float]]) -> None:
+        super().__init__(values)
+        self.logs = {value: _log(p) for value, p in self.items()}
+
+
+@functools.cache
+def _trick_cells(seats: tuple[str, ...]) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """Each seat's tricks cells, as :class:`RowEvidence` names them."""
+    return tuple((seat, tuple(("tricks", f"{seat}:{p}") for p in range(TRICK_DIGITS)))
+                 for seat in seats)
+
+
+_RESULT_CELLS = tuple(("result_tricks", str(p)) for p in range(RESULT_DIGITS))
 
 
 def _readings(cells: Sequence[Sequence[float]], largest: int) -> _Spelled:
@@ -278,7 +293,7 @@ def _spelled(cells: tuple[tuple[float, ...], ...], largest: int) -> _Spelled:
     """:func:`_readings`, looked up: a sheet's empty and clear cells repeat (the dealer's
     tricks with 4 players, the result of a deal not played)."""
     values = [None, *range(largest + 1)]
-    return dict(zip(values, spelled_probabilities(cells, values), strict=True))
+    return _Spelled(zip(values, spelled_probabilities(cells, values), strict=True))
 EMPTY_ROW_MARK_MAX = 0.05
 """A row read as empty at once has no mark box more likely crossed than this ..."""
 EMPTY_ROW_CELL_MIN = 0.99
@@ -345,14 +360,15 @@ def _shape(declarer: str | None, level: str | None, suit: str | None,
         return {"dealer": dealer, "type": "allpass"}
     if declarer not in players or level is None:
         return None
-    defenders = [p for p in players if p != declarer]
-    if any(calls[s] for s in calls if s not in defenders):
-        return None
     if level == "misere":
-        if suit or any(calls.values()):
+        if suit or any(calls.values()):  # a misère has no suit, and nobody calls
             return None
         return {"dealer": dealer, "type": "misere", "declarer": declarer}
-    if suit is None or not all(calls[d] for d in defenders):
+    if suit is None:
+        return None
+    defenders = [p for p in players if p != declarer]
+    if any(calls[s] for s in calls if s not in defenders) or \
+            not all(calls[d] for d in defenders):
         return None
     return {"dealer": dealer, "type": "contract", "declarer": declarer,
             "contract": f"{level}{suit}", "defence": {d: calls[d] for d in defenders}}
@@ -366,7 +382,7 @@ def _trick_options(tricks: dict[str, _Spelled], players: list[str], seats: tuple
     out_score = sum(_log(_p_value(tricks[s], None)) for s in sitting_out)
     played: list[tuple[float, tuple[int, ...]]] = []
     if len(players) == 3:  # the third player's tricks follow from the first two's
-        logs = [[(value, _log(p)) for value, p in tricks[s].items() if value is not None]
+        logs = [[(value, log) for value, log in tricks[s].logs.items() if value is not None]
                 for s in players]
         third = dict(logs[2])
         for v0, l0 in logs[0]:
@@ -431,6 +447,14 @@ def _talons(marks: _Marks, talon: _Spelled | None, kind: str) -> list[tuple[int,
     if options is None:
         options = marks.talons[kind] = _talon_options(talon, kind)
     return options
+
+
+def _best_talon(marks: _Marks, talon: _Spelled | None, kind: str) -> float:
+    """The best score of :func:`_talons`, worked out once per kind of deal."""
+    best = marks.best_talon.get(kind)
+    if best is None:
+        best = marks.best_talon[kind] = max(q for _, q in _talons(marks, talon, kind))
+    return best
 
 
 def _legal(deal: dict[str, Any] | None, rules: RuleSet, seats: tuple[str, ...]) -> bool:
@@ -506,11 +530,14 @@ def _result_score(sign: str | None, value: int | None, number: _Spelled, marks: 
     return score
 
 
-def _normalised(candidates: list[RowCandidate]) -> list[RowCandidate]:
-    if not candidates:
+def _normalised(legal: list[tuple[dict[str, Any] | None, float]], unconstrained: float
+                ) -> list[RowCandidate]:
+    """The legal readings (deal and score, best first) as candidates: their probabilities
+    normalised, and how far each is below the ink's ``unconstrained`` best."""
+    if not legal:
         return []
-    top = candidates[0].log_score
-    weights = [math.exp(c.log_score - top) for c in candidates]
+    top = legal[0][1]
+    weights = [math.exp(score - top) for _, score in legal]
     total = sum(weights)
-    return [RowCandidate(c.deal, c.log_score, w / total)
-            for c, w in zip(candidates, weights, strict=True)]
+    return [RowCandidate(deal, score, w / total, max(0.0, unconstrained - score))
+            for (deal, score), w in zip(legal, weights, strict=True)]
