@@ -12,16 +12,16 @@ running totals of the triangle re-rank rows that stay unsure.
 from __future__ import annotations
 
 import functools
-import heapq
 import itertools
 import math
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 from forms.deal_column import CALLS, LEVELS, RESULT_DIGITS, SUITS, TRICK_DIGITS
 from forms.deal_column import RESULTS as RESULT_SIGNS
 from scanner.numbers import CACHED_INPUTS, PROBABILITY_FLOOR, spelled_probabilities
+from scanner.row_readings import Queued, Reading, ShapeKey, best_first, shape_key
 from scoring.deals import make_deal
 from scoring.errors import RecordError
 from scoring.notation import Contract, parse_contract
@@ -105,8 +105,8 @@ def _best_options(marks: _Marks, field: str, options: tuple[str, ...]) -> list[s
     return [o for score, o in scored[:OPTIONS_KEPT] if best - score <= OPTION_MARGIN_LOG]
 
 
-Legality = dict[tuple["_ShapeKey", bool, int], bool]
-"""The rules engine's verdicts on deal shapes (:func:`_shape_key`, with the dealer), asked
+Legality = dict[tuple[ShapeKey, bool, int], bool]
+"""The rules engine's verdicts on deal shapes (:func:`shape_key`, with the dealer), asked
 with tricks or without and with a talon prize: :func:`decode_row` asks once per shape."""
 VERDICT_SETS = 16
 """Rule sets and seatings whose :func:`verdicts` a process keeps (a few thousand verdicts
@@ -127,7 +127,7 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...],
 
     ``legality`` remembers the rules engine's verdicts for the other rows read with the same
     ``rules`` and ``seats`` (:func:`verdicts`: every sheet of a batch): the rows of one dealer
-    ask about the same shapes. The readings are weighed best first (:func:`_best_first`),
+    ask about the same shapes. The readings are weighed best first (:func:`best_first`),
     until :data:`CANDIDATES_KEPT` legal ones are found.
     """
     if _clearly_empty(evidence):
@@ -143,12 +143,12 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...],
     talon = _readings([digits.get(("talon", "0"), _EMPTY)], 3) \
         if rules.talon_prize and any(k[0] == "talon" for k in digits) else None
     trick_options = _trick_options(tricks, players, seats)
-    # no reading of a shape scores above the shape's score plus these (see _best_first)
+    # no reading of a shape scores above the shape's score plus these (see best_first)
     best_tricks = max(trick_score for trick_score, _ in trick_options)
     best_result = max(_group_scores(marks, "result", RESULT_SIGNS).values()) + max(
         result_number.logs.values())
     shapes: list[tuple[dict[str, Any], float]] = []
-    queue: list[_Queued] = []
+    queue: list[Queued] = []
     declarer_options = (*seats, "allpass")
     levels, suits = _best_options(marks, "level", LEVELS), _best_options(marks, "suit", SUITS)
     declarer_scores = _group_scores(marks, "declarer", declarer_options)
@@ -176,24 +176,24 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...],
                         queue.append((-empty.log_score, len(shapes), 0, empty))
                     shapes.append((shape, shape_score))
     legal: list[tuple[dict[str, Any] | None, float]] = []
-    seen: set[tuple[_ShapeKey, tuple[tuple[str, int], ...] | None, int]] = set()
-    shape_keys: dict[int, _ShapeKey] = {}
+    seen: set[tuple[ShapeKey, tuple[tuple[str, int], ...] | None, int]] = set()
+    shape_keys: dict[int, ShapeKey] = {}
     legality = {} if legality is None else legality
     row_shapes = [shape for shape, _ in shapes]
-    for reading in _best_first(queue, lambda index: _with_tricks(
+    for reading in best_first(queue, lambda index: _with_tricks(
             index, shapes[index][0], shapes[index][1], trick_options, result_number, marks,
             talon)):
         if reading.shape not in shape_keys:
-            shape_keys[reading.shape] = _shape_key(
+            shape_keys[reading.shape] = shape_key(
                 row_shapes[reading.shape] if reading.shape >= 0 else None)
-        shape_key = shape_keys[reading.shape]
+        key = shape_keys[reading.shape]
         tricks_key = None if reading.tricks is None else tuple(sorted(reading.tricks.items()))
-        if (shape_key, tricks_key, reading.quick) in seen:
+        if (key, tricks_key, reading.quick) in seen:
             continue  # the same deal again
-        seen.add((shape_key, tricks_key, reading.quick))
+        seen.add((key, tricks_key, reading.quick))
         # make_deal's verdict does not depend on the tricks' values (every trick option
         # names the players and sums to 10), only on whether there are tricks: asked once
-        legal_key = (shape_key, tricks_key is not None, reading.quick)
+        legal_key = (key, tricks_key is not None, reading.quick)
         deal = reading.deal(row_shapes)
         if legal_key not in legality:
             legality[legal_key] = _legal(deal, rules, seats)
@@ -203,48 +203,6 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...],
                 break
     unconstrained = _ink_best(marks, tricks, result_number, talon, seats)
     return _normalised(legal, unconstrained)
-
-
-_Queued = tuple[float, int, int, "_Reading | None"]
-"""A row's reading waiting its turn: minus its score, the index of its shape in the order the
-shapes were made, its index among the shape's readings and the reading; or a shape not yet
-completed (index -1, no reading), minus the bound of its readings' scores."""
-
-
-def _best_first(queue: list[_Queued], complete: Callable[[int], list[_Reading]]
-                ) -> Iterator[_Reading]:
-    """A row's readings, most likely first, and in the order they were made where their
-    scores tie: as a stable sort of all of them would list them, but a shape is completed
-    with its tricks, result and talon readings (``complete``) only when its turn comes.
-
-    A shape waits with a bound on its readings' scores: its score plus the row's best tricks
-    score, best result score (sign and number) and its kind's best talon score, added in the
-    order :func:`_with_tricks` adds each reading's (rounded addition never decreases when
-    an operand grows), so no reading of it scores above the bound. It is completed when its
-    bound comes first (before readings of later shapes with the same score), so every
-    reading comes out in its place; most rows find their legal readings among the first
-    few shapes, and the rest are never completed."""
-    heapq.heapify(queue)
-    while queue:
-        _, index, _, reading = heapq.heappop(queue)
-        if reading is not None:
-            yield reading
-            continue
-        for k, completed in enumerate(complete(index)):
-            heapq.heappush(queue, (-completed.log_score, index, k, completed))
-
-
-_ShapeKey = tuple[tuple[str, Any], ...] | None
-"""A deal shape as a hashable value (``None``: the empty row)."""
-
-
-def _shape_key(shape: dict[str, Any] | None) -> _ShapeKey:
-    """The shape's fields in name order, the defence's calls in seat order: two shapes have
-    the same key exactly when they are the same."""
-    if shape is None:
-        return None
-    return tuple(sorted((name, tuple(sorted(value.items())) if isinstance(value, dict)
-                         else value) for name, value in shape.items()))
 
 
 def _ink_best(marks: _Marks, tricks: dict[str, _Spelled], result_number: _Spelled,
@@ -402,42 +360,23 @@ def _trick_options(tricks: dict[str, _Spelled], players: list[str], seats: tuple
             (not_played, None)]
 
 
-class _Reading(NamedTuple):
-    """A row reading before it is checked: a shape (an index into the row's shapes; ``-1``
-    for the empty row) completed with tricks and talon. Only the likeliest few become deals."""
-
-    log_score: float
-    shape: int
-    tricks: dict[str, int] | None
-    quick: int
-
-    def deal(self, shapes: list[dict[str, Any]]) -> dict[str, Any] | None:
-        """The record deal (JSON object) this reading says; ``None`` for an empty row."""
-        if self.shape < 0:
-            return None
-        deal = dict(shapes[self.shape])
-        if self.tricks is not None:
-            deal["tricks"] = self.tricks
-        return {**deal, "talon": {"quick_tricks": self.quick}} if self.quick else deal
-
-
 def _with_tricks(index: int, shape: dict[str, Any], score: float,
                  trick_options: list[tuple[float, dict[str, int] | None]],
                  result_number: _Spelled, marks: _Marks, talon: _Spelled | None
-                 ) -> list[_Reading]:
+                 ) -> list[Reading]:
     """Complete shape ``index`` with the likeliest tricks, result and talon readings."""
     if not shape:
         not_played = trick_options[-1][0]
         empty = not_played + _log(_p_value(result_number, None)) + _group_scores(
             marks, "result", RESULT_SIGNS)[None]
-        return [_Reading(score + empty, -1, None, 0)]
+        return [Reading(score + empty, -1, None, 0)]
     results = []
     talon_options = _talons(marks, talon, shape["type"])
     for trick_score, values in trick_options:
         sign, number = _shape_result(shape, values)
         total = score + trick_score + _result_score(sign, number, result_number, marks)
         for quick, talon_score in talon_options:
-            results.append(_Reading(total + talon_score, index, values, quick))
+            results.append(Reading(total + talon_score, index, values, quick))
     return results
 
 
