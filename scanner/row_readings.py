@@ -47,10 +47,9 @@ def best_first(queue: list[Queued], complete: Callable[[int], list[Reading]]
     score, best result score (sign and number) and its kind's best talon score, added in the
     order :func:`scanner.decode_deals._with_tricks` adds each reading's (rounded addition
     never decreases when an operand grows), so no reading of it scores above the bound. It
-    is completed when its
-    bound comes first (before readings of later shapes with the same score), so every
-    reading comes out in its place; most rows find their legal readings among the first
-    few shapes, and the rest are never completed."""
+    is completed when its bound comes first (before readings of later shapes with the same
+    score), so every reading comes out in its place; most rows find their legal readings
+    among the first few shapes, and the rest are never completed."""
     heapq.heapify(queue)
     while queue:
         _, index, _, reading = heapq.heappop(queue)
