@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Generic, NamedTuple, TypeVar
 
 from scoring.sheet import SheetEntry
@@ -140,7 +141,10 @@ def expectations(previous: int, expected: ExpectedColumn, j: int) -> list[Expect
                              (expected.totals[k], total_prior)):
             if value is None:
                 continue  # a half whist cannot be written in digit cells
-            if all(option.value != value for option in options):
+            for option in options:
+                if option.value == value:
+                    break
+            else:
                 options.append(Expectation(value, k, prior))
     return options
 
@@ -162,10 +166,12 @@ def _options(state: _State, expected: ExpectedColumn) -> list[Expectation]:
 
 
 def _edges(state: _State, options: list[Expectation], values: Iterable[int | None],
-           ink: dict[int | None, float]) -> list[_Arc]:
-    """Every way to write each of ``values`` from ``state``, weighted by prior x ink. A value
-    the rules expect for a later deal (a skipped entry) may also be a wrong value for this
-    one: both ways are followed."""
+           ink: dict[int | None, float], mass: float, edges: list[_Arc],
+           reached: dict[_State, float]) -> None:
+    """Every way to write each of ``values`` from ``state``, weighted by prior x ink,
+    appended to ``edges``; each adds ``mass`` (the state's forward weight) x its weight to
+    the weight of the state it reaches, in ``reached``. A value the rules expect for a later
+    deal (a skipped entry) may also be a wrong value for this one: both ways are followed."""
     by_value: dict[int | None, Expectation] = {}
     for option in options:
         by_value.setdefault(option.value, option)
@@ -174,27 +180,34 @@ def _edges(state: _State, options: list[Expectation], values: Iterable[int | Non
     carried_on, corrected = other * (1 - PRIOR_CORRECTION), other * PRIOR_CORRECTION
     previous, following, _ = state
     stopped, stayed = (previous, following, True), (previous, following, False)
-    edges: list[_Arc] = []
+    append, weight_of = edges.append, reached.get
     for value in values:
         match = by_value.get(value)
-        weight = ink[value]
+        likelihood = ink[value]
         if match is not None:
             target = stopped if value is None else (value, match.index + 1, False)
-            edges.append((state, value, target, match.prior * weight, match, expected_value))
+            weight = match.prior * likelihood
+            append((state, value, target, weight, match, expected_value))
+            reached[target] = weight_of(target, 0.0) + mass * weight
             if value is None or match.index == following:
                 continue  # as a wrong value, it would lead where it leads as a right one
         if value is None:
-            edges.append((state, value, stopped, other * weight, None, expected_value))
+            weight = other * likelihood
+            append((state, value, stopped, weight, None, expected_value))
+            reached[stopped] = weight_of(stopped, 0.0) + mass * weight
         else:  # a value the rules do not expect: carried on from, or corrected next
-            edges.append((state, value, (value, following + 1, False), carried_on * weight,
-                          None, expected_value))
-            edges.append((state, value, stayed, corrected * weight, None, expected_value))
-    return edges
+            target = (value, following + 1, False)
+            weight = carried_on * likelihood
+            append((state, value, target, weight, None, expected_value))
+            reached[target] = weight_of(target, 0.0) + mass * weight
+            weight = corrected * likelihood
+            append((state, value, stayed, weight, None, expected_value))
+            reached[stayed] = weight_of(stayed, 0.0) + mass * weight
 
 
 def _ink_clear(ink: dict[int | None, float], expected_values: set[int | None]) -> bool:
-    value, likelihood = max(ink.items(), key=lambda item: item[1])
-    return value not in expected_values and likelihood / sum(ink.values()) >= INK_CLEAR
+    value = max(ink, key=ink.__getitem__)  # the first of the likeliest
+    return value not in expected_values and ink[value] / sum(ink.values()) >= INK_CLEAR
 
 
 def entry_posteriors(entries: Sequence[Entry], expected: Sequence[SheetEntry],
@@ -219,13 +232,13 @@ def entry_posteriors(entries: Sequence[Entry], expected: Sequence[SheetEntry],
         ink = ink_of(entry, [*expected_order, None])
         clear = len(ink) > 1 and _ink_clear(ink, expected_values)
         likeliest = max(ink.values())
-        values = [max(ink, key=lambda v: ink[v])] if clear else \
+        values = [max(ink, key=ink.__getitem__)] if clear else \
             [v for v, p in ink.items() if v in expected_values or p >= likeliest * VALUE_KEPT]
-        edges = [edge for state in states for edge in _edges(state, options[state], values, ink)]
-        reached: dict[_State, float] = {}
-        for source, _, target, weight, _, _ in edges:
-            reached[target] = reached.get(target, 0.0) + states[source] * weight
-        ranked = sorted(reached.items(), key=lambda item: -item[1])[:STATES_KEPT]
+        edges: list[_Arc] = []
+        reached: dict[_State, float] = {}  # summed in the order of the edges
+        for state, mass in states.items():
+            _edges(state, options[state], values, ink, mass, edges, reached)
+        ranked = sorted(reached.items(), key=itemgetter(1), reverse=True)[:STATES_KEPT]
         top = ranked[0][1] if ranked and ranked[0][1] > 0 else 1.0
         kept = {state: weight / top for state, weight in ranked if weight >= top * STATE_KEPT}
         steps.append((ink, clear, [edge for edge in edges if edge[2] in kept]))

@@ -13,8 +13,7 @@ Every field ends *read* (with its confidence), *doubtful* (with its top candidat
 from __future__ import annotations
 
 import math
-from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -23,7 +22,6 @@ from scanner.decode_columns import (
     EntryCells,
     EntryDecision,
     decode_column,
-    totals_log_likelihood,
 )
 from scanner.decode_deals import RowCandidate, RowEvidence, decode_row, verdicts
 from scoring.columns import Column, sheet_columns
@@ -31,7 +29,7 @@ from scoring.deals import Deal, make_deal
 from scoring.errors import RecordError
 from scoring.record import FORMAT, parse_record
 from scoring.rules import RuleSet
-from scoring.sheet import ExpectedSheet, SheetEntry, SheetWriter
+from scoring.sheet import ExpectedSheet, SheetWriter
 
 ROW_READ = 0.998
 """A deal row whose best reading has this probability (after the totals had their say) is
@@ -133,7 +131,7 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
         for index, options in enumerate(candidates):
             if len(options) < 2 or posterior[index][chosen[index]] >= RERANK_BELOW:
                 continue  # only rows the ink leaves unsure are re-ranked
-            scores = [option.log_score + _totals_fit(evidence, logs, chosen, index, k, fits)
+            scores = [option.log_score + _totals_fit(logs, chosen, index, k, fits)
                       for k, option in enumerate(options)]
             top = max(scores)
             weights = [math.exp(s - top) for s in scores]
@@ -167,61 +165,67 @@ def _row_decision(row: int, options: list[RowCandidate], posterior: list[float],
                        tuple((option.deal, p) for option, p in ranked[:4]), note)
 
 
-def _totals_fit(evidence: SheetEvidence, logs: _DealLogs, chosen: list[int], index: int,
-                option: int, fits: dict[tuple[int, ...], float]) -> float:
+def _totals_fit(logs: _DealLogs, chosen: list[int], index: int, option: int,
+                fits: dict[tuple[int, ...], float]) -> float:
     """Log-likelihood of the written columns if row ``index`` held its ``option``; ``fits``
     remembers each deal log's (a later pass asks about the same ones again)."""
     picks = tuple(option if i == index else chosen[i] for i in range(len(chosen)))
     fit = fits.get(picks)
     if fit is None:
-        fit = fits[picks] = logs.fit(picks, index, evidence.columns)
+        fit = fits[picks] = logs.fit(picks, index)
     return fit
 
 
 _Written = tuple[SheetWriter, int] | None
 """A writer after some rows and how many deals they held; ``None``: a row's deal is illegal
 there (the rules engine refused it), and so is every deal log with these rows."""
+_Course = tuple[tuple[Fraction, ...], int, bool]
+"""What the amounts a deal writes depend on besides the deal
+(:meth:`scoring.sheet.SheetWriter.course`)."""
+_Step = tuple[tuple[tuple[Column, "int | Fraction"], ...], int]
+"""What one deal writes on one course: each entry's column and amount (an ``int`` when
+whole), and the course after it (its number, :meth:`_DealLogs._course_number`)."""
+_Tally = tuple[int, "int | Fraction", float]
+"""One column of a deal log being weighed: how many entries it holds so far, their running
+total, and the log-likelihood of the column's ink at those entries, added up in order."""
+_Fold = tuple[int, int, dict[Column, _Tally]] | None
+"""A deal log weighed up to some row: the course after it (its number), how many deals it
+held, and each column's tally; ``None``: a row's deal is illegal there."""
 
 
-@dataclass(frozen=True)
-class _Later:
-    """The rows after a weighed one, written on from one of its readings: the totals before
-    them, the totals they write in each column (during play: the end-of-game correction is
-    not on the written sheet), and each column's log-likelihood with that reading."""
-
-    totals: dict[Column, Fraction]
-    written: defaultdict[Column, list[Fraction]]
-    fits: dict[Column, float]
-
-
-def _totals_by_column(entries: Iterable[SheetEntry]) -> defaultdict[Column, list[Fraction]]:
-    """Each column's running totals in ``entries``, in the order written (none: empty)."""
-    totals: defaultdict[Column, list[Fraction]] = defaultdict(list)
-    for entry in entries:
-        totals[entry.column].append(entry.total)
-    return totals
+def _whole(amount: Fraction) -> int | Fraction:
+    """An amount as an ``int`` when it is whole (the same number: quicker to add)."""
+    return amount.numerator if amount.denominator == 1 else amount
 
 
 class _DealLogs:
     """The expected sheets of one sheet's candidate deal logs, each a pick of one reading per
     row: as :func:`scoring.sheet.expected_sheet` of the record of the picked deals, but each
-    deal is checked once per place in the log and the rows before the one being weighed are
+    deal is checked once per place in the log, and the rows before the one being weighed are
     written once for all of its readings (:class:`scoring.sheet.SheetWriter`)."""
 
     def __init__(self, evidence: SheetEvidence, candidates: list[list[RowCandidate]]) -> None:
         self._candidates = candidates
+        self._spellings = {column: [entry.spelling for entry in entries]
+                           for column, entries in evidence.columns.items()}
         self._deals: dict[tuple[int, int, int], Deal | None] = {}
         self._prefixes: dict[tuple[int, ...], _Written] = {}
-        self._later: dict[tuple[object, ...], _Later | None] = {}
+        self._courses: dict[_Course, int] = {}
+        self._on_course: list[SheetWriter] = []
+        self._steps: dict[tuple[int, int, int, int], _Step | None] = {}
+        self._folds: dict[tuple[int, ...], _Fold] = {}
         doc = {"format": FORMAT, "rules": evidence.rules.settings(),
                "seats": list(evidence.seats), "deals": []}
         try:
             record = parse_record(doc)
         except RecordError:
             self._start: _Written = None
+            self._first: _Fold = None
         else:
             self._rules, self._seats = record.rules, record.seats
             self._start = SheetWriter(record.rules, record.seats), 0
+            self._first = (self._course_number(self._start[0]), 0,
+                           {column: (0, 0, 0.0) for column in self._spellings})
 
     def sheet(self, picks: tuple[int, ...], shared: int) -> ExpectedSheet | None:
         """The expected sheet when row ``i`` holds its reading ``picks[i]``; ``None`` if the
@@ -230,53 +234,102 @@ class _DealLogs:
         written = self._written(self._prefix(picks, shared), picks, shared, len(picks))
         return None if written is None else written[0].sheet()
 
-    def fit(self, picks: tuple[int, ...], index: int,
-            columns: Mapping[Column, tuple[EntryCells, ...]]) -> float:
-        """Log-likelihood of the written ``columns`` when row ``i`` holds its reading
+    def fit(self, picks: tuple[int, ...], index: int) -> float:
+        """Log-likelihood of the sheet's written columns when row ``i`` holds its reading
         ``picks[i]`` (:data:`ILLEGAL_FIT` if the rows do not make a legal game), as
         :func:`~scanner.decode_columns.column_log_likelihood` of :meth:`sheet`, column by
-        column in order.
+        column in order, each column's entries added up in order.
 
-        The rows after ``index`` are written once for all readings of row ``index`` on one
-        course (:meth:`scoring.sheet.SheetWriter.course`): they write the same amounts after
-        each, so a reading's later totals are the first one's shifted by the difference in
-        the totals before them, and a column they do not shift keeps its log-likelihood."""
-        head = self._written(self._prefix(picks, index), picks, index, index + 1)
-        if head is None:
+        The rows before ``index`` are weighed once for all its readings (:meth:`_fold`);
+        each later row's deal is written once per course (:meth:`_step`): two deal logs on
+        the same course before a deal have it write the same amounts."""
+        fold = self._fold(picks, index)
+        if fold is not None:  # weighed on from there in a copy of its tallies
+            fold = fold[0], fold[1], dict(fold[2])
+        for row in range(index, len(picks)):
+            if fold is None:
+                break
+            fold = self._folded(fold, row, picks[row], copy=False)
+        if fold is None:
             return ILLEGAL_FIT
-        writer, count = head
-        key = (picks[:index], writer.course(), count, picks[index + 1:])
-        if key not in self._later:
-            self._later[key] = self._written_later(head, picks, index, columns)
-        later = self._later[key]
-        if later is None:
-            return ILLEGAL_FIT
-        totals = writer.totals
-        before: dict[Column, list[Fraction]] | None = None
+        tallies = fold[2]
         fits = []
-        for column, cells in columns.items():
-            shift = totals[column] - later.totals[column]
-            if shift:
-                before = before if before is not None else _totals_by_column(writer.entries)
-                expected = before[column] + [total + shift for total in later.written[column]]
-                fits.append(totals_log_likelihood(cells, expected))
-            else:
-                fits.append(later.fits[column])
+        for column, spellings in self._spellings.items():
+            count, _, log_likelihood = tallies[column]
+            for spelling in spellings[count:]:  # past the expected entries: empty
+                log_likelihood += spelling.log_probability(None)
+            fits.append(log_likelihood)
         return sum(fits)
 
-    def _written_later(self, head: tuple[SheetWriter, int], picks: tuple[int, ...],
-                       index: int, columns: Mapping[Column, tuple[EntryCells, ...]]
-                       ) -> _Later | None:
-        """The rows after ``index`` written on from ``head`` (rows up to ``index`` written);
-        ``None`` if one is illegal there (so it is after every reading with as many deals)."""
-        written = self._written(head, picks, index + 1, len(picks))
-        if written is None:
+    def _fold(self, picks: tuple[int, ...], stop: int) -> _Fold:
+        """The deal log weighed up to row ``stop``, kept for the deal logs that share it."""
+        key = picks[:stop]
+        if key not in self._folds:
+            known = next(k for k in range(stop, -1, -1) if k == 0 or picks[:k] in self._folds)
+            fold = self._folds[picks[:known]] if known else self._first
+            for row in range(known, stop):
+                if fold is None:
+                    break
+                fold = self._folded(fold, row, picks[row], copy=True)
+            self._folds[key] = fold
+        return self._folds[key]
+
+    def _folded(self, fold: tuple[int, int, dict[Column, _Tally]], row: int, option: int,
+                copy: bool) -> _Fold:
+        """``fold`` with ``option`` of ``row`` weighed on (its tallies changed in place
+        unless ``copy``): each entry the row's deal writes in a column adds the column's
+        ink at the new total (none past the column's cells, none once not whole)."""
+        options = self._candidates[row]
+        if not options or options[option].deal is None:
+            return fold
+        course, count, tallies = fold
+        step = self._step(row, option, course, count + 1)
+        if step is None:
             return None
-        entries = written[0].entries  # as written during play: no end-of-game correction
-        every = _totals_by_column(entries)
-        return _Later(head[0].totals, _totals_by_column(entries[len(head[0].entries):]),
-                      {column: totals_log_likelihood(cells, every[column])
-                       for column, cells in columns.items()})
+        amounts, course = step
+        if copy:
+            tallies = dict(tallies)
+        for column, amount in amounts:
+            tally = tallies.get(column)
+            if tally is None:
+                continue  # a column the sheet has no cells for
+            written, total, log_likelihood = tally
+            total += amount
+            spellings = self._spellings[column]
+            if written < len(spellings):
+                value = total if total.__class__ is int else \
+                    int(total) if total.denominator == 1 else None
+                log_likelihood += spellings[written].log_probability(value)
+            tallies[column] = (written + 1, total, log_likelihood)
+        return course, count + 1, tallies
+
+    def _step(self, row: int, option: int, course: int, number: int) -> _Step | None:
+        """What ``option`` of ``row``, deal ``number`` of the log, writes on ``course``
+        (``None``: the rules refuse it), written once on a writer on that course."""
+        key = (row, option, course, number)
+        if key not in self._steps:
+            raw = self._candidates[row][option].deal
+            assert raw is not None
+            deal = self._deal(row, option, number, raw)
+            step: _Step | None = None
+            if deal is not None:
+                writer = self._on_course[course].copy()
+                before = len(writer.entries)
+                writer.add(deal)
+                step = (tuple((entry.column, _whole(entry.amount))
+                              for entry in writer.entries[before:]),
+                        self._course_number(writer))
+            self._steps[key] = step
+        return self._steps[key]
+
+    def _course_number(self, writer: SheetWriter) -> int:
+        """The number of ``writer``'s course (:meth:`scoring.sheet.SheetWriter.course`),
+        numbered as first met; the writer is kept as the one to write on it from."""
+        course = writer.course()
+        number = self._courses.setdefault(course, len(self._courses))
+        if number == len(self._on_course):
+            self._on_course.append(writer)
+        return number
 
     def _prefix(self, picks: tuple[int, ...], shared: int) -> _Written:
         """The first ``shared`` rows written, kept for the deal logs that share them."""

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from scanner.column_paths import EntryStep, entry_posteriors
-from scanner.numbers import EMPTY, PROBABILITY_FLOOR, CellSpelling, number_candidates
+from scanner.numbers import EMPTY, PROBABILITY_FLOOR, CellSpelling, likeliest_values
 from scoring.sheet import SheetEntry
 
 READ_POSTERIOR = 0.995
@@ -231,7 +231,7 @@ def _likelihoods(entry: EntryCells | EntryInk, values: list[int | None]
         for value in values:
             ink.setdefault(value, entry.probability(value))
         return ink
-    readings = [c.value for c in number_candidates(entry.cells, 8, entry.minus)]
+    readings = likeliest_values(entry.cells, 8, entry.minus)
     spelling = entry.spelling
     return {value: spelling.probability(value) for value in [*readings, *values]}
 

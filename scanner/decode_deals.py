@@ -12,16 +12,16 @@ running totals of the triangle re-rank rows that stay unsure.
 from __future__ import annotations
 
 import functools
-import heapq
 import itertools
 import math
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 from forms.deal_column import CALLS, LEVELS, RESULT_DIGITS, SUITS, TRICK_DIGITS
 from forms.deal_column import RESULTS as RESULT_SIGNS
 from scanner.numbers import CACHED_INPUTS, PROBABILITY_FLOOR, spelled_probabilities
+from scanner.row_readings import Queued, Reading, ShapeKey, best_first, shape_key
 from scoring.deals import make_deal
 from scoring.errors import RecordError
 from scoring.notation import Contract, parse_contract
@@ -74,6 +74,8 @@ class _Marks(dict[tuple[str, str], float]):
         """The result cells' score per (sign, number): :func:`_result_score`."""
         self.talons: dict[str, list[tuple[int, float]]] = {}
         """The talon prizes per kind of deal: :func:`_talon_options`."""
+        self.best_talon: dict[str, float] = {}
+        """The best of :attr:`talons`' scores per kind of deal."""
 
 
 def _group_scores(marks: _Marks, field: str, options: tuple[str, ...]
@@ -103,8 +105,8 @@ def _best_options(marks: _Marks, field: str, options: tuple[str, ...]) -> list[s
     return [o for score, o in scored[:OPTIONS_KEPT] if best - score <= OPTION_MARGIN_LOG]
 
 
-Legality = dict[tuple["_ShapeKey", bool, int], bool]
-"""The rules engine's verdicts on deal shapes (:func:`_shape_key`, with the dealer), asked
+Legality = dict[tuple[ShapeKey, bool, int], bool]
+"""The rules engine's verdicts on deal shapes (:func:`shape_key`, with the dealer), asked
 with tricks or without and with a talon prize: :func:`decode_row` asks once per shape."""
 VERDICT_SETS = 16
 """Rule sets and seatings whose :func:`verdicts` a process keeps (a few thousand verdicts
@@ -125,7 +127,7 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...],
 
     ``legality`` remembers the rules engine's verdicts for the other rows read with the same
     ``rules`` and ``seats`` (:func:`verdicts`: every sheet of a batch): the rows of one dealer
-    ask about the same shapes. The readings are weighed best first (:func:`_best_first`),
+    ask about the same shapes. The readings are weighed best first (:func:`best_first`),
     until :data:`CANDIDATES_KEPT` legal ones are found.
     """
     if _clearly_empty(evidence):
@@ -135,19 +137,18 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...],
     players = [seats[(start + i) % len(seats)] for i in range(1, len(seats) + 1)]
     players = players[:3]
     marks, digits = _Marks(evidence.marks), evidence.digits
-    tricks = {seat: _readings([digits.get(("tricks", f"{seat}:{p}"), _EMPTY)
-                               for p in range(TRICK_DIGITS)], 10) for seat in seats}
-    result_number = _readings([digits.get(("result_tricks", str(p)), _EMPTY)
-                               for p in range(RESULT_DIGITS)], 10)
+    tricks = {seat: _readings([digits.get(key, _EMPTY) for key in keys], 10)
+              for seat, keys in _trick_cells(seats)}
+    result_number = _readings([digits.get(key, _EMPTY) for key in _RESULT_CELLS], 10)
     talon = _readings([digits.get(("talon", "0"), _EMPTY)], 3) \
         if rules.talon_prize and any(k[0] == "talon" for k in digits) else None
     trick_options = _trick_options(tricks, players, seats)
-    # no reading of a shape scores above the shape's score plus these (see _best_first)
+    # no reading of a shape scores above the shape's score plus these (see best_first)
     best_tricks = max(trick_score for trick_score, _ in trick_options)
     best_result = max(_group_scores(marks, "result", RESULT_SIGNS).values()) + max(
-        _log(p) for p in result_number.values())
+        result_number.logs.values())
     shapes: list[tuple[dict[str, Any], float]] = []
-    queue: list[_Queued] = []
+    queue: list[Queued] = []
     declarer_options = (*seats, "allpass")
     levels, suits = _best_options(marks, "level", LEVELS), _best_options(marks, "suit", SUITS)
     declarer_scores = _group_scores(marks, "declarer", declarer_options)
@@ -157,16 +158,16 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...],
         base = declarer_scores[declarer]
         for level in levels:
             level_score = base + level_scores[level]
+            choices = _call_choices(marks, seats, _callers(declarer, level, players))
             for suit in suits:
                 score = level_score + suit_scores[suit]
-                callers = _callers(declarer, level, players)
-                for calls, call_score in _call_choices(marks, seats, callers):
+                for calls, call_score in choices:
                     shape = _shape(declarer, level, suit, calls, players, dealer)
                     if shape is None:
                         continue
                     shape_score = score + call_score
                     if shape:
-                        best_talon = max(q for _, q in _talons(marks, talon, shape["type"]))
+                        best_talon = _best_talon(marks, talon, shape["type"])
                         bound = shape_score + best_tricks + best_result + best_talon
                         queue.append((-bound, len(shapes), -1, None))
                     else:  # the empty row: its one reading at once
@@ -174,77 +175,34 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...],
                                               result_number, marks, talon)
                         queue.append((-empty.log_score, len(shapes), 0, empty))
                     shapes.append((shape, shape_score))
-    legal: list[RowCandidate] = []
-    seen: set[tuple[_ShapeKey, tuple[tuple[str, int], ...] | None, int]] = set()
-    shape_keys: dict[int, _ShapeKey] = {}
+    legal: list[tuple[dict[str, Any] | None, float]] = []
+    seen: set[tuple[ShapeKey, tuple[tuple[str, int], ...] | None, int]] = set()
+    shape_keys: dict[int, ShapeKey] = {}
     legality = {} if legality is None else legality
     row_shapes = [shape for shape, _ in shapes]
-    for reading in _best_first(queue, lambda index: _with_tricks(
+    for reading in best_first(queue, lambda index: _with_tricks(
             index, shapes[index][0], shapes[index][1], trick_options, result_number, marks,
             talon)):
         if reading.shape not in shape_keys:
-            shape_keys[reading.shape] = _shape_key(
+            shape_keys[reading.shape] = shape_key(
                 row_shapes[reading.shape] if reading.shape >= 0 else None)
-        shape_key = shape_keys[reading.shape]
+        key = shape_keys[reading.shape]
         tricks_key = None if reading.tricks is None else tuple(sorted(reading.tricks.items()))
-        if (shape_key, tricks_key, reading.quick) in seen:
+        if (key, tricks_key, reading.quick) in seen:
             continue  # the same deal again
-        seen.add((shape_key, tricks_key, reading.quick))
+        seen.add((key, tricks_key, reading.quick))
         # make_deal's verdict does not depend on the tricks' values (every trick option
         # names the players and sums to 10), only on whether there are tricks: asked once
-        legal_key = (shape_key, tricks_key is not None, reading.quick)
+        legal_key = (key, tricks_key is not None, reading.quick)
         deal = reading.deal(row_shapes)
         if legal_key not in legality:
             legality[legal_key] = _legal(deal, rules, seats)
         if legality[legal_key]:
-            legal.append(RowCandidate(deal, reading.log_score))
+            legal.append((deal, reading.log_score))
             if len(legal) == CANDIDATES_KEPT:
                 break
     unconstrained = _ink_best(marks, tricks, result_number, talon, seats)
-    return [RowCandidate(c.deal, c.log_score, c.probability,
-                         max(0.0, unconstrained - c.log_score)) for c in _normalised(legal)]
-
-
-_Queued = tuple[float, int, int, "_Reading | None"]
-"""A row's reading waiting its turn: minus its score, the index of its shape in the order the
-shapes were made, its index among the shape's readings and the reading; or a shape not yet
-completed (index -1, no reading), minus the bound of its readings' scores."""
-
-
-def _best_first(queue: list[_Queued], complete: Callable[[int], list[_Reading]]
-                ) -> Iterator[_Reading]:
-    """A row's readings, most likely first, and in the order they were made where their
-    scores tie: as a stable sort of all of them would list them, but a shape is completed
-    with its tricks, result and talon readings (``complete``) only when its turn comes.
-
-    A shape waits with a bound on its readings' scores: its score plus the row's best tricks
-    score, best result score (sign and number) and its kind's best talon score, added in the
-    order :func:`_with_tricks` adds each reading's (rounded addition never decreases when
-    an operand grows), so no reading of it scores above the bound. It is completed when its
-    bound comes first (before readings of later shapes with the same score), so every
-    reading comes out in its place; most rows find their legal readings among the first
-    few shapes, and the rest are never completed."""
-    heapq.heapify(queue)
-    while queue:
-        _, index, _, reading = heapq.heappop(queue)
-        if reading is not None:
-            yield reading
-            continue
-        for k, completed in enumerate(complete(index)):
-            heapq.heappush(queue, (-completed.log_score, index, k, completed))
-
-
-_ShapeKey = tuple[tuple[str, Any], ...] | None
-"""A deal shape as a hashable value (``None``: the empty row)."""
-
-
-def _shape_key(shape: dict[str, Any] | None) -> _ShapeKey:
-    """The shape's fields in name order, the defence's calls in seat order: two shapes have
-    the same key exactly when they are the same."""
-    if shape is None:
-        return None
-    return tuple(sorted((name, tuple(sorted(value.items())) if isinstance(value, dict)
-                         else value) for name, value in shape.items()))
+    return _normalised(legal, unconstrained)
 
 
 def _ink_best(marks: _Marks, tricks: dict[str, _Spelled], result_number: _Spelled,
@@ -262,9 +220,24 @@ def _ink_best(marks: _Marks, tricks: dict[str, _Spelled], result_number: _Spelle
 _EMPTY = tuple([0.0] * 10 + [1.0])
 
 
-_Spelled = Mapping[int | None, float]
-"""P(ink | value) of a group of cells for every value they may hold, empty (``None``) first:
-:func:`_readings`. Shared: not to be changed."""
+class _Spelled(dict[int | None, float]):
+    """P(ink | value) of a group of cells for every value they may hold, empty (``None``)
+    first (:func:`_readings`), and the log of each (:func:`_log`), in :attr:`logs`. Shared:
+    not to be changed."""
+
+    def __init__(self, values: Iterable[tuple[int | None, float]]) -> None:
+        super().__init__(values)
+        self.logs = {value: _log(p) for value, p in self.items()}
+
+
+@functools.cache
+def _trick_cells(seats: tuple[str, ...]) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """Each seat's tricks cells, as :class:`RowEvidence` names them."""
+    return tuple((seat, tuple(("tricks", f"{seat}:{p}") for p in range(TRICK_DIGITS)))
+                 for seat in seats)
+
+
+_RESULT_CELLS = tuple(("result_tricks", str(p)) for p in range(RESULT_DIGITS))
 
 
 def _readings(cells: Sequence[Sequence[float]], largest: int) -> _Spelled:
@@ -278,7 +251,7 @@ def _spelled(cells: tuple[tuple[float, ...], ...], largest: int) -> _Spelled:
     """:func:`_readings`, looked up: a sheet's empty and clear cells repeat (the dealer's
     tricks with 4 players, the result of a deal not played)."""
     values = [None, *range(largest + 1)]
-    return dict(zip(values, spelled_probabilities(cells, values), strict=True))
+    return _Spelled(zip(values, spelled_probabilities(cells, values), strict=True))
 EMPTY_ROW_MARK_MAX = 0.05
 """A row read as empty at once has no mark box more likely crossed than this ..."""
 EMPTY_ROW_CELL_MIN = 0.99
@@ -345,14 +318,15 @@ def _shape(declarer: str | None, level: str | None, suit: str | None,
         return {"dealer": dealer, "type": "allpass"}
     if declarer not in players or level is None:
         return None
-    defenders = [p for p in players if p != declarer]
-    if any(calls[s] for s in calls if s not in defenders):
-        return None
     if level == "misere":
-        if suit or any(calls.values()):
+        if suit or any(calls.values()):  # a misère has no suit, and nobody calls
             return None
         return {"dealer": dealer, "type": "misere", "declarer": declarer}
-    if suit is None or not all(calls[d] for d in defenders):
+    if suit is None:
+        return None
+    defenders = [p for p in players if p != declarer]
+    if any(calls[s] for s in calls if s not in defenders) or \
+            not all(calls[d] for d in defenders):
         return None
     return {"dealer": dealer, "type": "contract", "declarer": declarer,
             "contract": f"{level}{suit}", "defence": {d: calls[d] for d in defenders}}
@@ -366,7 +340,7 @@ def _trick_options(tricks: dict[str, _Spelled], players: list[str], seats: tuple
     out_score = sum(_log(_p_value(tricks[s], None)) for s in sitting_out)
     played: list[tuple[float, tuple[int, ...]]] = []
     if len(players) == 3:  # the third player's tricks follow from the first two's
-        logs = [[(value, _log(p)) for value, p in tricks[s].items() if value is not None]
+        logs = [[(value, log) for value, log in tricks[s].logs.items() if value is not None]
                 for s in players]
         third = dict(logs[2])
         for v0, l0 in logs[0]:
@@ -386,42 +360,23 @@ def _trick_options(tricks: dict[str, _Spelled], players: list[str], seats: tuple
             (not_played, None)]
 
 
-class _Reading(NamedTuple):
-    """A row reading before it is checked: a shape (an index into the row's shapes; ``-1``
-    for the empty row) completed with tricks and talon. Only the likeliest few become deals."""
-
-    log_score: float
-    shape: int
-    tricks: dict[str, int] | None
-    quick: int
-
-    def deal(self, shapes: list[dict[str, Any]]) -> dict[str, Any] | None:
-        """The record deal (JSON object) this reading says; ``None`` for an empty row."""
-        if self.shape < 0:
-            return None
-        deal = dict(shapes[self.shape])
-        if self.tricks is not None:
-            deal["tricks"] = self.tricks
-        return {**deal, "talon": {"quick_tricks": self.quick}} if self.quick else deal
-
-
 def _with_tricks(index: int, shape: dict[str, Any], score: float,
                  trick_options: list[tuple[float, dict[str, int] | None]],
                  result_number: _Spelled, marks: _Marks, talon: _Spelled | None
-                 ) -> list[_Reading]:
+                 ) -> list[Reading]:
     """Complete shape ``index`` with the likeliest tricks, result and talon readings."""
     if not shape:
         not_played = trick_options[-1][0]
         empty = not_played + _log(_p_value(result_number, None)) + _group_scores(
             marks, "result", RESULT_SIGNS)[None]
-        return [_Reading(score + empty, -1, None, 0)]
+        return [Reading(score + empty, -1, None, 0)]
     results = []
     talon_options = _talons(marks, talon, shape["type"])
     for trick_score, values in trick_options:
         sign, number = _shape_result(shape, values)
         total = score + trick_score + _result_score(sign, number, result_number, marks)
         for quick, talon_score in talon_options:
-            results.append(_Reading(total + talon_score, index, values, quick))
+            results.append(Reading(total + talon_score, index, values, quick))
     return results
 
 
@@ -431,6 +386,14 @@ def _talons(marks: _Marks, talon: _Spelled | None, kind: str) -> list[tuple[int,
     if options is None:
         options = marks.talons[kind] = _talon_options(talon, kind)
     return options
+
+
+def _best_talon(marks: _Marks, talon: _Spelled | None, kind: str) -> float:
+    """The best score of :func:`_talons`, worked out once per kind of deal."""
+    best = marks.best_talon.get(kind)
+    if best is None:
+        best = marks.best_talon[kind] = max(q for _, q in _talons(marks, talon, kind))
+    return best
 
 
 def _legal(deal: dict[str, Any] | None, rules: RuleSet, seats: tuple[str, ...]) -> bool:
@@ -506,11 +469,14 @@ def _result_score(sign: str | None, value: int | None, number: _Spelled, marks: 
     return score
 
 
-def _normalised(candidates: list[RowCandidate]) -> list[RowCandidate]:
-    if not candidates:
+def _normalised(legal: list[tuple[dict[str, Any] | None, float]], unconstrained: float
+                ) -> list[RowCandidate]:
+    """The legal readings (deal and score, best first) as candidates: their probabilities
+    normalised, and how far each is below the ink's ``unconstrained`` best."""
+    if not legal:
         return []
-    top = candidates[0].log_score
-    weights = [math.exp(c.log_score - top) for c in candidates]
+    top = legal[0][1]
+    weights = [math.exp(score - top) for _, score in legal]
     total = sum(weights)
-    return [RowCandidate(c.deal, c.log_score, w / total)
-            for c, w in zip(candidates, weights, strict=True)]
+    return [RowCandidate(deal, score, w / total, max(0.0, unconstrained - score))
+            for (deal, score), w in zip(legal, weights, strict=True)]

@@ -37,6 +37,7 @@ invent digits."""
 BEAM_WIDTH = 24
 CLASS_RATIO_KEPT = 1e-5
 """A digit less likely than the cell's best class by this ratio is not tried in that cell."""
+_DIGIT_TEXT = "0123456789"
 
 
 @dataclass(frozen=True)
@@ -65,12 +66,30 @@ def number_candidates(cells: Sequence[Sequence[float]], limit: int = 8,
     ``negative`` is the probability that a printed sign cell holds a minus (a mountain may go
     below zero, Codex 4.1.1); ``None`` when the group has no sign cell.
     """
-    return list(_number_candidates(tuple(tuple(c) for c in cells), limit, negative))
+    return [NumberCandidate(value, probability, text) for value, probability, text
+            in _number_candidates(tuple(map(tuple, cells)), limit, negative)]
+
+
+def likeliest_values(cells: Sequence[Sequence[float]], limit: int = 8,
+                     negative: float | None = None) -> list[int | None]:
+    """The values of :func:`number_candidates`, in its order: all a caller weighing the
+    values itself needs.
+
+    >>> eight_or_six = [0.0] * 11; eight_or_six[8] = 0.7; eight_or_six[6] = 0.3
+    >>> likeliest_values([eight_or_six], 3)
+    [8, 6, None]
+    """
+    return [value for value, _, _ in _number_candidates(tuple(map(tuple, cells)), limit,
+                                                         negative)]
+
+
+_Candidate = tuple[int | None, float, str]
+"""A :class:`NumberCandidate` as a plain tuple, its fields in the same order."""
 
 
 @lru_cache(maxsize=CACHED_INPUTS, typed=True)
 def _number_candidates(cells: tuple[tuple[float, ...], ...], limit: int,
-                       negative: float | None) -> tuple[NumberCandidate, ...]:
+                       negative: float | None) -> tuple[_Candidate, ...]:
     # beam over cells; state: (text so far, phase) with phase 0 = leading empties,
     # 1 = inside the digits, 2 = trailing empties
     beam: list[tuple[float, str, int]] = [(0.0, "", 0)]
@@ -91,8 +110,7 @@ def _number_candidates(cells: tuple[tuple[float, ...], ...], limit: int,
             readings[reading] = readings.get(reading, 0.0) + likelihood * factor
     total = sum(readings.values()) or 1.0
     likeliest = sorted(readings.items(), key=lambda item: -item[1])[:limit]
-    return tuple(NumberCandidate(number, p / total, written)
-                 for (number, written), p in likeliest)
+    return tuple((number, p / total, written) for (number, written), p in likeliest)
 
 
 def _grown(beam: list[tuple[float, str, int]], probabilities: Sequence[float]
@@ -120,7 +138,7 @@ def _grown(beam: list[tuple[float, str, int]], probabilities: Sequence[float]
     # stream 0: the cell read empty, from every state; stream 1 + j: digit j of ``likely``
     streams: list[tuple[float, int, Sequence[int], str]] = [
         (empty_log, 0, range(len(beam)), "")]
-    streams += [(digit_log, 1 + j, growing, str(digit))
+    streams += [(digit_log, 1 + j, growing, _DIGIT_TEXT[digit])
                 for j, (digit, digit_log) in enumerate(likely)]
     heap = [(-(beam[states[0]][0] + added), first_grown[states[0]] + offset, k, 0)
             for k, (added, offset, states, _) in enumerate(streams) if states]
@@ -131,12 +149,17 @@ def _grown(beam: list[tuple[float, str, int]], probabilities: Sequence[float]
         negative_score, _, k, position = heap[0]
         added, offset, states, digit = streams[k]
         _, text, phase = beam[states[position]]
-        state = (text, 0 if phase == 0 else 2) if k == 0 else (text + digit, 1)
-        if state not in seen:  # a state reached again: its first, best, growth counts
-            seen.add(state)
-            grown.append((-negative_score, *state))
+        if k:  # a digit written: no other growth reaches this state (the texts grown differ)
+            grown.append((-negative_score, text + digit, 1))
             if len(grown) == BEAM_WIDTH:
                 break
+        else:
+            state = (text, 0 if phase == 0 else 2)
+            if state not in seen:  # a state reached again: its first, best, growth counts
+                seen.add(state)
+                grown.append((-negative_score, *state))
+                if len(grown) == BEAM_WIDTH:
+                    break
         position += 1
         if position < len(states):  # the stream's next state takes its place in the heap
             i = states[position]
@@ -227,13 +250,19 @@ def _cell_factors(cells: Sequence[Sequence[float]]) -> tuple[list[float], list[l
     return empty, written
 
 
+@lru_cache(maxsize=CACHED_INPUTS)
+def _digits(value: int) -> tuple[int, ...]:
+    """The digits ``value`` is written with, left to right (a minus sign is not a digit)."""
+    return tuple(int(c) for c in str(abs(value)))
+
+
 def _spelled_from(empty: list[float], written: list[list[float]], value: int | None,
                   minus: float | None) -> float:
     """P(ink | value) from each cell's factors (:func:`_cell_factors`): ``empty[i]`` when
     cell ``i`` holds nothing, ``written[i][d]`` when it holds digit ``d``; the number written
     from the left or the right, whichever is likelier, each product taken cell by cell from
     the left."""
-    digits = [] if value is None else [int(c) for c in str(abs(value))]
+    digits = () if value is None else _digits(value)
     length, width = len(digits), len(empty)
     if length > width:
         return PROBABILITY_FLOOR

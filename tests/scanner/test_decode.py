@@ -226,14 +226,14 @@ def test_deal_logs_write_each_pick_as_its_record_would() -> None:
 
 
 def test_deal_log_fits_are_their_sheets_column_likelihoods() -> None:
-    """:meth:`_DealLogs.fit` writes the rows after the weighed one once per course and
-    shifts them for the other readings: the same floats as each reading's own sheet."""
+    """:meth:`_DealLogs.fit` weighs the rows before the weighed one once and writes each later
+    row's deal once per course: the same floats as each reading's own sheet."""
     doc = game("leningrad", 4, seed=2)
     evidence = sheet_evidence(doc, talon=True, sure=0.7)
     candidates = [decode_row(row, evidence.rules, evidence.seats) for row in evidence.rows]
     logs = _DealLogs(evidence, candidates)
     rng = random.Random(3)
-    weighed = 0
+    walked = 0
     for _ in range(4):
         base = [rng.randrange(min(2, len(options))) if options else 0 for options in candidates]
         for index, options in enumerate(candidates):
@@ -243,9 +243,9 @@ def test_deal_log_fits_are_their_sheets_column_likelihoods() -> None:
                 want = ILLEGAL_FIT if sheet is None else sum(
                     column_log_likelihood(cells, sheet.column(column))
                     for column, cells in evidence.columns.items())
-                assert logs.fit(picks, index, evidence.columns) == want
-                weighed += 1
-    assert len(logs._later) < weighed / 2  # most readings were shifted, not written
+                assert logs.fit(picks, index) == want
+                walked += len(picks) - index
+    assert len(logs._steps) < walked / 4  # most rows' deals were on a course already written
 
 
 def test_rows_sharing_the_legality_verdicts_read_as_alone() -> None:

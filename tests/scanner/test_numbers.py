@@ -14,6 +14,8 @@ from scanner.numbers import (
     CellSpelling,
     _grown,
     _likely_classes,
+    likeliest_values,
+    number_candidates,
     spelled_probabilities,
     spelled_probability,
 )
@@ -89,3 +91,13 @@ def test_a_cell_spelling_answers_as_spelled_probability_each_time(seed: int) -> 
         want = spelled_probability(cells, value, minus)
         assert spelling.probability(value) == want
         assert spelling.log_probability(value) == math.log(max(want, PROBABILITY_FLOOR))
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_likeliest_values_are_the_candidates_values(seed: int) -> None:
+    rng = random.Random(seed)
+    cells = [_cell(rng) for _ in range(rng.randint(1, 4))]
+    minus = rng.choice([None, rng.random()])
+    limit = rng.randint(1, 10)
+    assert likeliest_values(cells, limit, minus) == [
+        c.value for c in number_candidates(cells, limit, minus)]
