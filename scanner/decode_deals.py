@@ -22,7 +22,7 @@ from forms.deal_column import CALLS, LEVELS, RESULT_DIGITS, SUITS, TRICK_DIGITS
 from forms.deal_column import RESULTS as RESULT_SIGNS
 from scanner.numbers import CACHED_INPUTS, PROBABILITY_FLOOR, spelled_probabilities
 from scanner.row_readings import Queued, Reading, ShapeKey, best_first, shape_key
-from scoring.deals import make_deal
+from scoring.deals import legality_rules, make_deal
 from scoring.errors import RecordError
 from scoring.notation import Contract, parse_contract
 from scoring.rules import RuleSet
@@ -109,15 +109,22 @@ Legality = dict[tuple[ShapeKey, bool, int], bool]
 """The rules engine's verdicts on deal shapes (:func:`shape_key`, with the dealer), asked
 with tricks or without and with a talon prize: :func:`decode_row` asks once per shape."""
 VERDICT_SETS = 16
-"""Rule sets and seatings whose :func:`verdicts` a process keeps (a few thousand verdicts
-each at most)."""
+"""Rule sets (as far as legality goes) and seatings whose :func:`verdicts` a process keeps
+(a few thousand verdicts each at most)."""
+
+
+def verdicts(rules: RuleSet, seats: tuple[str, ...]) -> Legality:
+    """The verdicts (:data:`Legality`) for ``rules`` and ``seats``, one set per process and
+    per :func:`~scoring.deals.legality_rules` of ``rules``: a verdict depends on nothing else,
+    and the sheets of a batch share their seats and mostly their rules, so each shape is put
+    to the rules engine once, not once a sheet (nor once a rule set)."""
+    return _shared_verdicts(legality_rules(rules), seats)
 
 
 @functools.lru_cache(maxsize=VERDICT_SETS)
-def verdicts(rules: RuleSet, seats: tuple[str, ...]) -> Legality:
-    """The verdicts (:data:`Legality`) for ``rules`` and ``seats``, one set per process:
-    a verdict depends on nothing else, and the sheets of a batch share their rules and seats,
-    so each shape is put to the rules engine once, not once a sheet."""
+def _shared_verdicts(legality: tuple[bool, bool], seats: tuple[str, ...]) -> Legality:
+    """The verdicts shared by every rule set whose :func:`~scoring.deals.legality_rules` are
+    ``legality``, with ``seats``."""
     return {}
 
 

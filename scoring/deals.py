@@ -111,6 +111,20 @@ class Deal:
         return f"{self.bid}/{format_tricks_over(over or 0)}"
 
 
+def legality_rules(rules: RuleSet) -> tuple[bool, bool]:
+    """All that :func:`make_deal`'s verdict takes from ``rules``: whether a ten is whisted
+    and whether Stalingrad is played (RULES.md §3; the other settings change what a deal
+    scores, not whether it can happen). Two rule sets with the same answer accept and refuse
+    the same deals: a caller checking many deals under several rule sets (the scanner, a
+    batch of sheets) can share its verdicts between them.
+
+    >>> from scoring.rules import RuleSet
+    >>> legality_rules(RuleSet.preset("sochi")) == legality_rules(RuleSet.preset("rostov"))
+    True
+    """
+    return rules.ten_whisted, rules.stalingrad
+
+
 def make_deal(rules: RuleSet, seats: tuple[str, ...], *, number: int, dealer: str,
               kind: str, declarer: str | None = None, contract: str | None = None,
               defence: Mapping[str, str] | None = None,
