@@ -50,9 +50,9 @@ likeliest value) less likely: its prior is already thousands of times below an e
 Entry = TypeVar("Entry")
 
 
-@dataclass(frozen=True)
-class Expectation:
-    """A value the rules allow next, the expected entry it would be, and its prior."""
+class Expectation(NamedTuple):
+    """A value the rules allow next, the expected entry it would be, and its prior (a named
+    tuple: :func:`entry_posteriors` makes a few for every writer state it follows)."""
 
     value: int | None
     index: int

@@ -35,6 +35,8 @@ CANDIDATES_SHOWN = 4
 CANDIDATE_MIN = 1e-4
 """A value less likely than this is no candidate: its order among the other unlikely ones
 is noise (a stored sheet's rounded ink can swap it)."""
+READINGS_WEIGHED = 8
+"""An entry's likeliest values by its ink alone, weighed besides those the rules expect."""
 EMPTY_PASSES = 3
 """Passes of :func:`decode_column` with the entries decided empty pinned, at most (one
 almost always settles it)."""
@@ -53,6 +55,12 @@ class EntryCells:
         """P(ink | value) of this entry's cells, each value worked out once
         (:func:`value_probability`)."""
         return CellSpelling(self.cells, self.minus)
+
+    @functools.cached_property
+    def likeliest(self) -> list[int | None]:
+        """The values the ink itself reads likeliest (:func:`likeliest_values`), worked out
+        once: each pass of :func:`decode_column` weighs them again."""
+        return likeliest_values(self.cells, READINGS_WEIGHED, self.minus)
 
 
 @dataclass(frozen=True)
@@ -231,9 +239,8 @@ def _likelihoods(entry: EntryCells | EntryInk, values: list[int | None]
         for value in values:
             ink.setdefault(value, entry.probability(value))
         return ink
-    readings = likeliest_values(entry.cells, 8, entry.minus)
     spelling = entry.spelling
-    return {value: spelling.probability(value) for value in [*readings, *values]}
+    return {value: spelling.probability(value) for value in [*entry.likeliest, *values]}
 
 
 def column_log_likelihood(entries: Sequence[EntryCells], expected: Sequence[SheetEntry]
