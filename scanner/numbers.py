@@ -92,8 +92,8 @@ def _number_candidates(cells: tuple[tuple[float, ...], ...], limit: int,
                        negative: float | None) -> tuple[_Candidate, ...]:
     # beam over cells; state: (text so far, phase) with phase 0 = leading empties,
     # 1 = inside the digits, 2 = trailing empties
-    beam: list[tuple[float, str, int]] = [(0.0, "", 0)]
-    for probabilities in cells:
+    beam: list[tuple[float, str, int]] = _first_grown(cells[0]) if cells else [(0.0, "", 0)]
+    for probabilities in cells[1:]:
         beam = _grown(beam, probabilities)
     signs = [("", 1.0)] if negative is None else [("", 1 - negative), ("-", negative)]
     factors = [(sign, max(p_sign, PROBABILITY_FLOOR)) for sign, p_sign in signs]
@@ -111,6 +111,17 @@ def _number_candidates(cells: tuple[tuple[float, ...], ...], limit: int,
     total = sum(readings.values()) or 1.0
     likeliest = sorted(readings.items(), key=lambda item: -item[1])[:limit]
     return tuple((number, p / total, written) for (number, written), p in likeliest)
+
+
+def _first_grown(probabilities: Sequence[float]) -> list[tuple[float, str, int]]:
+    """:func:`_grown` of the beam before the first cell (one state, nothing written): its
+    growths sorted by score, in the order grown where they tie (a stable sort), none of them
+    reached twice nor more of them than :data:`BEAM_WIDTH`."""
+    grown = [(0.0 + _log(probabilities[EMPTY]), "", 0)]
+    grown += [(0.0 + digit_log, _DIGIT_TEXT[digit], 1)
+              for digit, digit_log in _likely_classes(probabilities)]
+    grown.sort(key=lambda state: -state[0])
+    return grown
 
 
 def _grown(beam: list[tuple[float, str, int]], probabilities: Sequence[float]

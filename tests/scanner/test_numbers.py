@@ -12,6 +12,7 @@ from scanner.numbers import (
     EMPTY,
     PROBABILITY_FLOOR,
     CellSpelling,
+    _first_grown,
     _grown,
     _likely_classes,
     likeliest_values,
@@ -68,6 +69,15 @@ def test_the_merged_beam_keeps_what_growing_every_state_keeps(seed: int) -> None
         cell = blank if rng.random() < 0.3 else _cell(rng)
         beam, reference = _grown(beam, cell), _grown_by_growing_all(reference, cell)
         assert beam == reference
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_first_cell_grows_the_empty_beam_as_the_merge_does(seed: int) -> None:
+    rng = random.Random(seed)
+    blank = [9.999999999998898e-06] * 10 + [0.9999]  # ties between all digits
+    cell = blank if seed % 4 == 0 else _cell(rng)
+    assert _first_grown(cell) == _grown([(0.0, "", 0)], cell) == \
+        _grown_by_growing_all([(0.0, "", 0)], cell)
 
 
 def test_spelled_probabilities_are_the_single_ones_to_the_last_bit() -> None:
