@@ -202,6 +202,25 @@ def _data_positions(version: int) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
     return np.array(rows, np.intp), np.array(cols, np.intp)
 
 
+@lru_cache(maxsize=64)
+def _block_orders(version: int, level: int) -> tuple[tuple[NDArray[np.intp], int], ...]:
+    """Each Reed-Solomon block of a code: where its bytes (data, then check bytes) lie in
+    the interleaved codewords, and how many are data. The codewords hold the first data
+    byte of every block in turn, then the second, ..., then the check bytes the same way."""
+    blocks = qrencoder.QRRSBlock.getRSBlocks(version, level)
+    places: list[list[int]] = [[] for _ in blocks]
+    index = 0
+    for counts in ([b.dataCount for b in blocks],
+                   [b.totalCount - b.dataCount for b in blocks]):
+        for i in range(max(counts)):
+            for part, count in zip(places, counts, strict=True):
+                if i < count:
+                    part.append(index)
+                    index += 1
+    return tuple((np.array(part, np.intp), block.dataCount)
+                 for part, block in zip(places, blocks, strict=True))
+
+
 def _rs_correct(block: list[int], ec_count: int) -> list[int] | None:
     """The block (data then check bytes) with up to ``ec_count // 2`` byte errors corrected,
     or None when it has more. QR's code: GF(256) mod 0x11d, generator roots a^0..a^(ec-1),
@@ -280,7 +299,7 @@ def _rs_correct(block: list[int], ec_count: int) -> list[int] | None:
 def _parse_segments(data: bytes, version: int) -> bytes | None:
     """The bytes of the byte-mode segments (numeric and alphanumeric ones as ASCII); None
     for any other mode."""
-    bits = "".join(f"{b:08b}" for b in data)
+    bits = f"{int.from_bytes(data, 'big'):0{8 * len(data)}b}" if data else ""
     out = bytearray()
     pos = 0
 
@@ -299,7 +318,8 @@ def _parse_segments(data: bytes, version: int) -> bytes | None:
             if mode == 0:
                 break
             if mode == qrencoder.QR8bitByte.mode:
-                out += bytes(take(8) for _ in range(take(qrencoder.QR8bitByte.lengthbits[size])))
+                count = take(qrencoder.QR8bitByte.lengthbits[size])
+                out += take(8 * count).to_bytes(count, "big")  # all its bytes at once
             elif mode == qrencoder.QRNumber.mode:
                 count = take(qrencoder.QRNumber.lengthbits[size])
                 for start in range(0, count, 3):
@@ -340,26 +360,14 @@ def text_of_modules(dark: NDArray[np.bool_]) -> str | None:
         return None
     rows, cols = _data_positions(version)
     bits = dark[rows, cols] ^ _mask_patterns(n)[mask][rows, cols]
-    blocks = qrencoder.QRRSBlock.getRSBlocks(version, level)
-    total = sum(b.totalCount for b in blocks)
-    codewords = np.packbits(bits[:total * 8]).tolist()
-    # de-interleave: data bytes of every block in turn, then their check bytes
-    data_parts: list[list[int]] = [[] for _ in blocks]
-    ec_parts: list[list[int]] = [[] for _ in blocks]
-    index = 0
-    for parts, counts in ((data_parts, [b.dataCount for b in blocks]),
-                          (ec_parts, [b.totalCount - b.dataCount for b in blocks])):
-        for i in range(max(counts)):
-            for part, count in zip(parts, counts, strict=True):
-                if i < count:
-                    part.append(codewords[index])
-                    index += 1
+    codewords = np.packbits(bits)
     data = bytearray()
-    for block, dc, ec in zip(blocks, data_parts, ec_parts, strict=True):
-        fixed = _rs_correct(dc + ec, block.totalCount - block.dataCount)
+    for order, data_count in _block_orders(version, level):
+        block = codewords[order].tolist()
+        fixed = _rs_correct(block, len(block) - data_count)
         if fixed is None:
             return None
-        data += bytes(fixed[:block.dataCount])
+        data += bytes(fixed[:data_count])
     payload = _parse_segments(bytes(data), version)
     if payload is None:
         return None

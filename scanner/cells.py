@@ -282,15 +282,18 @@ def _is_colour(page: RegisteredPage, redness: np.ndarray,
                y1: float, px_per_mm: float) -> bool:
     """Whether more than :data:`COLOUR_MIN_FRACTION` of the rectangle's pixels (every 4th
     row and column) are drop-out red. When only blocks were warped and they alone do not
-    settle it, the rest is warped at those pixels only (a sixteenth of the pixels)."""
+    settle it, the whole rectangle is warped at a quarter of the resolution from the
+    smallest halving of the image that fine (:meth:`RegisteredPage.warp_coarse`: a third
+    cheaper than from the full image; the colour pages of the 72 samples keep 1.7 % red
+    pixels or more, the grey ones none, against the 0.2 % that decides)."""
     sample = redness[::4, ::4]
     count = np.count_nonzero(sample > k.COLOUR_MIN_CHROMA)
     if runs is None or count / sample.size > k.COLOUR_MIN_FRACTION:
         return count / sample.size > k.COLOUR_MIN_FRACTION
     # pixel (i, j) of the sampled grid is pixel (4i, 4j) of the rectangle
-    coarse = page.warp(x0 - 1.5 / px_per_mm, y0 - 1.5 / px_per_mm,
-                       sample.shape[1] * 4 / px_per_mm, sample.shape[0] * 4 / px_per_mm,
-                       px_per_mm / 4)
+    coarse = page.warp_coarse(x0 - 1.5 / px_per_mm, y0 - 1.5 / px_per_mm,
+                              sample.shape[1] * 4 / px_per_mm, sample.shape[0] * 4 / px_per_mm,
+                              px_per_mm / 4, px_per_mm / 4)
     redness = cv2.subtract(cv2.extractChannel(coarse, 2), cv2.extractChannel(coarse, 1))
     return float(np.mean(redness > k.COLOUR_MIN_CHROMA)) > k.COLOUR_MIN_FRACTION
 

@@ -23,10 +23,12 @@ stage.
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import time
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from dataclasses import fields as dataclass_fields
 from pathlib import Path
@@ -67,6 +69,9 @@ CROP_MARGIN_MM = 1.0
 """Paper kept around a field's boxes in its crop."""
 JPEG_QUALITY = [cv2.IMWRITE_JPEG_QUALITY, 90]
 """The straightened page: written once, looked at by people and reports."""
+GC_YOUNG_THRESHOLD = 10_000
+"""New container objects between two runs of the garbage collector while scanning
+(:func:`_fewer_collections`; Python's default is 700)."""
 STRAIGHT_PAGE_MIN_SHARE = 0.9
 """The straightened page is warped from the smallest halving of the image that has at
 least this share of its resolution (a 200-dpi image halved is 99 dpi for a 100-dpi page)."""
@@ -91,11 +96,39 @@ def scan_paths(paths: Sequence[str | Path], out_dir: Path,
     """Scan every file named (folders and globs expanded); yield sheets and failures.
 
     ``clock`` gets the time of each stage (:data:`scanner.timing.STAGES`). Memory a sheet
-    frees is kept for the next (:func:`scanner.memory.reuse_freed_memory`)."""
+    frees is kept for the next (:func:`scanner.memory.reuse_freed_memory`), and the garbage
+    collector runs less often while it scans (:func:`_fewer_collections`)."""
     clock = clock or StageClock()
     reuse_freed_memory()
     files = expand_paths(paths)
     waiting: dict[str, list[IdentifiedPage]] = {}
+    with _fewer_collections():
+        yield from _scan_files(files, waiting, out_dir, progress, clock)
+
+
+@contextmanager
+def _fewer_collections() -> Iterator[None]:
+    """Run the ``with`` block with the cyclic garbage collector's first threshold at
+    :data:`GC_YOUNG_THRESHOLD` (restored after).
+
+    A sheet makes some ten thousand container objects that live until it is read (box
+    readings, candidates), so at Python's default of 700 the collector ran 14 times a sheet
+    and walked the long-lived objects (layouts, the digit model's tables) into its older
+    generations: 15.6 ms CPU a sheet on the 12 sample sheets at 200 dpi, against 3.6 ms so.
+    Reference counting still frees all acyclic garbage at once; cycles wait a little
+    longer. The setting holds while the caller handles each sheet yielded, and ends when
+    the scan does (or its generator is closed)."""
+    young, *older = gc.get_threshold()
+    gc.set_threshold(max(young, GC_YOUNG_THRESHOLD), *older)
+    try:
+        yield
+    finally:
+        gc.set_threshold(young, *older)
+
+
+def _scan_files(files: list[Path], waiting: dict[str, list[IdentifiedPage]], out_dir: Path,
+                progress: Progress | None, clock: StageClock) -> Iterator[ScanOutcome]:
+    """:func:`scan_paths` of the files expanded."""
     for number, path in enumerate(files, 1):
         if progress:
             progress(number, len(files), str(path))

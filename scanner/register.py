@@ -427,7 +427,8 @@ def _glare(page: RegisteredPage) -> str | None:
     """A warning when a saturated blob (every channel at least :data:`GLARE_LEVEL`) larger
     than :data:`GLARE_MIN_AREA_MM2` lies on a photo. Measured on the first halving: further
     ones round the 2x2 means of near-white paper up to white again and again, which joins
-    small blobs into a large one."""
+    small blobs into a large one. The blobs are labelled within the bounding box of the
+    saturated pixels only (the same blobs and areas)."""
     smallest = page.halvings[-1] if page.halvings else page.image
     if _median_level(to_gray(smallest)) >= k.GLARE_PAPER_MAX_LEVEL:
         return None  # a scan: the paper itself is saturated
@@ -438,13 +439,15 @@ def _glare(page: RegisteredPage) -> str | None:
     mm2_per_px = 1.0 / (page.px_per_mm * scale) ** 2
     if cv2.countNonZero(sat) * mm2_per_px <= k.GLARE_MIN_AREA_MM2:
         return None  # not enough saturated pixels for one blob that large
-    _, _, stats, centroids = cv2.connectedComponentsWithStats(sat, connectivity=8)
+    left, top, width, height = cv2.boundingRect(sat)
+    _, _, stats, centroids = cv2.connectedComponentsWithStats(
+        sat[top:top + height, left:left + width], connectivity=8)
     areas = stats[1:, cv2.CC_STAT_AREA]  # label 0 is the background
     if not len(areas) or areas.max() * mm2_per_px <= k.GLARE_MIN_AREA_MM2:
         return None
     biggest = 1 + int(np.argmax(areas))
     inv = np.linalg.inv(page.homography)
-    centre = (centroids[biggest] + 0.5) / scale - 0.5
+    centre = (centroids[biggest] + (left, top) + 0.5) / scale - 0.5
     c = cv2.perspectiveTransform(centre.reshape(1, 1, 2), inv)
     x, y = c.reshape(2)
     return (f"{page.label} has glare near {x:.0f} mm from the left, {y:.0f} mm from the top: "

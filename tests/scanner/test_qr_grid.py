@@ -11,10 +11,12 @@ import pytest
 from reportlab.graphics.barcode import qrencoder
 
 from forms.identity import to_qr_payload
+from forms.model import Region
 from forms.qr import _data_positions, qr_modules, text_of_modules
-from scanner.identify import _regions, detect_qr, read_qr_grid
+from scanner import identify
+from scanner.identify import _regions, _warp_red, detect_qr, read_qr_grid
 from scanner.load import PageImage
-from scanner.register import register
+from scanner.register import content_channel, register
 from tests.scanner.synth import identity_for, page_bgr, photo
 
 
@@ -71,3 +73,36 @@ def test_grid_reads_a_blurred_photo() -> None:
     reg = register(PageImage(Path("p.jpg"), 0, image))
     regions = _regions(reg.page_index, reg.page_w_mm, reg.page_h_mm, "qr")
     assert to_qr_payload(identity_for(3).for_page(1)) in [read_qr_grid(reg, r) for r in regions]
+
+
+@pytest.mark.parametrize("turns", [None, 1])
+def test_red_warp_of_the_covered_pixels_is_the_colour_warps_red_channel(turns: int | None
+                                                                        ) -> None:
+    # a flat scan (an affine warp) and a photo (a perspective one); regions inside the page,
+    # at its corner and partly off the image (the border replicated the same way)
+    image = page_bgr(3, 1) if turns is None else photo(page_bgr(3, 1), turns, seed=2)
+    reg = register(PageImage(Path("p.jpg"), 0, image))
+    assert (reg.affine is not None) == (turns is None)
+    regions = [*_regions(reg.page_index, reg.page_w_mm, reg.page_h_mm, "qr"),
+               Region(1, 0.0, 0.0, 30.0, 20.0), Region(1, -15.0, -10.0, 30.0, 20.0),
+               Region(1, reg.page_w_mm - 5.0, reg.page_h_mm - 5.0, 30.0, 20.0)]
+    for region in regions:
+        want = content_channel(reg.warp(region.x_mm, region.y_mm, region.w_mm, region.h_mm,
+                                        10.0))
+        assert np.array_equal(_warp_red(reg, region, 10.0), want), region
+
+
+def test_a_region_whose_ink_is_not_square_is_given_up(monkeypatch: pytest.MonkeyPatch
+                                                      ) -> None:
+    # page 1 of a 3-player sheet: its code is in the lower of the page's two candidate
+    # regions; the upper one holds the code's top part and print above it
+    reg = register(PageImage(Path("p.jpg"), 0, page_bgr(3, 0)))
+    lower, upper = sorted(_regions(reg.page_index, reg.page_w_mm, reg.page_h_mm, "qr"),
+                          key=lambda region: -region.y_mm)
+    assert read_qr_grid(reg, lower) == to_qr_payload(identity_for(3).for_page(0))
+
+    def no_modules(values: np.ndarray) -> np.ndarray:
+        raise AssertionError("modules read in a region holding no whole code")
+
+    monkeypatch.setattr(identify, "_dark_modules", no_modules)
+    assert read_qr_grid(reg, upper) is None
