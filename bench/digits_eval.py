@@ -36,6 +36,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from scanner import digits as digit_module  # noqa: E402
+from scanner.adaptation import WriterAdaptation  # noqa: E402
 from scanner.digit_constants import (  # noqa: E402
     ADAPT_TRANSDUCTIVE_MIN_PROBABILITY,
     ADAPT_TRANSDUCTIVE_ROUNDS,
@@ -43,7 +45,7 @@ from scanner.digit_constants import (  # noqa: E402
     CELL_WIDTH_300DPI_PX,
     EMPTY_CLASS,
 )
-from scanner.digits import DigitRecognizer, WriterAdaptation, normalize_cells  # noqa: E402
+from scanner.digits import DigitRecognizer, normalize_cells  # noqa: E402
 from scanner.glyphs import glyph_to_cell, load_heldout_arrays  # noqa: E402
 
 UCI_DIGIT_PX = 45
@@ -54,8 +56,9 @@ PAGE_DIGITS = 20
 #: Digit height of the low-resolution held-out MNIST set, px (a 4 mm digit at 65 dpi).
 LOW_RES_DIGIT_PX = 10
 #: Figures of the model before this one, for comparison in the report.
-PREVIOUS_FIGURES = dict(commit="41a5aa6", heldout="98.80 %", uci="97.11 %",
-                        uci_adapted="97.61 ± 0.53 %", uci_page="97.70 ± 0.16 %")
+PREVIOUS_FIGURES = dict(commit="a18febe", heldout="98.50 %", uci="97.94 %",
+                        uci_adapted="98.09 ± 0.32 %", uci_page="98.22 ± 0.18 %",
+                        calibration="97.26 % (NLL 0.092)")
 
 
 def uci_cell(image8: np.ndarray) -> np.ndarray:
@@ -196,6 +199,8 @@ def timing(rec: DigitRecognizer, cells: list[np.ndarray], labels: np.ndarray, re
            previous_model: Path | None = None) -> dict[str, float]:
     """Milliseconds per cell: previous and batched preprocessing, network, whole path.
 
+    With ``previous_model``, its network on the same inputs too (``previous_network``).
+
     Also the scanner's per-writer path, pages of ``PAGE_DIGITS`` cells read one page
     at a time by the general model and by a writer's adaptation (built from one cell of
     each digit), and building that adaptation (``adapt_build``, ms per writer). The
@@ -212,10 +217,9 @@ def timing(rec: DigitRecognizer, cells: list[np.ndarray], labels: np.ndarray, re
                  probabilities=lambda: rec.probabilities(cells),
                  page_general=lambda: [rec.probabilities(page) for page in pages],
                  page_adapted=lambda: [adapt.probabilities(page) for page in pages])
-    if previous_model is not None:  # the previous path: one cell at a time, previous network
+    if previous_model is not None:  # the previous model's network on the same inputs
         old = DigitRecognizer(previous_model)
-        steps["previous_probabilities"] = lambda: old.run_normalized(
-            np.stack([reference_normalize_cell(c) for c in cells]))
+        steps["previous_network"] = lambda: old.run_normalized(inputs)
     times: dict[str, list[float]] = {name: [] for name in steps}
     times["adapt_build"] = []
     for _ in range(repeats):
@@ -333,6 +337,15 @@ def _figures_row(title: str, x: dict[str, object]) -> str:
             f"{_pct(a['page_ece'])} |")
 
 
+def _kept_text(ac: dict[str, object]) -> str:
+    """The sentence on a kept adaptation temperature (``training/train_digits.py``'s rule)."""
+    if not ac.get("kept"):
+        return ""
+    return (f" For this model the fit's minimum, T = {ac['fitted']:.3f} (NLL {ac['nll_fitted']:.4f}),"
+            f" is within one standard error ({ac['nll_se']:.3f}) of the NLL at the value in use,"
+            f" so T = {ac['temperature']:.3f} was kept (see the development section).")
+
+
 def write_report(path: Path, info: dict[str, object], trials: int = 20,
                  previous_model: Path | None = None) -> None:
     """Evaluate and write ``DIGITS.md`` with training provenance (``info``) and the figures."""
@@ -347,10 +360,10 @@ def write_report(path: Path, info: dict[str, object], trials: int = 20,
                  uci="UCI digits (8x8 upscaled to 45 px in 53x71 px cells)")
     rows = "\n".join(_figures_row(title, r[name]) for name, title in names.items())
     development = "".join(f"* {item}\n" for item in info.get("development", []))
-    whole = ""
-    if "previous_probabilities" in t:
-        whole = (f"| previous whole path (previous `normalize_cell` and network, "
-                 f"`--previous-model`) | {t['previous_probabilities']:.3f} |\n")
+    previous = ""
+    if "previous_network" in t:
+        previous = (f"| previous model's network (commit {PREVIOUS_FIGURES['commit']}, "
+                    f"`--previous-model`, same inputs) | {t['previous_network']:.3f} |\n")
     ua = u["adapt"]
     counts = info["counts"]
     size_kb = path.parent.joinpath("digits.onnx").stat().st_size / 1024
@@ -358,8 +371,9 @@ def write_report(path: Path, info: dict[str, object], trials: int = 20,
     notes = "".join(f"* {note}\n" for note in info.get("notes", []))
     text = f"""# Digit model `digits.onnx`
 
-Small CNN (4 conv layers with batch norm, 128-d embedding, 11 outputs: digits 0-9
-and EMPTY; {info['params']:,} parameters, {size_kb:.0f} KB ONNX, opset 13) run at scan time by
+Small CNN (3 convolutions of stride 2 with batch norm, 16, 32 and 64 channels, no pooling; 128-d
+embedding, 11 outputs: digits 0-9 and EMPTY; {info['params']:,} parameters, about 0.68 M
+multiply-adds a digit, {size_kb:.0f} KB ONNX, opset 13) run at scan time by
 OpenCV `cv2.dnn` (no deep-learning framework needed). Its softmax is temperature-scaled
 (T = {temperature:.3f}, built into the ONNX graph). Input: `scanner.digits.normalize_cells`
 output, 28x28, ink bounding box scaled into 20x20, centred by mass.
@@ -371,10 +385,10 @@ output, 28x28, ink bounding box scaled into 20x20, centred by mass.
 {rows}
 
 Adapted figures: mean ± sd over {trials} trials (protocol below), beside the unadapted score on the
-same test part. Model before this one (commit {prev['commit']}, same sets): held-out MNIST
+same test part. Model before this one (commit {prev['commit']}: 4 convolutions of 16, 24, 64
+and 128 channels with 2x2 max pooling, 2.3 M multiply-adds a digit; same sets): held-out MNIST
 {prev['heldout']}, UCI {prev['uci']} general, {prev['uci_adapted']} adapted with calibration
-digits only; with this version's per-page adaptation (its output temperature 1.93) {prev['uci_page']}
-(`--model` on that commit's model).
+digits only, {prev['uci_page']} adapted per page; calibration split {prev['calibration']}.
 
 **Calibration.** Expected calibration error (ECE, 15 equal-width confidence bins, lower is better)
 of the general model's probabilities. The temperature was fitted (minimum negative log-likelihood) on
@@ -400,7 +414,7 @@ Writer adaptation multiplies the model's digit probabilities by a sharp nearest-
 which makes them more confident than the general model's; its output has its own temperature
 (`ADAPT_OUTPUT_TEMPERATURE`, minimum NLL), fitted by `training/train_digits.py` on the calibration
 split's MNIST digits drawn plainly into cells, with simulated writers and pages as in the
-protocol below (the last row above). Never on UCI.
+protocol below (the last row above). Never on UCI.{_kept_text(ac)}
 
 A blank 53x71 px cell: P(EMPTY) = {r['blank']['p_empty']:.4f}.
 
@@ -410,9 +424,9 @@ A blank 53x71 px cell: P(EMPTY) = {r['blank']['p_empty']:.4f}.
 |---|---|
 | previous `normalize_cell` (one cell at a time, commit 97f2084) | {t['reference_normalize']:.3f} |
 | `normalize_cells` (batched) | {t['normalize']:.3f} |
-| network (cv2.dnn, batches of 256) | {t['network']:.3f} |
-| whole `DigitRecognizer.probabilities` | {t['probabilities']:.3f} |
-{whole}| pages of {PAGE_DIGITS}: `DigitRecognizer.probabilities` | {t['page_general']:.3f} |
+| network (cv2.dnn, batches of {digit_module.NETWORK_BATCH}) | {t['network']:.3f} |
+{previous}| whole `DigitRecognizer.probabilities` | {t['probabilities']:.3f} |
+| pages of {PAGE_DIGITS}: `DigitRecognizer.probabilities` | {t['page_general']:.3f} |
 | pages of {PAGE_DIGITS}: `WriterAdaptation.probabilities` (per-page adaptation) | {t['page_adapted']:.3f} |
 
 Building one writer's adaptation from 10 calibration cells (`WriterAdaptation.from_calibration`):
@@ -514,8 +528,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="Evaluate the committed digit model.")
     parser.add_argument("--trials", type=int, default=20)
     parser.add_argument("--previous-model", type=Path,
-                        help="an earlier digits.onnx (e.g. from git show 97f2084:scanner/models/"
-                             "digits.onnx) to time the previous path against")
+                        help="an earlier digits.onnx (e.g. from git show a18febe:scanner/models/"
+                             "digits.onnx) to time its network against")
     parser.add_argument("--model", type=Path,
                         help="score this digits.onnx (its record beside it as <stem>_training.json)"
                              " instead of the committed one; not with --write-report")
@@ -547,8 +561,8 @@ def main() -> None:
           f"probabilities {t['probabilities']:.3f}; pages of {PAGE_DIGITS}: general "
           f"{t['page_general']:.3f}, adapted {t['page_adapted']:.3f}; building an adaptation "
           f"{t['adapt_build']:.1f} ms"
-          + (f", previous path {t['previous_probabilities']:.3f}" if "previous_probabilities" in t
-             else ""))
+          + (f", previous model's network {t['previous_network']:.3f}"
+             if "previous_network" in t else ""))
     print(f"blank cell P(EMPTY) = {r['blank']['p_empty']:.4f}")
 
 

@@ -47,7 +47,9 @@ ADAPT_TEMPERATURE = 0.05
 ADAPT_WEIGHT = 1.0
 #: Softmax temperature of the adapted digit probabilities (the writer's vote sharpens them):
 #: fitted by ``training/train_digits.py`` (minimum NLL over simulated writers and pages on the
-#: calibration split of the training data, never on the UCI digits).
+#: calibration split of the training data, never on the UCI digits). The value is kept when a
+#: new model's fit does not lower that NLL by more than its standard error: for the current
+#: model the minimum (1.93) lies 0.002 below the NLL here, with a standard error of 0.017.
 ADAPT_OUTPUT_TEMPERATURE = 2.39
 #: Transductive writer adaptation: a cell the general model reads with at least this
 #: probability (and the adapted model reads alike) joins the writer's references.

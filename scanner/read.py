@@ -3,8 +3,8 @@
 :func:`read_page` cuts every box (:mod:`scanner.cells`), reads the mark boxes
 (:mod:`scanner.marks`) and classifies the digit and sign cells with
 :class:`scanner.digits.DigitRecognizer`, all of a page's in one network pass, then adapted in
-one batch per writer. Cells whose quick ink measure is clearly nothing skip the classifier and
-get EMPTY. Each seat's calibration strip
+one batch per writer (:class:`scanner.adaptation.WriterAdaptation`). Cells whose quick ink
+measure is clearly nothing skip the classifier and get EMPTY. Each seat's calibration strip
 (the ten digits it wrote before the game) adapts the recognizer to that seat's hand for the
 cells of its zone; the deal column, kept by one scorer, uses the general model (or the
 scorer's adaptation when ``scorer`` is given). Each stage is timed on a
@@ -22,8 +22,9 @@ import numpy as np
 
 from forms.model import Box, CalibrationCell, EntryCell, Layout
 from scanner import scan_constants as k
+from scanner.adaptation import WriterAdaptation
 from scanner.cells import CellImage, cut_cells, rasterize
-from scanner.digits import DigitRecognizer, WriterAdaptation, normalize_cells
+from scanner.digits import DigitRecognizer, normalize_cells
 from scanner.marks import MarkReading, MarkThresholds, read_marks
 from scanner.register import RegisteredPage
 from scanner.timing import StageClock
@@ -98,10 +99,13 @@ def adaptations(inked: Sequence[CellImage], probs: np.ndarray, embeds: np.ndarra
     general model's rows for them (:meth:`DigitRecognizer.run_normalized`): the calibration
     cells among them are read in the page's one network pass, not a second time here.
     """
+    calibration: dict[str, list[int]] = {}  # each seat's calibration cells, in page order
+    for i, c in enumerate(inked):
+        if isinstance(c.box.meaning, CalibrationCell):
+            calibration.setdefault(c.box.meaning.seat, []).append(i)
     out: dict[str, WriterAdaptation] = {}
     for seat in seats:
-        rows = [i for i, c in enumerate(inked)
-                if isinstance(c.box.meaning, CalibrationCell) and c.box.meaning.seat == seat]
+        rows = calibration.get(seat)
         if not rows:
             continue
         digits = [inked[i].box.meaning.digit for i in rows]  # type: ignore[union-attr]

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
+from scanner.adaptation import WriterAdaptation
 from scanner.digit_constants import (
     BACKGROUND_KERNEL_FRACTION,
     CELL_HEIGHT_300DPI_PX,
@@ -17,7 +18,6 @@ from scanner.digit_constants import (
 )
 from scanner.digits import (
     DigitRecognizer,
-    WriterAdaptation,
     _contrast_stack,
     ink_fraction,
     normalize_cell,
@@ -61,6 +61,16 @@ def test_probabilities_shape_and_sum(rec: DigitRecognizer, sample: Sample) -> No
 
 def test_default_is_cached() -> None:
     assert DigitRecognizer.default() is DigitRecognizer.default()
+
+
+def test_network_rows_do_not_depend_on_the_batch(rec: DigitRecognizer, sample: Sample) -> None:
+    """The network runs in small batches; each cell's row is the same as when run alone."""
+    inputs = normalize_cells(sample[0][:37])
+    probs, embeds = rec.run_normalized(inputs)
+    for i in (0, 15, 16, 36):
+        p, e = rec.run_normalized(inputs[i : i + 1])
+        np.testing.assert_array_equal(p[0], probs[i])
+        np.testing.assert_array_equal(e[0], embeds[i])
 
 
 def test_blank_and_noisy_cells_are_empty(rec: DigitRecognizer) -> None:

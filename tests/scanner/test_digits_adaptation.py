@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from scanner.adaptation import WriterAdaptation
 from scanner.digit_constants import EMPTY_CLASS, NUM_CLASSES
-from scanner.digits import DigitRecognizer, WriterAdaptation
+from scanner.digits import DigitRecognizer
 
 DIM = 16
 

@@ -9,8 +9,9 @@ import pytest
 
 from forms.layout import build_layout, calibration_cells
 from forms.model import DealCell, EntryCell
+from scanner.adaptation import WriterAdaptation
 from scanner.cells import cut_cells, rasterize
-from scanner.digits import DigitRecognizer, WriterAdaptation
+from scanner.digits import DigitRecognizer
 from scanner.load import PageImage
 from scanner.marks import mark_thresholds
 from scanner.read import EMPTY, read_page
