@@ -30,7 +30,8 @@ from forms.qr import read_qr, text_of_modules
 from forms.render import QR_QUIET_MODULES
 from scanner import scan_constants as k
 from scanner.errors import NoSheetFound, ScanError, TesseractMissing, UnknownLayout
-from scanner.register import RegisteredPage, content_channel
+from scanner.pixels import content_channel
+from scanner.register import RegisteredPage
 
 log = logging.getLogger(__name__)
 

@@ -48,8 +48,9 @@ from scanner.field_sheets import CropRequest, pixel_rect, write_field_sheets
 from scanner.identify import IdentifiedPage, SheetPages, assemble_sheets, identify
 from scanner.load import expand_paths, load_file
 from scanner.memory import reuse_freed_memory
+from scanner.pixels import to_gray
 from scanner.read import PageReading, read_page
-from scanner.register import RegisteredPage, register, to_gray
+from scanner.register import RegisteredPage, register
 from scanner.results import (
     STRAIGHT_PAGE_DPI,
     FieldReading,

@@ -11,9 +11,8 @@ Their corners are refined at full resolution in small patches around each marker
 all found corners (16 with four markers) fit one homography. The ids tell the page
 index and the rotation, so pages may come in any order and any way up. With fewer than
 three markers the paper's outline stands in, oriented by the marker(s) still visible. The
-fit error, the resolution, blur (marker edge sharpness, on patches warped from the full
-image) and glare (on the smallest halving) are measured; a page too poor to read raises
-:class:`scanner.errors.PoorQuality` with a plain sentence.
+fit error, the resolution, blur and glare are checked by :mod:`scanner.page_quality`; a
+page too poor to read raises :class:`scanner.errors.PoorQuality` with a plain sentence.
 """
 
 from __future__ import annotations
@@ -31,8 +30,10 @@ import numpy as np
 from forms.layout import PAPERS, build_layout
 from forms.model import Marker
 from scanner import scan_constants as k
-from scanner.errors import NoSheetFound, PoorQuality
+from scanner.errors import NoSheetFound
 from scanner.load import PageImage
+from scanner.page_quality import check_quality
+from scanner.pixels import content_channel, halvings
 
 log = logging.getLogger(__name__)
 
@@ -218,35 +219,6 @@ def _detector(quick: bool = False, share: float = 1.0) -> cv2.aruco.ArucoDetecto
     return cv2.aruco.ArucoDetector(dictionary, params)
 
 
-def to_gray(image: np.ndarray) -> np.ndarray:
-    """Grey levels of a BGR (or already grey) image."""
-    return image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-
-
-def content_channel(image: np.ndarray) -> np.ndarray:
-    """The red channel of a BGR image (grey as is): ink and markers stay dark, the drop-out
-    borders and tints turn nearly white, so they neither hide nor imitate markers or digits."""
-    return image if image.ndim == 2 else cv2.extractChannel(image, 2)
-
-
-def halve(image: np.ndarray) -> np.ndarray:
-    """``image`` at half the size, each pixel the mean of a 2x2 block (an odd last row or
-    column dropped): OpenCV's fast path of ``INTER_AREA``, a few milliseconds a page."""
-    h, w = image.shape[0] // 2, image.shape[1] // 2
-    return cv2.resize(image[:2 * h, :2 * w], (w, h), interpolation=cv2.INTER_AREA)
-
-
-def halvings(image: np.ndarray, max_side_px: int = k.DETECT_MAX_SIDE_PX
-             ) -> tuple[np.ndarray, ...]:
-    """``image`` halved again and again until its longer side is at most ``max_side_px``."""
-    out: list[np.ndarray] = []
-    last = image
-    while max(last.shape[:2]) > max_side_px and min(last.shape[:2]) >= 2 * k.DETECT_MIN_SIDE_PX:
-        last = halve(last)
-        out.append(last)
-    return tuple(out)
-
-
 def detect_markers(image: np.ndarray, scale: float = 1.0,
                    quick: bool = False) -> dict[int, np.ndarray]:
     """Return ``{aruco_id: (4, 2) corners}`` (ArUco corner order) found in the red channel
@@ -375,85 +347,6 @@ def _register_outline(small: np.ndarray, scale: float, found: dict[int, np.ndarr
     return best
 
 
-def _sharpness(page: RegisteredPage, frame: Frame) -> float:
-    """Median over the found markers of their edge sharpness (see BLUR_MIN_SHARPNESS).
-
-    The markers of a page are one size: their patches are stacked, so each percentile is
-    taken once for all of them (:func:`_percentiles`)."""
-    found = [m for m in frame[2] if m.aruco_id in page.markers_found]
-    if not found:
-        return 0.0
-    patches = np.stack([content_channel(page.warp(m.x_mm - 0.5, m.y_mm - 0.5, m.size_mm + 1,
-                                                  m.size_mm + 1, k.QUALITY_PX_PER_MM))
-                        for m in found])
-    lo, hi = _percentiles(patches.reshape(len(found), -1), (5.0, 95.0))
-    contrasted = np.flatnonzero(hi - lo >= 40)
-    if not len(contrasted):
-        return 0.0
-    mags = []
-    for i in contrasted.tolist():
-        gx = cv2.Sobel(patches[i], cv2.CV_32F, 1, 0, ksize=3, scale=1 / 8)
-        gy = cv2.Sobel(patches[i], cv2.CV_32F, 0, 1, ksize=3, scale=1 / 8)
-        mags.append(cv2.magnitude(gx, gy).ravel())
-    (edges,) = _percentiles(np.stack(mags), (97.0,))
-    values = edges / (hi - lo)[contrasted]
-    return float(np.median(values))
-
-
-def _percentiles(rows: np.ndarray, qs: tuple[float, ...]) -> list[np.ndarray]:
-    """The ``q``-th percentiles of each row of ``rows``, for each ``q`` (numpy's linear
-    interpolation between the two nearest ranks), from one partial sort of the rows: a
-    third of the time of :func:`numpy.percentile` over stacked patches."""
-    n = rows.shape[1]
-    ranks = [q / 100 * (n - 1) for q in qs]
-    below = [int(r) for r in ranks]
-    kth = sorted({i for b in below for i in (b, min(b + 1, n - 1))})
-    ordered = np.partition(rows, kth, axis=1)
-    out = []
-    for rank, b in zip(ranks, below, strict=True):
-        lo = ordered[:, b].astype(np.float64)
-        hi = ordered[:, min(b + 1, n - 1)].astype(np.float64)
-        out.append(lo + (hi - lo) * (rank - b))
-    return out
-
-
-def _median_level(gray: np.ndarray) -> int:
-    """The median grey level of a ``uint8`` image (from its histogram)."""
-    hist = cv2.calcHist([gray], [0], None, [256], [0, 256]).ravel()
-    return int(np.searchsorted(np.cumsum(hist), gray.size / 2))
-
-
-def _glare(page: RegisteredPage) -> str | None:
-    """A warning when a saturated blob (every channel at least :data:`GLARE_LEVEL`) larger
-    than :data:`GLARE_MIN_AREA_MM2` lies on a photo. Measured on the first halving: further
-    ones round the 2x2 means of near-white paper up to white again and again, which joins
-    small blobs into a large one. The blobs are labelled within the bounding box of the
-    saturated pixels only (the same blobs and areas)."""
-    smallest = page.halvings[-1] if page.halvings else page.image
-    if _median_level(to_gray(smallest)) >= k.GLARE_PAPER_MAX_LEVEL:
-        return None  # a scan: the paper itself is saturated
-    image, scale = (page.halvings[0], 0.5) if page.halvings else (page.image, 1.0)
-    channels = image.shape[2] if image.ndim == 3 else 1
-    sat = cv2.inRange(image, np.full(channels, k.GLARE_LEVEL, np.uint8),
-                      np.full(channels, 255, np.uint8))
-    mm2_per_px = 1.0 / (page.px_per_mm * scale) ** 2
-    if cv2.countNonZero(sat) * mm2_per_px <= k.GLARE_MIN_AREA_MM2:
-        return None  # not enough saturated pixels for one blob that large
-    left, top, width, height = cv2.boundingRect(sat)
-    _, _, stats, centroids = cv2.connectedComponentsWithStats(
-        sat[top:top + height, left:left + width], connectivity=8)
-    areas = stats[1:, cv2.CC_STAT_AREA]  # label 0 is the background
-    if not len(areas) or areas.max() * mm2_per_px <= k.GLARE_MIN_AREA_MM2:
-        return None
-    biggest = 1 + int(np.argmax(areas))
-    inv = np.linalg.inv(page.homography)
-    centre = (centroids[biggest] + (left, top) + 0.5) / scale - 0.5
-    c = cv2.perspectiveTransform(centre.reshape(1, 1, 2), inv)
-    x, y = c.reshape(2)
-    return (f"{page.label} has glare near {x:.0f} mm from the left, {y:.0f} mm from the top: "
-            f"retake the photo without a direct light")
-
-
 def _find_markers(image: np.ndarray, levels: tuple[np.ndarray, ...]
                   ) -> tuple[dict[int, np.ndarray], int]:
     """The markers of one page and its index; corners refined at full resolution.
@@ -528,40 +421,6 @@ def register(page: PageImage, context: object = None) -> RegisteredPage:
     reg = RegisteredPage(page.source, page.index_in_file, page_index, w, h, hom, ppm, err_px,
                          err_px / ppm, tuple(sorted(found)), method, 0.0, (), page.image,
                          halvings=levels, affine=flat_affine(hom, w, h))
-    reg = _check_quality(reg, frame)
+    reg = check_quality(reg, frame)
     reg.timings_s.update(detect=t_detect, register=time.perf_counter() - t0)
     return reg
-
-
-def _check_quality(reg: RegisteredPage, frame: Frame) -> RegisteredPage:
-    label, warnings = reg.label, []
-    if reg.px_per_mm < k.MIN_PX_PER_MM:
-        raise PoorQuality(f"the sheet is only {reg.px_per_mm * 25.4:.0f} dpi, too coarse to "
-                          f"read", reg.source, reg.index_in_file, advice="scan at 300 dpi or "
-                          "photograph the sheet closer, filling the frame")
-    if reg.px_per_mm < k.WARN_PX_PER_MM:
-        warnings.append(f"{label} is only {reg.px_per_mm * 25.4:.0f} dpi: check its readings")
-    if reg.fit_error_mm > k.MAX_FIT_ERROR_MM:
-        raise PoorQuality(f"the corner markers do not fit the printed sheet (off by "
-                          f"{reg.fit_error_mm:.1f} mm): the paper is folded or curled",
-                          reg.source, reg.index_in_file, advice="flatten the sheet and retake "
-                          "the photo")
-    if reg.fit_error_mm > k.WARN_FIT_ERROR_MM:
-        warnings.append(f"{label}: the markers fit to {reg.fit_error_mm:.2f} mm only (a "
-                        f"curled page?): check its readings")
-    if reg.method == "outline":
-        warnings.append(f"{label}: a corner marker is covered; the page was placed by its "
-                        f"outline")
-    sharp = _sharpness(reg, frame)
-    if sharp < k.BLUR_MIN_SHARPNESS:
-        raise PoorQuality(f"page {reg.page_index + 1} of the sheet is blurred (sharpness "
-                          f"{sharp:.2f})", reg.source, reg.index_in_file,
-                          advice="retake the photo, holding the camera still and focused")
-    if sharp < k.BLUR_WARN_SHARPNESS:
-        warnings.append(f"{label} is slightly blurred: check its readings")
-    glare = _glare(reg)
-    if glare:
-        warnings.append(glare)
-    for text in warnings:
-        log.warning("%s", text)
-    return replace(reg, sharpness=sharp, warnings=tuple(warnings))

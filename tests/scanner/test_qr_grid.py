@@ -16,7 +16,8 @@ from forms.qr import _data_positions, qr_modules, text_of_modules
 from scanner import identify
 from scanner.identify import _regions, _warp_red, detect_qr, read_qr_grid
 from scanner.load import PageImage
-from scanner.register import content_channel, register
+from scanner.pixels import content_channel
+from scanner.register import register
 from tests.scanner.synth import identity_for, page_bgr, photo
 
 

@@ -12,7 +12,8 @@ import pytest
 from forms.layout import build_layout
 from scanner.errors import NoSheetFound, PoorQuality
 from scanner.load import PageImage
-from scanner.register import detect_in_corners, detect_markers, halvings, register
+from scanner.pixels import halvings
+from scanner.register import detect_in_corners, detect_markers, register
 from tests.scanner.synth import DPI, page_bgr, photo
 
 SRC = Path("test.jpg")

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from scanner.load import PageImage
-from scanner.register import halvings, register
+from scanner.pixels import halvings
+from scanner.register import register
 from tests.scanner.synth import page_bgr, photo
 
 SRC = Path("p.png")

@@ -1,0 +1,38 @@
+"""Pixel helpers shared by the stages: grey levels, the red "content" channel that drops the
+light-red print out, and the 2x2 halvings a page is registered on and straightened from."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from scanner import scan_constants as k
+
+
+def to_gray(image: np.ndarray) -> np.ndarray:
+    """Grey levels of a BGR (or already grey) image."""
+    return image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+
+
+def content_channel(image: np.ndarray) -> np.ndarray:
+    """The red channel of a BGR image (grey as is): ink and markers stay dark, the drop-out
+    borders and tints turn nearly white, so they neither hide nor imitate markers or digits."""
+    return image if image.ndim == 2 else cv2.extractChannel(image, 2)
+
+
+def halve(image: np.ndarray) -> np.ndarray:
+    """``image`` at half the size, each pixel the mean of a 2x2 block (an odd last row or
+    column dropped): OpenCV's fast path of ``INTER_AREA``, a few milliseconds a page."""
+    h, w = image.shape[0] // 2, image.shape[1] // 2
+    return cv2.resize(image[:2 * h, :2 * w], (w, h), interpolation=cv2.INTER_AREA)
+
+
+def halvings(image: np.ndarray, max_side_px: int = k.DETECT_MAX_SIDE_PX
+             ) -> tuple[np.ndarray, ...]:
+    """``image`` halved again and again until its longer side is at most ``max_side_px``."""
+    out: list[np.ndarray] = []
+    last = image
+    while max(last.shape[:2]) > max_side_px and min(last.shape[:2]) >= 2 * k.DETECT_MIN_SIDE_PX:
+        last = halve(last)
+        out.append(last)
+    return tuple(out)
