@@ -28,6 +28,7 @@ import numpy as np
 
 from forms.model import Box
 from scanner import scan_constants as k
+from scanner.pixels import content_channel
 from scanner.register import RegisteredPage
 
 log = logging.getLogger(__name__)
@@ -157,7 +158,8 @@ def may_hold_ink(page: RegisteredPage, boxes: Sequence[Box], x0: float, y0: floa
     so a stroke darkens the coarse pixels it crosses rather than falling between samples."""
     _, scale = page.coarse(k.INK_TEST_MIN_PX_PER_MM)
     ppm = page.px_per_mm * scale
-    red = page.warp_coarse(x0, y0, x1 - x0, y1 - y0, ppm, k.INK_TEST_MIN_PX_PER_MM, red=True)
+    red = page.warp_coarse(x0, y0, x1 - x0, y1 - y0, ppm, k.INK_TEST_MIN_PX_PER_MM,
+                           channel=content_channel)
     side = 2 * round(k.INK_TEST_PAPER_MM * ppm / 2) + 1
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))
     dark = cv2.subtract(cv2.dilate(red, kernel), red)

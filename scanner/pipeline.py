@@ -29,7 +29,7 @@ import logging
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
 from pathlib import Path
 from typing import Any
@@ -288,15 +288,8 @@ def _straight_page(page: RegisteredPage) -> np.ndarray:
     and the report's red and amber outlines stand out more. The field sheets, where a person
     decides a doubtful cell from its ink, keep their colour."""
     px_per_mm = STRAIGHT_PAGE_DPI / 25.4
-    image, scale = page.coarse(STRAIGHT_PAGE_MIN_SHARE * px_per_mm)
-    if scale != 1.0:
-        # a halving's pixel (x, y) is centred at full-resolution ((x + 0.5) / scale - 0.5, ...)
-        # (RegisteredPage.halvings), so full-resolution x maps to (x + 0.5) * scale - 0.5
-        to_half = np.array([[scale, 0, 0.5 * scale - 0.5], [0, scale, 0.5 * scale - 0.5],
-                            [0, 0, 1]])
-        page = replace(page, homography=to_half @ page.homography,
-                       affine=None if page.affine is None else to_half @ page.affine)
-    return page.warp(0.0, 0.0, page.page_w_mm, page.page_h_mm, px_per_mm, to_gray(image))
+    return page.warp_coarse(0.0, 0.0, page.page_w_mm, page.page_h_mm, px_per_mm,
+                            STRAIGHT_PAGE_MIN_SHARE * px_per_mm, channel=to_gray)
 
 
 def _union(boxes: Sequence[Box]) -> tuple[float, float, float, float]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -82,14 +82,16 @@ class RegisteredPage:
         return image, scale
 
     def warp_coarse(self, x_mm: float, y_mm: float, w_mm: float, h_mm: float,
-                    px_per_mm: float, min_px_per_mm: float, red: bool = False) -> np.ndarray:
+                    px_per_mm: float, min_px_per_mm: float,
+                    channel: Callable[[np.ndarray], np.ndarray] | None = None) -> np.ndarray:
         """:meth:`warp` from the smallest halving with at least ``min_px_per_mm`` (a coarse
         picture of the page for people, smooth, at a fraction of the full warp's cost); with
-        ``red``, of its red channel only (:func:`content_channel`: the same levels as the
-        colour warp's red channel, a third cheaper)."""
+        ``channel`` (:func:`scanner.pixels.content_channel`, :func:`scanner.pixels.to_gray`),
+        of that one channel of the halving, made before the warp: the same levels as the
+        colour warp's channel, a quarter to a third cheaper."""
         image, scale = self.coarse(min_px_per_mm)
-        if red:
-            image = content_channel(image)
+        if channel is not None:
+            image = channel(image)
         if scale == 1.0:
             return self.warp(x_mm, y_mm, w_mm, h_mm, px_per_mm, image)
         # pixel centres: x_half = (x + 0.5) * scale - 0.5

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from scanner.load import PageImage
-from scanner.pixels import halvings
+from scanner.pixels import content_channel, halvings
 from scanner.register import register
 from tests.scanner.synth import page_bgr, photo
 
@@ -54,7 +54,7 @@ def test_the_coarse_red_warp_is_the_colour_warps_red_channel() -> None:
     for reg in (register(PageImage(SRC, 0, photo(page_bgr(3, 1), 0, seed=4))),
                 register(PageImage(SRC, 0, page_bgr(3, 1)))):
         args = (12.0, 20.0, 150.0, 90.0, 2.0, 1.8)
-        red = reg.warp_coarse(*args, red=True)
+        red = reg.warp_coarse(*args, channel=content_channel)
         assert red.ndim == 2
         assert np.array_equal(red, cv2.extractChannel(reg.warp_coarse(*args), 2))
 
