@@ -6,11 +6,11 @@ import itertools
 from typing import Any
 
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from scoring.deals import legality_rules, make_deal
 from scoring.errors import RecordError
 from scoring.rules import RuleSet
+from tests.scoring.strategies import rule_sets
 
 SEATS = ("A", "B", "C")
 CALL_PAIRS = list(itertools.product(("whist", "pass", "halfwhist"), repeat=2))
@@ -46,21 +46,8 @@ def verdicts(rules: RuleSet) -> list[bool]:
     return accepted
 
 
-@st.composite
-def rule_sets(draw: st.DrawFn) -> RuleSet:
-    variant = draw(st.sampled_from(("sochi", "leningrad", "rostov")))
-    changes: dict[str, Any] = {
-        name: draw(st.booleans())
-        for name in ("ten_whisted", "talon_prize", "dealer_consolation", "both_pay_on_high",
-                     "stalingrad", "misere_consolation", "allpass_dealer_bonus")}
-    changes["whist_responsibility"] = draw(st.sampled_from(("responsible", "half")))
-    changes["one_whister"] = draw(st.sampled_from(("greedy", "gentleman")))
-    return RuleSet.preset(variant, 3, draw(st.sampled_from((None, 10, 20)))).with_settings(
-        **changes)
-
-
 @settings(max_examples=40, deadline=None)
-@given(rule_sets(), rule_sets())
+@given(rule_sets(players=(3,)), rule_sets(players=(3,)))
 def test_rule_sets_with_the_same_legality_rules_accept_the_same_deals(
         first: RuleSet, second: RuleSet) -> None:
     same = legality_rules(first) == legality_rules(second)

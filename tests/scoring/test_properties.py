@@ -13,23 +13,7 @@ from hypothesis import strategies as st
 from scoring import RuleSet, audit, expected_sheet, parse_record, settle_record
 from scoring import sheet as sheet_module
 from scoring.random_games import inject_errors, random_record, written_columns
-
-VARIANTS = ("sochi", "leningrad", "rostov")
-
-
-@st.composite
-def rule_sets(draw: st.DrawFn) -> RuleSet:
-    variant = draw(st.sampled_from(VARIANTS))
-    players = draw(st.sampled_from((3, 4)))
-    pool = draw(st.sampled_from((None, 6, 10, 20)))
-    changes: dict[str, Any] = {
-        name: draw(st.booleans())
-        for name in ("ten_whisted", "talon_prize", "dealer_consolation", "both_pay_on_high",
-                     "stalingrad", "misere_consolation", "allpass_dealer_bonus")}
-    changes["whist_responsibility"] = draw(st.sampled_from(("responsible", "half")))
-    changes["one_whister"] = draw(st.sampled_from(("greedy", "gentleman")))
-    return RuleSet.preset(variant, players, pool).with_settings(**changes)
-
+from tests.scoring.strategies import VARIANTS, rule_sets
 
 games = st.tuples(rule_sets(), st.integers(0, 2**32))
 
