@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import cv2
@@ -188,9 +188,7 @@ def _warp_red(page: RegisteredPage, region: Region, scale: float) -> np.ndarray:
     if x1 <= x0 or y1 <= y0:  # the region lies off the image: warp it all (the border)
         return content_channel(page.warp(x, y, w, h, scale))
     shift = np.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0], [0.0, 0.0, 1.0]])
-    cropped = replace(page, homography=shift @ page.homography,
-                      affine=None if page.affine is None else shift @ page.affine)
-    return cropped.warp(x, y, w, h, scale, content_channel(image[y0:y1, x0:x1]))
+    return page.rebased(shift, content_channel(image[y0:y1, x0:x1])).warp(x, y, w, h, scale)
 
 
 def _dark_modules(values: np.ndarray) -> np.ndarray:

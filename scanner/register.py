@@ -97,9 +97,14 @@ class RegisteredPage:
         # pixel centres: x_half = (x + 0.5) * scale - 0.5
         to_half = np.array([[scale, 0, 0.5 * scale - 0.5], [0, scale, 0.5 * scale - 0.5],
                             [0, 0, 1]])
-        half = replace(self, homography=to_half @ self.homography, image=image,
-                       affine=None if self.affine is None else to_half @ self.affine)
-        return half.warp(x_mm, y_mm, w_mm, h_mm, px_per_mm)
+        return self.rebased(to_half, image).warp(x_mm, y_mm, w_mm, h_mm, px_per_mm)
+
+    def rebased(self, to_image: np.ndarray, image: np.ndarray) -> RegisteredPage:
+        """The page registered on ``image``, whose pixels are this image's mapped by the 3x3
+        ``to_image`` (a halving's scale, a crop's shift): its homography and affine map
+        composed with it."""
+        return replace(self, homography=to_image @ self.homography, image=image,
+                       affine=None if self.affine is None else to_image @ self.affine)
 
     @property
     def label(self) -> str:
