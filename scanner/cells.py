@@ -306,23 +306,23 @@ def _edge_offsets(border: np.ndarray, lo: np.ndarray, hi: np.ndarray, a0: np.nda
 
     ``lo..hi`` is the span of each line (rows for vertical lines), ``a0``/``a1`` the nominal
     positions of the two lines (columns). Returns shifts in pixels (0 when no border shows).
-    The lines' pixels are gathered, boxes with spans of one length at once (a few lengths).
+    Each line's pixels at every shift are one block of the border map (span by shifts), taken
+    for all boxes whose spans have one length at once (a few lengths) from a sliding-window
+    view, and summed by a product with ones (float32: the sums, a few hundred levels below
+    256, are exact): a third of the time of gathering every pixel by its own index.
     """
     d = np.arange(-search, search + 1)
     lengths = hi - lo
+    source = border if along_x else border.T  # vertical lines: rows lo..hi at columns p + d
+    by_length = [(length, np.flatnonzero(lengths == length))
+                 for length in np.unique(lengths).tolist() if length > 0]
 
     def line_sum(pos: np.ndarray) -> np.ndarray:
-        p = pos[:, None] + d[None, :]
-        sums = np.zeros(p.shape, np.int64)
-        for length in np.unique(lengths).tolist():
-            members = np.flatnonzero(lengths == length)
-            along = lo[members, None] + np.arange(length)  # (boxes, length)
-            across = p[members]  # (boxes, shifts)
-            if along_x:  # vertical lines at columns p, rows lo..hi
-                pixels = border[along[:, :, None], across[:, None, :]]
-            else:  # horizontal lines at rows p, columns lo..hi
-                pixels = border[across[:, None, :], along[:, :, None]]
-            sums[members] = pixels.sum(axis=1, dtype=np.int64)
+        sums = np.zeros((len(pos), len(d)), np.float32)
+        for length, members in by_length:
+            windows = np.lib.stride_tricks.sliding_window_view(source, (length, len(d)))
+            blocks = windows[lo[members], pos[members] - search]  # (boxes, length, shifts)
+            sums[members] = np.ones(length, np.float32) @ blocks.astype(np.float32)
         return sums / np.maximum(lengths[:, None], 1)
 
     score = line_sum(a0) + line_sum(a1)
