@@ -18,7 +18,7 @@ import numpy as np
 
 from scanner import scan_constants as k
 from scanner.errors import PoorQuality
-from scanner.pixels import content_channel, to_gray
+from scanner.pixels import content_channel, rank_values, to_gray
 
 if TYPE_CHECKING:
     from scanner.register import Frame, RegisteredPage
@@ -53,17 +53,22 @@ def _sharpness(page: RegisteredPage, frame: Frame) -> float:
 
 def _percentiles(rows: np.ndarray, qs: tuple[float, ...]) -> list[np.ndarray]:
     """The ``q``-th percentiles of each row of ``rows``, for each ``q`` (numpy's linear
-    interpolation between the two nearest ranks), from one partial sort of the rows: a
-    third of the time of :func:`numpy.percentile` over stacked patches."""
+    interpolation between the two nearest ranks), from one partial sort of the rows (a third
+    of the time of :func:`numpy.percentile` over stacked patches), or of grey levels from
+    their histograms (:func:`scanner.pixels.rank_values`, faster still)."""
     n = rows.shape[1]
     ranks = [q / 100 * (n - 1) for q in qs]
     below = [int(r) for r in ranks]
     kth = sorted({i for b in below for i in (b, min(b + 1, n - 1))})
-    ordered = np.partition(rows, kth, axis=1)
+    if rows.dtype == np.uint8:
+        values = dict(zip(kth, rank_values(rows, kth), strict=True))
+    else:
+        ordered = np.partition(rows, kth, axis=1)
+        values = {i: ordered[:, i] for i in kth}
     out = []
     for rank, b in zip(ranks, below, strict=True):
-        lo = ordered[:, b].astype(np.float64)
-        hi = ordered[:, min(b + 1, n - 1)].astype(np.float64)
+        lo = values[b].astype(np.float64)
+        hi = values[min(b + 1, n - 1)].astype(np.float64)
         out.append(lo + (hi - lo) * (rank - b))
     return out
 

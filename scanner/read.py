@@ -143,14 +143,15 @@ def read_page(registered: RegisteredPage, layout: Layout, *,
     with own.stage("marks"):
         marks = read_marks(cells, thresholds)
     with own.stage("digits"):
-        rows, found, classified = _read_digits(cells, layout, recognizer, writers, scorer)
+        digit_cells = [c for c in cells if c.box.kind in ("digit", "sign")]
+        rows, found, classified = _read_digits(digit_cells, layout, recognizer, writers,
+                                               scorer)
     timings = dict(own.wall)
     timings["read"] = sum(own.wall.values())
     if clock is not None:
         clock.add(own)
-    digit_cells = [c for c in cells if c.box.kind in ("digit", "sign")]
-    readings = tuple(CellReading(c.box, rows[c.box], c.ink_fraction,
-                                 c.crop if keep_crops else None) for c in digit_cells)
+    readings = tuple(CellReading(c.box, row, c.ink_fraction, c.crop if keep_crops else None)
+                     for c, row in zip(digit_cells, rows, strict=True))
     log.debug("%s: %d cells (%d classified), %d marks in %.3f s", registered.label,
               len(readings), classified, len(marks), timings["read"])
     return PageReading(registered, readings, marks, registered.warnings, tuple(sorted(found)),
@@ -159,22 +160,25 @@ def read_page(registered: RegisteredPage, layout: Layout, *,
 
 def _read_digits(cells: Sequence[CellImage], layout: Layout, recognizer: DigitRecognizer,
                  writers: dict[str, WriterAdaptation] | None, scorer: str | None
-                 ) -> tuple[dict[Box, tuple[float, ...]], dict[str, WriterAdaptation], int]:
-    """Each digit and sign cell's probabilities, the writers adapted on this page, and how
-    many cells the classifier read.
+                 ) -> tuple[list[tuple[float, ...]], dict[str, WriterAdaptation], int]:
+    """The probabilities of each of ``cells`` (the page's digit and sign cells), the writers
+    adapted on this page, and how many cells the classifier read.
 
     The digit cells with ink (calibration cells included) are normalised and run through the
-    network together, once; each writer's adaptation then combines its cells' rows."""
-    rows: dict[Box, tuple[float, ...]] = {}
+    network together, once; each writer's adaptation then combines its cells' rows. Cells
+    are kept apart by their place in ``cells``, not by their box (hashing hundreds of boxes
+    a page costs more than the lists)."""
+    rows: list[tuple[float, ...]] = []
     inked: list[CellImage] = []
+    at: list[int] = []  # the place in ``cells`` of each of ``inked``
     for c in cells:
-        if c.box.kind not in ("digit", "sign"):
-            continue
         if c.ink_fraction <= k.EMPTY_MAX_INK_FRACTION:
-            rows[c.box] = _empty_row(c.ink_fraction)
+            rows.append(_empty_row(c.ink_fraction))
         elif c.box.kind == "sign":
-            rows[c.box] = _sign_row(c.ink_fraction)
+            rows.append(_sign_row(c.ink_fraction))
         else:
+            at.append(len(rows))
+            rows.append(())  # the classifier's, below
             inked.append(c)
     probs, embeds = recognizer.run_normalized(normalize_cells([c.crop for c in inked]))
     found = adaptations(inked, probs, embeds, layout.seats, recognizer)
@@ -193,5 +197,5 @@ def _read_digits(cells: Sequence[CellImage], layout: Layout, recognizer: DigitRe
                              f"than the page's ({hands[writer].recognizer.model_path}); "
                              "build it with the recognizer given to read_page")
         for i, p in zip(members, adapted.tolist(), strict=True):
-            rows[inked[i].box] = tuple([round(v, 6) for v in p])
+            rows[at[i]] = tuple([round(v, 6) for v in p])
     return rows, found, len(inked)
