@@ -314,10 +314,8 @@ class _DealLogs:
             step: _Step | None = None
             if deal is not None:
                 writer = self._on_course[course].copy()
-                before = len(writer.entries)
-                writer.add(deal)
                 step = (tuple((entry.column, _whole(entry.amount))
-                              for entry in writer.entries[before:]),
+                              for entry in writer.add(deal)),
                         self._course_number(writer))
             self._steps[key] = step
         return self._steps[key]

@@ -127,15 +127,15 @@ class _Game:
     def close_pool(self, postings: Iterable[Posting]) -> list[Posting]:
         """Send pool postings through help or the own mountain (4.2.3, 4.1.1, §9a)."""
         size = self.rules.pool
+        if size is None or not self.rules.helps_on_close:
+            return list(postings)  # nothing is helped: every posting stands
         result: list[Posting] = []
         pending = {column: self.totals[column]  # during this deal
                    for column in self.pool_columns.values()}
         for posting in postings:
             column = posting.column
-            if column.kind != "pool" or size is None or not self.rules.helps_on_close:
+            if column.kind != "pool":
                 result.append(posting)
-                if column in pending:
-                    pending[column] += posting.amount
                 continue
             helper = column.seat
             rest = posting.amount
@@ -221,7 +221,8 @@ class SheetWriter:
     >>> record = parse_record(doc)
     >>> writer = SheetWriter(record.rules, record.seats)
     >>> later = writer.copy()
-    >>> writer.add(record.deals[0])
+    >>> [str(entry) for entry in writer.add(record.deals[0])]
+    ['A pool +2 = 2 (deal 1)']
     >>> writer.sheet() == expected_sheet(record), later.sheet().entries
     (True, ())
     """
@@ -292,9 +293,11 @@ class SheetWriter:
         pools = tuple(game.totals[column] for column in game.pool_columns.values())
         return pools, self._allpass_run, self._ended_at is not None
 
-    def add(self, deal: Deal) -> None:
-        """Write the next deal of the log: its postings through the closing of the pool."""
+    def add(self, deal: Deal) -> tuple[SheetEntry, ...]:
+        """Write the next deal of the log: its postings through the closing of the pool;
+        return the entries it wrote (the last of :attr:`entries`)."""
         game, rules = self._game, self._game.rules
+        before = len(game.entries)
         if self._ended_at is not None:
             self._warnings.append(f"deal {deal.number} was recorded after the game ended with "
                                   f"deal {self._ended_at}; it is scored anyway")
@@ -306,6 +309,7 @@ class SheetWriter:
         game.write(game.close_pool(postings), deal.number)
         if self._ended_at is None and game.finished():
             self._ended_at = deal.number
+        return tuple(game.entries[before:])
 
     def sheet(self, ended_by_consent: bool = False) -> ExpectedSheet:
         """The expected sheet of the deals written so far (the writer is left as it is);
