@@ -163,18 +163,23 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...],
     suit_scores = _group_scores(marks, "suit", SUITS)
     for declarer in _best_options(marks, "declarer", declarer_options):
         base = declarer_scores[declarer]
+        defenders = [p for p in players if p != declarer]
         for level in levels:
+            kind = _kind(declarer, level, players)
+            if kind is None:
+                continue  # no suit nor calls make a deal of these marks
             level_score = base + level_scores[level]
             choices = _call_choices(marks, seats, _callers(declarer, level, players))
+            fitting = _fitting_calls(kind, choices, defenders)
+            best_talon = 0.0 if kind == "empty" else _best_talon(marks, talon, kind)
             for suit in suits:
+                if (suit is None) != (kind != "contract"):
+                    continue  # a contract has a suit; nothing else has one
                 score = level_score + suit_scores[suit]
-                for calls, call_score in choices:
-                    shape = _shape(declarer, level, suit, calls, players, dealer)
-                    if shape is None:
-                        continue
+                for calls, call_score in fitting:
+                    shape = _shape(kind, declarer, level, suit, calls, defenders, dealer)
                     shape_score = score + call_score
                     if shape:
-                        best_talon = _best_talon(marks, talon, shape["type"])
                         bound = shape_score + best_tricks + best_result + best_talon
                         queue.append((-bound, len(shapes), -1, None))
                     else:  # the empty row: its one reading at once
@@ -311,32 +316,45 @@ def _call_options(seat: str) -> tuple[str, ...]:
     return tuple(f"{seat}:{c}" for c in CALLS)
 
 
-def _shape(declarer: str | None, level: str | None, suit: str | None,
-           calls: dict[str, str | None], players: list[str], dealer: str
-           ) -> dict[str, Any] | None:
-    """The deal these marks describe, without tricks; ``None`` if the marks cannot go
-    together (a suit on a misère, a call by the declarer, ...); ``{}`` for an empty row."""
+def _kind(declarer: str | None, level: str | None, players: list[str]) -> str | None:
+    """The kind of row the declarer and level marks describe: ``"empty"``, ``"allpass"``,
+    ``"misere"`` or ``"contract"``; ``None`` if no suit nor calls make them a deal (a level
+    on an empty row or an all-pass, a declarer who does not play, a declarer with no
+    level)."""
     if declarer is None:
-        empty = level is None and suit is None and not any(calls.values())
-        return {} if empty else None
+        return "empty" if level is None else None
     if declarer == "allpass":
-        if level or suit or any(calls.values()):
-            return None
-        return {"dealer": dealer, "type": "allpass"}
+        return None if level else "allpass"
     if declarer not in players or level is None:
         return None
-    if level == "misere":
-        if suit or any(calls.values()):  # a misère has no suit, and nobody calls
-            return None
+    return "misere" if level == "misere" else "contract"
+
+
+def _fitting_calls(kind: str, choices: list[tuple[dict[str, str | None], float]],
+                   defenders: list[str]) -> list[tuple[dict[str, str | None], float]]:
+    """The call choices that go with a row of ``kind``, in their order: on a contract each
+    defender calls and nobody else does; on anything else nobody calls."""
+    if kind != "contract":
+        return [(calls, score) for calls, score in choices if not any(calls.values())]
+    return [(calls, score) for calls, score in choices
+            if all(calls[d] for d in defenders)
+            and not any(calls[s] for s in calls if s not in defenders)]
+
+
+def _shape(kind: str, declarer: str | None, level: str | None, suit: str | None,
+           calls: dict[str, str | None], defenders: list[str], dealer: str
+           ) -> dict[str, Any]:
+    """The deal these marks describe, without tricks (``{}`` for an empty row), from marks
+    that go together (:func:`_kind`, :func:`_fitting_calls`)."""
+    if kind == "empty":
+        return {}
+    if kind == "allpass":
+        return {"dealer": dealer, "type": "allpass"}
+    if kind == "misere":
         return {"dealer": dealer, "type": "misere", "declarer": declarer}
-    if suit is None:
-        return None
-    defenders = [p for p in players if p != declarer]
-    if any(calls[s] for s in calls if s not in defenders) or \
-            not all(calls[d] for d in defenders):
-        return None
     return {"dealer": dealer, "type": "contract", "declarer": declarer,
-            "contract": f"{level}{suit}", "defence": {d: calls[d] for d in defenders}}
+            "contract": f"{level}{suit}",
+            "defence": {d: calls[d] for d in defenders}}
 
 
 def _trick_options(tricks: dict[str, _Spelled], players: list[str], seats: tuple[str, ...]
