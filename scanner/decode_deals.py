@@ -105,9 +105,11 @@ def _best_options(marks: _Marks, field: str, options: tuple[str, ...]) -> list[s
     return [o for score, o in scored[:OPTIONS_KEPT] if best - score <= OPTION_MARGIN_LOG]
 
 
-Legality = dict[tuple[ShapeKey, bool, int], bool]
-"""The rules engine's verdicts on deal shapes (:func:`shape_key`, with the dealer), asked
-with tricks or without and with a talon prize: :func:`decode_row` asks once per shape."""
+VerdictKey = tuple[str, ...] | None
+"""All of a deal shape the rules engine's verdict depends on (:func:`_verdict_key`)."""
+Legality = dict[tuple[VerdictKey, bool, int], bool]
+"""The rules engine's verdicts on deal shapes (:func:`_verdict_key`), asked with tricks or
+without and with a talon prize: :func:`decode_row` asks once per such key."""
 VERDICT_SETS = 16
 """Rule sets (as far as legality goes) and seatings whose :func:`verdicts` a process keeps
 (a few thousand verdicts each at most)."""
@@ -189,27 +191,30 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...],
                     shapes.append((shape, shape_score))
     legal: list[tuple[dict[str, Any] | None, float]] = []
     seen: set[tuple[ShapeKey, tuple[tuple[str, int], ...] | None, int]] = set()
-    shape_keys: dict[int, ShapeKey] = {}
+    shape_keys: dict[int, tuple[ShapeKey, VerdictKey]] = {}
     legality = {} if legality is None else legality
     row_shapes = [shape for shape, _ in shapes]
     for reading in best_first(queue, lambda index: _with_tricks(
             index, shapes[index][0], shapes[index][1], trick_options, result_number, marks,
             talon)):
         if reading.shape not in shape_keys:
-            shape_keys[reading.shape] = shape_key(
-                row_shapes[reading.shape] if reading.shape >= 0 else None)
-        key = shape_keys[reading.shape]
+            read = row_shapes[reading.shape] if reading.shape >= 0 else None
+            shape_keys[reading.shape] = shape_key(read), _verdict_key(read, players)
+        key, verdict_key = shape_keys[reading.shape]
         tricks_key = None if reading.tricks is None else tuple(sorted(reading.tricks.items()))
         if (key, tricks_key, reading.quick) in seen:
             continue  # the same deal again
         seen.add((key, tricks_key, reading.quick))
         # make_deal's verdict does not depend on the tricks' values (every trick option
         # names the players and sums to 10), only on whether there are tricks: asked once
-        legal_key = (key, tricks_key is not None, reading.quick)
+        legal_key = (verdict_key, tricks_key is not None, reading.quick)
+        verdict = legality.get(legal_key)
+        if verdict is False:
+            continue
         deal = reading.deal(row_shapes)
-        if legal_key not in legality:
-            legality[legal_key] = _legal(deal, rules, seats)
-        if legality[legal_key]:
+        if verdict is None:
+            verdict = legality[legal_key] = _legal(deal, rules, seats)
+        if verdict:
             legal.append((deal, reading.log_score))
             if len(legal) == CANDIDATES_KEPT:
                 break
@@ -355,6 +360,23 @@ def _shape(kind: str, declarer: str | None, level: str | None, suit: str | None,
     return {"dealer": dealer, "type": "contract", "declarer": declarer,
             "contract": f"{level}{suit}",
             "defence": {d: calls[d] for d in defenders}}
+
+
+def _verdict_key(shape: dict[str, Any] | None, players: list[str]) -> VerdictKey:
+    """All of a deal shape made by :func:`_shape` that :func:`scoring.deals.make_deal`'s
+    verdict depends on (with its tricks or none, and its talon prize): its kind, and for a
+    contract the contract and the defenders' calls clockwise from the declarer. Not the
+    dealer nor the declarer: a shape names only seats that play and its defence only the
+    defenders, which is all make_deal checks of them (a test checks every shape of 3 and 4
+    seats under every rule set's legality), so the rows of every dealer share a verdict."""
+    if shape is None:
+        return None
+    if shape["type"] != "contract":
+        return (shape["type"],)
+    declarer = players.index(shape["declarer"])
+    defence = shape["defence"]
+    return ("contract", shape["contract"],
+            *(defence[seat] for seat in players[declarer + 1:] + players[:declarer]))
 
 
 def _trick_options(tricks: dict[str, _Spelled], players: list[str], seats: tuple[str, ...]
