@@ -112,14 +112,16 @@ Legality = dict[tuple[VerdictKey, bool, int], bool]
 without and with a talon prize: :func:`decode_row` asks once per such key."""
 VERDICT_SETS = 16
 """Rule sets (as far as legality goes) and seatings whose :func:`verdicts` a process keeps
-(a few thousand verdicts each at most)."""
+(under two thousand verdicts each: 25 contracts, 9 pairs of calls, played or not, 4 talon
+prizes)."""
 
 
 def verdicts(rules: RuleSet, seats: tuple[str, ...]) -> Legality:
     """The verdicts (:data:`Legality`) for ``rules`` and ``seats``, one set per process and
     per :func:`~scoring.deals.legality_rules` of ``rules``: a verdict depends on nothing else,
-    and the sheets of a batch share their seats and mostly their rules, so each shape is put
-    to the rules engine once, not once a sheet (nor once a rule set)."""
+    and the sheets of a batch share their seats and mostly their rules, so each verdict key
+    (:func:`_verdict_key`) is put to the rules engine once, not once a sheet (nor once a rule
+    set)."""
     return _shared_verdicts(legality_rules(rules), seats)
 
 
@@ -135,9 +137,9 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...],
     """Legal readings of one row, most likely first, with normalised probabilities.
 
     ``legality`` remembers the rules engine's verdicts for the other rows read with the same
-    ``rules`` and ``seats`` (:func:`verdicts`: every sheet of a batch): the rows of one dealer
-    ask about the same shapes. The readings are weighed best first (:func:`best_first`),
-    until :data:`CANDIDATES_KEPT` legal ones are found.
+    ``rules`` and ``seats`` (:func:`verdicts`: every sheet of a batch): the rows of every
+    dealer ask about the same kinds of deal (:func:`_verdict_key`). The readings are weighed
+    best first (:func:`best_first`), until :data:`CANDIDATES_KEPT` legal ones are found.
     """
     if _clearly_empty(evidence):
         return [RowCandidate(None, 0.0, 1.0)]
