@@ -208,6 +208,10 @@ class _DealLogs:
         self._candidates = candidates
         self._spellings = {column: [entry.spelling for entry in entries]
                            for column, entries in evidence.columns.items()}
+        self._blank_logs = {column: [spelling.log_probability(None) for spelling in spellings]
+                            for column, spellings in self._spellings.items()}
+        """Each entry's log-likelihood of holding nothing, per column (:meth:`fit` adds up
+        those past a column's expected entries for every deal log it weighs)."""
         self._deals: dict[tuple[int, int, int], Deal | None] = {}
         self._prefixes: dict[tuple[int, ...], _Written] = {}
         self._courses: dict[_Course, int] = {}
@@ -254,10 +258,10 @@ class _DealLogs:
             return ILLEGAL_FIT
         tallies = fold[2]
         fits = []
-        for column, spellings in self._spellings.items():
+        for column, blank_logs in self._blank_logs.items():
             count, _, log_likelihood = tallies[column]
-            for spelling in spellings[count:]:  # past the expected entries: empty
-                log_likelihood += spelling.log_probability(None)
+            for blank_log in blank_logs[count:]:  # past the expected entries: empty
+                log_likelihood += blank_log
             fits.append(log_likelihood)
         return sum(fits)
 
@@ -314,10 +318,8 @@ class _DealLogs:
             step: _Step | None = None
             if deal is not None:
                 writer = self._on_course[course].copy()
-                before = len(writer.entries)
-                writer.add(deal)
                 step = (tuple((entry.column, _whole(entry.amount))
-                              for entry in writer.entries[before:]),
+                              for entry in writer.add(deal)),
                         self._course_number(writer))
             self._steps[key] = step
         return self._steps[key]

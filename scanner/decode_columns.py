@@ -18,7 +18,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from scanner.column_paths import EntryStep, entry_posteriors
-from scanner.numbers import EMPTY, PROBABILITY_FLOOR, CellSpelling, likeliest_values
+from scanner.numbers import (
+    EMPTY,
+    PROBABILITY_FLOOR,
+    CellSpelling,
+    cell_spelling,
+    likeliest_values,
+)
 from scoring.sheet import SheetEntry
 
 READ_POSTERIOR = 0.995
@@ -52,9 +58,9 @@ class EntryCells:
 
     @functools.cached_property
     def spelling(self) -> CellSpelling:
-        """P(ink | value) of this entry's cells, each value worked out once
-        (:func:`value_probability`)."""
-        return CellSpelling(self.cells, self.minus)
+        """P(ink | value) of this entry's cells, each value worked out once, and once for
+        every entry whose cells read the same (:func:`~scanner.numbers.cell_spelling`)."""
+        return cell_spelling(self.cells, self.minus)
 
     @functools.cached_property
     def likeliest(self) -> list[int | None]:

@@ -105,19 +105,23 @@ def _best_options(marks: _Marks, field: str, options: tuple[str, ...]) -> list[s
     return [o for score, o in scored[:OPTIONS_KEPT] if best - score <= OPTION_MARGIN_LOG]
 
 
-Legality = dict[tuple[ShapeKey, bool, int], bool]
-"""The rules engine's verdicts on deal shapes (:func:`shape_key`, with the dealer), asked
-with tricks or without and with a talon prize: :func:`decode_row` asks once per shape."""
+VerdictKey = tuple[str, ...] | None
+"""All of a deal shape the rules engine's verdict depends on (:func:`_verdict_key`)."""
+Legality = dict[tuple[VerdictKey, bool, int], bool]
+"""The rules engine's verdicts on deal shapes (:func:`_verdict_key`), asked with tricks or
+without and with a talon prize: :func:`decode_row` asks once per such key."""
 VERDICT_SETS = 16
 """Rule sets (as far as legality goes) and seatings whose :func:`verdicts` a process keeps
-(a few thousand verdicts each at most)."""
+(under two thousand verdicts each: 25 contracts, 9 pairs of calls, played or not, 4 talon
+prizes)."""
 
 
 def verdicts(rules: RuleSet, seats: tuple[str, ...]) -> Legality:
     """The verdicts (:data:`Legality`) for ``rules`` and ``seats``, one set per process and
     per :func:`~scoring.deals.legality_rules` of ``rules``: a verdict depends on nothing else,
-    and the sheets of a batch share their seats and mostly their rules, so each shape is put
-    to the rules engine once, not once a sheet (nor once a rule set)."""
+    and the sheets of a batch share their seats and mostly their rules, so each verdict key
+    (:func:`_verdict_key`) is put to the rules engine once, not once a sheet (nor once a rule
+    set)."""
     return _shared_verdicts(legality_rules(rules), seats)
 
 
@@ -133,9 +137,9 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...],
     """Legal readings of one row, most likely first, with normalised probabilities.
 
     ``legality`` remembers the rules engine's verdicts for the other rows read with the same
-    ``rules`` and ``seats`` (:func:`verdicts`: every sheet of a batch): the rows of one dealer
-    ask about the same shapes. The readings are weighed best first (:func:`best_first`),
-    until :data:`CANDIDATES_KEPT` legal ones are found.
+    ``rules`` and ``seats`` (:func:`verdicts`: every sheet of a batch): the rows of every
+    dealer ask about the same kinds of deal (:func:`_verdict_key`). The readings are weighed
+    best first (:func:`best_first`), until :data:`CANDIDATES_KEPT` legal ones are found.
     """
     if _clearly_empty(evidence):
         return [RowCandidate(None, 0.0, 1.0)]
@@ -163,18 +167,23 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...],
     suit_scores = _group_scores(marks, "suit", SUITS)
     for declarer in _best_options(marks, "declarer", declarer_options):
         base = declarer_scores[declarer]
+        defenders = [p for p in players if p != declarer]
         for level in levels:
+            kind = _kind(declarer, level, players)
+            if kind is None:
+                continue  # no suit nor calls make a deal of these marks
             level_score = base + level_scores[level]
             choices = _call_choices(marks, seats, _callers(declarer, level, players))
+            fitting = _fitting_calls(kind, choices, defenders)
+            best_talon = 0.0 if kind == "empty" else _best_talon(marks, talon, kind)
             for suit in suits:
+                if (suit is None) != (kind != "contract"):
+                    continue  # a contract has a suit; nothing else has one
                 score = level_score + suit_scores[suit]
-                for calls, call_score in choices:
-                    shape = _shape(declarer, level, suit, calls, players, dealer)
-                    if shape is None:
-                        continue
+                for calls, call_score in fitting:
+                    shape = _shape(kind, declarer, level, suit, calls, defenders, dealer)
                     shape_score = score + call_score
                     if shape:
-                        best_talon = _best_talon(marks, talon, shape["type"])
                         bound = shape_score + best_tricks + best_result + best_talon
                         queue.append((-bound, len(shapes), -1, None))
                     else:  # the empty row: its one reading at once
@@ -184,27 +193,30 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...],
                     shapes.append((shape, shape_score))
     legal: list[tuple[dict[str, Any] | None, float]] = []
     seen: set[tuple[ShapeKey, tuple[tuple[str, int], ...] | None, int]] = set()
-    shape_keys: dict[int, ShapeKey] = {}
+    shape_keys: dict[int, tuple[ShapeKey, VerdictKey]] = {}
     legality = {} if legality is None else legality
     row_shapes = [shape for shape, _ in shapes]
     for reading in best_first(queue, lambda index: _with_tricks(
             index, shapes[index][0], shapes[index][1], trick_options, result_number, marks,
             talon)):
         if reading.shape not in shape_keys:
-            shape_keys[reading.shape] = shape_key(
-                row_shapes[reading.shape] if reading.shape >= 0 else None)
-        key = shape_keys[reading.shape]
+            read = row_shapes[reading.shape] if reading.shape >= 0 else None
+            shape_keys[reading.shape] = shape_key(read), _verdict_key(read, players)
+        key, verdict_key = shape_keys[reading.shape]
         tricks_key = None if reading.tricks is None else tuple(sorted(reading.tricks.items()))
         if (key, tricks_key, reading.quick) in seen:
             continue  # the same deal again
         seen.add((key, tricks_key, reading.quick))
         # make_deal's verdict does not depend on the tricks' values (every trick option
         # names the players and sums to 10), only on whether there are tricks: asked once
-        legal_key = (key, tricks_key is not None, reading.quick)
+        legal_key = (verdict_key, tricks_key is not None, reading.quick)
+        verdict = legality.get(legal_key)
+        if verdict is False:
+            continue
         deal = reading.deal(row_shapes)
-        if legal_key not in legality:
-            legality[legal_key] = _legal(deal, rules, seats)
-        if legality[legal_key]:
+        if verdict is None:
+            verdict = legality[legal_key] = _legal(deal, rules, seats)
+        if verdict:
             legal.append((deal, reading.log_score))
             if len(legal) == CANDIDATES_KEPT:
                 break
@@ -311,32 +323,62 @@ def _call_options(seat: str) -> tuple[str, ...]:
     return tuple(f"{seat}:{c}" for c in CALLS)
 
 
-def _shape(declarer: str | None, level: str | None, suit: str | None,
-           calls: dict[str, str | None], players: list[str], dealer: str
-           ) -> dict[str, Any] | None:
-    """The deal these marks describe, without tricks; ``None`` if the marks cannot go
-    together (a suit on a misère, a call by the declarer, ...); ``{}`` for an empty row."""
+def _kind(declarer: str | None, level: str | None, players: list[str]) -> str | None:
+    """The kind of row the declarer and level marks describe: ``"empty"``, ``"allpass"``,
+    ``"misere"`` or ``"contract"``; ``None`` if no suit nor calls make them a deal (a level
+    on an empty row or an all-pass, a declarer who does not play, a declarer with no
+    level)."""
     if declarer is None:
-        empty = level is None and suit is None and not any(calls.values())
-        return {} if empty else None
+        return "empty" if level is None else None
     if declarer == "allpass":
-        if level or suit or any(calls.values()):
-            return None
-        return {"dealer": dealer, "type": "allpass"}
+        return None if level else "allpass"
     if declarer not in players or level is None:
         return None
-    if level == "misere":
-        if suit or any(calls.values()):  # a misère has no suit, and nobody calls
-            return None
+    return "misere" if level == "misere" else "contract"
+
+
+def _fitting_calls(kind: str, choices: list[tuple[dict[str, str | None], float]],
+                   defenders: list[str]) -> list[tuple[dict[str, str | None], float]]:
+    """The call choices that go with a row of ``kind``, in their order: on a contract each
+    defender calls and nobody else does; on anything else nobody calls."""
+    if kind != "contract":
+        return [(calls, score) for calls, score in choices if not any(calls.values())]
+    return [(calls, score) for calls, score in choices
+            if all(calls[d] for d in defenders)
+            and not any(calls[s] for s in calls if s not in defenders)]
+
+
+def _shape(kind: str, declarer: str | None, level: str | None, suit: str | None,
+           calls: dict[str, str | None], defenders: list[str], dealer: str
+           ) -> dict[str, Any]:
+    """The deal these marks describe, without tricks (``{}`` for an empty row), from marks
+    that go together (:func:`_kind`, :func:`_fitting_calls`)."""
+    if kind == "empty":
+        return {}
+    if kind == "allpass":
+        return {"dealer": dealer, "type": "allpass"}
+    if kind == "misere":
         return {"dealer": dealer, "type": "misere", "declarer": declarer}
-    if suit is None:
-        return None
-    defenders = [p for p in players if p != declarer]
-    if any(calls[s] for s in calls if s not in defenders) or \
-            not all(calls[d] for d in defenders):
-        return None
     return {"dealer": dealer, "type": "contract", "declarer": declarer,
-            "contract": f"{level}{suit}", "defence": {d: calls[d] for d in defenders}}
+            "contract": f"{level}{suit}",
+            "defence": {d: calls[d] for d in defenders}}
+
+
+def _verdict_key(shape: dict[str, Any] | None, players: list[str]) -> VerdictKey:
+    """All of a deal shape made by :func:`_shape` that :func:`scoring.deals.make_deal`'s
+    verdict depends on (with its tricks or none, and its talon prize): its kind, and for a
+    contract the contract and the defenders' calls clockwise from the declarer. Not the
+    dealer nor the declarer: a shape names only seats that play and its defence only the
+    defenders, which is all make_deal checks of them (a test checks every shape of 3 and 4
+    seats under every rule set's legality), so the rows of every dealer share a verdict."""
+    if shape is None:
+        return None
+    if shape["type"] != "contract":
+        return (shape["type"],)
+    declarer = players.index(shape["declarer"])
+    defence = shape["defence"]
+    return ("contract", shape["contract"],
+            *(defence[seat] for seat in players[declarer + 1:] + players[:declarer]))
 
 
 def _trick_options(tricks: dict[str, _Spelled], players: list[str], seats: tuple[str, ...]

@@ -54,9 +54,10 @@ def _log(p: float) -> float:
 
 
 CACHED_INPUTS = 4096
-"""Distinct inputs whose answers :func:`number_candidates` (and the deal rows' spelled values,
-:mod:`scanner.decode_deals`) remember. Many cells of a sheet are blank, every one of them read
-as the same probabilities: the same question gets the same answer, looked up."""
+"""Distinct inputs whose answers :func:`number_candidates` and :func:`cell_spelling` (and the
+deal rows' spelled values, :mod:`scanner.decode_deals`) remember. Many cells of a sheet are
+blank, every one of them read as the same probabilities: the same question gets the same
+answer, looked up."""
 
 
 def number_candidates(cells: Sequence[Sequence[float]], limit: int = 8,
@@ -248,6 +249,25 @@ class CellSpelling:
             known = self._logs[value] = math.log(max(self.probability(value),
                                                      PROBABILITY_FLOOR))
         return known
+
+
+def cell_spelling(cells: Sequence[Sequence[float]], minus: float | None = None
+                  ) -> CellSpelling:
+    """The :class:`CellSpelling` of these cells, one for every group of cells that reads
+    the same (looked up, as :func:`number_candidates` is): a sheet's blank entries read
+    alike, and each answer is worked out once for all of them.
+
+    >>> empty = [0.0] * 11; empty[10] = 1.0
+    >>> cell_spelling([empty, empty]) is cell_spelling([tuple(empty)] * 2)
+    True
+    """
+    return _shared_spelling(tuple(map(tuple, cells)), minus)
+
+
+@lru_cache(maxsize=CACHED_INPUTS, typed=True)
+def _shared_spelling(cells: tuple[tuple[float, ...], ...], minus: float | None
+                     ) -> CellSpelling:
+    return CellSpelling(cells, minus)
 
 
 def _cell_factors(cells: Sequence[Sequence[float]]) -> tuple[list[float], list[list[float]]]:

@@ -20,11 +20,12 @@ scoring.errors.IllegalDealError: deal 2: a misère is not whisted; leave out 'de
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from scoring.errors import IllegalDealError, RecordError
+from scoring.errors import IllegalDealError, InvalidNotationError, RecordError
 from scoring.notation import AllPass, Contract, Misere, Suit, format_tricks_over, parse_contract
 from scoring.rules import RuleSet
 
@@ -59,9 +60,7 @@ class Deal:
         """The declarer's opponents, clockwise from the declarer (first to speak first)."""
         if self.declarer is None:
             return ()
-        start = self.players.index(self.declarer)
-        return tuple(self.players[(start + i) % len(self.players)]
-                     for i in range(1, len(self.players)))
+        return _after(self.players, self.declarer)
 
     @property
     def whisters(self) -> tuple[str, ...]:
@@ -136,10 +135,10 @@ def make_deal(rules: RuleSet, seats: tuple[str, ...], *, number: int, dealer: st
     cited in each message) and :class:`~scoring.errors.RecordError` for malformed values.
     """
     where = f"deal {number}"
+    seats = tuple(seats)
     if dealer not in seats:
         raise RecordError(f"dealer {dealer!r} is not a seat ({', '.join(seats)})", where)
-    start = seats.index(dealer)
-    clockwise = tuple(seats[(start + i) % len(seats)] for i in range(1, len(seats) + 1))
+    clockwise = _after(seats, dealer) + (dealer,)
     players = clockwise[:-1] if len(seats) == 4 else clockwise
     if kind not in ("contract", "misere", "allpass"):
         raise RecordError(f"type {kind!r} is not contract, misere or allpass", where)
@@ -169,22 +168,44 @@ def make_deal(rules: RuleSet, seats: tuple[str, ...], *, number: int, dealer: st
             raise IllegalDealError("a misère is always played: give 'tricks'", where)
         return Deal(number, dealer, "misere", players, declarer, tricks=checked_tricks,
                     talon_quick_tricks=talon_quick_tricks)  # recorded, never paid (§3)
-    bid = parse_contract(contract if contract is not None else "", f"{where}.contract")
+    bid = _parsed_contract(contract if contract is not None else "", f"{where}.contract")
     if not isinstance(bid, Contract):
         kind_needed = "misere" if isinstance(bid, Misere) else "allpass"
         raise IllegalDealError(f"contract {contract!r}: use type {kind_needed!r}", where)
-    deal = Deal(number, dealer, "contract", players, declarer, bid, (), checked_tricks,
-                talon_quick_tricks)
-    calls = _check_defence(defence, deal.defenders, where)
+    calls = _check_defence(defence, _after(players, declarer), where)
     deal = Deal(number, dealer, "contract", players, declarer, bid, calls, checked_tricks,
                 talon_quick_tricks)
     _check_calls_and_play(deal, rules, where)
     return deal
 
 
+def _after(seats: tuple[str, ...], seat: str) -> tuple[str, ...]:
+    """The other seats clockwise from the one after ``seat`` (the seats listed clockwise)."""
+    start = seats.index(seat)
+    return seats[start + 1:] + seats[:start]
+
+
+def _parsed_contract(text: object, where: str) -> Contract | Misere | AllPass:
+    """:func:`~scoring.notation.parse_contract` of ``text``, a text parsed once
+    (:func:`_contract_of`: a scanner checks thousands of deals with a few dozen contracts);
+    an error names ``where``."""
+    if isinstance(text, str):
+        try:
+            return _contract_of(text)
+        except InvalidNotationError:
+            pass
+    return parse_contract(text, where)  # type: ignore[arg-type]
+
+
+@functools.lru_cache(maxsize=256)
+def _contract_of(text: str) -> Contract | Misere | AllPass:
+    """A contract's text parsed (the values are immutable: shared by every deal)."""
+    return parse_contract(text)
+
+
 def _check_tricks(tricks: object, players: tuple[str, ...], where: str) -> tuple[
         tuple[str, int], ...]:
-    if not isinstance(tricks, Mapping):
+    if not isinstance(tricks, dict | Mapping):
         raise RecordError(f"tricks must be an object of seat: tricks, got {tricks!r}", where)
     if set(tricks) != set(players):
         raise IllegalDealError(
@@ -203,7 +224,7 @@ def _check_tricks(tricks: object, players: tuple[str, ...], where: str) -> tuple
 
 def _check_defence(defence: object, defenders: tuple[str, ...], where: str) -> tuple[
         tuple[str, Call], ...]:
-    if not isinstance(defence, Mapping):
+    if not isinstance(defence, dict | Mapping):
         raise RecordError(f"defence must name each defender's call, got {defence!r}", where)
     if set(defence) != set(defenders):
         raise IllegalDealError(f"defence must name exactly the defenders "

@@ -94,6 +94,14 @@ class ExpectedSheet:
         return {column: tuple(entries) for column, entries in columns.items()}
 
 
+def _plus(a: Fraction, b: Fraction) -> Fraction:
+    """``a + b``, two whole numbers added as ints: the same sum, a fraction of the time of
+    Fraction's own addition (a sheet's amounts are whole but for half whists)."""
+    if a.denominator == 1 and b.denominator == 1:
+        return Fraction(a.numerator + b.numerator)
+    return a + b
+
+
 class _Game:
     """Mutable state of a game being written; used only inside :class:`SheetWriter`."""
 
@@ -127,15 +135,15 @@ class _Game:
     def close_pool(self, postings: Iterable[Posting]) -> list[Posting]:
         """Send pool postings through help or the own mountain (4.2.3, 4.1.1, §9a)."""
         size = self.rules.pool
+        if size is None or not self.rules.helps_on_close:
+            return list(postings)  # nothing is helped: every posting stands
         result: list[Posting] = []
         pending = {column: self.totals[column]  # during this deal
                    for column in self.pool_columns.values()}
         for posting in postings:
             column = posting.column
-            if column.kind != "pool" or size is None or not self.rules.helps_on_close:
+            if column.kind != "pool":
                 result.append(posting)
-                if column in pending:
-                    pending[column] += posting.amount
                 continue
             helper = column.seat
             rest = posting.amount
@@ -176,16 +184,17 @@ class _Game:
         for posting in postings:
             column = posting.column
             if column in amounts:
-                amounts[column] += posting.amount
+                amounts[column] = _plus(amounts[column], posting.amount)
                 reasons[column].append(posting.reason)
             else:  # a column's first posting (most often its only one) is its amount
                 amounts[column] = posting.amount
                 reasons[column] = [posting.reason]
         for column in sorted(amounts, key=self.order.__getitem__):
-            if amounts[column] != 0:
-                self.totals[column] += amounts[column]
-                self.entries.append(SheetEntry(column, deal, amounts[column],
-                                               self.totals[column], tuple(reasons[column])))
+            amount = amounts[column]
+            if amount.numerator:  # not 0
+                total = self.totals[column] = _plus(self.totals[column], amount)
+                self.entries.append(SheetEntry(column, deal, amount, total,
+                                               tuple(reasons[column])))
 
     def closing_correction(self) -> list[Posting]:
         """Pools brought to the size through the mountain at the end (4.2.3.3, 4.2.3)."""
@@ -221,7 +230,8 @@ class SheetWriter:
     >>> record = parse_record(doc)
     >>> writer = SheetWriter(record.rules, record.seats)
     >>> later = writer.copy()
-    >>> writer.add(record.deals[0])
+    >>> [str(entry) for entry in writer.add(record.deals[0])]
+    ['A pool +2 = 2 (deal 1)']
     >>> writer.sheet() == expected_sheet(record), later.sheet().entries
     (True, ())
     """
@@ -292,9 +302,11 @@ class SheetWriter:
         pools = tuple(game.totals[column] for column in game.pool_columns.values())
         return pools, self._allpass_run, self._ended_at is not None
 
-    def add(self, deal: Deal) -> None:
-        """Write the next deal of the log: its postings through the closing of the pool."""
+    def add(self, deal: Deal) -> tuple[SheetEntry, ...]:
+        """Write the next deal of the log: its postings through the closing of the pool;
+        return the entries it wrote (the last of :attr:`entries`)."""
         game, rules = self._game, self._game.rules
+        before = len(game.entries)
         if self._ended_at is not None:
             self._warnings.append(f"deal {deal.number} was recorded after the game ended with "
                                   f"deal {self._ended_at}; it is scored anyway")
@@ -306,6 +318,7 @@ class SheetWriter:
         game.write(game.close_pool(postings), deal.number)
         if self._ended_at is None and game.finished():
             self._ended_at = deal.number
+        return tuple(game.entries[before:])
 
     def sheet(self, ended_by_consent: bool = False) -> ExpectedSheet:
         """The expected sheet of the deals written so far (the writer is left as it is);

@@ -1,12 +1,18 @@
-"""Row readings weighed best first (scanner.row_readings)."""
+"""Row readings weighed best first (scanner.row_readings), and the rules engine's verdicts
+shared between deal shapes (scanner.decode_deals)."""
 
 from __future__ import annotations
 
+import itertools
 import random
+from typing import Any
 
 import pytest
 
+from forms.deal_column import CALLS
+from scanner.decode_deals import VerdictKey, _legal, _shape, _verdict_key
 from scanner.row_readings import Queued, Reading, best_first
+from scoring.rules import RuleSet
 
 
 def _shapes(rng: random.Random) -> list[list[Reading]]:
@@ -53,3 +59,50 @@ def test_a_shape_whose_bound_is_below_what_is_taken_is_not_completed() -> None:
     readings = best_first(queue, complete)
     assert next(readings) == shapes[0][0]
     assert completed == [0]
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_deal_shapes_with_one_verdict_key_get_one_verdict_from_the_rules_engine(
+        players: int) -> None:
+    """Every shape decode_row can make (every dealer, declarer, contract level and calls,
+    played or not, each talon prize) under the legality of every rule set: the shapes with
+    the same _verdict_key are all legal or all refused, so decode_row may ask once per key."""
+    seats = ("A", "B", "C", "D")[:players]
+    sochi = RuleSet.preset("sochi", players).settings()
+    rule_sets = [RuleSet.from_settings({**sochi, "ten_whisted": ten, "stalingrad": stalingrad})
+                 for ten, stalingrad in itertools.product((True, False), repeat=2)]
+    assert {(r.ten_whisted, r.stalingrad) for r in rule_sets} == {
+        (True, True), (True, False), (False, True), (False, False)}
+    for rules in rule_sets:
+        verdicts: dict[tuple[VerdictKey, bool, int], bool] = {}
+        keys = 0
+        for dealer in seats:
+            start = seats.index(dealer)
+            playing = [seats[(start + i) % players] for i in range(1, players + 1)][:3]
+            for shape, played, quick in _every_shape(dealer, playing):
+                deal = dict(shape)
+                if played:
+                    deal["tricks"] = dict(zip(playing, (6, 4, 0), strict=True))
+                if quick:
+                    deal["talon"] = {"quick_tricks": quick}
+                key = (_verdict_key(shape, playing), played, quick)
+                verdict = _legal(deal, rules, seats)
+                assert verdicts.setdefault(key, verdict) == verdict, (deal, key)
+                keys += 1
+        assert keys > 4 * len(verdicts)  # keys shared between dealers and declarers
+        assert set(verdicts.values()) == {True, False}
+
+
+def _every_shape(dealer: str, playing: list[str]
+                 ) -> list[tuple[dict[str, Any], bool, int]]:
+    shapes = [_shape("allpass", "allpass", None, None, {}, [], dealer)]
+    for declarer in playing:
+        defenders = [p for p in playing if p != declarer]
+        shapes.append(_shape("misere", declarer, "misere", None, {}, defenders, dealer))
+        for level, suit in itertools.product(("6", "7", "8", "10"), ("S", "H", "NT")):
+            for calls in itertools.product(CALLS, repeat=len(defenders)):
+                shapes.append(_shape("contract", declarer, level, suit,
+                                     dict(zip(defenders, calls, strict=True)), defenders,
+                                     dealer))
+    return [(shape, played, quick) for shape in shapes
+            for played in (False, True) for quick in (0, 2)]

@@ -83,6 +83,7 @@ def test_a_writer_resumed_from_a_copy_writes_the_whole_sheet(
     before = writer.sheet()
     resumed = writer.copy()
     for deal in game.deals[split:]:
-        resumed.add(deal)
+        written_before = resumed.entries
+        assert written_before + resumed.add(deal) == resumed.entries  # add's own entries
     assert resumed.sheet(game.ended_by_consent) == expected_sheet(game)
     assert writer.sheet() == before  # the copy went on alone
