@@ -15,9 +15,11 @@ photographed, some with recording errors) are made first with ``pulka samples`` 
 * the silent error rate: fields decoded wrong but not marked doubtful, over all fields;
 * time per sheet, against the time to just decode the same image files (the baseline; the
   first sheet is read once beforehand, so the process's start-up is not counted), and
-  where it goes: milliseconds per sheet in each stage of the pipeline
-  (:data:`scanner.timing.STAGES`), wall time and this thread's CPU time (the CPU time is
-  what other processes on a shared machine inflate least), and the CPU ratio too.
+  where it goes: the ratio without writing the scan folder (stage 8, output: the page
+  images, field sheets and ``scan.json`` for people to review), milliseconds per sheet in
+  each stage of the pipeline (:data:`scanner.timing.STAGES`), wall time and this thread's
+  CPU time (the CPU time is what other processes on a shared machine inflate least), and the
+  CPU ratio too.
 """
 
 from __future__ import annotations
@@ -223,6 +225,9 @@ def main() -> None:
     sheets = max(stats["sheets"], 1)
     print(f"time per sheet: {scan / sheets:.2f} s to read, {decode / sheets:.3f} s to decode "
           f"its images: {scan / max(decode, 1e-9):.1f}x the decode time (one core)")
+    written = clock.wall.get("output", 0.0)
+    print(f"  without writing the scan folder ({written / sheets:.3f} s: page images, field "
+          f"sheets, scan.json): {(scan - written) / max(decode, 1e-9):.1f}x")
     _print_stages(clock, scan, sheets)
     scan_cpu = sum(clock.cpu.values())
     print(f"CPU time per sheet: {scan_cpu / sheets:.2f} s in the stages, "
