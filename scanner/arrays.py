@@ -3,8 +3,10 @@ what an array holds: 8-bit pixels, a mask, the network's float32 tensors, geomet
 
 OpenCV's stubs type every result as ``cv2.typing.MatLike`` (an array of any integer or
 floating dtype), whatever the input; numpy's stubs type many reductions (``argmax`` along an
-axis, ``percentile``) as ``Any``. Where the dtype is known from the input, the caller says so
-with :func:`typing.cast` (no conversion, nothing changes at run time) or a typed local name.
+axis, ``percentile``) as ``Any``, and promote ``float32`` times or over a Python number to
+``float64``, which numpy (NEP 50) keeps ``float32``. Where the dtype is known from the input,
+the caller says so with :func:`typing.cast` (no conversion, nothing changes at run time) or a
+typed local name.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ import numpy as np
 import numpy.typing as npt
 
 Image: TypeAlias = npt.NDArray[np.uint8]
-"""8-bit pixels, grey ``(H, W)`` or BGR ``(H, W, 3)``: a page, a warped region, a cell crop."""
+"""8-bit pixels, grey ``(H, W)`` or colour ``(H, W, 3)`` (BGR as OpenCV reads it; RGB for
+the sample pages made here): a page, a warped region, a cell crop."""
 
 GreyImage: TypeAlias = npt.NDArray[np.uint8]
 """8-bit grey levels ``(H, W)`` (or a stack ``(N, H, W)``): 0 is black ink, 255 white paper."""
