@@ -29,6 +29,7 @@ from forms.model import (
     Box,
     CalibrationCell,
     Circle,
+    ColumnKind,
     DealCell,
     EntryCell,
     Label,
@@ -189,7 +190,7 @@ def layout_to_json(layout: Layout, with_labels: bool = True) -> dict[str, Any]:
 
 # --- lookups the scanner needs -------------------------------------------------------------------
 
-ColumnKey = tuple[str, str, str | None]
+ColumnKey = tuple[str, ColumnKind, str | None]
 
 
 def entry_cells(layout: Layout) -> dict[ColumnKey, list[tuple[Box, ...]]]:

@@ -17,7 +17,7 @@ DEFAULT_DPI = 300
 
 
 def _document(pdf: bytes | str | Path):  # type: ignore[no-untyped-def]
-    import pypdfium2 as pdfium  # type: ignore[import-untyped]
+    import pypdfium2 as pdfium
 
     return pdfium.PdfDocument(pdf if not isinstance(pdf, Path) else str(pdf))
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from scanner.arrays import Doubles, Floats, Image, Ints, Mask
 from scanner.digit_constants import (
     ADAPT_MIN_DIGITS,
     ADAPT_MIN_MODEL_PROBABILITY,
@@ -28,7 +29,7 @@ from scanner.digit_constants import (
 from scanner.digits import DigitRecognizer, l2_normalize, normalize_cells
 
 
-def _log_digits(probs: np.ndarray) -> np.ndarray:
+def _log_digits(probs: Floats) -> Doubles:
     """(n, 10) float64 log-probabilities of the digits (EMPTY left out), kept off -inf."""
     return np.log(probs[:, :10].astype(np.float64) + 1e-12)
 
@@ -50,8 +51,8 @@ class WriterAdaptation:
     """
 
     recognizer: DigitRecognizer
-    prototypes: np.ndarray
-    prototype_labels: np.ndarray
+    prototypes: Floats
+    prototype_labels: Ints
     weight: float = ADAPT_WEIGHT
     temperature: float = ADAPT_TEMPERATURE
     output_temperature: float = ADAPT_OUTPUT_TEMPERATURE
@@ -61,7 +62,7 @@ class WriterAdaptation:
     @classmethod
     def from_calibration(
         cls,
-        samples: Mapping[int, np.ndarray | Sequence[np.ndarray]],
+        samples: Mapping[int, Image | Sequence[Image]],
         recognizer: DigitRecognizer | None = None,
     ) -> WriterAdaptation:
         """Build from ``{digit: crop}`` or ``{digit: [crops]}`` of one writer.
@@ -70,7 +71,7 @@ class WriterAdaptation:
         ``ADAPT_MIN_MODEL_PROBABILITY`` for their stated digit, are dropped.
         """
         recognizer = recognizer or DigitRecognizer.default()
-        crops: list[np.ndarray] = []
+        crops: list[Image] = []
         labels: list[int] = []
         for digit, value in samples.items():
             if not 0 <= int(digit) <= 9:
@@ -86,7 +87,7 @@ class WriterAdaptation:
         return cls.from_readings(probs, embeds, labels, recognizer)
 
     @classmethod
-    def from_readings(cls, probs: np.ndarray, embeds: np.ndarray, labels: Sequence[int],
+    def from_readings(cls, probs: Floats, embeds: Floats, labels: Sequence[int],
                       recognizer: DigitRecognizer) -> WriterAdaptation:
         """Build from the general model's readings of one writer's calibration cells.
 
@@ -107,7 +108,7 @@ class WriterAdaptation:
         return len(np.unique(self.prototype_labels)) >= ADAPT_MIN_DIGITS
 
     @staticmethod
-    def _nearest(sims: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    def _nearest(sims: Floats, labels: Ints) -> Floats:
         """(n, 10) float32: each row's highest similarity to a reference of each digit.
 
         ``sims`` (n, k) are the rows' cosine similarities to k references of digits
@@ -121,8 +122,7 @@ class WriterAdaptation:
         nearest[:, ordered[starts]] = np.maximum.reduceat(sims[:, order], starts, axis=1)
         return nearest
 
-    def _digit_logits(self, log_probs: np.ndarray, nearest: np.ndarray,
-                      present: np.ndarray) -> np.ndarray:
+    def _digit_logits(self, log_probs: Doubles, nearest: Floats, present: Mask) -> Doubles:
         """Adapted digit logits, log p(digit) + weight * log(vote), before the output temperature.
 
         ``log_probs`` (n, 10) are the general model's :func:`_log_digits`. The vote for a
@@ -136,9 +136,10 @@ class WriterAdaptation:
         # Digits without a reference get the mean vote: no evidence either way.
         vote[:, ~present] = vote[:, present].mean(axis=1, keepdims=True)
         vote /= vote.sum(axis=1, keepdims=True)
-        return log_probs + self.weight * np.log(vote + 1e-6)
+        logits: Doubles = log_probs + self.weight * np.log(vote + 1e-6)
+        return logits
 
-    def _output(self, probs: np.ndarray, logit: np.ndarray, temperature: float) -> np.ndarray:
+    def _output(self, probs: Floats, logit: Doubles, temperature: float) -> Doubles:
         """Softmax of the digit logits at ``temperature``, scaled to the non-EMPTY share."""
         logit = logit / temperature
         digits = np.exp(logit - logit.max(axis=1, keepdims=True))
@@ -148,7 +149,7 @@ class WriterAdaptation:
         out[:, EMPTY_CLASS] = probs[:, EMPTY_CLASS]
         return out
 
-    def combine(self, probs: np.ndarray, embeds: np.ndarray) -> np.ndarray:
+    def combine(self, probs: Floats, embeds: Floats) -> Floats:
         """Combine general-model probabilities with the calibration digits' vote, cell by cell."""
         if not self.active or len(probs) == 0:
             return probs
@@ -157,7 +158,7 @@ class WriterAdaptation:
                                    self._present(self.prototype_labels))
         return self._output(probs, logit, self.output_temperature).astype(np.float32)
 
-    def combine_batch(self, probs: np.ndarray, embeds: np.ndarray) -> np.ndarray:
+    def combine_batch(self, probs: Floats, embeds: Floats) -> Floats:
         """:meth:`combine`, then again with the batch's confidently read digits as references.
 
         A cell counts as confidently read when the general model gives its best digit
@@ -191,13 +192,13 @@ class WriterAdaptation:
         return self._output(probs, logit, self.output_temperature).astype(np.float32)
 
     @staticmethod
-    def _present(labels: np.ndarray) -> np.ndarray:
+    def _present(labels: Ints) -> Mask:
         """(10,) bool: the digits that have a reference among ``labels``."""
         present = np.zeros(10, bool)
         present[labels] = True
         return present
 
-    def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+    def probabilities(self, crops: Sequence[Image]) -> Floats:
         """Return (n, 11) probabilities adapted to this writer; rows sum to 1.
 
         ``crops`` should be this writer's cells (e.g. all on one page): they

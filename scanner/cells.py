@@ -22,12 +22,14 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import cast
 
 import cv2
 import numpy as np
 
 from forms.model import Box
 from scanner import scan_constants as k
+from scanner.arrays import Doubles, GreyImage, Ints, Mask
 from scanner.pixels import content_channel, rank_values
 from scanner.register import RegisteredPage
 
@@ -42,20 +44,20 @@ class PageRaster:
     y_mm: float
     px_per_mm: float
     colour: bool
-    content: np.ndarray = field(compare=False, repr=False)
+    content: GreyImage = field(compare=False, repr=False)
     """Grey levels to read ink from (red channel of a colour image)."""
-    border: np.ndarray = field(compare=False, repr=False)
+    border: GreyImage = field(compare=False, repr=False)
     """High where a printed box border is."""
-    warped: np.ndarray | None = field(default=None, compare=False, repr=False)
+    warped: Mask | None = field(default=None, compare=False, repr=False)
     """Which blocks (:data:`TILE_PX` square, row by column) were warped; the rest is paper
     white. None (a raster made elsewhere): all."""
     boxes: tuple[Box, ...] = field(default=(), compare=False, repr=False)
     """The boxes rasterized."""
-    maybe_inked: np.ndarray | None = field(default=None, compare=False, repr=False)
+    maybe_inked: Mask | None = field(default=None, compare=False, repr=False)
     """For each of :attr:`boxes`, whether the coarse look (:func:`may_hold_ink`) found ink
     that may be in it; the others read as blank. None (a raster made elsewhere): all may."""
 
-    def live(self, boxes: Sequence[Box]) -> np.ndarray:
+    def live(self, boxes: Sequence[Box]) -> Mask:
         """For each of ``boxes``, whether it may hold ink (a box not rasterized here may).
         The boxes rasterized, given again, are answered from :attr:`maybe_inked` without
         hashing a box (hundreds a page)."""
@@ -76,7 +78,7 @@ class CellImage:
     """One box's interior, upright for its writer."""
 
     box: Box
-    crop: np.ndarray = field(compare=False, repr=False)
+    crop: GreyImage = field(compare=False, repr=False)
     """Grey ``uint8``, dark ink on light paper, border cut off."""
     ink_fraction: float
     """Share of the crop clearly darker than its paper (the quick measure)."""
@@ -134,7 +136,7 @@ def rasterize(page: RegisteredPage, boxes: Sequence[Box],
         redness = np.zeros((height, width), np.uint8)
         reds = _paper(height, width, whole)
         for (r0, r1, c0, c1), tile in zip(runs, tiles, strict=True):
-            red = cv2.extractChannel(tile, 2, dst=reds[r0:r1, c0:c1])
+            red = cast(GreyImage, cv2.extractChannel(tile, 2, dst=reds[r0:r1, c0:c1]))
             cv2.subtract(red, cv2.extractChannel(tile, 1), dst=redness[r0:r1, c0:c1])
         if _is_colour(page, redness, None if whole else runs, x0, y0, x1, y1, px_per_mm):
             return PageRaster(x0, y0, px_per_mm, True, reds, redness, used, kept,
@@ -146,11 +148,11 @@ def rasterize(page: RegisteredPage, boxes: Sequence[Box],
         gray = _paper(height, width, whole)
         for (r0, r1, c0, c1), tile in zip(runs, tiles, strict=True):
             gray[r0:r1, c0:c1] = tile
-    return PageRaster(x0, y0, px_per_mm, False, gray, cv2.bitwise_not(gray), used, kept,
-                      inked)
+    return PageRaster(x0, y0, px_per_mm, False, gray, cast(GreyImage, cv2.bitwise_not(gray)),
+                      used, kept, inked)
 
 
-def _paper(height: int, width: int, whole: bool) -> np.ndarray:
+def _paper(height: int, width: int, whole: bool) -> GreyImage:
     """A grey canvas for the tiles: paper white, left unset when one tile covers it."""
     if whole:
         return np.empty((height, width), np.uint8)
@@ -197,10 +199,11 @@ def may_hold_ink(page: RegisteredPage, boxes: Sequence[Box], x0: float, y0: floa
     # over its part inside)
     enough = cv2.integral((dark >= k.INK_TEST_MIN_DARKNESS).view(np.uint8))
     counts = enough[r1s, c1s] - enough[r0s, c1s] - enough[r1s, c0s] + enough[r0s, c0s]
-    return (counts > 0).tolist()
+    flags: list[bool] = (counts > 0).tolist()
+    return flags
 
 
-def _places(boxes: Sequence[Box]) -> np.ndarray:
+def _places(boxes: Sequence[Box]) -> Doubles:
     """The boxes' ``x_mm, y_mm, w_mm, h_mm``, one row each (read-only)."""
     return _geometry(boxes).places
 
@@ -247,8 +250,8 @@ def _geometry_of(boxes: tuple[Box, ...]) -> _Geometry:
     return _Geometry(boxes)
 
 
-def _used_blocks(places: np.ndarray, x0: float, y0: float, width: int, height: int,
-                 px_per_mm: float, pad: float) -> np.ndarray:
+def _used_blocks(places: Doubles, x0: float, y0: float, width: int, height: int,
+                 px_per_mm: float, pad: float) -> Mask:
     """The blocks (:data:`TILE_PX`) of the rectangle that the boxes at ``places`` (rows of
     ``x_mm, y_mm, w_mm, h_mm``), ``pad`` millimetres around, reach."""
     rows, cols = -(-height // TILE_PX), -(-width // TILE_PX)
@@ -263,7 +266,7 @@ def _used_blocks(places: np.ndarray, x0: float, y0: float, width: int, height: i
     return used
 
 
-def _tile_runs(used: np.ndarray, width: int, height: int) -> list[tuple[int, int, int, int]]:
+def _tile_runs(used: Mask, width: int, height: int) -> list[tuple[int, int, int, int]]:
     """Pixel rectangles (rows ``r0:r1``, columns ``c0:c1``) covering the ``used`` blocks: the
     runs of each row of blocks, a run joined to the one just above it when they span the same
     columns (fewer, larger warps)."""
@@ -297,7 +300,7 @@ def _tile_runs(used: np.ndarray, width: int, height: int) -> list[tuple[int, int
     return runs
 
 
-def _is_colour(page: RegisteredPage, redness: np.ndarray,
+def _is_colour(page: RegisteredPage, redness: GreyImage,
                runs: list[tuple[int, int, int, int]] | None, x0: float, y0: float, x1: float,
                y1: float, px_per_mm: float) -> bool:
     """Whether more than :data:`COLOUR_MIN_FRACTION` of the rectangle's pixels (every 4th
@@ -314,12 +317,13 @@ def _is_colour(page: RegisteredPage, redness: np.ndarray,
     coarse = page.warp_coarse(x0 - 1.5 / px_per_mm, y0 - 1.5 / px_per_mm,
                               sample.shape[1] * 4 / px_per_mm, sample.shape[0] * 4 / px_per_mm,
                               px_per_mm / 4, px_per_mm / 4)
-    redness = cv2.subtract(cv2.extractChannel(coarse, 2), cv2.extractChannel(coarse, 1))
+    redness = cast(GreyImage, cv2.subtract(cv2.extractChannel(coarse, 2),
+                                           cv2.extractChannel(coarse, 1)))
     return float(np.mean(redness > k.COLOUR_MIN_CHROMA)) > k.COLOUR_MIN_FRACTION
 
 
-def _edge_offsets(border: np.ndarray, lo: np.ndarray, hi: np.ndarray, a0: np.ndarray,
-                  a1: np.ndarray, search: int, along_x: bool) -> np.ndarray:
+def _edge_offsets(border: GreyImage, lo: Ints, hi: Ints, a0: Ints, a1: Ints, search: int,
+                  along_x: bool) -> Ints:
     """Best shift in ``-search..search`` of two parallel border lines, per box.
 
     ``lo..hi`` is the span of each line (rows for vertical lines), ``a0``/``a1`` the nominal
@@ -335,20 +339,21 @@ def _edge_offsets(border: np.ndarray, lo: np.ndarray, hi: np.ndarray, a0: np.nda
     by_length = [(length, np.flatnonzero(lengths == length))
                  for length in np.unique(lengths).tolist() if length > 0]
 
-    def line_sum(pos: np.ndarray) -> np.ndarray:
+    def line_sum(pos: Ints) -> Doubles:
         sums = np.zeros((len(pos), len(d)), np.float32)
         for length, members in by_length:
             windows = np.lib.stride_tricks.sliding_window_view(source, (length, len(d)))
             blocks = windows[lo[members], pos[members] - search]  # (boxes, length, shifts)
             sums[members] = np.ones(length, np.float32) @ blocks.astype(np.float32)
-        return sums / np.maximum(lengths[:, None], 1)
+        means: Doubles = sums / np.maximum(lengths[:, None], 1)
+        return means
 
     score = line_sum(a0) + line_sum(a1)
     score = (score + np.roll(score, 1, axis=1) + np.roll(score, -1, axis=1)) / 3.0
     best = score.argmax(axis=1)
     peak = score[np.arange(len(best)), best]
     base = np.median(score, axis=1)
-    shift = d[best]
+    shift: Ints = d[best]
     shift[(peak - base) < 2 * k.BORDER_MIN_RESPONSE] = 0
     return shift
 
@@ -375,7 +380,7 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box]) -> tuple[CellImage, ...]
     hs = plan.places[:, 3] * s
     live = raster.live(boxes)
 
-    def clip(v: np.ndarray, hi: int) -> np.ndarray:
+    def clip(v: Doubles, hi: int) -> Ints:
         return np.clip(np.round(v).astype(np.int64), search, hi - search - 2)
 
     dx, dy = np.zeros(len(boxes)), np.zeros(len(boxes))
@@ -400,8 +405,8 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box]) -> tuple[CellImage, ...]
                       w - cws)
     cy0s = np.minimum(np.maximum(np.round(ys[inked] + dy[inked] + inset).astype(np.int64), 0),
                       h - chs)
-    crops: list[np.ndarray] = []
-    windows: list[np.ndarray] = []
+    crops: list[GreyImage] = []
+    windows: list[GreyImage] = []
     for i, cx0, cy0, cw, ch in zip(inked.tolist(), cx0s.tolist(), cy0s.tolist(), cws.tolist(),
                                    chs.tolist(), strict=True):
         # the box and its ring lie in warped blocks (rasterize warps _reach_mm around it)
@@ -409,7 +414,7 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box]) -> tuple[CellImage, ...]
                                       max(cx0 - ring, 0):cx0 + cw + ring])
         crop = raster.content[cy0:cy0 + ch, cx0:cx0 + cw]
         turns = plan.turns[i]
-        crops.append(cv2.rotate(crop, _TURNS[turns]) if turns else crop)
+        crops.append(cast(GreyImage, cv2.rotate(crop, _TURNS[turns])) if turns else crop)
     papers = _percentile_many(windows, k.PAPER_PERCENTILE)
     inks = _quick_ink_many(crops, papers)
     cells = list(plan.blank)
@@ -426,14 +431,14 @@ class _CutPlan:
     changes: their places (mm), crop sizes (px), quarter turns, and each box as read when
     blank (paper white, no ink, not moved)."""
 
-    places: np.ndarray
-    widths: np.ndarray
-    heights: np.ndarray
+    places: Doubles
+    widths: Ints
+    heights: Ints
     turns: tuple[int, ...]
     blank: tuple[CellImage, ...]
 
 
-def _cut_plan(boxes: tuple[Box, ...], places: np.ndarray, px_per_mm: float) -> _CutPlan:
+def _cut_plan(boxes: tuple[Box, ...], places: Doubles, px_per_mm: float) -> _CutPlan:
     """The :class:`_CutPlan` of ``boxes`` (at ``places``) at ``px_per_mm``."""
     inset = k.BOX_INSET_MM * px_per_mm
     widths = np.maximum(1, np.round(places[:, 2] * px_per_mm - 2 * inset)).astype(np.int64)
@@ -446,7 +451,7 @@ def _cut_plan(boxes: tuple[Box, ...], places: np.ndarray, px_per_mm: float) -> _
 
 
 @lru_cache(maxsize=64)
-def _paper_white(height: int, width: int, turns: int) -> np.ndarray:
+def _paper_white(height: int, width: int, turns: int) -> GreyImage:
     """A read-only paper-white crop of a ``height`` x ``width`` box turned ``turns``
     quarters (the crop of every blank box of that size)."""
     shape = (width, height) if turns % 2 else (height, width)
@@ -455,7 +460,7 @@ def _paper_white(height: int, width: int, turns: int) -> np.ndarray:
     return white
 
 
-def _quick_ink_many(crops: Sequence[np.ndarray], papers: Sequence[float]) -> list[float]:
+def _quick_ink_many(crops: Sequence[GreyImage], papers: Sequence[float]) -> list[float]:
     """Each crop's share of pixels darker than its paper by :data:`INK_MIN_RELATIVE_DARKNESS`
     (the quick ink measure), stacked by shape."""
     out = [0.0] * len(crops)
@@ -472,7 +477,7 @@ def _quick_ink_many(crops: Sequence[np.ndarray], papers: Sequence[float]) -> lis
     return out
 
 
-def _percentile_many(arrays: Sequence[np.ndarray], q: float) -> list[float]:
+def _percentile_many(arrays: Sequence[GreyImage], q: float) -> list[float]:
     """The ``q``-th percentile of each ``uint8`` array (the value at rank
     ``int(q / 100 * (n - 1))`` of its ``n`` sorted values), stacked by shape: read off the
     rows' histograms (:func:`rank_values`)."""

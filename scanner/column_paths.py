@@ -55,7 +55,8 @@ class Expectation(NamedTuple):
     tuple: :func:`entry_posteriors` makes a few for every writer state it follows)."""
 
     value: int | None
-    index: int
+    # the field hides tuple.index (never called on an Expectation), which mypy flags
+    index: int  # type: ignore[assignment]
     prior: float
 
 

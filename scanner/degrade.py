@@ -17,10 +17,12 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import cv2
 import numpy as np
+
+from scanner.arrays import Doubles, Floats, Image
 
 # --- photo -------------------------------------------------------------------------------
 PHOTO_CORNER_SHIFT_FRACTION = 0.06
@@ -66,26 +68,27 @@ SCAN_LOW_DPI_PROBABILITY = 0.35
 class Degraded:
     """A degraded page: the image (RGB or grey uint8), what was done, and where the page went."""
 
-    image: np.ndarray
+    image: Image
     steps: list[dict[str, Any]]
-    page_to_image: np.ndarray
+    page_to_image: Doubles
     format: str
     """``jpg`` or ``png``: how the image is to be saved."""
     jpeg_quality: int | None
 
 
-def _rotation_about(angle_deg: float, cx: float, cy: float, scale: float = 1.0) -> np.ndarray:
+def _rotation_about(angle_deg: float, cx: float, cy: float, scale: float = 1.0) -> Doubles:
     """3x3 matrix turning the image clockwise by ``angle_deg`` (y down) about (cx, cy)."""
     m = cv2.getRotationMatrix2D((cx, cy), -angle_deg, scale)
     return np.vstack([m, [0.0, 0.0, 1.0]])
 
 
-def _project(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:
+def _project(matrix: Doubles, points: Doubles) -> Doubles:
     pts = np.hstack([points, np.ones((len(points), 1))]) @ matrix.T
-    return pts[:, :2] / pts[:, 2:]
+    projected: Doubles = pts[:, :2] / pts[:, 2:]
+    return projected
 
 
-def _fit(matrix: np.ndarray, w: int, h: int, margin: float) -> tuple[np.ndarray, int, int]:
+def _fit(matrix: Doubles, w: int, h: int, margin: float) -> tuple[Doubles, int, int]:
     """Shift ``matrix`` so the page's image starts ``margin`` px inside a canvas; its size."""
     corners = _project(matrix, np.array([[0, 0], [w, 0], [w, h], [0, h]], float))
     lo, hi = corners.min(axis=0), corners.max(axis=0)
@@ -94,8 +97,8 @@ def _fit(matrix: np.ndarray, w: int, h: int, margin: float) -> tuple[np.ndarray,
     return shift @ matrix, int(size[0]), int(size[1])
 
 
-def _warp(image: np.ndarray, matrix: np.ndarray, size: tuple[int, int],
-          background: np.ndarray) -> np.ndarray:
+def _warp(image: Image, matrix: Doubles, size: tuple[int, int],
+          background: Floats) -> Floats:
     """The page warped onto ``background`` (same size as the canvas)."""
     warped = cv2.warpPerspective(image, matrix, size, flags=cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
@@ -108,7 +111,7 @@ def _warp(image: np.ndarray, matrix: np.ndarray, size: tuple[int, int],
     return out[:, :, 0] if image.ndim == 2 else out
 
 
-def _table(w: int, h: int, rng: random.Random, np_rng: np.random.Generator) -> np.ndarray:
+def _table(w: int, h: int, rng: random.Random, np_rng: np.random.Generator) -> Floats:
     colour = np.array(rng.choice(TABLE_COLOURS), np.float32)
     small = np_rng.normal(0.0, 1.0, (max(2, h // 64), max(2, w // 64))).astype(np.float32)
     texture = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC) * 10.0
@@ -116,7 +119,7 @@ def _table(w: int, h: int, rng: random.Random, np_rng: np.random.Generator) -> n
     return np.clip(colour[None, None, :] + (texture + grain)[:, :, None], 0, 255)
 
 
-def _lighting(h: int, w: int, rng: random.Random) -> tuple[np.ndarray, dict[str, Any]]:
+def _lighting(h: int, w: int, rng: random.Random) -> tuple[Floats, dict[str, Any]]:
     """A brightness field: a soft-edged shadow across the picture and uneven light.
 
     It is smooth, so it is computed on a grid :data:`LIGHT_GRID_PX` apart and enlarged.
@@ -142,7 +145,7 @@ def _lighting(h: int, w: int, rng: random.Random) -> tuple[np.ndarray, dict[str,
     return field[:h, :w], params
 
 
-def photo(image: np.ndarray, dpi: float, rng: random.Random) -> Degraded:
+def photo(image: Image, dpi: float, rng: random.Random) -> Degraded:
     """A phone photo of the page on a table (``image``: RGB uint8 of the clean page)."""
     np_rng = np.random.default_rng(rng.getrandbits(32))
     h, w = image.shape[:2]
@@ -169,7 +172,7 @@ def photo(image: np.ndarray, dpi: float, rng: random.Random) -> Degraded:
     out = out * field[:, :, None] * np.array([1.0, 1.0 - tint / 2, 1.0 - tint], np.float32)
     steps.append({"name": "light", **light, "warm_tint": round(tint, 3)})
     sigma = rng.uniform(*PHOTO_BLUR_SIGMA_PX_RANGE) * dpi / 200
-    out = cv2.GaussianBlur(out, (0, 0), sigma)
+    out = cast(Floats, cv2.GaussianBlur(out, (0, 0), sigma))
     noise = rng.uniform(*PHOTO_NOISE_SIGMA_RANGE)
     out += np_rng.standard_normal(out.shape, dtype=np.float32) * noise
     steps += [{"name": "blur", "sigma_px": round(sigma, 3)},
@@ -201,7 +204,7 @@ class ScanSettings:
                    rng.randint(*SCAN_BW_THRESHOLD_RANGE))
 
 
-def scan(image: np.ndarray, dpi: float, rng: random.Random,
+def scan(image: Image, dpi: float, rng: random.Random,
          settings: ScanSettings | None = None) -> Degraded:
     """A flatbed scan of the page; ``settings`` are drawn at random when ``None``."""
     settings = ScanSettings.random(rng) if settings is None else settings
@@ -223,7 +226,7 @@ def scan(image: np.ndarray, dpi: float, rng: random.Random,
     if settings.low_res and dpi > SCAN_LOW_DPI:
         factor = SCAN_LOW_DPI / dpi
         size = (max(1, round(cw * factor)), max(1, round(ch * factor)))
-        out = cv2.resize(out, size, interpolation=cv2.INTER_AREA)
+        out = cast(Floats, cv2.resize(out, size, interpolation=cv2.INTER_AREA))
         matrix = np.diag([size[0] / cw, size[1] / ch, 1.0]) @ matrix
         steps.append({"name": "low_resolution", "dpi": SCAN_LOW_DPI})
     pixels = np.clip(out + 0.5, 0, 255).astype(np.uint8)

@@ -17,10 +17,13 @@ import threading
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, cast
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
+from scanner.arrays import Doubles, Floats, GreyImage, Image, Ints, Mask
 from scanner.digit_constants import (
     BACKGROUND_KERNEL_FRACTION,
     EDGE_BAND_FRACTION,
@@ -44,24 +47,26 @@ _BATCH = 256
 #: layers' outputs in cache: 8-24 cells measured 5-20 % faster per cell than 256 (a page sends
 #: 60-100 at once), with either model on the 36 sample sheets.
 NETWORK_BATCH = 16
-_KERNELS: dict[int, np.ndarray] = {}
+_KERNELS: dict[int, GreyImage] = {}
 _DILATE_3X3 = np.ones((3, 3), np.uint8)
 
 
-def _as_gray(image: np.ndarray) -> np.ndarray:
+def _as_gray(image: npt.NDArray[Any]) -> GreyImage:
+    """Grey ``uint8`` levels of a grey, BGR or BGRA crop (of any dtype: clipped to 0..255)."""
     if image.ndim == 3:
         code = cv2.COLOR_BGRA2GRAY if image.shape[2] == 4 else cv2.COLOR_BGR2GRAY
-        image = cv2.cvtColor(image, code)
+        image = cast(npt.NDArray[Any], cv2.cvtColor(image, code))
     if image.dtype != np.uint8:
         image = np.clip(image, 0, 255).astype(np.uint8)
     return image
 
 
-def _rect_kernel(k: int) -> np.ndarray:
-    return _KERNELS.setdefault(k, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+def _rect_kernel(k: int) -> GreyImage:
+    return _KERNELS.setdefault(
+        k, cast(GreyImage, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))))
 
 
-def _replicate_pad(stack: np.ndarray, p: int) -> np.ndarray:
+def _replicate_pad(stack: Floats, p: int) -> Floats:
     """``np.pad(stack, ((0, 0), (p, p), (p, p)), mode="edge")`` for (n, h, w) cells, by slices
     (without ``np.pad``'s overhead): each cell's edge pixels repeated outwards."""
     n, h, w = stack.shape
@@ -74,7 +79,7 @@ def _replicate_pad(stack: np.ndarray, p: int) -> np.ndarray:
     return out
 
 
-def _contrast_stack(stack: np.ndarray) -> np.ndarray:
+def _contrast_stack(stack: GreyImage) -> Floats:
     """Ink contrast of (n, h, w) uint8 cells of one size, as (n, h, w) float32 in [0, 1].
 
     The paper brightness is estimated at half resolution (2x2 block means): a
@@ -129,7 +134,7 @@ def _contrast_stack(stack: np.ndarray) -> np.ndarray:
     return contrast
 
 
-def _percentile_rows(values: np.ndarray, q: float) -> np.ndarray:
+def _percentile_rows(values: Floats, q: float) -> Floats:
     """``np.percentile(values, q, axis=1)`` (linear interpolation).
 
     One partition at the lower rank; the next rank's value is the smallest of those
@@ -144,7 +149,7 @@ def _percentile_rows(values: np.ndarray, q: float) -> np.ndarray:
     return low + (pos - lo) * (high - low)
 
 
-def _masked_percentile(values: np.ndarray, masks: np.ndarray, q: float) -> np.ndarray:
+def _masked_percentile(values: Floats, masks: GreyImage, q: float) -> Doubles:
     """Per row, ``np.percentile`` (linear interpolation) of the values where the mask is set.
 
     ``values`` (k, ...) in [0, 1], ``masks`` of the same shape; every mask must be non-empty.
@@ -159,10 +164,11 @@ def _masked_percentile(values: np.ndarray, masks: np.ndarray, q: float) -> np.nd
     start = flat.shape[1] - count  # the masked values are the largest, sorted at the end
     rows = np.arange(k)
     low, high = flat[rows, start + lo], flat[rows, start + hi]
-    return low + (pos - lo) * (high - low)
+    percentiles: Doubles = low + (pos - lo) * (high - low)
+    return percentiles
 
 
-def _masks_stack(contrast: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _masks_stack(contrast: Floats) -> tuple[GreyImage, Ints, Mask]:
     """Digit ink masks of (n, h, w) contrast maps: thresholded, without border remnants and specks.
 
     Returns (masks (n, h, w) uint8, boxes (n, 4) x0, y0, x1, y1 of the kept ink,
@@ -186,7 +192,7 @@ def _masks_stack(contrast: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarr
     num, labels, stats, _ = cv2.connectedComponentsWithStats(tall.reshape(n * (h + 1), w),
                                                              connectivity=8)
     boxes = np.zeros((n, 4), np.int64)
-    found = np.zeros(n, bool)
+    found: Mask = np.zeros(n, bool)
     if num <= 1:
         return np.zeros((n, h, w), np.uint8), boxes, found
     x, y, bw, bh, area = stats[1:].astype(np.int64).T
@@ -225,32 +231,34 @@ def _masks_stack(contrast: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return lut.take(np.asarray(labels, np.int32)).reshape(n, h + 1, w)[:, :h], boxes, found
 
 
-def _as_stack(crops: Sequence[np.ndarray]) -> dict[tuple[int, int], tuple[list[int], np.ndarray]]:
+def _as_stack(crops: Sequence[Image]) -> dict[tuple[int, ...], tuple[list[int], GreyImage]]:
     """Group crops by size: {(h, w): (indices, (n, h, w) uint8 stack)}; empty crops are left out."""
     grays = [_as_gray(np.asarray(c)) for c in crops]
-    groups: dict[tuple[int, int], list[int]] = {}
+    groups: dict[tuple[int, ...], list[int]] = {}
     for i, g in enumerate(grays):
         if g.size:
             groups.setdefault(g.shape, []).append(i)
     return {shape: (idx, np.stack([grays[i] for i in idx])) for shape, idx in groups.items()}
 
 
-def ink_contrast(gray: np.ndarray) -> np.ndarray:
+def ink_contrast(gray: Image) -> Floats:
     """Return each pixel's darkness relative to the local paper, in [0, 1] (float32).
 
     The paper brightness is estimated by a grayscale closing (which erases
     strokes thinner than the kernel) and smoothing, so uneven light and
     shadows across the cell do not count as ink.
     """
-    return _contrast_stack(_as_gray(gray)[None])[0]
+    contrast: Floats = _contrast_stack(_as_gray(gray)[None])[0]
+    return contrast
 
 
-def _ink_mask(contrast: np.ndarray) -> np.ndarray:
+def _ink_mask(contrast: Floats) -> GreyImage:
     """Binary mask of the digit's ink: thresholded, without border remnants and specks."""
-    return _masks_stack(contrast[None])[0][0]
+    mask: GreyImage = _masks_stack(contrast[None])[0][0]
+    return mask
 
 
-def ink_fraction(gray: np.ndarray) -> float:
+def ink_fraction(gray: Image) -> float:
     """Return the fraction of the cell covered by digit ink (after border/speck removal)."""
     gray = _as_gray(gray)
     if not gray.size:
@@ -258,7 +266,7 @@ def ink_fraction(gray: np.ndarray) -> float:
     return float(np.count_nonzero(_ink_mask(ink_contrast(gray)))) / gray.size
 
 
-def normalize_cells(crops: Sequence[np.ndarray]) -> np.ndarray:
+def normalize_cells(crops: Sequence[Image]) -> Floats:
     """:func:`normalize_cell` for each crop, as one (n, 28, 28) float32 array.
 
     Crops of equal size are processed together (one pass of each filter, one
@@ -314,7 +322,7 @@ def normalize_cells(crops: Sequence[np.ndarray]) -> np.ndarray:
     return out
 
 
-def normalize_cell(gray: np.ndarray) -> np.ndarray:
+def normalize_cell(gray: Image) -> Floats:
     """Turn one cell's interior crop into the model input.
 
     Args:
@@ -325,7 +333,8 @@ def normalize_cell(gray: np.ndarray) -> np.ndarray:
         ink bounding box scaled so its longer side is 20 px, centred by mass.
         All zeros when the cell holds no digit-like ink.
     """
-    return normalize_cells([gray])[0]
+    cell: Floats = normalize_cells([gray])[0]
+    return cell
 
 
 class DigitRecognizer:
@@ -343,7 +352,7 @@ class DigitRecognizer:
                 f"digit model {self.model_path} is missing; run training/train_digits.py")
         self._net = cv2.dnn.readNetFromONNX(str(self.model_path))
         self._lock = threading.Lock()
-        self._blank: np.ndarray | None = None
+        self._blank: Floats | None = None
 
     @staticmethod
     @lru_cache(maxsize=1)
@@ -351,7 +360,7 @@ class DigitRecognizer:
         """Return the recognizer for the committed model, loaded once."""
         return DigitRecognizer()
 
-    def _run(self, inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _run(self, inputs: Floats) -> tuple[Floats, Floats]:
         probs, embeds = [], []
         with self._lock:
             for start in range(0, len(inputs), NETWORK_BATCH):
@@ -363,7 +372,7 @@ class DigitRecognizer:
                 embeds.append(e.reshape(len(blob), -1).copy())
         return np.concatenate(probs), np.concatenate(embeds)
 
-    def run_normalized(self, inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def run_normalized(self, inputs: Floats) -> tuple[Floats, Floats]:
         """Run the network on normalized (n, 28, 28) inputs; return (probabilities, embeddings)."""
         if len(inputs) == 0:
             return np.zeros((0, NUM_CLASSES), np.float32), np.zeros((0, 0), np.float32)
@@ -385,17 +394,17 @@ class DigitRecognizer:
             embeds[blank] = self._blank_embedding()
         return probs, embeds
 
-    def _blank_embedding(self) -> np.ndarray:
+    def _blank_embedding(self) -> Floats:
         if self._blank is None:
             side = MODEL_INPUT_SIDE_PX
             self._blank = self._run(np.zeros((1, side, side), np.float32))[1][0]
         return self._blank
 
-    def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+    def probabilities(self, crops: Sequence[Image]) -> Floats:
         """Return (n, 11) probabilities: columns 0-9 digits, column 10 EMPTY; rows sum to 1."""
         return self.run_normalized(normalize_cells(crops))[0]
 
-    def features(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+    def features(self, crops: Sequence[Image]) -> Floats:
         """Return (n, d) L2-normalized embeddings of the crops (for writer adaptation)."""
         if not len(crops):
             return np.zeros((0, 0), np.float32)
@@ -403,6 +412,7 @@ class DigitRecognizer:
         return l2_normalize(embeds)
 
 
-def l2_normalize(x: np.ndarray) -> np.ndarray:
+def l2_normalize(x: Floats) -> Floats:
     """Rows of ``x`` scaled to unit length (all-zero rows stay zero)."""
-    return x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-8)
+    unit: Floats = x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-8)
+    return unit

@@ -26,10 +26,12 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 import cv2
 import numpy as np
 
+from scanner.arrays import Image
 from scanner.register import RegisteredPage
 from scanner.results import crop_ref
 
@@ -137,13 +139,13 @@ def _blocks(requests: Iterable[CropRequest],
     return blocks
 
 
-def _warp_block(page: RegisteredPage, block: _Block) -> np.ndarray:
+def _warp_block(page: RegisteredPage, block: _Block) -> Image:
     """A block's ink from the full image, upright for its writer."""
     s = CROP_PX_PER_MM
     x0, y0, x1, y1 = block.rect
     image = page.warp(x0 / s, y0 / s, (x1 - x0) / s, (y1 - y0) / s, s)
     if block.rotation_deg in _TURNS:
-        image = cv2.rotate(image, _TURNS[block.rotation_deg])
+        image = cast(Image, cv2.rotate(image, _TURNS[block.rotation_deg]))
     return image
 
 

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import cast
 
 import cv2
 import numpy as np
 
+from scanner.arrays import GreyImage, Ints
 from scanner.digit_constants import CELL_HEIGHT_300DPI_PX, CELL_WIDTH_300DPI_PX
 
 #: The shipped held-out glyphs.
@@ -26,7 +28,7 @@ class GlyphDirError(ValueError):
     """A glyph folder does not have the expected layout or contents."""
 
 
-def load_glyph_dir(path: str | Path) -> dict[int, list[np.ndarray]]:
+def load_glyph_dir(path: str | Path) -> dict[int, list[GreyImage]]:
     """Read a folder with sub-folders ``0/`` … ``9/`` of digit images.
 
     Every image is read as grayscale uint8 (dark ink on light paper). Missing
@@ -39,7 +41,7 @@ def load_glyph_dir(path: str | Path) -> dict[int, list[np.ndarray]]:
     root = Path(path)
     if not root.is_dir():
         raise GlyphDirError(f"glyph folder {root} does not exist or is not a folder")
-    glyphs: dict[int, list[np.ndarray]] = {}
+    glyphs: dict[int, list[GreyImage]] = {}
     for sub in sorted(root.iterdir()):
         if not sub.is_dir():
             continue
@@ -50,7 +52,7 @@ def load_glyph_dir(path: str | Path) -> dict[int, list[np.ndarray]]:
         for file in sorted(sub.iterdir()):
             if file.suffix.lower() not in _IMAGE_SUFFIXES:
                 continue
-            image = cv2.imread(str(file), cv2.IMREAD_GRAYSCALE)
+            image = cast(GreyImage | None, cv2.imread(str(file), cv2.IMREAD_GRAYSCALE))
             if image is None or image.size == 0:
                 raise GlyphDirError(f"glyph folder {root}: cannot read image {file}")
             images.append(image)
@@ -61,32 +63,32 @@ def load_glyph_dir(path: str | Path) -> dict[int, list[np.ndarray]]:
     return glyphs
 
 
-def load_heldout_arrays(path: str | Path = HELDOUT_GLYPHS_PATH) -> tuple[np.ndarray, np.ndarray]:
+def load_heldout_arrays(path: str | Path = HELDOUT_GLYPHS_PATH) -> tuple[GreyImage, Ints]:
     """Return the held-out MNIST glyphs as ``(images (n, 28, 28) uint8, labels (n,))``."""
     with np.load(path) as data:
         return data["images"].copy(), data["labels"].astype(np.int64)
 
 
 @lru_cache(maxsize=1)
-def _default_glyphs() -> dict[int, tuple[np.ndarray, ...]]:
+def _default_glyphs() -> dict[int, tuple[GreyImage, ...]]:
     images, labels = load_heldout_arrays()
     return {d: tuple(images[labels == d]) for d in range(10)}
 
 
-def default_glyphs() -> dict[int, list[np.ndarray]]:
+def default_glyphs() -> dict[int, list[GreyImage]]:
     """Return the shipped held-out glyphs, ``{digit: [28x28 uint8 images]}``."""
     return {d: [g.copy() for g in gs] for d, gs in _default_glyphs().items()}
 
 
 def glyph_to_cell(
-    glyph: np.ndarray,
+    glyph: GreyImage,
     cell_width_px: int = CELL_WIDTH_300DPI_PX,
     cell_height_px: int = CELL_HEIGHT_300DPI_PX,
     height_fraction: float = 0.7,
     offset_px: tuple[float, float] = (0.0, 0.0),
     paper: float = 240.0,
     ink: float = 30.0,
-) -> np.ndarray:
+) -> GreyImage:
     """Place a glyph (dark ink on light paper) into a cell-sized uint8 image.
 
     The glyph's ink bounding box is scaled so its height is ``height_fraction``

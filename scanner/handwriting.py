@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import cast
 
 import cv2
 import numpy as np
 
 from forms.layout import box_rect_px, mm_to_px
 from forms.model import Box
+from scanner.arrays import Doubles, Floats, GreyImage
 
 # --- the writer's hand -----------------------------------------------------------------
 GLYPHS_PER_DIGIT = 4
@@ -82,7 +84,7 @@ class WriterStyle:
                 "glyphs": {str(d): list(ix) for d, ix in sorted(self.glyph_indices.items())}}
 
 
-def make_writers(seats: tuple[str, ...], glyphs: dict[int, list[np.ndarray]],
+def make_writers(seats: tuple[str, ...], glyphs: dict[int, list[GreyImage]],
                  rng: random.Random) -> dict[str, WriterStyle]:
     """A style per seat; the seats' digit specimens are disjoint where the set allows."""
     shuffled = {d: rng.sample(range(len(imgs)), len(imgs)) for d, imgs in glyphs.items()}
@@ -110,7 +112,7 @@ def _writer_size(box: Box, dpi: float) -> tuple[int, int]:
     return (h, w) if box.rotation_deg in (90, 270) else (w, h)
 
 
-def _ink_of(glyph: np.ndarray) -> np.ndarray:
+def _ink_of(glyph: GreyImage) -> Floats:
     """The glyph's darkness, cropped to its ink bounding box."""
     g = glyph.astype(np.float32)
     lo, hi = float(g.min()), float(g.max())
@@ -121,8 +123,8 @@ def _ink_of(glyph: np.ndarray) -> np.ndarray:
     return dark[ys.min(): ys.max() + 1, xs.min(): xs.max() + 1]
 
 
-def draw_digit(glyph: np.ndarray, size: tuple[int, int], style: WriterStyle, dpi: float,
-               rng: random.Random) -> np.ndarray:
+def draw_digit(glyph: GreyImage, size: tuple[int, int], style: WriterStyle, dpi: float,
+               rng: random.Random) -> Floats:
     """A digit specimen placed into a cell of ``size`` (w, h): scaled, slanted, moved, inked."""
     cw, ch = size
     ink = _ink_of(glyph)
@@ -142,12 +144,13 @@ def draw_digit(glyph: np.ndarray, size: tuple[int, int], style: WriterStyle, dpi
     shear = np.array([[1.0, style.slant], [0.0, 1.0]]) @ np.array([[c, -s], [s, c]])
     centre = np.array([big.shape[1] / 2, big.shape[0] / 2])
     matrix = np.hstack([shear, (centre - shear @ centre)[:, None]])
-    big = cv2.warpAffine(big, matrix, (big.shape[1], big.shape[0]), flags=cv2.INTER_LINEAR)
+    big = cast(Floats, cv2.warpAffine(big, matrix, (big.shape[1], big.shape[0]),
+                                      flags=cv2.INTER_LINEAR))
     big = _pen_width(big, th, style, dpi)
     return _place(big, cw, ch, rng) * style.pressure
 
 
-def _pen_width(dark: np.ndarray, height_px: int, style: WriterStyle, dpi: float) -> np.ndarray:
+def _pen_width(dark: Floats, height_px: int, style: WriterStyle, dpi: float) -> Floats:
     """Thicken or thin the strokes to the writer's pen."""
     change = mm_to_px(style.pen_mm, dpi) - NATIVE_STROKE_FRACTION * height_px
     n = int(round(change / 2))
@@ -155,12 +158,12 @@ def _pen_width(dark: np.ndarray, height_px: int, style: WriterStyle, dpi: float)
         return dark
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * abs(n) + 1, 2 * abs(n) + 1))
     if n > 0:
-        return cv2.dilate(dark, kernel)
-    thinner = cv2.erode(dark, kernel)
+        return cast(Floats, cv2.dilate(dark, kernel))
+    thinner = cast(Floats, cv2.erode(dark, kernel))
     return thinner if thinner.sum() > 0.4 * dark.sum() else dark
 
 
-def _place(dark: np.ndarray, cw: int, ch: int, rng: random.Random) -> np.ndarray:
+def _place(dark: Floats, cw: int, ch: int, rng: random.Random) -> Floats:
     """Put a drawing at a random place inside the cell's margin (shrinking it if needed)."""
     ys, xs = np.nonzero(dark > 0.02)
     canvas = np.zeros((ch, cw), np.float32)
@@ -173,24 +176,25 @@ def _place(dark: np.ndarray, cw: int, ch: int, rng: random.Random) -> np.ndarray
     if w > room_w or h > room_h:
         scale = min(room_w / w, room_h / h)
         w, h = max(1, int(w * scale)), max(1, int(h * scale))
-        dark = cv2.resize(dark, (w, h), interpolation=cv2.INTER_AREA)
+        dark = cast(Floats, cv2.resize(dark, (w, h), interpolation=cv2.INTER_AREA))
     x = mx + rng.randint(0, room_w - w)
     y = my + rng.randint(0, room_h - h)
     canvas[y:y + h, x:x + w] = dark
     return np.clip(canvas, 0.0, 1.0)
 
 
-def _curve(p0: np.ndarray, p1: np.ndarray, bend: float, n: int = 12) -> np.ndarray:
+def _curve(p0: Doubles, p1: Doubles, bend: float, n: int = 12) -> Doubles:
     """Points of a slightly bowed stroke from p0 to p1 (a quadratic Bézier)."""
     mid = (p0 + p1) / 2
     d = p1 - p0
     normal = np.array([-d[1], d[0]]) / max(float(np.hypot(*d)), 1e-6)
     ctrl = mid + normal * bend
     t = np.linspace(0.0, 1.0, n)[:, None]
-    return (1 - t) ** 2 * p0 + 2 * (1 - t) * t * ctrl + t ** 2 * p1
+    points: Doubles = (1 - t) ** 2 * p0 + 2 * (1 - t) * t * ctrl + t ** 2 * p1
+    return points
 
 
-def _strokes(size: tuple[int, int], strokes: list[np.ndarray], pen_px: float) -> np.ndarray:
+def _strokes(size: tuple[int, int], strokes: list[Doubles], pen_px: float) -> Floats:
     """Polylines (in cell pixels) drawn antialiased as a darkness map of ``size`` (w, h)."""
     w, h = size
     big = np.zeros((h * SUPERSAMPLE, w * SUPERSAMPLE), np.uint8)
@@ -198,19 +202,20 @@ def _strokes(size: tuple[int, int], strokes: list[np.ndarray], pen_px: float) ->
     for pts in strokes:
         cv2.polylines(big, [np.round(pts * SUPERSAMPLE).astype(np.int32)], False, 255, thick,
                       cv2.LINE_AA)
-    return cv2.resize(big, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+    return cast(Floats, cv2.resize(big, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32)
+                / 255)
 
 
 def _pen_px(style: WriterStyle, dpi: float) -> float:
     return max(1.0, mm_to_px(style.pen_mm, dpi))
 
 
-def _inside(points: np.ndarray, w: int, h: int, margin: float) -> np.ndarray:
+def _inside(points: Doubles, w: int, h: int, margin: float) -> Doubles:
     return np.clip(points, [margin, margin], [w - 1 - margin, h - 1 - margin])
 
 
 def draw_cross(size: tuple[int, int], style: WriterStyle, dpi: float,
-               rng: random.Random) -> np.ndarray:
+               rng: random.Random) -> Floats:
     """Two bowed, wobbly strokes corner to corner, each end placed by a quick hand."""
     w, h = size
     pen = _pen_px(style, dpi)
@@ -234,7 +239,7 @@ def draw_cross(size: tuple[int, int], style: WriterStyle, dpi: float,
 
 
 def draw_cancelled(size: tuple[int, int], style: WriterStyle, dpi: float,
-                   rng: random.Random) -> np.ndarray:
+                   rng: random.Random) -> Floats:
     """A cross, then the box filled in with a zigzag scribble (the printed legend's 'cancelled')."""
     w, h = size
     pen = _pen_px(style, dpi)
@@ -247,11 +252,11 @@ def draw_cancelled(size: tuple[int, int], style: WriterStyle, dpi: float,
         x = (m + rng.uniform(0, pen)) if i % 2 == 0 else (w - 1 - m - rng.uniform(0, pen))
         zig.append((x, y))
     scribble = _strokes(size, [_inside(np.array(zig), w, h, m)], pen * 1.3)
-    return np.maximum(cross, scribble) * style.pressure
+    return cast(Floats, np.maximum(cross, scribble) * style.pressure)
 
 
 def draw_minus(size: tuple[int, int], style: WriterStyle, dpi: float,
-               rng: random.Random) -> np.ndarray:
+               rng: random.Random) -> Floats:
     """A short, slightly tilted and bowed dash at mid-height."""
     w, h = size
     pen = _pen_px(style, dpi)
@@ -273,7 +278,7 @@ def upright_size(box: Box, dpi: float) -> tuple[int, int]:
     return _writer_size(box, dpi)
 
 
-def apply_ink(page: np.ndarray, box: Box, dark: np.ndarray, style: WriterStyle,
+def apply_ink(page: Floats, box: Box, dark: Floats, style: WriterStyle,
               dpi: float) -> None:
     """Turn a writer-frame darkness map toward its writer and multiply it onto ``page`` (float
     RGB 0..1, changed in place)."""

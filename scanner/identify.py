@@ -19,6 +19,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import cast
 
 import cv2
 import numpy as np
@@ -29,6 +30,7 @@ from forms.model import Layout, Region
 from forms.qr import read_qr, text_of_modules
 from forms.render import QR_QUIET_MODULES
 from scanner import scan_constants as k
+from scanner.arrays import Floats, GreyImage, Image, Mask
 from scanner.errors import NoSheetFound, ScanError, TesseractMissing, UnknownLayout
 from scanner.pixels import content_channel
 from scanner.register import RegisteredPage
@@ -153,7 +155,7 @@ def read_qr_grid(page: RegisteredPage, region: Region) -> str | None:
         step_px = region.w_mm / (n + 2 * QR_QUIET_MODULES) * scale
         centres = ((np.arange(n) + QR_QUIET_MODULES + 0.5) * step_px - 0.5).astype(np.float32)
         map_x, map_y = np.meshgrid(centres, centres)
-        dark = _dark_modules(cv2.remap(gray, map_x, map_y, cv2.INTER_LINEAR))
+        dark = _dark_modules(cast(GreyImage, cv2.remap(gray, map_x, map_y, cv2.INTER_LINEAR)))
         timing = np.arange(8, n - 8)
         wrong = np.count_nonzero(dark[6, timing] != (timing % 2 == 0)) + \
             np.count_nonzero(dark[timing, 6] != (timing % 2 == 0))
@@ -164,13 +166,13 @@ def read_qr_grid(page: RegisteredPage, region: Region) -> str | None:
             sharp = cv2.addWeighted(gray, 1 + k.QR_SHARPEN_AMOUNT,
                                     cv2.GaussianBlur(gray, (0, 0), k.QR_SHARPEN_SIGMA_PX),
                                     -k.QR_SHARPEN_AMOUNT, 0)
-            text = text_of_modules(_dark_modules(cv2.remap(sharp, map_x, map_y,
-                                                           cv2.INTER_LINEAR)))
+            text = text_of_modules(_dark_modules(cast(GreyImage, cv2.remap(
+                sharp, map_x, map_y, cv2.INTER_LINEAR))))
         return text
     return None
 
 
-def _warp_red(page: RegisteredPage, region: Region, scale: float) -> np.ndarray:
+def _warp_red(page: RegisteredPage, region: Region, scale: float) -> GreyImage:
     """The red channel (:func:`content_channel`) of ``region`` warped upright at ``scale``:
     the same pixels as the colour warp's red channel, warped from the red channel of only the
     image pixels the region covers (and :data:`WARP_CROP_PAD_PX` around), a third of the
@@ -191,11 +193,11 @@ def _warp_red(page: RegisteredPage, region: Region, scale: float) -> np.ndarray:
     return page.rebased(shift, content_channel(image[y0:y1, x0:x1])).warp(x, y, w, h, scale)
 
 
-def _dark_modules(values: np.ndarray) -> np.ndarray:
+def _dark_modules(values: GreyImage | Floats) -> Mask:
     """Modules darker than the mean of the modules around them (True = dark)."""
     values = values.astype(np.float32)
     side = k.QR_GRID_LOCAL_MODULES
-    return values < cv2.blur(values, (side, side), borderType=cv2.BORDER_REFLECT)
+    return values < cast(Floats, cv2.blur(values, (side, side), borderType=cv2.BORDER_REFLECT))
 
 
 def detect_qr(page: RegisteredPage, regions: list[Region]) -> str | None:
@@ -229,16 +231,16 @@ def detect_qr(page: RegisteredPage, regions: list[Region]) -> str | None:
     return None
 
 
-def _qr_variants(crop: np.ndarray) -> Iterator[np.ndarray]:
+def _qr_variants(crop: Image) -> Iterator[GreyImage]:
     """The warped QR region as it is, unsharp-masked, and unsharp-masked then Otsu-thresholded
     (each made only when the one before did not read)."""
-    gray = crop if crop.ndim == 2 else cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+    gray = crop if crop.ndim == 2 else cast(GreyImage, cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY))
     yield gray
     sharp = cv2.addWeighted(gray, 1 + k.QR_SHARPEN_AMOUNT,
                             cv2.GaussianBlur(gray, (0, 0), k.QR_SHARPEN_SIGMA_PX),
                             -k.QR_SHARPEN_AMOUNT, 0)
-    yield sharp
-    yield cv2.threshold(sharp, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[1]
+    yield cast(GreyImage, sharp)
+    yield cast(GreyImage, cv2.threshold(sharp, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[1])
 
 
 def _fix_utf8(text: str) -> str:

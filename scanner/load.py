@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import glob
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 import cv2
 import numpy as np
 
+from scanner.arrays import Image
 from scanner.errors import NotAnImage, ScanError, UnreadableImage
 from scanner.scan_constants import MAX_IMAGE_PIXELS, PDF_RENDER_DPI
 
@@ -32,7 +34,7 @@ class PageImage:
 
     source: Path
     index_in_file: int
-    image: np.ndarray = field(compare=False, hash=False, repr=False)
+    image: Image = field(compare=False, hash=False, repr=False)
     """BGR ``uint8``, as decoded."""
     dpi_hint: float | None = None
     """Resolution the file claims (PDF: the rendering dpi), if any."""
@@ -117,12 +119,12 @@ def _check_complete(path: Path, kind: str, data: bytes) -> None:
         raise UnreadableImage("the PNG file is truncated (no IEND chunk)", path)
 
 
-def _timed_decode(data: bytes) -> tuple[np.ndarray | None, float]:
+def _timed_decode(data: bytes) -> tuple[Image | None, float]:
     import time
 
     start = time.perf_counter()
     flags = cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), flags)
+    image = cast(Image | None, cv2.imdecode(np.frombuffer(data, np.uint8), flags))
     return image, time.perf_counter() - start
 
 
@@ -150,7 +152,7 @@ def _decode_single(path: Path, data: bytes) -> PageImage:
     return PageImage(path, 0, image, _dpi_of(data), seconds)
 
 
-def _check_size(path: Path, index: int, image: np.ndarray) -> None:
+def _check_size(path: Path, index: int, image: Image) -> None:
     if image.shape[0] * image.shape[1] > MAX_IMAGE_PIXELS:
         raise UnreadableImage(f"the image is {image.shape[1]} x {image.shape[0]} pixels, more "
                               f"than {MAX_IMAGE_PIXELS} pixels", path, index,
@@ -168,7 +170,7 @@ def _load_tiff(path: Path, data: bytes) -> list[PageImage]:
         raise UnreadableImage("the TIFF file cannot be decoded (corrupt or truncated)", path)
     dpi = _dpi_of(data)
     pages = []
-    for index, image in enumerate(images):
+    for index, image in enumerate(cast(Sequence[Image], images)):
         _check_size(path, index, image)
         pages.append(PageImage(path, index, image, dpi, seconds / len(images)))
     return pages

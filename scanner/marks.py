@@ -20,6 +20,7 @@ import numpy as np
 
 from forms.model import Box
 from scanner import scan_constants as k
+from scanner.arrays import Doubles, GreyImage
 from scanner.cells import CellImage
 
 log = logging.getLogger(__name__)
@@ -45,7 +46,7 @@ class MarkReading:
     confidence: float
 
 
-def _otsu(values: np.ndarray) -> float | None:
+def _otsu(values: Doubles) -> float | None:
     """Otsu's threshold of a 1-D sample, or None when it has fewer than two distinct values."""
     v = np.sort(values)
     if len(v) < 2 or v[0] == v[-1]:
@@ -111,7 +112,7 @@ def _mark_fills(cells: Sequence[CellImage]) -> list[float]:
     (the cells' quick ink measure). Inner crops of one shape are stacked and measured
     together, a few array operations a page instead of several calls a box."""
     out = [0.0] * len(cells)
-    groups: dict[tuple[int, ...], list[tuple[int, np.ndarray]]] = {}
+    groups: dict[tuple[int, ...], list[tuple[int, GreyImage]]] = {}
     for i, cell in enumerate(cells):
         if cell.ink_fraction <= 0:
             continue

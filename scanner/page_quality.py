@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import cv2
 import numpy as np
 
 from scanner import scan_constants as k
+from scanner.arrays import Doubles, Floats, GreyImage, Ints
 from scanner.errors import PoorQuality
 from scanner.pixels import content_channel, rank_values, to_gray
 
@@ -51,7 +52,7 @@ def _sharpness(page: RegisteredPage, frame: Frame) -> float:
     return float(np.median(values))
 
 
-def _percentiles(rows: np.ndarray, qs: tuple[float, ...]) -> list[np.ndarray]:
+def _percentiles(rows: GreyImage | Floats, qs: tuple[float, ...]) -> list[Doubles]:
     """The ``q``-th percentiles of each row of ``rows``, for each ``q`` (numpy's linear
     interpolation between the two nearest ranks), from one partial sort of the rows (a third
     of the time of :func:`numpy.percentile` over stacked patches), or of grey levels from
@@ -60,10 +61,11 @@ def _percentiles(rows: np.ndarray, qs: tuple[float, ...]) -> list[np.ndarray]:
     ranks = [q / 100 * (n - 1) for q in qs]
     below = [int(r) for r in ranks]
     kth = sorted({i for b in below for i in (b, min(b + 1, n - 1))})
+    values: dict[int, Ints | Floats]  # the dtype test tells grey levels from float32 magnitudes
     if rows.dtype == np.uint8:
-        values = dict(zip(kth, rank_values(rows, kth), strict=True))
+        values = dict(zip(kth, rank_values(cast(GreyImage, rows), kth), strict=True))
     else:
-        ordered = np.partition(rows, kth, axis=1)
+        ordered = np.partition(cast(Floats, rows), kth, axis=1)
         values = {i: ordered[:, i] for i in kth}
     out = []
     for rank, b in zip(ranks, below, strict=True):
@@ -73,7 +75,7 @@ def _percentiles(rows: np.ndarray, qs: tuple[float, ...]) -> list[np.ndarray]:
     return out
 
 
-def _median_level(gray: np.ndarray) -> int:
+def _median_level(gray: GreyImage) -> int:
     """The median grey level of a ``uint8`` image (from its histogram)."""
     hist = cv2.calcHist([gray], [0], None, [256], [0, 256]).ravel()
     return int(np.searchsorted(np.cumsum(hist), gray.size / 2))

@@ -35,11 +35,11 @@ from pathlib import Path
 from typing import Any
 
 import cv2
-import numpy as np
 
 from forms.identity import SheetIdentity
 from forms.layout import entry_cells
 from forms.model import Box, DealCell, Layout
+from scanner.arrays import GreyImage
 from scanner.decode import DecodedSheet, SheetEvidence, decode_sheet
 from scanner.decode_columns import EntryCells
 from scanner.decode_deals import RowEvidence
@@ -277,7 +277,7 @@ def _save_page(folder: Path, page: RegisteredPage, out_dir: Path) -> ScannedPage
                        round(page.fit_error_mm, 3), page.warnings)
 
 
-def _straight_page(page: RegisteredPage) -> np.ndarray:
+def _straight_page(page: RegisteredPage) -> GreyImage:
     """The page straightened at :data:`STRAIGHT_PAGE_DPI` in grey levels, warped from the
     smallest halving of the image with :data:`STRAIGHT_PAGE_MIN_SHARE` of that resolution.
 

@@ -5,35 +5,36 @@ ranked values (percentiles) of many rows of grey levels at once."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import cv2
 import numpy as np
 
 from scanner import scan_constants as k
+from scanner.arrays import GreyImage, Image, Ints
 
 
-def to_gray(image: np.ndarray) -> np.ndarray:
+def to_gray(image: Image) -> GreyImage:
     """Grey levels of a BGR (or already grey) image."""
-    return image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    return image if image.ndim == 2 else cast(GreyImage, cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
 
 
-def content_channel(image: np.ndarray) -> np.ndarray:
+def content_channel(image: Image) -> GreyImage:
     """The red channel of a BGR image (grey as is): ink and markers stay dark, the drop-out
     borders and tints turn nearly white, so they neither hide nor imitate markers or digits."""
-    return image if image.ndim == 2 else cv2.extractChannel(image, 2)
+    return image if image.ndim == 2 else cast(GreyImage, cv2.extractChannel(image, 2))
 
 
-def halve(image: np.ndarray) -> np.ndarray:
+def halve(image: Image) -> Image:
     """``image`` at half the size, each pixel the mean of a 2x2 block (an odd last row or
     column dropped): OpenCV's fast path of ``INTER_AREA``, a few milliseconds a page."""
     h, w = image.shape[0] // 2, image.shape[1] // 2
-    return cv2.resize(image[:2 * h, :2 * w], (w, h), interpolation=cv2.INTER_AREA)
+    return cast(Image, cv2.resize(image[:2 * h, :2 * w], (w, h), interpolation=cv2.INTER_AREA))
 
 
-def halvings(image: np.ndarray, max_side_px: int = k.DETECT_MAX_SIDE_PX
-             ) -> tuple[np.ndarray, ...]:
+def halvings(image: Image, max_side_px: int = k.DETECT_MAX_SIDE_PX) -> tuple[Image, ...]:
     """``image`` halved again and again until its longer side is at most ``max_side_px``."""
-    out: list[np.ndarray] = []
+    out: list[Image] = []
     last = image
     while max(last.shape[:2]) > max_side_px and min(last.shape[:2]) >= 2 * k.DETECT_MIN_SIDE_PX:
         last = halve(last)
@@ -41,7 +42,7 @@ def halvings(image: np.ndarray, max_side_px: int = k.DETECT_MAX_SIDE_PX
     return tuple(out)
 
 
-def rank_values(rows: np.ndarray, ranks: Sequence[int]) -> list[np.ndarray]:
+def rank_values(rows: GreyImage, ranks: Sequence[int]) -> list[Ints]:
     """For each rank ``r``, the ``r``-th smallest value (from 0) of each row of the ``uint8``
     array ``rows``: what :func:`numpy.partition` puts at ``r``, read off each row's histogram
     (one :func:`numpy.bincount` for all rows), three times as fast as partitioning them."""

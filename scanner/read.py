@@ -23,6 +23,7 @@ import numpy as np
 from forms.model import Box, CalibrationCell, EntryCell, Layout
 from scanner import scan_constants as k
 from scanner.adaptation import WriterAdaptation
+from scanner.arrays import Floats, GreyImage
 from scanner.cells import CellImage, cut_cells, rasterize
 from scanner.digits import DigitRecognizer, normalize_cells
 from scanner.marks import MarkReading, MarkThresholds, read_marks
@@ -42,7 +43,7 @@ class CellReading:
     box: Box
     probabilities: tuple[float, ...]
     ink_fraction: float
-    crop: np.ndarray | None = field(default=None, compare=False, hash=False, repr=False)
+    crop: GreyImage | None = field(default=None, compare=False, hash=False, repr=False)
 
     @property
     def best(self) -> int:
@@ -91,7 +92,7 @@ def _writer(box: Box, scorer: str | None) -> str | None:
     return scorer
 
 
-def adaptations(inked: Sequence[CellImage], probs: np.ndarray, embeds: np.ndarray,
+def adaptations(inked: Sequence[CellImage], probs: Floats, embeds: Floats,
                 seats: Sequence[str], recognizer: DigitRecognizer) -> dict[str, WriterAdaptation]:
     """Each seat's adaptation from its calibration cells on this page (active ones only).
 

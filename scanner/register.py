@@ -23,13 +23,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import cast
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from forms.layout import PAPERS, build_layout
 from forms.model import Marker
 from scanner import scan_constants as k
+from scanner.arrays import Doubles, Floats, GreyImage, Image
 from scanner.errors import NoSheetFound
 from scanner.load import PageImage
 from scanner.page_quality import check_quality
@@ -51,7 +54,7 @@ class RegisteredPage:
     """The sheet's page, from the marker ids (0 = the triangle)."""
     page_w_mm: float
     page_h_mm: float
-    homography: np.ndarray = field(compare=False, repr=False)
+    homography: Doubles = field(compare=False, repr=False)
     """3x3, page mm (x right, y down) to image px."""
     px_per_mm: float
     fit_error_px: float
@@ -61,17 +64,17 @@ class RegisteredPage:
     """``markers`` or ``outline``."""
     sharpness: float
     warnings: tuple[str, ...]
-    image: np.ndarray = field(compare=False, repr=False)
+    image: Image = field(compare=False, repr=False)
     timings_s: dict[str, float] = field(compare=False, default_factory=dict)
-    halvings: tuple[np.ndarray, ...] = field(compare=False, repr=False, default=())
+    halvings: tuple[Image, ...] = field(compare=False, repr=False, default=())
     """The image halved once, twice, ... (2x2 box filter): ``halvings[i]`` has pixel
     ``(x, y)`` centred at full-resolution ``((x + 0.5) * 2 ** (i + 1) - 0.5, ...)``."""
-    affine: np.ndarray | None = field(compare=False, repr=False, default=None)
+    affine: Doubles | None = field(compare=False, repr=False, default=None)
     """3x3, the affine map (last row 0 0 1) closest to :attr:`homography` over the page,
     when it is nowhere more than :data:`AFFINE_MAX_ERROR_PX` image pixels off (a flat scan);
     None for a view in perspective (a photo)."""
 
-    def coarse(self, px_per_mm: float) -> tuple[np.ndarray, float]:
+    def coarse(self, px_per_mm: float) -> tuple[Image, float]:
         """The smallest of the image and its halvings with at least ``px_per_mm`` here, and
         its scale to the full image (1, 1/2, 1/4, ...)."""
         image, scale = self.image, 1.0
@@ -83,7 +86,7 @@ class RegisteredPage:
 
     def warp_coarse(self, x_mm: float, y_mm: float, w_mm: float, h_mm: float,
                     px_per_mm: float, min_px_per_mm: float,
-                    channel: Callable[[np.ndarray], np.ndarray] | None = None) -> np.ndarray:
+                    channel: Callable[[Image], GreyImage] | None = None) -> Image:
         """:meth:`warp` from the smallest halving with at least ``min_px_per_mm`` (a coarse
         picture of the page for people, smooth, at a fraction of the full warp's cost); with
         ``channel`` (:func:`scanner.pixels.content_channel`, :func:`scanner.pixels.to_gray`),
@@ -99,7 +102,7 @@ class RegisteredPage:
                             [0, 0, 1]])
         return self.rebased(to_half, image).warp(x_mm, y_mm, w_mm, h_mm, px_per_mm)
 
-    def rebased(self, to_image: np.ndarray, image: np.ndarray) -> RegisteredPage:
+    def rebased(self, to_image: Doubles, image: Image) -> RegisteredPage:
         """The page registered on ``image``, whose pixels are this image's mapped by the 3x3
         ``to_image`` (a halving's scale, a crop's shift): its homography and affine map
         composed with it."""
@@ -112,7 +115,7 @@ class RegisteredPage:
         return f"{self.source}, page {self.index_in_file + 1}"
 
     def warp(self, x_mm: float, y_mm: float, w_mm: float, h_mm: float,
-             px_per_mm: float, image: np.ndarray | None = None) -> np.ndarray:
+             px_per_mm: float, image: Image | None = None) -> Image:
         """Return the page rectangle upright at ``px_per_mm`` (of ``image``, by default the page).
 
         Pixel ``(i, j)`` of the result is centred at ``(x_mm + (j + 0.5) / px_per_mm, ...)``.
@@ -125,13 +128,13 @@ class RegisteredPage:
         size = (max(1, round(w_mm * px_per_mm)), max(1, round(h_mm * px_per_mm)))
         flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
         if self.affine is not None:
-            return cv2.warpAffine(src, (self.affine @ to_mm)[:2], size, flags=flags,
-                                  borderMode=cv2.BORDER_REPLICATE)
-        return cv2.warpPerspective(src, self.homography @ to_mm, size, flags=flags,
-                                   borderMode=cv2.BORDER_REPLICATE)
+            return cast(Image, cv2.warpAffine(src, (self.affine @ to_mm)[:2], size, flags=flags,
+                                              borderMode=cv2.BORDER_REPLICATE))
+        return cast(Image, cv2.warpPerspective(src, self.homography @ to_mm, size, flags=flags,
+                                               borderMode=cv2.BORDER_REPLICATE))
 
     def warp_many(self, rects: Sequence[tuple[float, float, float, float]],
-                  px_per_mm: float) -> list[np.ndarray]:
+                  px_per_mm: float) -> list[Image]:
         """:meth:`warp` of each rectangle ``(x_mm, y_mm, w_mm, h_mm)``.
 
         In a view in perspective (a photo) a rectangle is warped as the affine map closest
@@ -162,22 +165,22 @@ class RegisteredPage:
         affines = fit.transpose(0, 2, 1) / np.concatenate([spans, np.ones((len(rects), 1))],
                                                           axis=1)[:, None, :]
         flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
-        return [cv2.warpAffine(self.image, affine, size, flags=flags,
-                               borderMode=cv2.BORDER_REPLICATE)
+        return [cast(Image, cv2.warpAffine(self.image, affine, size, flags=flags,
+                                           borderMode=cv2.BORDER_REPLICATE))
                 if err <= k.AFFINE_MAX_ERROR_PX else
-                cv2.warpPerspective(self.image, full, size, flags=flags,
-                                    borderMode=cv2.BORDER_REPLICATE)
+                cast(Image, cv2.warpPerspective(self.image, full, size, flags=flags,
+                                                borderMode=cv2.BORDER_REPLICATE))
                 for affine, err, full, size in zip(affines, error.tolist(), maps, sizes,
                                                    strict=True)]
 
-    def to_image(self, points_mm: np.ndarray) -> np.ndarray:
+    def to_image(self, points_mm: npt.ArrayLike) -> Doubles:
         """Map (n, 2) page millimetres to image pixels."""
         pts = np.asarray(points_mm, np.float64).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2)
+        return cast(Doubles, cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2))
 
 
-def flat_affine(h: np.ndarray, w_mm: float, h_mm: float,
-                max_error_px: float = k.AFFINE_MAX_ERROR_PX) -> np.ndarray | None:
+def flat_affine(h: Doubles, w_mm: float, h_mm: float,
+                max_error_px: float = k.AFFINE_MAX_ERROR_PX) -> Doubles | None:
     """The affine map (3x3, last row 0 0 1) closest to the homography ``h`` (page mm to
     image px) over a ``w_mm`` x ``h_mm`` page, fitted and checked on a 5x5 grid of it; None
     when some point is off by more than ``max_error_px`` image pixels."""
@@ -226,14 +229,14 @@ def _detector(quick: bool = False, share: float = 1.0) -> cv2.aruco.ArucoDetecto
     return cv2.aruco.ArucoDetector(dictionary, params)
 
 
-def detect_markers(image: np.ndarray, scale: float = 1.0,
-                   quick: bool = False) -> dict[int, np.ndarray]:
+def detect_markers(image: Image, scale: float = 1.0,
+                   quick: bool = False) -> dict[int, Floats]:
     """Return ``{aruco_id: (4, 2) corners}`` (ArUco corner order) found in the red channel
     of ``image``, the page at ``scale`` of the full image, in full-resolution px."""
     return _detect(_detector(quick), content_channel(image), scale)
 
 
-def detect_in_corners(image: np.ndarray, scale: float = 1.0) -> dict[int, np.ndarray]:
+def detect_in_corners(image: Image, scale: float = 1.0) -> dict[int, Floats]:
     """:func:`detect_markers` (quick) in the four corners of ``image`` only, each
     :data:`DETECT_CORNER_SHARE` of its sides, where a scan's markers lie. A marker found
     there is found where the whole image puts it (the detector's threshold and contours are
@@ -242,7 +245,7 @@ def detect_in_corners(image: np.ndarray, scale: float = 1.0) -> dict[int, np.nda
     height, width = channel.shape
     h, w = round(height * k.DETECT_CORNER_SHARE), round(width * k.DETECT_CORNER_SHARE)
     detector = _detector(True, k.DETECT_CORNER_SHARE)
-    found: dict[int, np.ndarray] = {}
+    found: dict[int, Floats] = {}
     for y0, x0 in ((0, 0), (0, width - w), (height - h, 0), (height - h, width - w)):
         corner = _detect(detector, channel[y0:y0 + h, x0:x0 + w], scale, (x0, y0))
         for marker_id, quad in corner.items():
@@ -250,14 +253,14 @@ def detect_in_corners(image: np.ndarray, scale: float = 1.0) -> dict[int, np.nda
     return found
 
 
-def _detect(detector: cv2.aruco.ArucoDetector, channel: np.ndarray, scale: float,
-            origin: tuple[int, int] = (0, 0)) -> dict[int, np.ndarray]:
+def _detect(detector: cv2.aruco.ArucoDetector, channel: GreyImage, scale: float,
+            origin: tuple[int, int] = (0, 0)) -> dict[int, Floats]:
     """The markers ``detector`` finds in ``channel``, a part of the page at ``scale``
     whose top-left pixel is ``origin`` there, in full-resolution px."""
     corners, ids, _ = detector.detectMarkers(channel)
     if ids is None:
         return {}
-    found: dict[int, np.ndarray] = {}
+    found: dict[int, Floats] = {}
     at = np.array(origin, np.float32)
     for marker_id, quad in zip(ids.ravel(), corners, strict=True):
         # pixel centres: x_full = (x + 0.5) / scale - 0.5
@@ -265,7 +268,7 @@ def _detect(detector: cv2.aruco.ArucoDetector, channel: np.ndarray, scale: float
     return found
 
 
-def _refine(full: np.ndarray, pts: np.ndarray, scale: float) -> np.ndarray:
+def _refine(full: Image, pts: Floats, scale: float) -> Floats:
     """The four corners moved to their sub-pixel place in the full image (its red channel),
     searched in a window that covers the error of a corner found at ``scale``."""
     win = max(2, round(k.CORNER_REFINE_WINDOW_PX / min(scale * 2, 1.0)))
@@ -279,25 +282,25 @@ def _refine(full: np.ndarray, pts: np.ndarray, scale: float) -> np.ndarray:
     patch = content_channel(full[y0:y1, x0:x1])
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.05)
     local = (pts - np.array([x0, y0], np.float32)).reshape(-1, 1, 2)
-    refined = cv2.cornerSubPix(np.ascontiguousarray(patch), local, (win, win), (-1, -1),
-                               criteria)
+    refined = cast(Floats, cv2.cornerSubPix(np.ascontiguousarray(patch), local, (win, win),
+                                            (-1, -1), criteria))
     return refined.reshape(4, 2) + np.array([x0, y0], np.float32)
 
 
-def _marker_mm(marker: Marker) -> np.ndarray:
+def _marker_mm(marker: Marker) -> Doubles:
     x, y, s = marker.x_mm, marker.y_mm, marker.size_mm
     return np.array([[x, y], [x + s, y], [x + s, y + s], [x, y + s]], np.float64)
 
 
-def _fit(src_mm: np.ndarray, dst_px: np.ndarray) -> tuple[np.ndarray, float]:
+def _fit(src_mm: Doubles, dst_px: Doubles) -> tuple[Doubles, float]:
     h, _ = cv2.findHomography(src_mm, dst_px, 0)
     if h is None:
         return np.eye(3), float("inf")
     proj = cv2.perspectiveTransform(src_mm.reshape(-1, 1, 2), h).reshape(-1, 2)
-    return h, float(np.sqrt(np.mean(np.sum((proj - dst_px) ** 2, axis=1))))
+    return cast(Doubles, h), float(np.sqrt(np.mean(np.sum((proj - dst_px) ** 2, axis=1))))
 
 
-def local_px_per_mm(h: np.ndarray, x_mm: float, y_mm: float) -> float:
+def local_px_per_mm(h: Doubles, x_mm: float, y_mm: float) -> float:
     """Image pixels per page millimetre at one point (square root of the Jacobian)."""
     p = np.array([[x_mm, y_mm], [x_mm + 1, y_mm], [x_mm, y_mm + 1]], np.float64)
     q = cv2.perspectiveTransform(p.reshape(-1, 1, 2), h).reshape(-1, 2)
@@ -305,13 +308,14 @@ def local_px_per_mm(h: np.ndarray, x_mm: float, y_mm: float) -> float:
     return float(np.sqrt(abs(np.linalg.det(j))))
 
 
-def _outline(small: np.ndarray, scale: float) -> np.ndarray | None:
+def _outline(small: Image, scale: float) -> Doubles | None:
     """The paper's four corners in full-resolution px (clockwise from the image top-left)
     or None; ``small`` is the page image at ``scale``."""
     gray = content_channel(small)
     if max(gray.shape) > k.OUTLINE_MAX_SIDE_PX:
         factor = k.OUTLINE_MAX_SIDE_PX / max(gray.shape)
-        gray = cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+        gray = cast(GreyImage, cv2.resize(gray, None, fx=factor, fy=factor,
+                                          interpolation=cv2.INTER_AREA))
         scale *= factor
     _, binary = cv2.threshold(cv2.GaussianBlur(gray, (5, 5), 0), 0, 255,
                               cv2.THRESH_BINARY + cv2.THRESH_OTSU)
@@ -330,8 +334,8 @@ def _outline(small: np.ndarray, scale: float) -> np.ndarray | None:
     return pts[np.argsort(angles)]  # clockwise in image coordinates (y down)
 
 
-def _register_outline(small: np.ndarray, scale: float, found: dict[int, np.ndarray],
-                      frame: Frame, label: str) -> tuple[np.ndarray, float]:
+def _register_outline(small: Image, scale: float, found: dict[int, Floats],
+                      frame: Frame, label: str) -> tuple[Doubles, float]:
     quad = _outline(small, scale)
     if quad is None:
         raise NoSheetFound(f"only {len(found)} of the 4 corner markers are visible and the "
@@ -342,7 +346,7 @@ def _register_outline(small: np.ndarray, scale: float, found: dict[int, np.ndarr
     corners_mm = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
     mk_mm = np.concatenate([_marker_mm(by_id[i]) for i in found if i in by_id])
     mk_px = np.concatenate([found[i] for i in found if i in by_id]).astype(np.float64)
-    best: tuple[np.ndarray, float] = (np.eye(3), float("inf"))
+    best: tuple[Doubles, float] = (np.eye(3), float("inf"))
     for shift in range(4):
         src = np.concatenate([corners_mm, mk_mm])
         dst = np.concatenate([np.roll(quad, -shift, axis=0), mk_px])
@@ -354,15 +358,14 @@ def _register_outline(small: np.ndarray, scale: float, found: dict[int, np.ndarr
     return best
 
 
-def _find_markers(image: np.ndarray, levels: tuple[np.ndarray, ...]
-                  ) -> tuple[dict[int, np.ndarray], int]:
+def _find_markers(image: Image, levels: tuple[Image, ...]) -> tuple[dict[int, Floats], int]:
     """The markers of one page and its index; corners refined at full resolution.
 
     Looked for in the corners of the smallest halving (:func:`detect_in_corners`), then
     (while fewer than four of one page turn up) in the whole of it with one threshold window,
     with all of them, and in the next larger halving.
     """
-    def majority(found: dict[int, np.ndarray]) -> tuple[int, int]:
+    def majority(found: dict[int, Floats]) -> tuple[int, int]:
         pages = [i // 4 for i in found]
         index = max(set(pages), key=pages.count) if pages else -1
         return pages.count(index), index
@@ -407,7 +410,7 @@ def register(page: PageImage, context: object = None) -> RegisteredPage:
     if not frames:
         raise NoSheetFound(f"markers say page {page_index + 1}, which no known layout has",
                            page.source, page.index_in_file)
-    best: tuple[np.ndarray, float, Frame] | None = None
+    best: tuple[Doubles, float, Frame] | None = None
     method = "markers"
     for frame in frames:
         if len(found) >= k.MIN_MARKERS_FOR_HOMOGRAPHY:

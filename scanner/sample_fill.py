@@ -20,7 +20,7 @@ from typing import Any
 
 from forms.fill import deal_values as forms_deal_values
 from forms.layout import entry_cells
-from forms.model import Box, DealCell, Layout
+from forms.model import Box, ColumnKind, DealCell, Layout
 from scoring.record import GameRecord
 
 MARK = "x"
@@ -74,7 +74,8 @@ def entry_values(layout: Layout, written: dict[str, Any]) -> dict[Box, str]:
     cells = entry_cells(layout)
     values: dict[Box, str] = {}
     for seat, cols in written.items():
-        columns = [("pool", None, cols["pool"]), ("mountain", None, cols["mountain"])]
+        columns: list[tuple[ColumnKind, str | None, Any]] = [
+            ("pool", None, cols["pool"]), ("mountain", None, cols["mountain"])]
         columns += [("whists", on, v) for on, v in cols["whists"].items()]
         for kind, on, totals in columns:
             entries = cells.get((seat, kind, on), [])

@@ -30,6 +30,7 @@ from forms.model import Box, CalibrationCell, DealCell, EntryCell, Layout
 from forms.raster import render_pages
 from forms.render import SheetRequest, render_pdf_bytes
 from scanner import degrade
+from scanner.arrays import Floats, GreyImage, Image
 from scanner.handwriting import (
     WriterStyle,
     apply_ink,
@@ -78,9 +79,9 @@ class SampleTruth:
     cells: tuple[dict[str, Any], ...]
     marks: tuple[dict[str, Any], ...]
     seconds: float = 0.0
-    images: tuple[np.ndarray, ...] = field(default=(), repr=False, compare=False)
+    images: tuple[Image, ...] = field(default=(), repr=False, compare=False)
     """The clean filled pages (RGB uint8), in memory only."""
-    blank: tuple[np.ndarray, ...] = field(default=(), repr=False, compare=False)
+    blank: tuple[Image, ...] = field(default=(), repr=False, compare=False)
     """The same pages as printed, before anyone wrote on them (in memory only)."""
 
     def to_json(self) -> dict[str, Any]:
@@ -144,8 +145,8 @@ def _identity(layout: Layout, doc: dict[str, Any], rng: random.Random) -> SheetI
                          rules=rules.settings(), seats=layout.seats, names=names)
 
 
-def _write_digit(page: np.ndarray, box: Box, char: str, style: WriterStyle,
-                 glyphs: dict[int, list[np.ndarray]], dpi: int, rng: random.Random,
+def _write_digit(page: Floats, box: Box, char: str, style: WriterStyle,
+                 glyphs: dict[int, list[GreyImage]], dpi: int, rng: random.Random,
                  calibration: bool = False) -> None:
     size = upright_size(box, dpi)
     if char == "-":
@@ -173,8 +174,8 @@ def _deal_marks(layout: Layout, values: dict[Box, str], rows: int, rng: random.R
     return states
 
 
-def fill_pages(layout: Layout, doc: dict[str, Any], pages: list[np.ndarray],
-               glyphs: dict[int, list[np.ndarray]], rng: random.Random, dpi: int
+def fill_pages(layout: Layout, doc: dict[str, Any], pages: list[Floats],
+               glyphs: dict[int, list[GreyImage]], rng: random.Random, dpi: int
                ) -> tuple[dict[Box, str], dict[Box, str], dict[str, WriterStyle], str]:
     """Write the record into the page images (changed in place, float RGB 0..1).
 
@@ -213,14 +214,14 @@ def fill_pages(layout: Layout, doc: dict[str, Any], pages: list[np.ndarray],
     return chars, states, writers, scorer
 
 
-def render_blank(layout: Layout, identity: SheetIdentity, dpi: int) -> list[np.ndarray]:
+def render_blank(layout: Layout, identity: SheetIdentity, dpi: int) -> list[Image]:
     """The printed, empty pages as RGB uint8 arrays at ``dpi``."""
     pdf = render_pdf_bytes([SheetRequest(layout, identity, "ru")])
     return list(render_pages(pdf, dpi))
 
 
 def make_sample(record_doc: dict[str, Any], out_dir: str | Path,
-                glyphs: dict[int, list[np.ndarray]], rng: random.Random, photo: bool = False,
+                glyphs: dict[int, list[GreyImage]], rng: random.Random, photo: bool = False,
                 scan: bool = False, errors: int = 0, dpi: int = DEFAULT_DPI,
                 identity: SheetIdentity | None = None) -> SampleTruth:
     """Fill a sheet with ``record_doc`` in handwriting and write its images and ``truth.json``.

@@ -14,10 +14,12 @@ import re
 import shutil
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import cast
 
 import cv2
 import numpy as np
 
+from scanner.arrays import GreyImage, Image
 from scanner.errors import TesseractMissing
 
 log = logging.getLogger(__name__)
@@ -65,19 +67,20 @@ def _config(psm: int, whitelist: str) -> str:
     return f"--psm {psm} --oem 1 -c tessedit_char_whitelist={whitelist}"
 
 
-def _pad(gray: np.ndarray, px: int = 16) -> np.ndarray:
-    return cv2.copyMakeBorder(gray, px, px, px, px, cv2.BORDER_CONSTANT, value=255)
+def _pad(gray: GreyImage, px: int = 16) -> GreyImage:
+    return cast(GreyImage, cv2.copyMakeBorder(gray, px, px, px, px, cv2.BORDER_CONSTANT,
+                                              value=255))
 
 
-def read_sheet_id(region: np.ndarray) -> str | None:
+def read_sheet_id(region: Image) -> str | None:
     """Read the printed sheet id from its upright region image; None if it is not legible."""
     import pytesseract
 
     tesseract_version()
     gray = region if region.ndim == 2 else cv2.cvtColor(region, cv2.COLOR_BGR2GRAY)
     _, binary = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    text = pytesseract.image_to_string(_pad(binary), config=_config(7, SHEET_ID_ALPHABET),
-                                       timeout=TIMEOUT_S)
+    text = pytesseract.image_to_string(_pad(cast(GreyImage, binary)),
+                                       config=_config(7, SHEET_ID_ALPHABET), timeout=TIMEOUT_S)
     text = re.sub(r"\s+", "", text).upper()
     if SHEET_ID_PATTERN.match(text):
         return text
@@ -85,23 +88,24 @@ def read_sheet_id(region: np.ndarray) -> str | None:
     return None
 
 
-def _strip(crops: Sequence[np.ndarray]) -> tuple[np.ndarray, list[tuple[int, int]]]:
+def _strip(crops: Sequence[Image]) -> tuple[GreyImage, list[tuple[int, int]]]:
     """Paste cells side by side; return the strip and each cell's column span."""
     h = STRIP_CELL_HEIGHT_PX
-    parts: list[np.ndarray] = [np.full((h, STRIP_GAP_PX), 255, np.uint8)]
+    parts: list[GreyImage] = [np.full((h, STRIP_GAP_PX), 255, np.uint8)]
     spans, x = [], STRIP_GAP_PX
     for crop in crops:
-        g = crop if crop.ndim == 2 else cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+        g = crop if crop.ndim == 2 else cast(GreyImage, cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY))
         w = max(1, round(g.shape[1] * h / max(g.shape[0], 1)))
-        g = cv2.resize(g, (w, h), interpolation=cv2.INTER_AREA)
-        g = cv2.normalize(g, None, 0, 255, cv2.NORM_MINMAX)
+        g = cast(GreyImage, cv2.resize(g, (w, h), interpolation=cv2.INTER_AREA))
+        # OpenCV's stub requires a destination array; None (a new array) is what cv2 accepts
+        g = cv2.normalize(g, None, 0, 255, cv2.NORM_MINMAX)  # type: ignore[call-overload]
         parts += [g, np.full((h, STRIP_GAP_PX), 255, np.uint8)]
         spans.append((x, x + w))
         x += w + STRIP_GAP_PX
     return _pad(np.hstack(parts)), spans
 
 
-def read_digits(crops: Sequence[np.ndarray]) -> list[str]:
+def read_digits(crops: Sequence[Image]) -> list[str]:
     """Read one digit per cell crop (upright, dark on light); ``""`` where none is read.
 
     Cells are read :data:`STRIP_MAX_CELLS` at a time as one line of text.
