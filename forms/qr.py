@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from reportlab.graphics.barcode import qrencoder  # type: ignore[import-untyped]
+from reportlab.graphics.barcode import qrencoder
 
 from forms.model import Layout
 
