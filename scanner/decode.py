@@ -3,7 +3,8 @@
 1. Each row of the contract/result column gets its legal readings (:mod:`scanner.decode_deals`).
 2. Rows the ink leaves unsure are re-ranked by how well the triangle's running totals fit each
    reading (the totals are evidence of the deal: a 6 made writes 2 in the pool, one down writes
-   the mountain and consolation).
+   the mountain and consolation). Digits whose other readings write the same totals (the
+   defenders' split under one whister) are left to the ink, which must be surer of them.
 3. With the deal log fixed, each column is decoded against the expected sheet
    (:mod:`scanner.decode_columns`).
 
@@ -153,7 +154,7 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
             chosen[index] = scores.index(top)
     picks = tuple(chosen)
     rows = tuple(_row_decision(evidence.rows[i].row, candidates[i], posterior[i], chosen[i],
-                               _unchecked_digits(logs, picks, i))
+                               _unchecked_digits(logs, candidates[i], picks, i))
                  for i in range(len(candidates)))
     sheet = logs.sheet(picks, len(chosen))
     entries = {column: tuple(decode_column(cells, sheet.column(column) if sheet else ()))
@@ -196,11 +197,11 @@ DIGIT_FIELDS = ("tricks", "talon")
 from the tricks); the rest come from its marks."""
 
 
-def _unchecked_digits(logs: _DealLogs, picks: tuple[int, ...], index: int) -> list[int]:
-    """The readings of row ``index`` other than its pick in the deal log ``picks`` that
-    differ from it only in :data:`DIGIT_FIELDS` and that the running totals cannot tell from
-    it (:meth:`_DealLogs.alike`): only the ink tells them apart."""
-    options = logs.candidates[index]
+def _unchecked_digits(logs: _DealLogs, options: list[RowCandidate], picks: tuple[int, ...],
+                      index: int) -> list[int]:
+    """The readings (``options``) of row ``index`` other than its pick in the deal log
+    ``picks`` that differ from it only in :data:`DIGIT_FIELDS` and that the running totals
+    cannot tell from it (:meth:`_DealLogs.alike`): only the ink tells them apart."""
     own = options[picks[index]].deal if options else None
     if own is None:
         return []
@@ -232,8 +233,8 @@ def _digit_fields(deal: dict[str, Any] | None, other: dict[str, Any] | None) -> 
     if seats:
         said = [" and ".join(str(t.get(seat, "none")) for seat in seats)
                 for t in (tricks, other_tricks)]
-        parts.append(f"{' and '.join(f'{seat}' + chr(39) + 's' for seat in seats)} tricks "
-                     f"({said[0]}, or {said[1]})")
+        owners = " and ".join(seat + "'s" for seat in seats)
+        parts.append(f"{owners} tricks ({said[0]}, or {said[1]})")
     quick = [d.get("talon", {}).get("quick_tricks", 0) for d in (deal, other)]
     if quick[0] != quick[1]:
         parts.append(f"the talon's quick tricks ({quick[0]}, or {quick[1]})")
@@ -280,8 +281,6 @@ class _DealLogs:
     written once for all of its readings (:class:`scoring.sheet.SheetWriter`)."""
 
     def __init__(self, evidence: SheetEvidence, candidates: list[list[RowCandidate]]) -> None:
-        self.candidates = candidates
-        """Each row's readings, as :func:`decode_sheet` weighs them (not to be changed)."""
         self._candidates = candidates
         self._spellings = {column: [entry.spelling for entry in entries]
                            for column, entries in evidence.columns.items()}
