@@ -256,3 +256,31 @@ def test_rows_sharing_the_legality_verdicts_read_as_alone() -> None:
         alone = decode_row(row, evidence.rules, evidence.seats)
         assert decode_row(row, evidence.rules, evidence.seats, legality) == alone
     assert legality and not all(legality.values())  # verdicts of both kinds were shared
+
+
+@pytest.mark.parametrize(("calls", "status"), [(("whist", "pass"), "doubtful"),
+                                               (("whist", "whist"), "read")])
+def test_digits_no_total_checks_must_be_surer(calls: tuple[str, str], status: str) -> None:
+    """A Sochi six with B's and C's tricks each read at 0.97 (a 2 at 0.03): the split 3-1
+    or 2-2 holds ~0.999 of the row. A lone whister writes whists for the pair's tricks
+    (greedy, RULES.md §3), so the totals are the same either way and only the ink decides:
+    below :data:`~scanner.decode.UNCHECKED_READ`, doubtful. Two whisters each write their
+    own tricks, so the totals check the split and the row is read."""
+    deal = {"dealer": "A", "type": "contract", "declarer": "A", "contract": "6S",
+            "defence": dict(zip("BC", calls, strict=True)), "tricks": {"A": 6, "B": 3, "C": 1}}
+    doc: dict[str, Any] = {"format": "pulka-record/1", "seats": ["A", "B", "C"],
+                           "rules": {"variant": "sochi", "players": 3, "pool": 20},
+                           "deals": [deal]}
+    doc["written"] = written_columns(expected_sheet(parse_record(doc)))
+    evidence = sheet_evidence(doc, sure=0.9999)
+    row = evidence.rows[0]
+    for cell, value in (("B:1", 3), ("C:1", 1)):
+        unsure = [0.0] * 11
+        unsure[value], unsure[2] = 0.97, 0.03
+        row.digits[("tricks", cell)] = unsure  # type: ignore[index]
+    decoded = decode_sheet(evidence)
+    assert decoded.deals == [deal]
+    assert 0.998 < decoded.rows[0].confidence < 0.9995
+    assert decoded.rows[0].status == status
+    assert ("no running total checks B's and C's tricks (3 and 1, or 2 and 2)" in
+            decoded.rows[0].note) == (status == "doubtful")
