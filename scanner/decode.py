@@ -20,12 +20,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from scanner.deal_legality import verdicts
 from scanner.decode_columns import (
     EntryCells,
     EntryDecision,
     decode_column,
 )
-from scanner.decode_deals import RowCandidate, RowEvidence, decode_row, verdicts
+from scanner.decode_deals import RowCandidate, RowEvidence, decode_row
 from scoring.columns import Column, sheet_columns
 from scoring.deals import Deal, make_deal
 from scoring.errors import RecordError

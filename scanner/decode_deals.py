@@ -20,10 +20,9 @@ from typing import Any
 
 from forms.deal_column import CALLS, LEVELS, RESULT_DIGITS, SUITS, TRICK_DIGITS
 from forms.deal_column import RESULTS as RESULT_SIGNS
+from scanner.deal_legality import Legality, VerdictKey, is_legal, verdict_key
 from scanner.numbers import CACHED_INPUTS, PROBABILITY_FLOOR, spelled_probabilities
 from scanner.row_readings import Queued, Reading, ShapeKey, best_first, shape_key
-from scoring.deals import legality_rules, make_deal
-from scoring.errors import RecordError
 from scoring.notation import Contract, parse_contract
 from scoring.rules import RuleSet
 
@@ -105,41 +104,15 @@ def _best_options(marks: _Marks, field: str, options: tuple[str, ...]) -> list[s
     return [o for score, o in scored[:OPTIONS_KEPT] if best - score <= OPTION_MARGIN_LOG]
 
 
-VerdictKey = tuple[str, ...] | None
-"""All of a deal shape the rules engine's verdict depends on (:func:`_verdict_key`)."""
-Legality = dict[tuple[VerdictKey, bool, int], bool]
-"""The rules engine's verdicts on deal shapes (:func:`_verdict_key`), asked with tricks or
-without and with a talon prize: :func:`decode_row` asks once per such key."""
-VERDICT_SETS = 16
-"""Rule sets (as far as legality goes) and seatings whose :func:`verdicts` a process keeps
-(under two thousand verdicts each: 25 contracts, 9 pairs of calls, played or not, 4 talon
-prizes)."""
-
-
-def verdicts(rules: RuleSet, seats: tuple[str, ...]) -> Legality:
-    """The verdicts (:data:`Legality`) for ``rules`` and ``seats``, one set per process and
-    per :func:`~scoring.deals.legality_rules` of ``rules``: a verdict depends on nothing else,
-    and the sheets of a batch share their seats and mostly their rules, so each verdict key
-    (:func:`_verdict_key`) is put to the rules engine once, not once a sheet (nor once a rule
-    set)."""
-    return _shared_verdicts(legality_rules(rules), seats)
-
-
-@functools.lru_cache(maxsize=VERDICT_SETS)
-def _shared_verdicts(legality: tuple[bool, bool], seats: tuple[str, ...]) -> Legality:
-    """The verdicts shared by every rule set whose :func:`~scoring.deals.legality_rules` are
-    ``legality``, with ``seats``."""
-    return {}
-
-
 def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...],
                legality: Legality | None = None) -> list[RowCandidate]:
     """Legal readings of one row, most likely first, with normalised probabilities.
 
     ``legality`` remembers the rules engine's verdicts for the other rows read with the same
-    ``rules`` and ``seats`` (:func:`verdicts`: every sheet of a batch): the rows of every
-    dealer ask about the same kinds of deal (:func:`_verdict_key`). The readings are weighed
-    best first (:func:`best_first`), until :data:`CANDIDATES_KEPT` legal ones are found.
+    ``rules`` and ``seats`` (:func:`~scanner.deal_legality.verdicts`: every sheet of a
+    batch): the rows of every dealer ask about the same kinds of deal
+    (:func:`~scanner.deal_legality.verdict_key`). The readings are weighed best first
+    (:func:`best_first`), until :data:`CANDIDATES_KEPT` legal ones are found.
     """
     if _clearly_empty(evidence):
         return [RowCandidate(None, 0.0, 1.0)]
@@ -201,21 +174,21 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...],
             talon)):
         if reading.shape not in shape_keys:
             read = row_shapes[reading.shape] if reading.shape >= 0 else None
-            shape_keys[reading.shape] = shape_key(read), _verdict_key(read, players)
-        key, verdict_key = shape_keys[reading.shape]
+            shape_keys[reading.shape] = shape_key(read), verdict_key(read, players)
+        key, read_verdict_key = shape_keys[reading.shape]
         tricks_key = None if reading.tricks is None else tuple(sorted(reading.tricks.items()))
         if (key, tricks_key, reading.quick) in seen:
             continue  # the same deal again
         seen.add((key, tricks_key, reading.quick))
         # make_deal's verdict does not depend on the tricks' values (every trick option
         # names the players and sums to 10), only on whether there are tricks: asked once
-        legal_key = (verdict_key, tricks_key is not None, reading.quick)
+        legal_key = (read_verdict_key, tricks_key is not None, reading.quick)
         verdict = legality.get(legal_key)
         if verdict is False:
             continue
         deal = reading.deal(row_shapes)
         if verdict is None:
-            verdict = legality[legal_key] = _legal(deal, rules, seats)
+            verdict = legality[legal_key] = is_legal(deal, rules, seats)
         if verdict:
             legal.append((deal, reading.log_score))
             if len(legal) == CANDIDATES_KEPT:
@@ -364,23 +337,6 @@ def _shape(kind: str, declarer: str | None, level: str | None, suit: str | None,
             "defence": {d: calls[d] for d in defenders}}
 
 
-def _verdict_key(shape: dict[str, Any] | None, players: list[str]) -> VerdictKey:
-    """All of a deal shape made by :func:`_shape` that :func:`scoring.deals.make_deal`'s
-    verdict depends on (with its tricks or none, and its talon prize): its kind, and for a
-    contract the contract and the defenders' calls clockwise from the declarer. Not the
-    dealer nor the declarer: a shape names only seats that play and its defence only the
-    defenders, which is all make_deal checks of them (a test checks every shape of 3 and 4
-    seats under every rule set's legality), so the rows of every dealer share a verdict."""
-    if shape is None:
-        return None
-    if shape["type"] != "contract":
-        return (shape["type"],)
-    declarer = players.index(shape["declarer"])
-    defence = shape["defence"]
-    return ("contract", shape["contract"],
-            *(defence[seat] for seat in players[declarer + 1:] + players[:declarer]))
-
-
 def _trick_options(tricks: dict[str, _Spelled], players: list[str], seats: tuple[str, ...]
                    ) -> list[tuple[float, dict[str, int] | None]]:
     """The likeliest readings of the tricks cells: a few that sum to 10, and "not played"
@@ -443,20 +399,6 @@ def _best_talon(marks: _Marks, talon: _Spelled | None, kind: str) -> float:
     if best is None:
         best = marks.best_talon[kind] = max(q for _, q in _talons(marks, talon, kind))
     return best
-
-
-def _legal(deal: dict[str, Any] | None, rules: RuleSet, seats: tuple[str, ...]) -> bool:
-    """Whether the rules engine accepts the deal (an empty row always stands)."""
-    if deal is None:
-        return True
-    try:
-        make_deal(rules, seats, number=1, dealer=deal["dealer"], kind=deal["type"],
-                  declarer=deal.get("declarer"), contract=deal.get("contract"),
-                  defence=deal.get("defence"), tricks=deal.get("tricks"),
-                  talon_quick_tricks=deal.get("talon", {}).get("quick_tricks", 0))
-    except RecordError:
-        return False
-    return True
 
 
 def _talon_options(talon: _Spelled | None, kind: str) -> list[tuple[int, float]]:

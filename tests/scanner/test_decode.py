@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 
+from scanner.deal_legality import Legality
 from scanner.decode import ILLEGAL_FIT, _DealLogs, _row_decision, decode_sheet
 from scanner.decode_columns import EntryInk, column_log_likelihood, decode_column
-from scanner.decode_deals import Legality, RowCandidate, decode_row
+from scanner.decode_deals import RowCandidate, decode_row
 from scanner.redecode import EntryEvidence, redecode_columns
 from scoring import RuleSet, audit, expected_sheet, parse_record
 from scoring.columns import Column

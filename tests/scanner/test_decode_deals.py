@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from forms.deal_column import CALLS
-from scanner.decode_deals import VerdictKey, _legal, _shape, _verdict_key
+from scanner.deal_legality import VerdictKey, is_legal, verdict_key
+from scanner.decode_deals import _shape
 from scanner.row_readings import Queued, Reading, best_first
 from scoring.rules import RuleSet
 
@@ -66,7 +67,7 @@ def test_deal_shapes_with_one_verdict_key_get_one_verdict_from_the_rules_engine(
         players: int) -> None:
     """Every shape decode_row can make (every dealer, declarer, contract level and calls,
     played or not, each talon prize) under the legality of every rule set: the shapes with
-    the same _verdict_key are all legal or all refused, so decode_row may ask once per key."""
+    the same verdict_key are all legal or all refused, so decode_row may ask once per key."""
     seats = ("A", "B", "C", "D")[:players]
     sochi = RuleSet.preset("sochi", players).settings()
     rule_sets = [RuleSet.from_settings({**sochi, "ten_whisted": ten, "stalingrad": stalingrad})
@@ -85,8 +86,8 @@ def test_deal_shapes_with_one_verdict_key_get_one_verdict_from_the_rules_engine(
                     deal["tricks"] = dict(zip(playing, (6, 4, 0), strict=True))
                 if quick:
                     deal["talon"] = {"quick_tricks": quick}
-                key = (_verdict_key(shape, playing), played, quick)
-                verdict = _legal(deal, rules, seats)
+                key = (verdict_key(shape, playing), played, quick)
+                verdict = is_legal(deal, rules, seats)
                 assert verdicts.setdefault(key, verdict) == verdict, (deal, key)
                 keys += 1
         assert keys > 4 * len(verdicts)  # keys shared between dealers and declarers
