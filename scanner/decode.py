@@ -65,6 +65,17 @@ not calibrated (a talon's 2 got 0.002 where the classifier read a 9). The marks 
 :data:`ROW_READ`: no total checks a suit either, but every clear box keeps a chance of a
 cross near 1e-4, so a suit's alternatives always hold about that much of a row (at this
 threshold most rows would be doubtful), and none of the 91,872 marks read there was wrong."""
+TALON_OVERRULED_LOG = math.log(10)
+"""A row read whose talon cell's ink reads a digit no talon prize holds (a 9), and finds
+the row's quick tricks this much less likely (natural log: ten to one), is *doubtful*
+(:attr:`~scanner.decode_deals.RowCandidate.talon_gap`). Within a row nothing checks the
+talon (the tricks have their sum of 10 and the result cell, the talon no such partner), and
+the totals choose only between the two likeliest legal values
+(:func:`~scanner.decode_deals.decode_row`), so when the ink reads none of them the value
+chosen may be neither. Cost, right rows made doubtful: none of the 36 sample sheets at
+200 dpi, 3 of the 36 at 300 dpi (ratios 29 to 57; any threshold from 4 to 29 flags the
+same). Written after a fresh set's silent error (a 2 read as 9 at 0.986, the 2 at 0.002:
+the totals made it 3 at 0.99959), which it marks."""
 JOINT_PASSES = 2
 ALTERNATIVE_MIN = 1e-4
 """Row readings less likely than this (from the ink alone) are not tried against the totals."""
@@ -186,6 +197,11 @@ def _row_decision(row: int, options: list[RowCandidate], posterior: list[float],
         other = max(unchecked, key=lambda k: posterior[k])
         note = (f"no running total checks {_digit_fields(best.deal, options[other].deal)}: "
                 f"the ink alone reads it so at {confidence / (confidence + unsure):.4f}")
+    if status == "read" and best.talon_gap > TALON_OVERRULED_LOG:
+        status = "doubtful"
+        quick = (best.deal or {}).get("talon", {}).get("quick_tricks", 0)
+        note = (f"the ink reads the talon's quick tricks as another digit; the running "
+                f"totals make them {quick}")
     if best.ink_gap > INK_DISAGREES_LOG:
         status = "doubtful"
         note = "the ink does not read as a legal deal; this is the nearest one"

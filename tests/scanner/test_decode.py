@@ -285,3 +285,31 @@ def test_digits_no_total_checks_must_be_surer(calls: tuple[str, str], status: st
     assert decoded.rows[0].status == status
     assert ("no running total checks B's and C's tricks (3 and 1, or 2 and 2)" in
             decoded.rows[0].note) == (status == "doubtful")
+
+
+@pytest.mark.parametrize(("ink_reads", "status"), [(9, "doubtful"), (None, "read")])
+def test_a_talon_the_ink_reads_as_no_prize_is_doubtful(ink_reads: int | None,
+                                                       status: str) -> None:
+    """The talon cell read as a 9 at 0.98 (no talon prize holds 9 quick tricks), its true
+    value at 0.01: the totals put the row right, yet only between the values they were
+    shown, so the row is doubtful (:data:`~scanner.decode.TALON_OVERRULED_LOG`). The same
+    cell misread as a legal value (one less) the totals weigh and overrule: read."""
+    doc = game("leningrad", 4, seed=0)
+    seats = tuple(doc["seats"])
+    evidence = sheet_evidence(doc, talon=True, sure=0.99)
+    deal_index = next(i for i, d in enumerate(doc["deals"]) if "talon" in d)
+    deal = doc["deals"][deal_index]
+    quick = deal["talon"]["quick_tricks"]
+    row = row_evidence(deal, deal_index, seats, sure=0.99, talon=True)
+    misread = [0.001] * 11
+    misread[quick] = 0.01
+    misread[9 if ink_reads == 9 else quick - 1] = 0.98
+    row.digits[("talon", "0")] = misread  # type: ignore[index]
+    rows = list(evidence.rows)
+    rows[deal_index] = row
+    decoded = decode_sheet(type(evidence)(evidence.rules, evidence.seats, tuple(rows),
+                                          evidence.columns))
+    assert decoded.deals == doc["deals"]
+    assert decoded.rows[deal_index].status == status
+    assert ("the ink reads the talon's quick tricks as another digit"
+            in decoded.rows[deal_index].note) == (status == "doubtful")
