@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from scanner.deal_legality import Legality
-from scanner.decode import ILLEGAL_FIT, _DealLogs, _row_decision, decode_sheet
+from scanner.decode import ILLEGAL_FIT, SheetEvidence, _DealLogs, _row_decision, decode_sheet
 from scanner.decode_columns import EntryInk, column_log_likelihood, decode_column
 from scanner.decode_deals import RowCandidate, decode_row
 from scanner.redecode import EntryEvidence, redecode_columns
@@ -103,24 +105,36 @@ def test_the_totals_overturn_a_row_the_ink_reads_at_0_9985() -> None:
     sheet): sure enough to pass :data:`~scanner.decode.ROW_READ`, so it is re-ranked only
     because :data:`~scanner.decode.RERANK_BELOW` is stricter, and the whists the talon prize
     wrote put it right."""
+    def one_less(quick: int) -> list[float]:
+        misread = [0.0] * 11
+        misread[quick - 1], misread[quick] = 0.9985, 0.0015
+        return misread
+
+    doc, evidence, deal_index = talon_misread(one_less)
+    row = evidence.rows[deal_index]
+    ink = decode_row(row, evidence.rules, evidence.seats)
+    assert ink[0].deal != doc["deals"][deal_index] and 0.995 < ink[0].probability < 0.999
+    decoded = decode_sheet(evidence)
+    assert decoded.deals == doc["deals"]
+    assert decoded.rows[deal_index].status == "read"
+
+
+def talon_misread(talon_cell: Callable[[int], list[float]]
+                  ) -> tuple[dict[str, Any], SheetEvidence, int]:
+    """A 4-player Leningrad game read clearly but for the talon cell of its first deal with
+    a talon prize, whose probabilities ``talon_cell`` gives for the true quick tricks: the
+    game, its evidence and that deal's index."""
     doc = game("leningrad", 4, seed=0)
     seats = tuple(doc["seats"])
     evidence = sheet_evidence(doc, talon=True, sure=0.99)
     deal_index = next(i for i, d in enumerate(doc["deals"]) if "talon" in d)
     deal = doc["deals"][deal_index]
-    quick = deal["talon"]["quick_tricks"]
     row = row_evidence(deal, deal_index, seats, sure=0.99, talon=True)
-    misread = [0.0] * 11
-    misread[quick - 1], misread[quick] = 0.9985, 0.0015
-    row.digits[("talon", "0")] = misread  # type: ignore[index]
-    ink = decode_row(row, evidence.rules, seats)
-    assert ink[0].deal != deal and 0.995 < ink[0].probability < 0.999
+    row.digits[("talon", "0")] = talon_cell(  # type: ignore[index]
+        deal["talon"]["quick_tricks"])
     rows = list(evidence.rows)
     rows[deal_index] = row
-    decoded = decode_sheet(type(evidence)(evidence.rules, evidence.seats, tuple(rows),
-                                          evidence.columns))
-    assert decoded.deals == doc["deals"]
-    assert decoded.rows[deal_index].status == "read"
+    return doc, replace(evidence, rows=tuple(rows)), deal_index
 
 
 @pytest.mark.parametrize("seed", [1, 3])
@@ -294,21 +308,14 @@ def test_a_talon_the_ink_reads_as_no_prize_is_doubtful(ink_reads: int | None,
     value at 0.01: the totals put the row right, yet only between the values they were
     shown, so the row is doubtful (:data:`~scanner.decode.TALON_OVERRULED_LOG`). The same
     cell misread as a legal value (one less) the totals weigh and overrule: read."""
-    doc = game("leningrad", 4, seed=0)
-    seats = tuple(doc["seats"])
-    evidence = sheet_evidence(doc, talon=True, sure=0.99)
-    deal_index = next(i for i, d in enumerate(doc["deals"]) if "talon" in d)
-    deal = doc["deals"][deal_index]
-    quick = deal["talon"]["quick_tricks"]
-    row = row_evidence(deal, deal_index, seats, sure=0.99, talon=True)
-    misread = [0.001] * 11
-    misread[quick] = 0.01
-    misread[9 if ink_reads == 9 else quick - 1] = 0.98
-    row.digits[("talon", "0")] = misread  # type: ignore[index]
-    rows = list(evidence.rows)
-    rows[deal_index] = row
-    decoded = decode_sheet(type(evidence)(evidence.rules, evidence.seats, tuple(rows),
-                                          evidence.columns))
+    def misread(quick: int) -> list[float]:
+        cell = [0.001] * 11
+        cell[quick] = 0.01
+        cell[9 if ink_reads == 9 else quick - 1] = 0.98
+        return cell
+
+    doc, evidence, deal_index = talon_misread(misread)
+    decoded = decode_sheet(evidence)
     assert decoded.deals == doc["deals"]
     assert decoded.rows[deal_index].status == status
     assert ("the ink reads the talon's quick tricks as another digit"
