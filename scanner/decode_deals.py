@@ -23,6 +23,7 @@ from forms.deal_column import RESULTS as RESULT_SIGNS
 from scanner.deal_legality import Legality, VerdictKey, is_legal, verdict_key
 from scanner.numbers import CACHED_INPUTS, EMPTY, PROBABILITY_FLOOR, spelled_probabilities
 from scanner.row_readings import Queued, Reading, ShapeKey, best_first, shape_key
+from scoring.deals import TALON_QUICK_TRICKS_MAX
 from scoring.notation import Contract, parse_contract
 from scoring.rules import RuleSet
 
@@ -31,8 +32,6 @@ OPTIONS_KEPT = 3
 OPTION_MARGIN_LOG = 12.0
 """Options less likely than the best by more than this (natural log) are not tried."""
 CANDIDATES_KEPT = 6
-TALON_MOST = 3
-"""The most quick tricks a talon prize records (RECORD.md: ``quick_tricks`` 0-3)."""
 
 
 @dataclass(frozen=True)
@@ -130,7 +129,7 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...],
     tricks = {seat: _readings([digits.get(key, _EMPTY) for key in keys], 10)
               for seat, keys in _trick_cells(seats)}
     result_number = _readings([digits.get(key, _EMPTY) for key in _RESULT_CELLS], 10)
-    talon = _readings([digits.get(("talon", "0"), _EMPTY)], TALON_MOST) \
+    talon = _readings([digits.get(("talon", "0"), _EMPTY)], TALON_QUICK_TRICKS_MAX) \
         if rules.talon_prize and any(k[0] == "talon" for k in digits) else None
     trick_options = _trick_options(tricks, players, seats)
     # no reading of a shape scores above the shape's score plus these (see best_first)
@@ -210,8 +209,9 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...],
 def talon_gap(cell: Sequence[float], deal: dict[str, Any] | None) -> float:
     """:attr:`RowCandidate.talon_gap` of ``deal`` for the talon cell's probabilities
     (``cell``: digits 0-9, then empty; no quick tricks reads as empty or 0): 0 unless the
-    cell's likeliest class is a digit no talon prize holds (above :data:`TALON_MOST`), a
-    reading :func:`_talon_options` never weighs.
+    cell's likeliest class is a digit no talon prize holds (above
+    :data:`~scoring.deals.TALON_QUICK_TRICKS_MAX`), a reading :func:`_talon_options` never
+    weighs.
 
     >>> cell = [0.001] * 11; cell[9] = 0.98; cell[3] = 0.01
     >>> round(talon_gap(cell, {"type": "contract", "talon": {"quick_tricks": 3}}), 2)
@@ -221,7 +221,7 @@ def talon_gap(cell: Sequence[float], deal: dict[str, Any] | None) -> float:
     0.0
     """
     likeliest = max(range(len(cell)), key=cell.__getitem__)
-    if likeliest <= TALON_MOST or likeliest == EMPTY:
+    if likeliest <= TALON_QUICK_TRICKS_MAX or likeliest == EMPTY:
         return 0.0
     quick = (deal or {}).get("talon", {}).get("quick_tricks", 0)
     shown = cell[quick] + (cell[EMPTY] if quick == 0 else 0.0)
@@ -439,7 +439,7 @@ def _talon_options(talon: _Spelled | None, kind: str) -> list[tuple[int, float]]
     if kind != "contract":
         return [(0, _log(_p_value(talon, None)))]
     options = [(0, _log(_p_value(talon, None) + _p_value(talon, 0)))]
-    options += [(q, _log(_p_value(talon, q))) for q in range(1, TALON_MOST + 1)]
+    options += [(q, _log(_p_value(talon, q))) for q in range(1, TALON_QUICK_TRICKS_MAX + 1)]
     return sorted(options, key=lambda o: -o[1])[:2]
 
 
