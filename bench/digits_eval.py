@@ -36,17 +36,17 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from scanner import digits as digit_module  # noqa: E402
-from scanner.adaptation import WriterAdaptation  # noqa: E402
-from scanner.digit_constants import (  # noqa: E402
+from samplegen.glyphs import glyph_to_cell, load_heldout_arrays  # noqa: E402
+from scanner.digits import recognizer as digit_module  # noqa: E402
+from scanner.digits.adaptation import WriterAdaptation  # noqa: E402
+from scanner.digits.constants import (  # noqa: E402
     ADAPT_TRANSDUCTIVE_MIN_PROBABILITY,
     ADAPT_TRANSDUCTIVE_ROUNDS,
     CELL_HEIGHT_300DPI_PX,
     CELL_WIDTH_300DPI_PX,
     EMPTY_CLASS,
 )
-from scanner.digits import DigitRecognizer, normalize_cells  # noqa: E402
-from scanner.glyphs import glyph_to_cell, load_heldout_arrays  # noqa: E402
+from scanner.digits.recognizer import DigitRecognizer, normalize_cells  # noqa: E402
 
 UCI_DIGIT_PX = 45
 SPLIT_SEED = 7
@@ -128,9 +128,9 @@ def reference_normalize_cell(gray: np.ndarray) -> np.ndarray:
     """The previous one-cell-at-a-time ``normalize_cell`` (commit 97f2084), kept only to time it.
 
     Float ellipse closing at full resolution, ``np.percentile``, a Python loop over
-    components; the scanner now uses the batched :func:`scanner.digits.normalize_cells`.
+    components; the scanner now uses the batched :func:`scanner.digits.recognizer.normalize_cells`.
     """
-    from scanner import digit_constants as k
+    from scanner.digits import constants as k
 
     g = gray.astype(np.float32)
     h, w = g.shape
@@ -375,7 +375,7 @@ Small CNN (3 convolutions of stride 2 with batch norm, 16, 32 and 64 channels, n
 embedding, 11 outputs: digits 0-9 and EMPTY; {info['params']:,} parameters, about 0.68 M
 multiply-adds a digit, {size_kb:.0f} KB ONNX, opset 13) run at scan time by
 OpenCV `cv2.dnn` (no deep-learning framework needed). Its softmax is temperature-scaled
-(T = {temperature:.3f}, built into the ONNX graph). Input: `scanner.digits.normalize_cells`
+(T = {temperature:.3f}, built into the ONNX graph). Input: `scanner.digits.recognizer.normalize_cells`
 output, 28x28, ink bounding box scaled into 20x20, centred by mass.
 
 ## Figures (`python -m bench.digits_eval --write-report`)
@@ -528,15 +528,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="Evaluate the committed digit model.")
     parser.add_argument("--trials", type=int, default=20)
     parser.add_argument("--previous-model", type=Path,
-                        help="an earlier digits.onnx (e.g. from git show a18febe:scanner/models/"
+                        help="an earlier digits.onnx (e.g. from git show a18febe:scanner/digits/models/"
                              "digits.onnx) to time its network against")
     parser.add_argument("--model", type=Path,
                         help="score this digits.onnx (its record beside it as <stem>_training.json)"
                              " instead of the committed one; not with --write-report")
     parser.add_argument("--write-report", action="store_true",
-                        help="rewrite scanner/models/DIGITS.md from digits_training.json and figures")
+                        help="rewrite scanner/digits/models/DIGITS.md from digits_training.json and figures")
     args = parser.parse_args()
-    models = ROOT / "scanner" / "models"
+    models = ROOT / "scanner" / "digits" / "models"
     model = args.model or models / "digits.onnx"
     info = json.loads(model.with_name(f"{model.stem}_training.json").read_text())
     if args.write_report:

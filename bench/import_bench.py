@@ -5,7 +5,7 @@
 
 The sample sheets (``pulka samples``: random games in handwriting, a third with recording
 errors, a third photographed) are made first, on all cores, outside the timed part. Then the
-timed part: :func:`pulka.importer.import_paths` over all of them with every core, and, as the
+timed part: :func:`pulka.store.importer.import_paths` over all of them with every core, and, as the
 baseline in the same run, over the first ``--baseline`` of them with one core (a whole 1-core
 import of 300 sheets would take most of an hour). Prints sheets per second of each and the
 ratio; ``--json`` writes the figures. With ``--keep DIR`` the samples stay in ``DIR/samples``
@@ -19,7 +19,7 @@ on 2 shared cores (load ~4.5 from other work), ``--sheets 150 --baseline 20``: a
 is where the ratio means something.
 
 ``--store-only`` times the store alone (no images): synthetic scans of random games
-(:mod:`pulka.sample_scans`) imported one transaction each, the figure for the store's share.
+(:mod:`samplegen.scans`) imported one transaction each, the figure for the store's share.
 """
 
 from __future__ import annotations
@@ -36,9 +36,9 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from pulka.importer import import_paths
-from pulka.sample_scans import synthetic_tournament
-from pulka.store import Store
+from pulka.store.database import Store
+from pulka.store.importer import import_paths
+from samplegen.scans import synthetic_tournament
 
 ROOT = Path(__file__).resolve().parents[1]
 

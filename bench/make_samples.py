@@ -8,11 +8,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from forms.fill import fill_from_record
 from forms.identity import SheetIdentity, make_sheet_id
 from forms.layout import build_layout
-from forms.raster import render_pages, save_png
-from forms.render import SheetRequest, render_pdf_bytes
+from forms.render.fill import fill_from_record
+from forms.render.raster import render_pages, save_png
+from forms.render.sheet import SheetRequest, render_pdf_bytes
 from scoring import parse_record
 from scoring.rules import RuleSet
 

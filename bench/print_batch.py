@@ -11,8 +11,8 @@ import argparse
 import io
 import time
 
-from forms.batch import Seating, batch_requests
-from forms.render import render_pdf, render_pdf_bytes
+from forms.render.batch import Seating, batch_requests
+from forms.render.sheet import render_pdf, render_pdf_bytes
 from scoring.rules import RuleSet
 
 

@@ -35,15 +35,15 @@ from typing import Any
 import cv2
 import numpy as np
 
-from pulka.cli import main as pulka_main
-from scanner.decode import SheetEvidence, decode_sheet
-from scanner.decode_deals import decode_row
-from scanner.identify import assemble_sheets, identify
-from scanner.load import load_file
-from scanner.numbers import number_candidates
+from pulka.cli.main import main as pulka_main
+from scanner.decode.deals import decode_row
+from scanner.decode.numbers import number_candidates
+from scanner.decode.sheet import SheetEvidence, decode_sheet
+from scanner.image.identify import assemble_sheets, identify
+from scanner.image.load import load_file
+from scanner.image.register import register
 from scanner.pipeline import ScanFailure, _columns, _rows, scan_paths
 from scanner.read import read_page
-from scanner.register import register
 from scanner.tesseract import read_digits
 from scanner.timing import STAGES, StageClock
 

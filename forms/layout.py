@@ -1,7 +1,7 @@
 """The whole sheet as data: :func:`build_layout` and what the scanner looks up in it.
 
-A sheet is one portrait triangle page (page 0, :mod:`forms.triangle`) followed by landscape
-contract/result pages (:mod:`forms.deal_column`). Every page carries four ArUco markers
+A sheet is one portrait triangle page (page 0, :mod:`forms.geometry.triangle`) followed by landscape
+contract/result pages (:mod:`forms.geometry.deal_column`). Every page carries four ArUco markers
 (DICT_4X4_50, ``id = 4 * page + corner``, corners clockwise from top-left), a QR code with the
 sheet identity (:mod:`forms.identity`) and the sheet id as text beside it. The layout id is the
 first 10 hex digits of SHA-256 over the geometry (pages, boxes and their meanings, markers, QR
@@ -23,8 +23,8 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from forms import deal_column, triangle
-from forms import geometry_constants as g
+from forms.geometry import constants as g
+from forms.geometry import deal_column, triangle
 from forms.model import (
     Box,
     CalibrationCell,

@@ -2,6 +2,6 @@
 
 import sys
 
-from pulka.cli import main
+from pulka.cli.main import main
 
 sys.exit(main())

@@ -1,4 +1,4 @@
-"""Process exit codes, mapped in one place (:func:`pulka.cli.main`), as OCRmyPDF does."""
+"""Process exit codes, mapped in one place (:func:`pulka.cli.main.main`), as OCRmyPDF does."""
 
 from __future__ import annotations
 

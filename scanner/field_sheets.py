@@ -32,7 +32,7 @@ import cv2
 import numpy as np
 
 from scanner.arrays import Image
-from scanner.register import RegisteredPage
+from scanner.image.register import RegisteredPage
 from scanner.results import crop_ref
 
 CROP_PX_PER_MM = 8.0

@@ -1,8 +1,9 @@
 """The scan pipeline: files in, one :class:`~scanner.results.SheetScan` per sheet out.
 
-Stages (each its own module): load (:mod:`scanner.load`) → register (:mod:`scanner.register`)
-→ identify (:mod:`scanner.identify`) → read marks and digits (:mod:`scanner.read`) → decode
-with the rules (:mod:`scanner.decode`) → results (:mod:`scanner.results`). A file that cannot
+Stages (each its own module): load (:mod:`scanner.image.load`) → register
+(:mod:`scanner.image.register`)
+→ identify (:mod:`scanner.image.identify`) → read marks and digits (:mod:`scanner.read`) → decode
+with the rules (:mod:`scanner.decode.sheet`) → results (:mod:`scanner.results`). A file that cannot
 be read becomes one :class:`ScanFailure` naming it, and the batch goes on. Pages are kept in
 memory only until their sheet is complete, so a folder of sheets scanned in order streams.
 
@@ -40,17 +41,17 @@ from forms.identity import SheetIdentity
 from forms.layout import entry_cells
 from forms.model import Box, DealCell, Layout
 from scanner.arrays import GreyImage
-from scanner.decode import DecodedSheet, SheetEvidence, decode_sheet
-from scanner.decode_columns import EntryCells
-from scanner.decode_deals import RowEvidence
+from scanner.decode.columns import EntryCells
+from scanner.decode.deals import RowEvidence
+from scanner.decode.sheet import DecodedSheet, SheetEvidence, decode_sheet
 from scanner.errors import ScanError
 from scanner.field_sheets import CropRequest, pixel_rect, write_field_sheets
-from scanner.identify import IdentifiedPage, SheetPages, assemble_sheets, identify
-from scanner.load import expand_paths, load_file
+from scanner.image.identify import IdentifiedPage, SheetPages, assemble_sheets, identify
+from scanner.image.load import expand_paths, load_file
+from scanner.image.pixels import to_gray
+from scanner.image.register import RegisteredPage, register
 from scanner.memory import reuse_freed_memory
-from scanner.pixels import to_gray
 from scanner.read import PageReading, read_page
-from scanner.register import RegisteredPage, register
 from scanner.results import (
     STRAIGHT_PAGE_DPI,
     FieldReading,

@@ -1,9 +1,10 @@
 """Stages 4-6, read a page: marks, digits and each writer's own hand.
 
-:func:`read_page` cuts every box (:mod:`scanner.cells`), reads the mark boxes
-(:mod:`scanner.marks`) and classifies the digit and sign cells with
-:class:`scanner.digits.DigitRecognizer`, all of a page's in one network pass, then adapted in
-one batch per writer (:class:`scanner.adaptation.WriterAdaptation`). Cells whose quick ink
+:func:`read_page` cuts every box (:mod:`scanner.image.cells`), reads the mark boxes
+(:mod:`scanner.image.marks`) and classifies the digit and sign cells with
+:class:`scanner.digits.recognizer.DigitRecognizer`, all of a page's in one network pass, then
+adapted in
+one batch per writer (:class:`scanner.digits.adaptation.WriterAdaptation`). Cells whose quick ink
 measure is clearly nothing skip the classifier and get EMPTY. Each seat's calibration strip
 (the ten digits it wrote before the game) adapts the recognizer to that seat's hand for the
 cells of its zone; the deal column, kept by one scorer, uses the general model (or the
@@ -21,13 +22,13 @@ from functools import lru_cache
 import numpy as np
 
 from forms.model import Box, CalibrationCell, EntryCell, Layout
-from scanner import scan_constants as k
-from scanner.adaptation import WriterAdaptation
+from scanner import constants as k
 from scanner.arrays import Floats, GreyImage
-from scanner.cells import CellImage, cut_cells, rasterize
-from scanner.digits import DigitRecognizer, normalize_cells
-from scanner.marks import MarkReading, MarkThresholds, read_marks
-from scanner.register import RegisteredPage
+from scanner.digits.adaptation import WriterAdaptation
+from scanner.digits.recognizer import DigitRecognizer, normalize_cells
+from scanner.image.cells import CellImage, cut_cells, rasterize
+from scanner.image.marks import MarkReading, MarkThresholds, read_marks
+from scanner.image.register import RegisteredPage
 from scanner.timing import StageClock
 
 log = logging.getLogger(__name__)

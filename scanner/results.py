@@ -52,7 +52,7 @@ class FieldReading:
     scan kept none."""
     ink: tuple[tuple[Any, float], ...] = ()
     """An entry's ink evidence: P(ink | value) for the values the decoding weighed, most
-    likely first, before the rules had their say (``scanner.decode_columns``); what lets a
+    likely first, before the rules had their say (``scanner.decode.columns``); what lets a
     store decode the entry again when a person corrects the sheet. Empty for a row."""
 
     @property

@@ -5,5 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 .venv/bin/ruff check .
-.venv/bin/mypy scoring forms scanner pulka
+.venv/bin/mypy scoring forms scanner samplegen pulka
 .venv/bin/python -m pytest "$@"

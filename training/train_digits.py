@@ -1,4 +1,4 @@
-"""Train the score-sheet digit recognizer and write ``scanner/models/digits.onnx``.
+"""Train the score-sheet digit recognizer and write ``scanner/digits/models/digits.onnx``.
 
 Run from the repository root::
 
@@ -13,13 +13,13 @@ calibration split (the 40 before them of every digit, used only to fit the softm
 temperatures); digits rendered from Debian handwriting and print fonts; digits drawn
 with a pen from hand-made stroke templates (``STROKE_TEMPLATES``); synthetic EMPTY
 cells. Every image is drawn into a cell-sized canvas with augmentation and passed
-through ``scanner.digits.normalize_cells``, so training and scanning share
+through ``scanner.digits.recognizer.normalize_cells``, so training and scanning share
 preprocessing. After training, the softmax temperature is fitted on the calibration
 split and built into the exported graph, and the writer-adaptation output temperature
-is fitted (``ADAPT_OUTPUT_TEMPERATURE`` in ``scanner/digit_constants.py`` is set by
+is fitted (``ADAPT_OUTPUT_TEMPERATURE`` in ``scanner/digits/constants.py`` is set by
 hand from the printed value). scikit-learn's UCI digits are never used here except in
 the final evaluation (``bench/digits_eval.py``) that is written to
-``scanner/models/DIGITS.md``. Needs PyTorch (CPU), onnx, mlxtend, Pillow, OpenCV, numpy.
+``scanner/digits/models/DIGITS.md``. Needs PyTorch (CPU), onnx, mlxtend, Pillow, OpenCV, numpy.
 """
 
 from __future__ import annotations
@@ -37,18 +37,18 @@ from PIL import Image, ImageDraw, ImageFont
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scanner.digit_constants import (  # noqa: E402
+from samplegen.glyphs import HELDOUT_GLYPHS_PATH  # noqa: E402
+from scanner.digits.constants import (  # noqa: E402
     ADAPT_OUTPUT_TEMPERATURE,
     CELL_HEIGHT_300DPI_PX,
     CELL_WIDTH_300DPI_PX,
     EMPTY_CLASS,
 )
-from scanner.digits import normalize_cells  # noqa: E402
-from scanner.glyphs import HELDOUT_GLYPHS_PATH  # noqa: E402
+from scanner.digits.recognizer import normalize_cells  # noqa: E402
 
 SEED = 20240601
 HELDOUT_PER_DIGIT = 100
-MODEL_DIR = ROOT / "scanner" / "models"
+MODEL_DIR = ROOT / "scanner" / "digits" / "models"
 #: Handwriting-like fonts from Debian packages (those installed are used):
 #: fonts-humor-sans, fonts-dkg-handwriting, fonts-comic-neue, fonts-breip,
 #: fonts-bwht, fonts-femkeklaver, fonts-klee, fonts-kristi.
@@ -584,7 +584,7 @@ def plain_calibration_cells() -> tuple[np.ndarray, np.ndarray]:
     with random augmentation per cell, one "writer's" calibration digits would not
     resemble their other digits, and the fit would mostly switch adaptation off.
     """
-    from scanner.glyphs import glyph_to_cell
+    from samplegen.glyphs import glyph_to_cell
 
     tr_x, tr_y, _, _ = load_mnist()
     _, _, cal_x, cal_y = calibration_split(tr_x, tr_y)
@@ -607,8 +607,8 @@ def fit_adaptation_temperature(
     ``fitted`` the minimum.
     """
     from bench.digits_eval import PAGE_DIGITS, expected_calibration_error
-    from scanner.adaptation import WriterAdaptation
-    from scanner.digits import DigitRecognizer, l2_normalize
+    from scanner.digits.adaptation import WriterAdaptation
+    from scanner.digits.recognizer import DigitRecognizer, l2_normalize
 
     rec = DigitRecognizer(model_path)
     digit = y != EMPTY_CLASS
@@ -692,7 +692,7 @@ def _info_path(model_path: Path) -> Path:
 
 def _save_heldout(images: np.ndarray, labels: np.ndarray) -> None:
     """Write the held-out glyphs unless the file already holds exactly these."""
-    from scanner.glyphs import load_heldout_arrays
+    from samplegen.glyphs import load_heldout_arrays
 
     if HELDOUT_GLYPHS_PATH.is_file():
         old_images, old_labels = load_heldout_arrays()

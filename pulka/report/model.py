@@ -18,15 +18,15 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from forms.fill import FillError, fill_from_record
 from forms.identity import SheetIdentity, make_sheet_id
 from forms.layout import build_layout, entry_cells, layout_by_id
 from forms.model import Box, EntryCell, Layout
-from forms.raster import render_pages
-from forms.render import SheetFill, SheetRequest, render_pdf_bytes
-from pulka.crops import crop_image
+from forms.render.fill import FillError, fill_from_record
+from forms.render.raster import render_pages
+from forms.render.sheet import SheetFill, SheetRequest, render_pdf_bytes
 from pulka.report import constants as k
-from pulka.text_report import number
+from pulka.report.crops import crop_image
+from pulka.report.text import number
 from scanner.results import FieldReading, SheetScan, entry_key, ink_shares, split_crop
 from scoring import (
     Column,
@@ -429,7 +429,7 @@ def _scan_file(name: str, scan_dir: Path | None) -> Path:
 def _crop(field: FieldReading, scan_images: dict[int, Any], layout: Layout,
           scan_dir: Path | None) -> bytes | None:
     """The ink of one cell: the scanner's crop if it kept one (a rectangle of a field sheet,
-    or a file of its own in older scans: :func:`pulka.crops.crop_image`), else cut from the
+    or a file of its own in older scans: :func:`pulka.report.crops.crop_image`), else cut from the
     page."""
     from PIL import Image
 

@@ -3,7 +3,7 @@
 Text pages are A4 portrait. The triangle page of the sheet is shown on a landscape page, the
 scanned (or as-written) copy beside the reference copy; a contracts page goes on a portrait
 page, one copy above the other. Fonts are the DejaVu family that prints the sheets
-(:func:`forms.render.register_fonts`): Cyrillic names and ♠♣♦♥ come out right.
+(:func:`forms.render.sheet.register_fonts`): Cyrillic names and ♠♣♦♥ come out right.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from forms.render import register_fonts
+from forms.render.sheet import register_fonts
 from pulka.report import constants as k
 from pulka.report.model import Mark, PageImages, SheetReport
 from pulka.report.tables import (

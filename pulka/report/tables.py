@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from pulka.report.model import DoubtView, FindingView, SheetReport
-from pulka.text_report import number
+from pulka.report.text import number
 
 
 @dataclass(frozen=True)

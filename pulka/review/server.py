@@ -4,7 +4,7 @@ Routes (everything else is 404, other methods 405):
 
 * ``GET /``, ``/review.js``, ``/review.css``: the page (``static/``, a fixed list of files);
 * ``GET /api/queue``: the doubtful cells, worst first, grouped by sheet
-  (:func:`pulka.review_store.queue`);
+  (:func:`pulka.store.review.queue`);
 * ``GET /api/sheet/<sheet id>``: one sheet's cells with their state, findings, settlement;
 * ``GET /api/standings[?tournament=NAME]``: the standings of each tournament (or of one);
 * ``POST /api/decide`` ``{"sheet", "key", "action", "candidate" | "value"}``: ``action`` is
@@ -17,7 +17,7 @@ Routes (everything else is 404, other methods 405):
   sheet's scan folder (no ``..``, no absolute path, no symbolic link out of it); a crop
   that names a rectangle of its page's field sheet (``crops/page-1.jpg#xywh=...``,
   :func:`scanner.results.split_crop`) is cut out of it and sent as JPEG
-  (:func:`pulka.crops.crop_jpeg`), one without (an older scan's own file) as it is.
+  (:func:`pulka.report.crops.crop_jpeg`), one without (an older scan's own file) as it is.
 
 A POST must be ``application/json`` (which also keeps other web sites from posting to it:
 a cross-site JSON post needs a CORS pre-flight this server never grants), at most
@@ -39,9 +39,9 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from pulka import review_store
-from pulka.crops import crop_jpeg
-from pulka.store import Store, StoreError
+from pulka.report.crops import crop_jpeg
+from pulka.store import review as review_store
+from pulka.store.database import Store, StoreError
 from scanner.results import split_crop
 
 log = logging.getLogger(__name__)

@@ -9,8 +9,8 @@ import numpy as np
 
 from forms.identity import SheetIdentity
 from forms.layout import build_layout
-from forms.raster import render_pages
-from forms.render import SheetRequest, render_pdf_bytes
+from forms.render.raster import render_pages
+from forms.render.sheet import SheetRequest, render_pdf_bytes
 from scoring.rules import RuleSet
 
 NAMES = ("Иванова", "Петренко", "Sidorov", "Ковальчук")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from forms.batch import DrawError, batch_requests, blank_seatings, read_draw
+from forms.render.batch import DrawError, batch_requests, blank_seatings, read_draw
 from scoring.rules import RuleSet
 
 

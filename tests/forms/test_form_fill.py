@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from forms.fill import FillError, _write_total, deal_values, fill_from_record
 from forms.layout import build_layout, entry_cells
 from forms.model import DealCell, EntryCell
+from forms.render.fill import FillError, _write_total, deal_values, fill_from_record
 from scoring import expected_sheet, parse_record
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "forms"

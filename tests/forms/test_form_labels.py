@@ -6,7 +6,7 @@ import pytest
 
 from forms.labels import LABELS, LANGUAGES, text
 from forms.layout import build_layout
-from forms.render import DYNAMIC_LABELS
+from forms.render.sheet import DYNAMIC_LABELS
 
 
 def test_languages_have_the_same_keys() -> None:

@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from forms import geometry_constants as g
+from forms.geometry import constants as g
 from forms.layout import (
     PAPERS,
     box_rect_px,

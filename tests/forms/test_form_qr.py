@@ -9,8 +9,8 @@ from conftest import identity_for
 from forms.identity import from_qr_payload, to_qr_payload
 from forms.layout import build_layout
 from forms.qr import _penalty, qr_crop, qr_modules, read_qr
-from forms.raster import render_pages
-from forms.render import SheetRequest, render_pdf_bytes
+from forms.render.raster import render_pages
+from forms.render.sheet import SheetRequest, render_pdf_bytes
 
 
 def test_modules_are_square_and_deterministic() -> None:

@@ -6,8 +6,8 @@ import numpy as np
 from conftest import identity_for
 
 from forms.layout import build_layout
-from forms.raster import page_count, render_page, render_pages, save_png
-from forms.render import SheetRequest, render_pdf_bytes
+from forms.render.raster import page_count, render_page, render_pages, save_png
+from forms.render.sheet import SheetRequest, render_pdf_bytes
 
 
 def test_pages_sizes_and_colour_order(tmp_path) -> None:

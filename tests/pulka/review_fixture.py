@@ -13,7 +13,7 @@ import shutil
 from dataclasses import replace
 from pathlib import Path
 
-from pulka.store import Store
+from pulka.store.database import Store
 from scanner.results import FieldReading, SheetScan
 
 DATA = Path(__file__).parents[1] / "data" / "review"

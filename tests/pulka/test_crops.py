@@ -1,4 +1,4 @@
-"""pulka.crops: a crop is its rectangle of a field sheet, or a whole older crop file."""
+"""pulka.report.crops: a crop is its rectangle of a field sheet, or a whole older crop file."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from pulka.crops import crop_image
+from pulka.report.crops import crop_image
 
 
 def _sheet(path: Path, colour: tuple[int, int, int]) -> None:

@@ -19,12 +19,12 @@ from typing import Any
 import pytest
 
 from forms.layout import build_layout
-from forms.raster import page_count
-from pulka.cli import main
-from pulka.importer import SLOW_ENV, collect, pipeline_available
-from pulka.sample_scans import synthetic_tournament
-from pulka.store import Store
-from pulka.store_refresh import parse_key
+from forms.render.raster import page_count
+from pulka.cli.main import main
+from pulka.store.database import Store
+from pulka.store.importer import SLOW_ENV, collect, pipeline_available
+from pulka.store.refresh import parse_key
+from samplegen.scans import synthetic_tournament
 from scoring import parse_record, settle_record
 
 ROOT = Path(__file__).parents[2]

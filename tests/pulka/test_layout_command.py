@@ -7,7 +7,7 @@ import json
 import pytest
 
 from forms.layout import build_layout
-from pulka.cli import main
+from pulka.cli.main import main
 
 
 @pytest.mark.parametrize("players", [3, 4])

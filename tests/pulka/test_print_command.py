@@ -12,8 +12,8 @@ import pytest
 from forms.identity import from_qr_payload
 from forms.layout import build_layout
 from forms.qr import qr_crop, read_qr
-from forms.raster import page_count, render_page
-from pulka.cli import main
+from forms.render.raster import page_count, render_page
+from pulka.cli.main import main
 
 DATA = Path(__file__).parents[1] / "data" / "forms"
 

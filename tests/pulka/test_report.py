@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from forms.layout import build_layout
-from pulka.cli import main
+from pulka.cli.main import main
 from pulka.report import build_report, render_html, render_pdf, write_reports
 from pulka.report.constants import CROP_HEIGHT_PX
 from scanner.results import FieldReading, ScannedPage, SheetScan, entry_key

@@ -1,4 +1,4 @@
-"""pulka.review.server and pulka.review_store: the review API on a real server (127.0.0.1)."""
+"""pulka.review.server and pulka.store.review: the review API on a real server (127.0.0.1)."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from review_fixture import SHEET1, SHEET2, TRUTH, build_store
 
-from pulka import review_store
-from pulka.cli import main
+from pulka.cli.main import main
 from pulka.review import ReviewServer, make_server
 from pulka.review.server import MAX_BODY_BYTES
-from pulka.store import Store, StoreError
+from pulka.store import review as review_store
+from pulka.store.database import Store, StoreError
 
 
 def serve(db: Path, who: str = "anna") -> ReviewServer:

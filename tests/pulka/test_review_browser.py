@@ -20,7 +20,7 @@ import pytest
 from review_fixture import SHEET1, SHEET2, TRUTH, build_store
 
 from pulka.review import ReviewServer, make_server
-from pulka.store import Store
+from pulka.store.database import Store
 
 pytestmark = pytest.mark.browser
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pulka.cli import main
-from pulka.commands.print_sheets import _requests
+from pulka.cli.main import main
+from pulka.cli.print_sheets import _requests
 
 DRAW = "round,table,A,B,C\n1,1,Anna,Bohdan,Cyril\n2,3,Cyril,-,Anna\n"
 

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from pulka.cli import main
+from pulka.cli.main import main
 
 SAMPLE = Path(__file__).parents[2] / "samples" / "scans" / "sochi-3-scan"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pulka.cli import main
+from pulka.cli.main import main
 from scoring import RuleSet, expected_sheet, parse_record
 from scoring.random_games import inject_errors, random_record, written_columns
 

@@ -1,4 +1,4 @@
-"""pulka.standings: totals against the rules engine, rounds, tie-breaks, exports, the CLI."""
+"""pulka.report.standings: totals against the rules engine, rounds, tie-breaks, exports, the CLI."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from pulka.cli import main
-from pulka.sample_scans import synthetic_tournament
-from pulka.standings import check_tiebreaks, whists_text
-from pulka.store import Store
-from pulka.store_refresh import seat_stats
+from pulka.cli.main import main
+from pulka.report.standings import check_tiebreaks, whists_text
+from pulka.store.database import Store
+from pulka.store.refresh import seat_stats
+from samplegen.scans import synthetic_tournament
 from scoring import expected_sheet, parse_record, settle_record
 
 

@@ -1,4 +1,4 @@
-"""pulka.store: migrations, idempotent import, verified cells, transactions, summaries."""
+"""pulka.store.database: migrations, idempotent import, verified cells, transactions, summaries."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from pulka.sample_scans import synthetic_sheet, synthetic_tournament
-from pulka.store import Store, StoreError
-from pulka.store_refresh import parse_key, rebuild_record
-from pulka.store_schema import SCHEMA_VERSION, SchemaTooNew, schema_version
+from pulka.store.database import Store, StoreError
+from pulka.store.refresh import parse_key, rebuild_record
+from pulka.store.schema import SCHEMA_VERSION, SchemaTooNew, schema_version
+from samplegen.scans import synthetic_sheet, synthetic_tournament
 from scanner.results import FieldReading
 from scoring import RuleSet
 
@@ -116,7 +116,7 @@ def test_a_failed_import_leaves_nothing(tmp_path: Path, monkeypatch: pytest.Monk
         raise RuntimeError("killed")
 
     with Store(tmp_path / "t.sqlite") as store:
-        monkeypatch.setattr("pulka.store.refresh", broken)
+        monkeypatch.setattr("pulka.store.database.refresh", broken)
         with pytest.raises(RuntimeError):
             store.import_scan(sheet.scan)
         assert counts(store) == dict.fromkeys(TABLES, 0)

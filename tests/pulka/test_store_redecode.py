@@ -1,4 +1,4 @@
-"""A person's decision decodes the sheet's other entries again (pulka.store_redecode).
+"""A person's decision decodes the sheet's other entries again (pulka.store.redecode).
 
 The sheet: a random game, its columns read from synthetic ink (:mod:`tests.scanner.evidence`)
 and decoded against a deal log with one row misread (a contract one level off). The entry the
@@ -17,12 +17,12 @@ from typing import Any
 
 import pytest
 
-from pulka import review_store
-from pulka.store import Store
-from pulka.store_redecode import redecode_sheet
-from pulka.store_schema import MIGRATIONS, SCHEMA_VERSION, schema_version
-from scanner.decode_columns import decode_column
-from scanner.redecode import expected_for
+from pulka.store import review as review_store
+from pulka.store.database import Store
+from pulka.store.redecode import redecode_sheet
+from pulka.store.schema import MIGRATIONS, SCHEMA_VERSION, schema_version
+from scanner.decode.columns import decode_column
+from scanner.decode.redecode import expected_for
 from scanner.results import FieldReading, SheetScan, entry_key, row_key
 from scoring import RuleSet, expected_sheet, parse_record
 from scoring.random_games import random_record, written_columns

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from scanner.decode import SheetEvidence
-from scanner.decode_columns import EntryCells
-from scanner.decode_deals import CALLS, LEVELS, RESULT_SIGNS, SUITS, RowEvidence, expected_result
+from scanner.decode.columns import EntryCells
+from scanner.decode.deals import CALLS, LEVELS, RESULT_SIGNS, SUITS, RowEvidence, expected_result
+from scanner.decode.sheet import SheetEvidence
 from scoring.columns import Column, sheet_columns
 from scoring.rules import RuleSet
 

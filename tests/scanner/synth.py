@@ -11,9 +11,9 @@ import numpy as np
 from forms.identity import SheetIdentity
 from forms.layout import build_layout
 from forms.model import Box
-from forms.raster import render_pages
-from forms.render import SheetRequest, render_pdf_bytes
-from scanner.glyphs import default_glyphs, glyph_to_cell
+from forms.render.raster import render_pages
+from forms.render.sheet import SheetRequest, render_pdf_bytes
+from samplegen.glyphs import default_glyphs, glyph_to_cell
 from scoring.rules import RuleSet
 
 DPI = 300

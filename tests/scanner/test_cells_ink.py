@@ -10,10 +10,10 @@ import pytest
 
 from forms.layout import build_layout
 from forms.model import EntryCell
-from scanner import cells
-from scanner.cells import cut_cells, may_hold_ink, rasterize
-from scanner.load import PageImage
-from scanner.register import register
+from scanner.image import cells
+from scanner.image.cells import cut_cells, may_hold_ink, rasterize
+from scanner.image.load import PageImage
+from scanner.image.register import register
 from tests.scanner.synth import glyphs, page_bgr, photo, write_digit, write_mark
 
 LAYOUT = build_layout(3)

@@ -1,10 +1,10 @@
-"""The writer's model of one column (scanner.column_paths)."""
+"""The writer's model of one column (scanner.decode.column_paths)."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-from scanner.column_paths import (
+from scanner.decode.column_paths import (
     PRIOR_RIGHT_STEP,
     PRIOR_RIGHT_TOTAL,
     PRIOR_SKIPPED,

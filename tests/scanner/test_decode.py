@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from scanner.deal_legality import Legality
-from scanner.decode import ILLEGAL_FIT, SheetEvidence, _DealLogs, _row_decision, decode_sheet
-from scanner.decode_columns import EntryInk, column_log_likelihood, decode_column
-from scanner.decode_deals import RowCandidate, decode_row
-from scanner.redecode import EntryEvidence, redecode_columns
+from scanner.decode.columns import EntryInk, column_log_likelihood, decode_column
+from scanner.decode.deals import RowCandidate, decode_row
+from scanner.decode.legality import Legality
+from scanner.decode.redecode import EntryEvidence, redecode_columns
+from scanner.decode.sheet import ILLEGAL_FIT, SheetEvidence, _DealLogs, _row_decision, decode_sheet
 from scoring import RuleSet, audit, expected_sheet, parse_record
 from scoring.columns import Column
 from scoring.errors import RecordError
@@ -102,8 +102,8 @@ def test_the_totals_decide_an_unsure_deal_row() -> None:
 
 def test_the_totals_overturn_a_row_the_ink_reads_at_0_9985() -> None:
     """A talon's quick tricks read one less at 0.9985 (as a 2 read 1 at 0.99898 on a sample
-    sheet): sure enough to pass :data:`~scanner.decode.ROW_READ`, so it is re-ranked only
-    because :data:`~scanner.decode.RERANK_BELOW` is stricter, and the whists the talon prize
+    sheet): sure enough to pass :data:`~scanner.decode.sheet.ROW_READ`, so it is re-ranked only
+    because :data:`~scanner.decode.sheet.RERANK_BELOW` is stricter, and the whists the talon prize
     wrote put it right."""
     def one_less(quick: int) -> list[float]:
         misread = [0.0] * 11
@@ -279,7 +279,7 @@ def test_digits_no_total_checks_must_be_surer(calls: tuple[str, str], status: st
     """A Sochi six with B's and C's tricks each read at 0.97 (a 2 at 0.03): the split 3-1
     or 2-2 holds ~0.999 of the row. A lone whister writes whists for the pair's tricks
     (greedy, RULES.md §3), so the totals are the same either way and only the ink decides:
-    below :data:`~scanner.decode.UNCHECKED_READ`, doubtful. Two whisters each write their
+    below :data:`~scanner.decode.sheet.UNCHECKED_READ`, doubtful. Two whisters each write their
     own tricks, so the totals check the split and the row is read."""
     deal = {"dealer": "A", "type": "contract", "declarer": "A", "contract": "6S",
             "defence": dict(zip("BC", calls, strict=True)), "tricks": {"A": 6, "B": 3, "C": 1}}
@@ -306,7 +306,7 @@ def test_a_talon_the_ink_reads_as_no_prize_is_doubtful(ink_reads: int | None,
                                                        status: str) -> None:
     """The talon cell read as a 9 at 0.98 (no talon prize holds 9 quick tricks), its true
     value at 0.01: the totals put the row right, yet only between the values they were
-    shown, so the row is doubtful (:data:`~scanner.decode.TALON_OVERRULED_LOG`). The same
+    shown, so the row is doubtful (:data:`~scanner.decode.sheet.TALON_OVERRULED_LOG`). The same
     cell misread as a legal value (one less) the totals weigh and overrule: read."""
     def misread(quick: int) -> list[float]:
         cell = [0.001] * 11

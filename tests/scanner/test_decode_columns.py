@@ -1,4 +1,4 @@
-"""A column decoded as a whole (scanner.column_paths): later entries have their say."""
+"""A column decoded as a whole (scanner.decode.column_paths): later entries have their say."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from scanner.decode import decode_sheet
-from scanner.decode_columns import EntryCells, decode_column
-from scanner.redecode import EntryEvidence
+from scanner.decode.columns import EntryCells, decode_column
+from scanner.decode.redecode import EntryEvidence
+from scanner.decode.sheet import decode_sheet
 from scoring import RuleSet, expected_sheet, parse_record
 from scoring.random_games import random_record, written_columns
 from scoring.sheet import ExpectedSheet, SheetEntry

@@ -1,5 +1,5 @@
-"""Row readings weighed best first (scanner.row_readings), and the rules engine's verdicts
-shared between deal shapes (scanner.decode_deals)."""
+"""Row readings weighed best first (scanner.decode.rows), and the rules engine's verdicts
+shared between deal shapes (scanner.decode.deals)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from forms.deal_column import CALLS
-from scanner.deal_legality import VerdictKey, is_legal, verdict_key
-from scanner.decode_deals import _shape
-from scanner.row_readings import Queued, Reading, best_first
+from forms.geometry.deal_column import CALLS
+from scanner.decode.deals import _shape
+from scanner.decode.legality import VerdictKey, is_legal, verdict_key
+from scanner.decode.rows import Queued, Reading, best_first
 from scoring.rules import RuleSet
 
 

@@ -1,4 +1,5 @@
-"""Tests of the handwritten-digit recognizer (scanner.digits) and glyph loading (scanner.glyphs)."""
+"""Tests of the handwritten-digit recognizer (scanner.digits.recognizer), glyph loading
+(samplegen.glyphs)."""
 
 from __future__ import annotations
 
@@ -9,21 +10,21 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from scanner.adaptation import WriterAdaptation
-from scanner.digit_constants import (
+from samplegen.glyphs import GlyphDirError, default_glyphs, glyph_to_cell, load_glyph_dir
+from scanner.digits.adaptation import WriterAdaptation
+from scanner.digits.constants import (
     BACKGROUND_KERNEL_FRACTION,
     CELL_HEIGHT_300DPI_PX,
     CELL_WIDTH_300DPI_PX,
     EMPTY_CLASS,
 )
-from scanner.digits import (
+from scanner.digits.recognizer import (
     DigitRecognizer,
     _contrast_stack,
     ink_fraction,
     normalize_cell,
     normalize_cells,
 )
-from scanner.glyphs import GlyphDirError, default_glyphs, glyph_to_cell, load_glyph_dir
 
 H, W = CELL_HEIGHT_300DPI_PX, CELL_WIDTH_300DPI_PX
 FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")

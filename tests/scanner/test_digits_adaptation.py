@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from scanner.adaptation import WriterAdaptation
-from scanner.digit_constants import EMPTY_CLASS, NUM_CLASSES
-from scanner.digits import DigitRecognizer
+from scanner.digits.adaptation import WriterAdaptation
+from scanner.digits.constants import EMPTY_CLASS, NUM_CLASSES
+from scanner.digits.recognizer import DigitRecognizer
 
 DIM = 16
 

@@ -11,7 +11,7 @@ from bench.digits_eval import (
     low_resolution_cells,
     run_model,
 )
-from scanner.digits import DigitRecognizer
+from scanner.digits.recognizer import DigitRecognizer
 
 
 def _detail(cell: np.ndarray) -> float:

@@ -12,10 +12,10 @@ import pytest
 
 from forms.layout import layout_by_id
 from scanner.field_sheets import ALIGN_PX, CROP_PX_PER_MM, _blocks, _pack, _upright, _warp_block
-from scanner.identify import identify
-from scanner.load import load_file
+from scanner.image.identify import identify
+from scanner.image.load import load_file
+from scanner.image.register import register
 from scanner.pipeline import _crop_plan, scan_paths
-from scanner.register import register
 from scanner.results import SheetScan, crop_ref, split_crop
 
 SAMPLES = Path(__file__).parents[2] / "samples" / "scans"

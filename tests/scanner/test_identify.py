@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from scanner.errors import UnknownLayout
-from scanner.identify import assemble_sheets, identify
-from scanner.load import load_file
-from scanner.register import register
+from scanner.image.identify import assemble_sheets, identify
+from scanner.image.load import load_file
+from scanner.image.register import register
 from tests.scanner.synth import identity_for, page_bgr, photo, sheet_pdf
 
 
@@ -27,7 +27,7 @@ def test_qr_identity_round_trips_and_sheets_assemble(tmp_path: Path) -> None:
 
 
 def test_photo_is_identified() -> None:
-    from scanner.load import PageImage
+    from scanner.image.load import PageImage
 
     page = identify(register(PageImage(Path("p.jpg"), 0, photo(page_bgr(3, 0), 3))))
     assert page.via == "qr" and page.identity is not None and page.identity.page == 0

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from scanner.errors import NotAnImage, UnreadableImage
-from scanner.load import expand_paths, iter_pages, load_file
+from scanner.image.load import expand_paths, iter_pages, load_file
 from tests.scanner.synth import page_bgr, sheet_pdf
 
 

@@ -1,4 +1,4 @@
-"""Number readings from digit cells (scanner.numbers)."""
+"""Number readings from digit cells (scanner.decode.numbers)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from scanner.numbers import (
+from scanner.decode.numbers import (
     BEAM_WIDTH,
     EMPTY,
     PROBABILITY_FLOOR,

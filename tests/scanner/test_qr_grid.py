@@ -13,11 +13,11 @@ from reportlab.graphics.barcode import qrencoder
 from forms.identity import to_qr_payload
 from forms.model import Region
 from forms.qr import _data_positions, qr_modules, text_of_modules
-from scanner import identify
-from scanner.identify import _regions, _warp_red, detect_qr, read_qr_grid
-from scanner.load import PageImage
-from scanner.pixels import content_channel
-from scanner.register import register
+from scanner.image import identify
+from scanner.image.identify import _regions, _warp_red, detect_qr, read_qr_grid
+from scanner.image.load import PageImage
+from scanner.image.pixels import content_channel
+from scanner.image.register import register
 from tests.scanner.synth import identity_for, page_bgr, photo
 
 

@@ -9,14 +9,14 @@ import pytest
 
 from forms.layout import build_layout, calibration_cells
 from forms.model import DealCell, EntryCell
-from scanner.adaptation import WriterAdaptation
-from scanner.cells import cut_cells, rasterize
-from scanner.digits import DigitRecognizer
-from scanner.load import PageImage
-from scanner.marks import mark_thresholds
+from scanner.constants import EMPTY_MAX_INK_FRACTION
+from scanner.digits.adaptation import WriterAdaptation
+from scanner.digits.recognizer import DigitRecognizer
+from scanner.image.cells import cut_cells, rasterize
+from scanner.image.load import PageImage
+from scanner.image.marks import mark_thresholds
+from scanner.image.register import register
 from scanner.read import EMPTY, read_page
-from scanner.register import register
-from scanner.scan_constants import EMPTY_MAX_INK_FRACTION
 from tests.scanner.synth import glyphs, page_bgr, photo, write_digit, write_mark
 
 LAYOUT = build_layout(3)

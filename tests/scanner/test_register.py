@@ -11,9 +11,9 @@ import pytest
 
 from forms.layout import build_layout
 from scanner.errors import NoSheetFound, PoorQuality
-from scanner.load import PageImage
-from scanner.pixels import halvings
-from scanner.register import detect_in_corners, detect_markers, register
+from scanner.image.load import PageImage
+from scanner.image.pixels import halvings
+from scanner.image.register import detect_in_corners, detect_markers, register
 from tests.scanner.synth import DPI, page_bgr, photo
 
 SRC = Path("test.jpg")
@@ -97,7 +97,7 @@ def test_a_stray_marker_of_another_page_is_told_by_page_number(
     patch = other[:round(22 * s), :round(22 * s)]  # page 3's top-left marker and its margin
     y, x = round(30 * s), round(45 * s)
     page[y:y + patch.shape[0], x:x + patch.shape[1]] = patch
-    with caplog.at_level(logging.WARNING, logger="scanner.register"):
+    with caplog.at_level(logging.WARNING, logger="scanner.image.register"):
         reg = register(PageImage(SRC, 0, page))
     assert reg.page_index == 1
     assert "markers of pages 2, 3; reading page 2" in caplog.text

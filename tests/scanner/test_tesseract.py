@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from scanner.glyphs import default_glyphs, glyph_to_cell
-from scanner.identify import read_printed_id
-from scanner.load import PageImage
-from scanner.register import register
+from samplegen.glyphs import default_glyphs, glyph_to_cell
+from scanner.image.identify import read_printed_id
+from scanner.image.load import PageImage
+from scanner.image.register import register
 from scanner.tesseract import read_digits, tesseract_version
 from tests.scanner.synth import page_bgr
 

@@ -9,9 +9,9 @@ import cv2
 import numpy as np
 import pytest
 
-from scanner.load import PageImage
-from scanner.pixels import content_channel, halvings
-from scanner.register import register
+from scanner.image.load import PageImage
+from scanner.image.pixels import content_channel, halvings
+from scanner.image.register import register
 from tests.scanner.synth import page_bgr, photo
 
 SRC = Path("p.png")

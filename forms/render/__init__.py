@@ -1,0 +1,1 @@
+"""Drawing sheets with ReportLab: blank and filled sheets, batches, rasterised pages."""

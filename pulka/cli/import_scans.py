@@ -1,0 +1,88 @@
+"""``pulka import``: scan folders of sheet images into the tournament store.
+
+Examples::
+
+    pulka import photos/round-1 photos/round-2
+    pulka import photos --db kyiv.sqlite --out kyiv-scans --jobs 8
+    pulka import kyiv-scans          # the scans already made (their scan.json), read back
+
+Images are scanned on all cores (``--jobs``); a page already imported is recognised by its
+content and skipped; a re-scan never overwrites a cell a person verified. Each file that
+cannot be read gives one line; the rest is imported, and the exit status is then 5 (PARTIAL).
+What a folder may hold: :mod:`pulka.store.importer`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from pulka.cli.progress import ProgressBar
+from pulka.cli.store_options import add_db_argument, open_store
+from pulka.exitcodes import ExitCode, PulkaCommandError
+from pulka.store.importer import collect, import_paths, pipeline_available
+
+NAME = "import"
+HELP = "scan folders of sheet images into the tournament store (all cores)"
+
+log = logging.getLogger(__name__)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``pulka import``."""
+    parser.add_argument("folders", nargs="+", type=Path, metavar="FOLDER",
+                        help="folders (walked) or files: images, or scan.json documents")
+    add_db_argument(parser)
+    parser.add_argument("--out", type=Path, metavar="DIR",
+                        help="where each sheet's scan goes (straightened pages, crops, "
+                             "scan.json); default: <db name>-scans beside the store")
+    parser.add_argument("--jobs", type=int, default=0, metavar="N",
+                        help="worker processes (default: all cores)")
+    parser.add_argument("--rescan", action="store_true",
+                        help="scan images again even when already imported (verified cells "
+                             "still keep their values)")
+
+
+def run(args: argparse.Namespace) -> ExitCode:
+    """Import; exit 0, or 5 (PARTIAL) when some files failed."""
+    if args.jobs < 0:
+        raise PulkaCommandError(f"--jobs: must be 1 or more (0: all cores), got {args.jobs}",
+                                ExitCode.BAD_ARGS)
+    out_dir = args.out or args.db.with_name(f"{args.db.stem}-scans")
+    if out_dir.exists() and not out_dir.is_dir():
+        raise PulkaCommandError(f"--out {out_dir} is a file; name a folder", ExitCode.BAD_ARGS)
+    try:
+        inputs = collect(args.folders, out_dir)
+    except FileNotFoundError as error:
+        raise PulkaCommandError(str(error), ExitCode.BAD_ARGS) from None
+    if not inputs.images and not inputs.documents:
+        raise PulkaCommandError(f"no images or scan.json documents in "
+                                f"{', '.join(map(str, args.folders))}", ExitCode.BAD_ARGS)
+    if inputs.images and not pipeline_available():
+        raise PulkaCommandError(f"{len(inputs.images)} images to scan, but this pulka has no "
+                                f"scan pipeline (scanner.pipeline); import scan.json documents "
+                                f"only, or update pulka", ExitCode.MISSING_DEPENDENCY)
+    bar = ProgressBar("import")
+    with open_store(args.db) as store:
+        try:
+            report = import_paths(store, args.folders, out_dir, args.jobs, args.rescan,
+                                  bar.update)
+        finally:
+            bar.close()
+    for failure in report.failures:
+        message = failure.message
+        if not message.startswith(failure.source.partition("#")[0]):
+            message = f"{failure.source}: {message}"
+        print(f"pulka import: {message}", file=sys.stderr)
+    states = ", ".join(f"{n} {s.replace('_', ' ')}" for s, n in sorted(report.states.items()))
+    rate = report.sheets / report.seconds if report.seconds else 0.0
+    line = (f"{args.db}: imported {report.sheets} sheets in {report.seconds:.1f} s "
+            f"({rate:.1f} sheets/s)" + (f": {states}" if states else ""))
+    if report.skipped:
+        line += f"; {report.skipped} images already imported"
+    if report.failures:
+        line += f"; {len(report.failures)} files failed"
+    print(line)
+    return ExitCode.PARTIAL if report.failures else ExitCode.OK

@@ -1,0 +1,70 @@
+"""The ``pulka`` command line: one sub-command per module of :mod:`pulka.cli`.
+
+Each command module defines ``NAME``, ``HELP``, ``add_arguments(parser)`` and
+``run(args) -> ExitCode``. Errors become one line on stderr and an exit code here, and only
+here; logging is configured here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+from pulka.exitcodes import ExitCode, PulkaCommandError
+from scoring.errors import ScoringError
+
+COMMAND_MODULES = (
+    "settle", "audit", "print_sheets", "layout", "samples", "scan",
+    "tournament", "import_scans", "standings", "show", "review",
+)
+
+log = logging.getLogger("pulka")
+
+
+def _load_commands() -> list[ModuleType]:
+    return [importlib.import_module(f"pulka.cli.{name}") for name in COMMAND_MODULES]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every sub-command."""
+    parser = argparse.ArgumentParser(
+        prog="pulka", description="Preferans score sheets: print, scan, audit, settle.")
+    parser.add_argument("-v", "--verbose", action="count", default=0,
+                        help="more log output (-vv for debugging)")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for module in _load_commands():
+        sub = commands.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        module.add_arguments(sub)
+        sub.set_defaults(run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``pulka`` console script; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    level = (logging.WARNING, logging.INFO, logging.DEBUG)[min(args.verbose, 2)]
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        return int(args.run(args))
+    except PulkaCommandError as error:
+        print(f"pulka {args.command}: {error}", file=sys.stderr)
+        return int(error.exit_code)
+    except ScoringError as error:
+        print(f"pulka {args.command}: {error}", file=sys.stderr)
+        return int(ExitCode.BAD_INPUT)
+    except KeyboardInterrupt:
+        print(f"pulka {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return int(ExitCode.OK)
+    except Exception:  # noqa: BLE001 - the one place where bugs become an exit code
+        log.exception("internal error; please report it with the input file")
+        return int(ExitCode.INTERNAL)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,203 @@
+"""``pulka print``: printable pulka sheets as PDF (blank, a tournament batch, or filled).
+
+Examples::
+
+    pulka print --players 3 -o sheet.pdf
+    pulka print --players 4 --variant leningrad --pool 30 --stake 0.5 --lang uk -o s.pdf
+    pulka print --players 3 --tournament "Kyiv Open" --rounds 3 --tables 8 -o batch.pdf
+    pulka print --players 3 --tournament "Kyiv Open" --draw draw.csv -o batch.pdf
+    pulka print --record game.json -o reference.pdf
+
+Every option is checked before any page is drawn; each bad one gives one line and exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+from forms.identity import SheetIdentity, make_sheet_id
+from forms.labels import LANGUAGES
+from forms.layout import PAPERS, build_layout
+from forms.render.batch import DrawError, batch_requests, blank_seatings, read_draw
+from forms.render.fill import FillError, fill_from_record
+from forms.render.sheet import FontMissingError, SheetRequest, render_pdf
+from pulka.exitcodes import ExitCode, PulkaCommandError
+from pulka.records import load_record
+from scoring.errors import RuleSetError
+from scoring.rules import SETTING_NAMES, VARIANTS, RuleSet
+
+NAME = "print"
+HELP = "print pulka sheets as PDF: blank, a tournament batch, or filled from a record"
+
+log = logging.getLogger(__name__)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``pulka print``."""
+    parser.add_argument("--players", type=int, choices=(3, 4),
+                        help="3 or 4 players (not needed with --record)")
+    parser.add_argument("--variant", default="sochi",
+                        help=f"rules preset: {', '.join(VARIANTS)} (default sochi)")
+    parser.add_argument("--pool", default="20",
+                        help="pool size, a positive whole number, or 'none' for a game by "
+                             "time (default 20)")
+    parser.add_argument("--stake", help="money per whist, e.g. 0.5")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="any other setting of RULES.md, e.g. --set talon_prize=true "
+                             "--set allpass_progression='1, 2, 3, …' (repeatable)")
+    parser.add_argument("--lang", choices=LANGUAGES, default="ru",
+                        help="label language (default ru)")
+    parser.add_argument("--paper", choices=PAPERS, default="A4", help="paper size (default A4)")
+    parser.add_argument("-o", "--output", type=Path, required=True, help="the PDF to write")
+    parser.add_argument("--tournament", default="", help="tournament name, printed and in the QR")
+    parser.add_argument("--date", default="", help="date printed in the header")
+    parser.add_argument("--tables", type=int, help="tables per round (tournament batch)")
+    parser.add_argument("--rounds", type=int, help="rounds (tournament batch)")
+    parser.add_argument("--draw", type=Path,
+                        help="CSV of the draw: round,table,A,B,C[,D] (one sheet per line)")
+    parser.add_argument("--names", help="names by seat for a single sheet, comma-separated")
+    parser.add_argument("--record", type=Path,
+                        help="a pulka-record/1 game: print its sheet filled in a clean hand")
+    parser.add_argument("--continuation", type=int, default=0,
+                        help="print continuation sheet N of a game (blank sheet only)")
+
+
+def run(args: argparse.Namespace) -> ExitCode:
+    """Check every option, then draw the PDF."""
+    requests = _requests(args)
+    try:
+        args.output.parent.mkdir(parents=True, exist_ok=True)
+        pages = render_pdf(requests, args.output)
+    except FontMissingError as error:
+        raise PulkaCommandError(str(error), ExitCode.MISSING_DEPENDENCY) from None
+    except OSError as error:
+        raise PulkaCommandError(f"{args.output}: cannot write ({error.strerror})",
+                                ExitCode.BAD_ARGS) from None
+    log.info("%s: %d sheets, %d pages", args.output, len(requests), pages)
+    return ExitCode.OK
+
+
+def rules_from_args(args: argparse.Namespace) -> RuleSet:
+    """The rule set the options describe; a bad option is one line naming it."""
+    if args.players is None:
+        raise PulkaCommandError("--players is required (3 or 4), unless --record is given",
+                                ExitCode.BAD_ARGS)
+    settings: dict[str, Any] = {"variant": args.variant, "players": args.players,
+                                "pool": _pool(args.pool)}
+    if args.stake is not None:
+        settings["stake"] = args.stake
+    for item in args.set:
+        name, sep, value = item.partition("=")
+        name = name.strip()
+        if not sep or name not in SETTING_NAMES:
+            raise PulkaCommandError(f"--set {item!r}: expected NAME=VALUE with NAME one of "
+                                    f"{', '.join(SETTING_NAMES[3:])}", ExitCode.BAD_ARGS)
+        if name in ("variant", "players", "pool", "stake"):
+            raise PulkaCommandError(f"--set {name}: use --{name} instead", ExitCode.BAD_ARGS)
+        try:
+            settings[name] = json.loads(value)
+        except json.JSONDecodeError:
+            settings[name] = value
+    try:
+        return RuleSet.from_settings(settings)
+    except RuleSetError as error:
+        option = {"variant": "--variant", "pool": "--pool", "stake": "--stake"}.get(
+            error.where.removeprefix("rules."), f"--set {error.where.removeprefix('rules.')}")
+        raise PulkaCommandError(f"{option}: {error.reason}", ExitCode.BAD_ARGS) from None
+
+
+def _pool(text: str) -> int | None:
+    if text.strip().lower() in ("none", "null", "time", "by-time"):
+        return None
+    try:
+        pool = int(text)
+    except ValueError:
+        raise PulkaCommandError(f"--pool: expected a positive whole number or 'none', got "
+                                f"{text!r}", ExitCode.BAD_ARGS) from None
+    if pool < 1:
+        raise PulkaCommandError(f"--pool: must be a positive whole number (or 'none' for a "
+                                f"game by time), got {pool}", ExitCode.BAD_ARGS)
+    return pool
+
+
+def _requests(args: argparse.Namespace) -> list[SheetRequest]:
+    if args.record is not None:
+        return _record_requests(args)
+    rules = rules_from_args(args)
+    batch = args.tables is not None or args.rounds is not None or args.draw is not None
+    if batch:
+        return _batch_requests(args, rules)
+    if args.continuation < 0:
+        raise PulkaCommandError("--continuation: must be 0 or more", ExitCode.BAD_ARGS)
+    names = tuple(n.strip() for n in args.names.split(",")) if args.names else ()
+    if names and len(names) != rules.players:
+        raise PulkaCommandError(f"--names: {len(names)} names for {rules.players} players",
+                                ExitCode.BAD_ARGS)
+    layout = build_layout(rules.players, args.paper, rules.talon_prize)
+    identity = SheetIdentity(
+        sheet_id=make_sheet_id(args.tournament, None, None, rules.id, names,
+                               args.continuation),
+        tournament=args.tournament, round=None, table=None, page=0,
+        continuation=args.continuation, layout_id=layout.id, rules_id=rules.id,
+        rules=rules.settings(), seats=layout.seats, names=names or ("",) * rules.players,
+        date=args.date)
+    return [SheetRequest(layout, identity, args.lang)]
+
+
+def _batch_requests(args: argparse.Namespace, rules: RuleSet) -> list[SheetRequest]:
+    for option in ("tables", "rounds"):
+        value = getattr(args, option)
+        if value is not None and value < 1:
+            raise PulkaCommandError(f"--{option}: must be 1 or more, got {value}",
+                                    ExitCode.BAD_ARGS)
+    if args.draw is not None:
+        try:
+            seatings = read_draw(args.draw, rules.players)
+        except DrawError as error:
+            raise PulkaCommandError(str(error), ExitCode.BAD_INPUT) from None
+        if args.tables is not None and max(s.table for s in seatings) > args.tables:
+            raise PulkaCommandError(f"{args.draw}: the draw has table "
+                                    f"{max(s.table for s in seatings)}, --tables says "
+                                    f"{args.tables}", ExitCode.BAD_ARGS)
+        if args.rounds is not None and max(s.round for s in seatings) > args.rounds:
+            raise PulkaCommandError(f"{args.draw}: the draw has round "
+                                    f"{max(s.round for s in seatings)}, --rounds says "
+                                    f"{args.rounds}", ExitCode.BAD_ARGS)
+    else:
+        if args.tables is None or args.rounds is None:
+            raise PulkaCommandError("a tournament batch needs --tables and --rounds, or "
+                                    "--draw", ExitCode.BAD_ARGS)
+        seatings = blank_seatings(args.rounds, args.tables, rules.players)
+    return list(batch_requests(seatings, rules, args.tournament, args.lang, args.paper,
+                               args.date))
+
+
+def _record_requests(args: argparse.Namespace) -> list[SheetRequest]:
+    if args.tables is not None or args.rounds is not None or args.draw is not None:
+        raise PulkaCommandError("--record prints one game; leave out --tables, --rounds and "
+                                "--draw", ExitCode.BAD_ARGS)
+    record = load_record(args.record)
+    rules = record.rules
+    if args.players is not None and args.players != rules.players:
+        raise PulkaCommandError(f"--players {args.players}: the record is for "
+                                f"{rules.players} players", ExitCode.BAD_ARGS)
+    layout = build_layout(rules.players, args.paper, rules.talon_prize)
+    try:
+        fills = fill_from_record(record, layout)
+    except FillError as error:
+        raise PulkaCommandError(f"{args.record}: {error}", ExitCode.BAD_INPUT) from None
+    names = tuple(record.names.get(seat, "") for seat in record.seats)
+    requests = []
+    for continuation, fill in enumerate(fills):
+        identity = SheetIdentity(
+            sheet_id=make_sheet_id(args.tournament, None, None, rules.id, names, continuation,
+                                   salt=str(args.record.name)),
+            tournament=args.tournament, round=None, table=None, page=0,
+            continuation=continuation, layout_id=layout.id, rules_id=rules.id,
+            rules=rules.settings(), seats=layout.seats, names=names, date=args.date)
+        requests.append(SheetRequest(layout, identity, args.lang, fill))
+    return requests

@@ -1,0 +1,72 @@
+"""``pulka review``: the review page, a local web server where a person settles doubtful cells.
+
+Examples::
+
+    pulka review                       # pulka.sqlite here, http://127.0.0.1:8765/
+    pulka review --db kyiv.sqlite --port 0 --user anna
+
+Keys on the page: 1-9 accept a candidate, digits then Enter type a value (``t`` starts
+typing), ``x`` illegible, ``s`` or Space skip, ``u`` or Ctrl+Z undo, ``v`` the sheet view.
+Every decision is saved at once, with who and when. The server and its API:
+:mod:`pulka.review.server`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import logging
+
+from pulka.cli.store_options import add_db_argument, open_store
+from pulka.exitcodes import ExitCode, PulkaCommandError
+
+NAME = "review"
+HELP = "the review page: settle every doubtful cell in the browser, by keyboard"
+DEFAULT_PORT = 8765
+
+log = logging.getLogger(__name__)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``pulka review``."""
+    add_db_argument(parser)
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1: this computer only)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, metavar="N",
+                        help=f"port (default {DEFAULT_PORT}; 0: any free port)")
+    parser.add_argument("--user", metavar="NAME",
+                        help="who decides, saved with every decision (default: the login name)")
+
+
+def run(args: argparse.Namespace) -> ExitCode:
+    """Serve until Ctrl+C; exit 0."""
+    from pulka.review.server import ReviewServer
+
+    if not 0 <= args.port <= 65535:
+        raise PulkaCommandError(f"--port: {args.port} is not a port (0-65535)", ExitCode.BAD_ARGS)
+    who = args.user or _login()
+    if not who.strip():
+        raise PulkaCommandError("--user: give a name", ExitCode.BAD_ARGS)
+    with open_store(args.db):
+        pass
+    try:
+        server = ReviewServer((args.host, args.port), args.db, who.strip())
+    except OSError as error:
+        raise PulkaCommandError(f"cannot listen on {args.host}:{args.port} ({error.strerror}); "
+                                f"try another --port, or --port 0", ExitCode.BAD_ARGS) from None
+    print(f"pulka review: {server.url} (store {args.db}, decisions as {server.who}); "
+          f"Ctrl+C stops", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print("pulka review: stopped", flush=True)
+    finally:
+        server.server_close()
+    return ExitCode.OK
+
+
+def _login() -> str:
+    try:
+        return getpass.getuser()
+    except (OSError, KeyError):
+        return "reviewer"

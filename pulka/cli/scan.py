@@ -1,0 +1,74 @@
+"""``pulka scan FILES... [--out DIR] [--json]``: read filled sheets into records.
+
+Each sheet becomes ``OUT/<sheet id>/scan.json`` (``pulka-scan/1``: every field with its
+status, confidence, candidates and crop) beside its straightened pages and field sheets, and
+``OUT/<sheet id>/record.json`` (``pulka-record/1``, ready for ``pulka audit`` and
+``pulka settle``). A file that cannot be read is named on stderr with the reason, and the
+batch goes on; the summary line says how many sheets were read and how many cells need a
+person.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from pulka.cli.progress import ProgressBar
+from pulka.exitcodes import ExitCode
+from scanner.pipeline import ScanFailure, scan_paths
+from scanner.results import SheetScan
+
+NAME = "scan"
+HELP = "read filled sheets (JPEG, PNG, TIFF, PDF; files or folders) into game records"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``pulka scan``."""
+    parser.add_argument("files", nargs="+", type=Path, help="images, PDFs or folders")
+    parser.add_argument("--out", type=Path, default=Path("scans"),
+                        help="output folder (default ./scans)")
+    parser.add_argument("--json", action="store_true",
+                        help="print one pulka-scan/1 document per sheet (JSON lines)")
+
+
+def run(args: argparse.Namespace) -> ExitCode:
+    """Exit 0 when every sheet was read with nothing doubtful, 1 with doubtful cells,
+    5 when some files could not be read, 3 when none could."""
+    args.out.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    sheets: list[SheetScan] = []
+    failures: list[ScanFailure] = []
+    bar = ProgressBar("scan")
+
+    def say(text: str) -> None:
+        bar.close()
+        print(text, file=sys.stderr)
+
+    try:
+        for outcome in scan_paths(args.files, args.out, bar.update):
+            if isinstance(outcome, ScanFailure):
+                failures.append(outcome)
+                say(f"pulka scan: {outcome.message}")
+                continue
+            sheets.append(outcome)
+            record_path = args.out / outcome.sheet_id / "record.json"
+            record_path.write_text(json.dumps(outcome.record, ensure_ascii=False, indent=1),
+                                   encoding="utf-8")
+            if args.json:
+                print(json.dumps(outcome.to_json(), ensure_ascii=False))
+            else:
+                say(f"{outcome.sheet_id}: {len(outcome.record['deals'])} deals, "
+                    f"{len(outcome.doubtful)} doubtful, {outcome.seconds:.1f} s -> {record_path}")
+            for problem in outcome.problems:
+                say(f"pulka scan: {problem}")
+    finally:
+        bar.close()
+    doubtful = sum(len(s.doubtful) for s in sheets)
+    print(f"pulka scan: {len(sheets)} sheets read, {doubtful} cells doubtful, "
+          f"{len(failures)} files failed, {time.perf_counter() - start:.1f} s", file=sys.stderr)
+    if failures:
+        return ExitCode.PARTIAL if sheets else ExitCode[failures[0].exit_code_name]
+    return ExitCode.FINDINGS if doubtful else ExitCode.OK

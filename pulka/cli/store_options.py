@@ -1,0 +1,33 @@
+"""The ``--db`` option shared by the store's commands, and opening the store for them."""
+
+from __future__ import annotations
+
+import argparse
+import sqlite3
+from pathlib import Path
+
+from pulka.exitcodes import ExitCode, PulkaCommandError
+from pulka.store.database import DEFAULT_DB, Store
+from pulka.store.schema import SchemaTooNew
+
+
+def add_db_argument(parser: argparse.ArgumentParser) -> None:
+    """``--db FILE``: the store file (default ``pulka.sqlite`` in the current folder)."""
+    parser.add_argument("--db", type=Path, default=DEFAULT_DB, metavar="FILE",
+                        help=f"the tournament store (default {DEFAULT_DB} here)")
+
+
+def open_store(path: Path, create: bool = True) -> Store:
+    """The store at ``path``; one clear line when it cannot be opened."""
+    if not create and not path.is_file():
+        raise PulkaCommandError(f"no store at {path}; create it with `pulka tournament new` or "
+                                f"`pulka import`, or name it with --db", ExitCode.BAD_ARGS)
+    if path.exists() and path.is_dir():
+        raise PulkaCommandError(f"--db {path} is a folder; name a file", ExitCode.BAD_ARGS)
+    try:
+        return Store(path)
+    except SchemaTooNew as error:
+        raise PulkaCommandError(f"{path}: {error}", ExitCode.BAD_INPUT) from None
+    except sqlite3.DatabaseError as error:
+        raise PulkaCommandError(f"{path}: not a pulka store ({error})",
+                                ExitCode.BAD_INPUT) from None

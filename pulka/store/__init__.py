@@ -1,0 +1,1 @@
+"""The tournament store: one SQLite file, every SQL statement of the project."""

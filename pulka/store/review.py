@@ -1,0 +1,294 @@
+"""What the review page asks of the store: the queue of doubtful cells, a person's decisions.
+
+Works on :mod:`pulka.store.database`'s tables (no schema change):
+
+* :func:`queue`: every doubtful cell no person has verified, grouped by sheet, the sheet with
+  the worst cell first and the worst cell first within it (SDAPS sorts sheets by quality);
+  cells skipped in this session go last;
+* :func:`decide`: a person's value (a candidate accepted, a value typed) or *illegible*
+  (the cell verified as empty, its note saying so), saved with who and when in the
+  ``decisions`` log, the sheet's other entries decoded again with the rules
+  (:mod:`pulka.store.redecode`), rebuilt, audited and settled in the same transaction;
+* :func:`undo_last`: takes back a person's last decision (the cell gets its old value, and is
+  unverified again unless an earlier decision on it remains), the sheet decoded again;
+* :func:`sheet_view`, :func:`panel`: a sheet's cells with their state, its findings and
+  settlement, as JSON-ready values for the page.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+from collections.abc import Collection, Iterable
+from typing import Any
+
+from pulka.store.database import Store, StoreError
+from pulka.store.refresh import now, parse_key, refresh
+from scanner.results import ink_shares
+
+log = logging.getLogger(__name__)
+
+ILLEGIBLE = "illegible"
+"""The note of a cell a person marked illegible (its value is then empty)."""
+NOTE_SEPARATOR = " · "
+NEIGHBOURS = 2
+"""Entries shown on each side of a doubtful one in its column (the running total)."""
+MAX_ENTRY = 100_000
+"""Largest typed entry, in absolute value (a running total of whists or points)."""
+CELL_STATES = ("read", "doubtful", "verified", "finding", "empty")
+
+
+def _rows(conn: sqlite3.Connection, sql: str, args: Iterable[Any] = ()) -> list[sqlite3.Row]:
+    conn.row_factory = sqlite3.Row
+    try:
+        return conn.execute(sql, tuple(args)).fetchall()
+    finally:
+        conn.row_factory = None
+
+
+def _players(conn: sqlite3.Connection, sheet_pk: int) -> dict[str, str]:
+    return dict(conn.execute(
+        "SELECT sp.seat, p.name FROM sheet_players sp JOIN players p ON p.id = sp.player_id "
+        "WHERE sp.sheet_id = ? ORDER BY sp.seat", (sheet_pk,)).fetchall())
+
+
+def cell_label(key: str, players: dict[str, str], deal: int | None = None) -> str:
+    """A cell key in words.
+
+    >>> cell_label("entry:A:whists:B:0", {"A": "Ann", "B": "Bob"}, 7)
+    'Ann (A) · whists on Bob (B) · entry 1 · deal 7'
+    >>> cell_label("row:17", {}, 18)
+    'deal 18 (row 18)'
+    """
+    where = parse_key(key)
+    if isinstance(where, int):
+        return f"deal {deal if deal is not None else where + 1} (row {where + 1})"
+    seat, kind, on, n = where
+
+    def who(s: str) -> str:
+        return f"{players[s]} ({s})" if players.get(s) else s
+
+    column = f"whists on {who(on)}" if on else kind
+    text = f"{who(seat)} · {column} · entry {n + 1}"
+    return text + (f" · deal {deal}" if deal is not None else "")
+
+
+def finding_key(finding: dict[str, Any]) -> str | None:
+    """The cell key a finding points at (its entry is 1-based), if it names an entry."""
+    if finding.get("entry") is None:
+        return None
+    column = finding["column"]
+    on = finding.get("on") or finding.get("on_seat")
+    base = f"entry:{finding['seat']}:{column}"
+    return f"{base}:{on}:{finding['entry'] - 1}" if on else f"{base}:{finding['entry'] - 1}"
+
+
+def _neighbours(key: str, cells: dict[str, sqlite3.Row]) -> list[dict[str, Any]]:
+    """The entries around ``key`` in its column (or the rows around a row), in order."""
+    where = parse_key(key)
+    if isinstance(where, int):
+        prefix, n = "row", where
+    else:
+        prefix, n = key.rsplit(":", 1)[0], where[3]
+    out = []
+    for m in range(n - NEIGHBOURS, n + NEIGHBOURS + 1):
+        row = cells.get(f"{prefix}:{m}")
+        if row is None or (prefix == "row" and abs(m - n) > 1):
+            continue
+        out.append({"key": row["key"], "n": m + 1, "value": json.loads(row["value_json"]),
+                    "status": row["status"], "verified": bool(row["verified"]),
+                    "deal": row["deal"], "current": m == n})
+    return out
+
+
+def _cell_json(row: sqlite3.Row, players: dict[str, str]) -> dict[str, Any]:
+    return {"key": row["key"], "page": row["page"], "rect_mm": json.loads(row["rect_json"]),
+            "status": row["status"], "value": json.loads(row["value_json"]),
+            "confidence": row["confidence"],
+            "candidates": json.loads(row["candidates_json"]),
+            "expected": json.loads(row["expected_json"]), "deal": row["deal"],
+            "note": row["note"], "has_crop": bool(row["crop"]),
+            "ink_alone": [[value, round(share, 4)]
+                          for value, share in ink_shares(json.loads(row["ink_json"] or "[]"))],
+            "verified": bool(row["verified"]), "verified_by": row["verified_by"],
+            "verified_at": row["verified_at"],
+            "label": cell_label(row["key"], players, row["deal"])}
+
+
+def queue(store: Store, skipped: Collection[tuple[str, str]] = ()) -> dict[str, Any]:
+    """The doubtful cells still to decide, worst first, grouped by sheet.
+
+    ``skipped`` are ``(sheet id, key)`` pairs put off in this session: they go last.
+    """
+    conn = store.conn
+    doubtful = _rows(conn, "SELECT c.*, s.sheet_id AS sheet, s.id AS pk FROM cells c "
+                           "JOIN sheets s ON s.id = c.sheet_id "
+                           "WHERE c.status = 'doubtful' AND c.verified = 0 "
+                           "ORDER BY c.confidence, s.sheet_id, c.id")
+    by_sheet: dict[int, list[sqlite3.Row]] = {}
+    for row in doubtful:
+        by_sheet.setdefault(row["pk"], []).append(row)
+
+    def rank(row: sqlite3.Row) -> tuple[bool, float]:
+        return (row["sheet"], row["key"]) in skipped, row["confidence"]
+
+    groups = []
+    for pk, rows in by_sheet.items():
+        rows.sort(key=rank)
+        head = _rows(conn, "SELECT s.sheet_id, s.round, s.table_number, s.state, "
+                           "s.findings_count, t.name AS tournament FROM sheets s "
+                           "JOIN tournaments t ON t.id = s.tournament_id WHERE s.id = ?",
+                     (pk,))[0]
+        players = _players(conn, pk)
+        cells = {r["key"]: r for r in _rows(conn, "SELECT * FROM cells WHERE sheet_id = ?",
+                                            (pk,))}
+        items = []
+        for row in rows:
+            item = _cell_json(row, players)
+            item["sheet"] = head["sheet_id"]
+            item["skipped"] = (head["sheet_id"], row["key"]) in skipped
+            item["neighbours"] = _neighbours(row["key"], cells)
+            items.append(item)
+        groups.append({"sheet": head["sheet_id"], "tournament": head["tournament"],
+                       "round": head["round"], "table": head["table_number"],
+                       "state": head["state"], "findings": head["findings_count"],
+                       "players": players, "worst": rank(rows[0]), "cells": items})
+    groups.sort(key=lambda g: (g["worst"], g["sheet"]))
+    for group in groups:
+        del group["worst"]
+    (decided,) = conn.execute("SELECT count(*) FROM decisions").fetchone()
+    return {"sheets": groups, "total": len(doubtful), "decided": decided,
+            "states": store.state_counts()}
+
+
+def panel(store: Store, sheet_id: str) -> dict[str, Any]:
+    """A sheet's state, findings (with the cell each points at) and settlement by player."""
+    summary = store.sheet_summary(sheet_id)
+    players = summary["players"]
+    findings = [{**f, "key": finding_key(f)} for f in summary["findings"]]
+    settlement = [{"seat": seat, "player": players.get(seat, seat), **row}
+                  for seat, row in summary["settlement"].items()]
+    return {"sheet": sheet_id, "tournament": summary["tournament"], "round": summary["round"],
+            "table": summary["table"], "state": summary["state"], "players": players,
+            "seats": summary["seats"], "doubtful": summary["doubtful_count"],
+            "record_error": summary["record_error"], "problems": summary["problems"],
+            "findings": findings, "settlement": settlement}
+
+
+def sheet_view(store: Store, sheet_id: str) -> dict[str, Any]:
+    """Everything the sheet view draws: pages, every cell with its state, and the panel."""
+    info = panel(store, sheet_id)
+    pk = store._sheet_pk(sheet_id)  # noqa: SLF001 - same package, same tables
+    flagged = {f["key"] for f in info["findings"] if f["key"]}
+    cells = []
+    for row in _rows(store.conn, "SELECT * FROM cells WHERE sheet_id = ? ORDER BY page, id",
+                     (pk,)):
+        item = _cell_json(row, info["players"])
+        if row["key"] in flagged:
+            item["state"] = "finding"
+        elif row["verified"]:
+            item["state"] = "verified"
+        elif row["status"] in ("doubtful", "empty"):
+            item["state"] = row["status"]
+        else:
+            item["state"] = "read"
+        cells.append(item)
+    pages = [{"page": r[0], "has_image": bool(r[1])} for r in store.conn.execute(
+        "SELECT page_index, image FROM pages WHERE sheet_id = ? ORDER BY page_index", (pk,))]
+    return {**info, "pages": pages, "cells": cells}
+
+
+def check_value(key: str, value: Any) -> Any:
+    """A person's value for a cell, checked: an entry is an integer, a row a deal object.
+
+    ``None`` (empty) fits both. Raises :class:`StoreError` naming the cell otherwise.
+
+    >>> check_value("entry:A:pool:0", 12), check_value("row:3", None)
+    (12, None)
+    """
+    if value is None:
+        return None
+    if isinstance(parse_key(key), int):
+        if not isinstance(value, dict) or "type" not in value:
+            raise StoreError(f"cell {key}: a deal row takes a deal object "
+                             f"(pulka-record/1, with its \"type\"), got {value!r}")
+        return value
+    if isinstance(value, bool) or not isinstance(value, int) or abs(value) > MAX_ENTRY:
+        raise StoreError(f"cell {key}: an entry takes a whole number up to {MAX_ENTRY}, "
+                         f"got {value!r}")
+    return value
+
+
+def _strip_illegible(note: str) -> str:
+    if note == ILLEGIBLE:
+        return ""
+    if note.startswith(ILLEGIBLE + NOTE_SEPARATOR):
+        return note[len(ILLEGIBLE + NOTE_SEPARATOR):]
+    return note
+
+
+def decide(store: Store, sheet_id: str, key: str, value: Any, who: str,
+           illegible: bool = False) -> str:
+    """A person's decision on one cell, saved, logged and scored again in one transaction.
+
+    With ``illegible`` the cell is verified empty and its note says ``illegible``. Returns
+    the sheet's new state.
+    """
+    if not who:
+        raise StoreError("a decision needs the name of who made it")
+    value = None if illegible else check_value(key, value)
+    with store.transaction() as conn:
+        pk = store._sheet_pk(sheet_id)  # noqa: SLF001
+        row = conn.execute("SELECT value_json, note FROM cells WHERE sheet_id = ? AND key = ?",
+                           (pk, key)).fetchone()
+        if row is None:
+            raise StoreError(f"sheet {sheet_id} has no cell {key!r}")
+        note = _strip_illegible(row[1])
+        if illegible:
+            note = ILLEGIBLE + (NOTE_SEPARATOR + note if note else "")
+        new = json.dumps(value, ensure_ascii=False)
+        stamp = now()
+        conn.execute("UPDATE cells SET value_json = ?, note = ?, verified = 1, verified_by = ?, "
+                     "verified_at = ? WHERE sheet_id = ? AND key = ?",
+                     (new, note, who, stamp, pk, key))
+        conn.execute("INSERT INTO decisions (sheet_id, key, who, at, old_json, new_json) "
+                     "VALUES (?, ?, ?, ?, ?, ?)", (pk, key, who, stamp, row[0], new))
+        state = refresh(conn, pk, redecode=True)
+    log.info("%s %s: %s by %s -> %s", sheet_id, key, ILLEGIBLE if illegible else new, who,
+             state)
+    return state
+
+
+def undo_last(store: Store, who: str) -> dict[str, Any] | None:
+    """Take back ``who``'s last decision; ``None`` when there is none.
+
+    The decision leaves the log, the cell gets the value it had before (and is unverified
+    unless an earlier decision on it remains). Refused when someone changed the cell since.
+    """
+    with store.transaction() as conn:
+        last = conn.execute("SELECT d.id, d.sheet_id, d.key, d.old_json, s.sheet_id "
+                            "FROM decisions d JOIN sheets s ON s.id = d.sheet_id "
+                            "WHERE d.who = ? ORDER BY d.id DESC LIMIT 1", (who,)).fetchone()
+        if last is None:
+            return None
+        did, pk, key, old, sheet_id = last
+        later = conn.execute("SELECT who FROM decisions WHERE sheet_id = ? AND key = ? "
+                             "AND id > ? ORDER BY id DESC LIMIT 1", (pk, key, did)).fetchone()
+        if later is not None:
+            raise StoreError(f"sheet {sheet_id} cell {key}: {later[0]} changed it since; "
+                             f"decide it again instead of undoing")
+        conn.execute("DELETE FROM decisions WHERE id = ?", (did,))
+        before = conn.execute("SELECT who, at, new_json FROM decisions WHERE sheet_id = ? AND "
+                              "key = ? ORDER BY id DESC LIMIT 1", (pk, key)).fetchone()
+        (note,) = conn.execute("SELECT note FROM cells WHERE sheet_id = ? AND key = ?",
+                               (pk, key)).fetchone()
+        if before is None or before[2] != "null":
+            note = _strip_illegible(note)
+        conn.execute("UPDATE cells SET value_json = ?, note = ?, verified = ?, verified_by = ?, "
+                     "verified_at = ? WHERE sheet_id = ? AND key = ?",
+                     (old, note, int(before is not None), before and before[0],
+                      before and before[1], pk, key))
+        state = refresh(conn, pk, redecode=True)
+    log.info("%s %s: %s's decision undone -> %s", sheet_id, key, who, state)
+    return {"sheet": sheet_id, "key": key, "state": state}

@@ -1,0 +1,160 @@
+"""Every threshold of the scan front end, with its unit in the name or the comment.
+
+``_MM`` is millimetres on the paper, ``_PX`` pixels of the image named, ``_FRACTION`` a share
+of the named area, ``_S`` seconds. Levels are 8-bit grey levels (0 black, 255 white).
+"""
+
+from __future__ import annotations
+
+# --- loading --------------------------------------------------------------------------------
+PDF_RENDER_DPI = 300.0
+"""Resolution at which PDF pages are rasterised."""
+MAX_IMAGE_PIXELS = 120_000_000
+"""Larger images are refused (a 600-dpi A3 scan is 70 Mpx)."""
+
+# --- registration ----------------------------------------------------------------------------
+DETECT_MAX_SIDE_PX = 1000
+"""Markers are searched in the image halved until its longer side is at most this (500-1000
+px: an 11 mm marker on an A4 page is 15-30 px, found in 5-10 ms); corners are then refined
+at full resolution. When fewer than four are found, once more one halving larger."""
+DETECT_MIN_SIDE_PX = 200
+"""The image is not halved for the marker search below this shorter side."""
+DETECT_QUICK_WINDOW_PX = 15
+"""The marker detector's first try uses this one adaptive-threshold window (half the time
+of two; it found all four markers on every sample page) ..."""
+DETECT_CORNER_SHARE = 1 / 3
+"""The markers are first looked for in the corners of the image this share of its sides (a
+ninth of its area each): a scan's always lie there, a photo's when its page fills most of
+the frame (15 of the 36 sample photo pages); failing four of them, in the whole image. On
+the 108 sample pages at 200 dpi the search took 3.2 instead of 4.8 ms a page, the misses'
+second search counted."""
+DETECT_QUICK_MIN_PERIMETER_SHARE = 0.06
+"""... and looks only at outlines longer than this share of the image's longer side (OpenCV's
+default is 0.03): a marker's outline (4 x 11 mm) is 0.15 of a page's longer side, so this
+takes any page that spans 40 % of the image, and skips the contours of writing and print
+(the detector takes half the time; the same markers at the same places on the 216 sample
+pages). A page smaller in its image is found by the second try ..."""
+DETECT_THRESHOLD_WINDOWS_PX = (5, 21)
+"""... and its second, when the first finds fewer than four, these two: smallest and largest
+window (the default three passes cost 40 % more and found nothing more in trials)."""
+CORNER_REFINE_WINDOW_PX = 4
+"""Half-size of the sub-pixel corner search window at full resolution."""
+MIN_MARKERS_FOR_HOMOGRAPHY = 3
+"""With this many markers (12 corners) the homography comes from markers alone."""
+MAX_FIT_ERROR_MM = 1.0
+"""A registration whose marker corners miss their printed place by more (RMS) is refused."""
+WARN_FIT_ERROR_MM = 0.5
+"""Above this RMS error the page is read but flagged."""
+OUTLINE_MAX_SIDE_PX = 800
+"""The paper outline is looked for in a copy at most this long."""
+OUTLINE_MIN_AREA_FRACTION = 0.2
+"""The page outline fallback needs a quadrilateral covering at least this share of the image."""
+
+AFFINE_MAX_ERROR_PX = 0.25
+"""A page is warped as an affine map (a third cheaper than a perspective one) when the affine
+map closest to its homography puts no point of it more than this many image pixels off: less
+than the registration's own uncertainty (a scan's marker corners fit to 0.1-0.4 px; its
+homography's perspective part is that noise, 0.005-0.3 px over the page). A photo's
+perspective moves the page by pixels and is warped as a perspective, but a block of it within
+this of an affine map is warped as that map
+(:meth:`scanner.image.register.RegisteredPage.warp_many`)."""
+
+# --- quality -------------------------------------------------------------------------------
+MIN_PX_PER_MM = 4.5
+"""Below about 115 dpi the 0.35 mm QR modules and digit strokes are lost: refuse."""
+WARN_PX_PER_MM = 7.0
+"""Below about 180 dpi: read, but warn."""
+QUALITY_PX_PER_MM = 8.0
+"""Marker patches are resampled at this resolution to measure sharpness independently of it."""
+BLUR_MIN_SHARPNESS = 0.12
+"""Sharpness of the marker edges (mean gradient at the edges over the black-white contrast,
+per pixel at QUALITY_PX_PER_MM) below which a page is blurred; sharp renders give about 0.4."""
+BLUR_WARN_SHARPNESS = 0.18
+"""Below this sharpness a page is read but flagged as slightly blurred."""
+GLARE_LEVEL = 250
+"""A pixel with every channel at least this is saturated."""
+GLARE_PAPER_MAX_LEVEL = 235
+"""Glare is only looked for when the paper itself is darker than this (a photo, not a scan)."""
+GLARE_MIN_AREA_MM2 = 60.0
+"""A saturated blob larger than this over the writing area is glare."""
+
+# --- cells -------------------------------------------------------------------------------
+WORK_PX_PER_MM = 8.0
+"""Working resolution of the warped page (203 dpi: a 4.5 x 6 mm cell is 36 x 48 px, well
+above the 20 px a digit is scaled into for the 28 px model). 10 px/mm read no better on the
+200 dpi sample sheets (digits 98.05 % against 98.17 % at 8, fields the same) for 40 % more
+warping, cutting and normalising; 12 px/mm cost 45 % more again."""
+INK_TEST_MIN_PX_PER_MM = 1.8
+"""Boxes that may hold ink are told from the page's smallest halving with at least this
+resolution (a 200-dpi image halved twice, 2 px/mm: a 4x4 mean of its pixels) ..."""
+INK_TEST_INSET_MM = 0.5
+"""... looking at each box this far inside its edges (clear of its border, which shows in a
+photo's red channel and in a black-and-white page) ..."""
+INK_TEST_MIN_DARKNESS = 20
+"""... for a point at least this many grey levels below the paper around it. On the 108
+sample pages (84,700 boxes) every box with any ink at the working resolution had 35 or more
+(1 % under 73); blank boxes had 7 at the median, 16 at the 99th percentile."""
+INK_TEST_PAPER_MM = 2.5
+"""The paper's level at a point is the brightest within a square of this side around it."""
+BOX_SEARCH_MM = 0.6
+"""Each box is looked for on its own printed border within this distance of its place."""
+BOX_INSET_MM = 0.35
+"""The border (0.25 mm wide, centred on the box edge) is cut off by cropping this far inside."""
+BORDER_MIN_RESPONSE = 12.0
+"""Mean border-map level (0..255) the best border position must reach to move the box."""
+COLOUR_MIN_CHROMA = 40
+"""Drop-out pixels are redder than green by this many levels in a colour image."""
+COLOUR_MIN_FRACTION = 0.002
+"""A page is in colour (drop-out works) when this share of its pixels is that red."""
+INK_MIN_RELATIVE_DARKNESS = 0.42
+"""A pixel darker than its cell's paper by this share is ink for the quick ink measure: a
+black-and-white print's drop-out border (luminance 0.68) is not, ballpoint ink is."""
+PAPER_RING_MM = 0.9
+"""The paper level of a box is read over the box and a ring this wide around it, so a box
+filled solid still finds its paper."""
+PAPER_PERCENTILE = 90.0
+"""Percentile of the grey levels taken as the paper's (ink covers less than 10 %)."""
+EMPTY_MAX_INK_FRACTION = 0.006
+"""Cells with less quick ink than this share are EMPTY without running the classifier."""
+EMPTY_PROBABILITY = 0.9999
+"""Probability of EMPTY given to a cell skipped as blank, when it has no ink at all ..."""
+EMPTY_PROBABILITY_AT_LIMIT = 0.99
+"""... falling to this for a cell just under :data:`EMPTY_MAX_INK_FRACTION` (a speck)."""
+SIGN_INK_SURE_FRACTION = 0.02
+"""A sign cell with this share of ink holds a minus beyond doubt (a written dash is 4-10 %)."""
+
+# --- marks -------------------------------------------------------------------------------
+MARK_INSET_MM = 0.45
+"""Mark fill is measured this far inside the box border."""
+MARKED_MIN_FILL_FRACTION = (0.03, 0.12)
+"""Bounds of the per-sheet empty/marked threshold on the fill share."""
+CANCELLED_MIN_FILL_FRACTION = (0.40, 0.70)
+"""Bounds of the per-sheet marked/cancelled threshold (a cancelled box is filled solid)."""
+MARKED_DEFAULT_FILL_FRACTION = 0.06
+"""The empty/marked threshold when a sheet's fills do not show two groups ..."""
+CANCELLED_DEFAULT_FILL_FRACTION = 0.55
+"""... and the marked/cancelled one."""
+
+# --- identification --------------------------------------------------------------------------
+QR_GRID_PX_PER_MM = 10.0
+"""The QR region is warped at this resolution to read its modules on their grid (a 0.35-0.45
+mm module is 3.5-4.5 px)."""
+QR_GRID_MIN_INK_FRACTION = 0.08
+"""Rows and columns of the QR region with at least this share of ink belong to the code (the
+quiet zone has none; every row of a code has finder or data modules)."""
+QR_GRID_MAX_TIMING_ERRORS_FRACTION = 0.15
+"""A version is taken when at most this share of its timing-pattern modules read wrong."""
+QR_GRID_LOCAL_MODULES = 7
+"""A module is dark when darker than the mean of this square of modules around it (the
+108 sample pages all read with 7; a global Otsu level missed 7 photos)."""
+QR_PX_PER_MM = (10.0, 8.0, 14.0, 7.0)
+"""Resolutions at which OpenCV's detectors are tried on the QR region, in order (modules are
+about 0.35-0.45 mm)."""
+QR_MARGIN_MM = 2.0
+"""For OpenCV's detectors the QR region is cropped this much larger on every side."""
+QR_SHARPEN_AMOUNT = 1.5
+"""Unsharp mask for the QR region: image + amount x (image - blurred image) ..."""
+QR_SHARPEN_SIGMA_PX = 1.5
+"""... blurred with a Gaussian of this sigma, in pixels of the warped region."""
+SHEET_ID_PX_PER_MM = 12.0
+"""Resolution of the sheet id text handed to Tesseract."""

@@ -1,0 +1,272 @@
+"""Decode the running totals of one column with the rules as evidence, not as a mould.
+
+For each written entry the rules expect a value: the writer's own previous total plus the
+amount of the deal that comes next in this column (or, after a slip, the right running total;
+:mod:`scanner.decode.column_paths` has the writer's model). The reading chosen maximises
+P(ink | value) x P(value | rules), weighed over the whole column: the prior gives the expected
+values most of the weight (players mostly write right) and every other value a little. So an
+ambiguous 16-or-18 becomes the 18 the rules expect, while a clear 16 stays 16: a recording
+error, kept for the audit. A value that disagrees with the rules is *read* only when the ink
+alone is clearly sure of it; otherwise it is *doubtful*, with its candidates.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from scanner.decode.column_paths import EntryStep, entry_posteriors
+from scanner.decode.numbers import (
+    EMPTY,
+    PROBABILITY_FLOOR,
+    CellSpelling,
+    cell_spelling,
+    likeliest_values,
+)
+from scoring.sheet import SheetEntry
+
+READ_POSTERIOR = 0.995
+"""A reading at or above this posterior is *read*; below it, *doubtful*."""
+INK_OUTWEIGHED = 300.0
+"""A value the ink finds this many times less likely than its own reading is never *read*:
+the rules (through the entries around it) may make it the likelier, but a person looks (the
+ink wins when clear). A digit the reader missed altogether is about this unlikely by its ink
+(:data:`~scanner.decode.numbers.MISSED_DIGIT`)."""
+BLANK_CELL = 0.99
+"""A cell this likely empty holds nothing; an entry of such cells after a column's last
+written one is its end."""
+CANDIDATES_SHOWN = 4
+CANDIDATE_MIN = 1e-4
+"""A value less likely than this is no candidate: its order among the other unlikely ones
+is noise (a stored sheet's rounded ink can swap it)."""
+READINGS_WEIGHED = 8
+"""An entry's likeliest values by its ink alone, weighed besides those the rules expect."""
+EMPTY_PASSES = 3
+"""Passes of :func:`decode_column` with the entries decided empty pinned, at most (one
+almost always settles it)."""
+
+
+@dataclass(frozen=True)
+class EntryCells:
+    """The recognizer's view of one written entry: digit cells left to right, and the
+    probability that its sign cell holds a minus (``None`` without a sign cell)."""
+
+    cells: tuple[Sequence[float], ...]
+    minus: float | None = None
+
+    @functools.cached_property
+    def spelling(self) -> CellSpelling:
+        """P(ink | value) of this entry's cells, each value worked out once, and once for
+        every entry whose cells read the same (:func:`~scanner.decode.numbers.cell_spelling`)."""
+        return cell_spelling(self.cells, self.minus)
+
+    @functools.cached_property
+    def likeliest(self) -> list[int | None]:
+        """The values the ink itself reads likeliest (:func:`likeliest_values`), worked out
+        once: each pass of :func:`decode_column` weighs them again."""
+        return likeliest_values(self.cells, READINGS_WEIGHED, self.minus)
+
+
+@dataclass(frozen=True)
+class EntryInk:
+    """An entry's ink as a scan kept it, without its cells: P(ink | value) for the values
+    :func:`decode_column` weighed (``EntryDecision.ink``). A value not kept gets
+    :meth:`probability`'s bound: no more than the least likely value kept (nor than
+    :data:`~scanner.decode.numbers.PROBABILITY_FLOOR`)."""
+
+    likelihood: Mapping[int | None, float]
+
+    def probability(self, value: int | None) -> float:
+        """P(ink | value), from what was kept."""
+        if value in self.likelihood:
+            return self.likelihood[value]
+        return min([PROBABILITY_FLOOR, *self.likelihood.values()])
+
+
+@dataclass(frozen=True)
+class EntryPinned:
+    """An entry whose value is known (a person verified it): decoded as that value, read
+    with confidence 1, and the writer's previous total for the entries after it."""
+
+    value: int | None
+
+
+ColumnEntry = EntryCells | EntryInk | EntryPinned
+"""What :func:`decode_column` takes for one entry."""
+
+
+@dataclass(frozen=True)
+class EntryDecision:
+    """The decoded value of one entry and how sure it is."""
+
+    status: str
+    """``read``, ``doubtful`` or ``empty``."""
+    value: int | None
+    confidence: float
+    candidates: tuple[tuple[int | None, float], ...]
+    expected: int | None = None
+    """The value the rules expected here, if any."""
+    deal: int | None = None
+    """The deal the rules tie this entry to."""
+    note: str = ""
+    ink: tuple[tuple[int | None, float], ...] = ()
+    """P(ink | value) for the values weighed, most likely first: the ink's own say, before
+    the rules' prior (what :class:`EntryInk` takes back to decode the entry again)."""
+
+
+def value_probability(entry: EntryCells, value: int | None) -> float:
+    """P(ink | value) for one entry (:func:`scanner.decode.numbers.spelled_probability`); each
+    entry remembers its answers (a sheet's decoding asks about the same values again for
+    every deal reading it weighs)."""
+    return entry.spelling.probability(value)
+
+
+def decode_column(entries: Sequence[ColumnEntry], expected: Sequence[SheetEntry]
+                  ) -> list[EntryDecision]:
+    """Decode a column's written entries together, against its expected entries.
+
+    An entry is its cells (a scan), the ink kept from them (:class:`EntryInk`, decoding a
+    stored sheet again) or a value a person verified (:class:`EntryPinned`). Each entry's
+    value is weighed over every way the writer may have got there
+    (:func:`scanner.decode.column_paths.entry_posteriors`): a later entry that fits only if an
+    earlier one was a slip, or a correction, has its say on the earlier one.
+
+    An entry decided empty counts as empty for the others (the others are decided again
+    with it pinned): a stored sheet keeps no ink of its empty entries, and decoding it again
+    (:mod:`scanner.decode.redecode`) must come to the scan's own decisions.
+    """
+    written = max((i for i, e in enumerate(entries) if not _blank(e)), default=-1) + 1
+    column = list(entries[:written])
+    decisions = _decisions(column, expected)
+    for _ in range(EMPTY_PASSES):
+        pinned: list[ColumnEntry] = [
+            EntryPinned(None) if d.status == "empty" and not isinstance(e, EntryPinned) else e
+            for e, d in zip(column, decisions, strict=True)]
+        if all(p is e for p, e in zip(pinned, column, strict=True)):
+            break
+        again = _decisions(pinned, expected)
+        decisions = [was if was.status == "empty" else now
+                     for was, now in zip(decisions, again, strict=True)]
+        column = pinned
+    # the blank entries after the last written one are the column's end: empty
+    return decisions + [EntryDecision("empty", None, 1.0, ((None, 1.0),))
+                        for _ in entries[written:]]
+
+
+def _decisions(entries: list[ColumnEntry], expected: Sequence[SheetEntry]
+               ) -> list[EntryDecision]:
+    """One pass of :func:`decode_column` over the entries up to the last written one; after
+    them the column ends (an empty entry: the writer has stopped)."""
+    steps = entry_posteriors([*entries, EntryPinned(None)], expected, _entry_ink)
+    return [_decision(entry, step, expected)
+            for entry, step in zip(entries, steps, strict=False)]
+
+
+def _shown(ranked: list[tuple[int | None, float]]) -> tuple[tuple[int | None, float], ...]:
+    """The candidates a person is shown: the likeliest few, none below
+    :data:`CANDIDATE_MIN` but the first."""
+    return tuple(ranked[:1] + [c for c in ranked[1:CANDIDATES_SHOWN] if c[1] >= CANDIDATE_MIN])
+
+
+def _blank(entry: ColumnEntry) -> bool:
+    """An entry whose cells hold nothing, beyond doubt (or one a person verified empty)."""
+    if isinstance(entry, EntryPinned):
+        return entry.value is None
+    if isinstance(entry, EntryInk):
+        return False
+    return all(cell[EMPTY] >= BLANK_CELL for cell in entry.cells) and \
+        (entry.minus is None or entry.minus <= 1 - BLANK_CELL)
+
+
+def _entry_ink(entry: ColumnEntry, values: Iterable[int | None]) -> dict[int | None, float]:
+    """P(ink | value) for the ink's likeliest values and for ``values`` (a verified entry:
+    its value only)."""
+    if isinstance(entry, EntryPinned):
+        return {entry.value: 1.0}
+    return _likelihoods(entry, list(values))
+
+
+def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequence[SheetEntry]
+              ) -> EntryDecision:
+    """One entry's decision from its posterior (see the module doc for the statuses)."""
+    ranked = sorted(step.posterior.items(), key=lambda item: -item[1])
+    best, confidence = ranked[0]
+    edge = step.best_edge(best)
+    expected_value = edge.expected_value
+    deal = None
+    if best is not None:
+        index = edge.option.index if edge.option is not None else edge.source.next
+        deal = expected[index].deal if index < len(expected) else None
+    ink = tuple(sorted(step.ink.items(), key=lambda item: -item[1]))
+    if isinstance(entry, EntryPinned):
+        return EntryDecision("empty" if entry.value is None else "read", entry.value, 1.0,
+                             ((entry.value, 1.0),), expected_value, deal)
+    ink_total = sum(step.ink.values())
+    if step.ink_clear:  # the ink clearly says what the rules do not expect: kept, for the audit
+        shares = sorted(((v, p / ink_total) for v, p in step.ink.items()), key=lambda i: -i[1])
+        return EntryDecision("empty" if best is None else "read", best, shares[0][1],
+                             _shown(shares), expected_value, deal,
+                             f"the ink clearly says {_said(best)}; the rules expected "
+                             f"{_said(expected_value)}", ink)
+    read = confidence >= READ_POSTERIOR
+    note = ""
+    ink_value, ink_p = max(step.ink.items(), key=lambda item: item[1])
+    if ink_value != best and ink_p >= INK_OUTWEIGHED * step.ink[best]:
+        # the rules (through the entries around it) outweigh ink that says otherwise
+        note = f"the ink says {_said(ink_value)}; the rules make it {_said(best)}"
+        return EntryDecision("doubtful", best, confidence, _shown(ranked), expected_value,
+                             deal, note, ink)
+    if best is None:
+        if step.matched[None] < confidence / 2:
+            note = f"empty, but the rules expected {_said(expected_value)}"
+        return EntryDecision("empty" if read else "doubtful", None, confidence,
+                             _shown(ranked), expected_value, None, note, ink)
+    if step.matched[best] < confidence / 2:
+        read = False  # not clear enough from the ink alone to be kept against the rules
+        note = f"the ink says {best}; the rules expected {_said(expected_value)}"
+    elif step.ink[best] / ink_total < 0.5:
+        note = f"ink unsure; the rules expect {best}"
+    return EntryDecision("read" if read else "doubtful", best, confidence, _shown(ranked),
+                         expected_value, deal, note, ink)
+
+
+def _said(value: int | None) -> str:
+    """A value as a note shows it to a person: an empty entry is "nothing"."""
+    return "nothing" if value is None else str(value)
+
+
+def _likelihoods(entry: EntryCells | EntryInk, values: list[int | None]
+                 ) -> dict[int | None, float]:
+    """P(ink | value) for the ink's likeliest values and for ``values``."""
+    if isinstance(entry, EntryInk):
+        ink = dict(entry.likelihood)
+        for value in values:
+            ink.setdefault(value, entry.probability(value))
+        return ink
+    spelling = entry.spelling
+    return {value: spelling.probability(value) for value in [*entry.likeliest, *values]}
+
+
+def column_log_likelihood(entries: Sequence[EntryCells], expected: Sequence[SheetEntry]
+                          ) -> float:
+    """How well a column's ink fits the expected entries: the log of the probability of the
+    ink when the writer wrote the expected totals. Used to choose between deal readings.
+
+    The end-of-game correction (an entry of no deal) is left out, as the written columns
+    leave it out (RECORD.md ``written``: what was written during play): counted, it made a
+    blank cell expect it, and every reading that ends the game lost to one that does not
+    (a right 9NT read as 6NT at 0.99999998 on a synthetic Leningrad sheet)."""
+    return totals_log_likelihood(entries, [e.total for e in expected if e.deal is not None])
+
+
+def totals_log_likelihood(entries: Sequence[EntryCells], totals: Sequence[Fraction]) -> float:
+    """:func:`column_log_likelihood` from the expected totals alone, in the column's order
+    (an entry past them, or whose total is no whole number, was expected empty)."""
+    log_likelihood = 0.0
+    for index, entry in enumerate(entries):
+        value = int(totals[index]) if index < len(totals) and \
+            totals[index].denominator == 1 else None
+        log_likelihood += entry.spelling.log_probability(value)
+    return log_likelihood

@@ -1,0 +1,1 @@
+"""The handwritten-digit recognizer (a small CNN run by cv2.dnn), adapted to one writer."""

@@ -1,0 +1,437 @@
+"""Stage 2, register: find the page's ArUco markers and map page millimetres to image pixels.
+
+The colour image is halved (a 2x2 box filter, OpenCV's fast path) until its longer side is
+at most :data:`DETECT_MAX_SIDE_PX`; these halvings are kept (:attr:`RegisteredPage.halvings`)
+for whatever later wants the page coarse (the straightened page a scan keeps). Markers
+(DICT_4X4_50, ``id = 4 * page + corner``, :class:`forms.model.Marker`) are found in the red
+channel of the smallest one (the light-red drop-out print vanishes there; a black-and-white
+page is the same in every channel): first in its four corners only, where a scan's lie, then
+in the whole of it, and once more in the next larger one when fewer than four turn up.
+Their corners are refined at full resolution in small patches around each marker only, and
+all found corners (16 with four markers) fit one homography. The ids tell the page
+index and the rotation, so pages may come in any order and any way up. With fewer than
+three markers the paper's outline stands in, oriented by the marker(s) still visible. The
+fit error, the resolution, blur and glare are checked by :mod:`scanner.image.quality`; a
+page too poor to read raises :class:`scanner.errors.PoorQuality` with a plain sentence.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import cast
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from forms.layout import PAPERS, build_layout
+from forms.model import Marker
+from scanner import constants as k
+from scanner.arrays import Doubles, Floats, GreyImage, Image
+from scanner.errors import NoSheetFound
+from scanner.image.load import PageImage
+from scanner.image.pixels import content_channel, halvings
+from scanner.image.quality import check_quality
+
+log = logging.getLogger(__name__)
+
+Frame = tuple[float, float, tuple[Marker, ...]]
+"""A candidate page: width and height in mm and its four markers."""
+
+
+@dataclass(frozen=True)
+class RegisteredPage:
+    """A page image with its mapping from page millimetres to image pixels."""
+
+    source: Path
+    index_in_file: int
+    page_index: int
+    """The sheet's page, from the marker ids (0 = the triangle)."""
+    page_w_mm: float
+    page_h_mm: float
+    homography: Doubles = field(compare=False, repr=False)
+    """3x3, page mm (x right, y down) to image px."""
+    px_per_mm: float
+    fit_error_px: float
+    fit_error_mm: float
+    markers_found: tuple[int, ...]
+    method: str
+    """``markers`` or ``outline``."""
+    sharpness: float
+    warnings: tuple[str, ...]
+    image: Image = field(compare=False, repr=False)
+    timings_s: dict[str, float] = field(compare=False, default_factory=dict)
+    halvings: tuple[Image, ...] = field(compare=False, repr=False, default=())
+    """The image halved once, twice, ... (2x2 box filter): ``halvings[i]`` has pixel
+    ``(x, y)`` centred at full-resolution ``((x + 0.5) * 2 ** (i + 1) - 0.5, ...)``."""
+    affine: Doubles | None = field(compare=False, repr=False, default=None)
+    """3x3, the affine map (last row 0 0 1) closest to :attr:`homography` over the page,
+    when it is nowhere more than :data:`AFFINE_MAX_ERROR_PX` image pixels off (a flat scan);
+    None for a view in perspective (a photo)."""
+
+    def coarse(self, px_per_mm: float) -> tuple[Image, float]:
+        """The smallest of the image and its halvings with at least ``px_per_mm`` here, and
+        its scale to the full image (1, 1/2, 1/4, ...)."""
+        image, scale = self.image, 1.0
+        for half in self.halvings:
+            if self.px_per_mm * scale / 2 < px_per_mm:
+                break
+            image, scale = half, scale / 2
+        return image, scale
+
+    def warp_coarse(self, x_mm: float, y_mm: float, w_mm: float, h_mm: float,
+                    px_per_mm: float, min_px_per_mm: float,
+                    channel: Callable[[Image], GreyImage] | None = None) -> Image:
+        """:meth:`warp` from the smallest halving with at least ``min_px_per_mm`` (a coarse
+        picture of the page for people, smooth, at a fraction of the full warp's cost); with
+        ``channel`` (:func:`scanner.image.pixels.content_channel`,
+        :func:`scanner.image.pixels.to_gray`),
+        of that one channel of the halving, made before the warp: the same levels as the
+        colour warp's channel, a quarter to a third cheaper."""
+        image, scale = self.coarse(min_px_per_mm)
+        if channel is not None:
+            image = channel(image)
+        if scale == 1.0:
+            return self.warp(x_mm, y_mm, w_mm, h_mm, px_per_mm, image)
+        # pixel centres: x_half = (x + 0.5) * scale - 0.5
+        to_half = np.array([[scale, 0, 0.5 * scale - 0.5], [0, scale, 0.5 * scale - 0.5],
+                            [0, 0, 1]])
+        return self.rebased(to_half, image).warp(x_mm, y_mm, w_mm, h_mm, px_per_mm)
+
+    def rebased(self, to_image: Doubles, image: Image) -> RegisteredPage:
+        """The page registered on ``image``, whose pixels are this image's mapped by the 3x3
+        ``to_image`` (a halving's scale, a crop's shift): its homography and affine map
+        composed with it."""
+        return replace(self, homography=to_image @ self.homography, image=image,
+                       affine=None if self.affine is None else to_image @ self.affine)
+
+    @property
+    def label(self) -> str:
+        """``file, page N`` for messages."""
+        return f"{self.source}, page {self.index_in_file + 1}"
+
+    def warp(self, x_mm: float, y_mm: float, w_mm: float, h_mm: float,
+             px_per_mm: float, image: Image | None = None) -> Image:
+        """Return the page rectangle upright at ``px_per_mm`` (of ``image``, by default the page).
+
+        Pixel ``(i, j)`` of the result is centred at ``(x_mm + (j + 0.5) / px_per_mm, ...)``.
+        A flat view (a scan, :attr:`affine`) is warped as an affine map, a third cheaper than
+        a perspective one.
+        """
+        src = self.image if image is None else image
+        s = 1.0 / px_per_mm
+        to_mm = np.array([[s, 0, x_mm + s / 2], [0, s, y_mm + s / 2], [0, 0, 1]])
+        size = (max(1, round(w_mm * px_per_mm)), max(1, round(h_mm * px_per_mm)))
+        flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+        if self.affine is not None:
+            return cast(Image, cv2.warpAffine(src, (self.affine @ to_mm)[:2], size, flags=flags,
+                                              borderMode=cv2.BORDER_REPLICATE))
+        return cast(Image, cv2.warpPerspective(src, self.homography @ to_mm, size, flags=flags,
+                                               borderMode=cv2.BORDER_REPLICATE))
+
+    def warp_many(self, rects: Sequence[tuple[float, float, float, float]],
+                  px_per_mm: float) -> list[Image]:
+        """:meth:`warp` of each rectangle ``(x_mm, y_mm, w_mm, h_mm)``.
+
+        In a view in perspective (a photo) a rectangle is warped as the affine map closest
+        to the homography over it (least squares on a 3x3 grid of its pixels) when that map
+        is nowhere on the grid more than :data:`AFFINE_MAX_ERROR_PX` image pixels off: the
+        perspective bends a whole page, hardly a block of it, and an affine warp costs half.
+        """
+        if self.affine is not None or not rects:
+            return [self.warp(*rect, px_per_mm) for rect in rects]
+        s = 1.0 / px_per_mm
+        sizes = [(max(1, round(w * px_per_mm)), max(1, round(h * px_per_mm)))
+                 for _, _, w, h in rects]
+        to_mm = np.zeros((len(rects), 3, 3))
+        to_mm[:, 0, 0] = to_mm[:, 1, 1] = s
+        to_mm[:, :2, 2] = np.array([(x + s / 2, y + s / 2) for x, y, _, _ in rects])
+        to_mm[:, 2, 2] = 1.0
+        maps = self.homography @ to_mm  # output pixel -> image pixel, one per rectangle
+        # the 3x3 grid of each rectangle's pixels, in shares of its size (u, v, 1)
+        u, v = np.meshgrid([0.0, 0.5, 1.0], [0.0, 0.5, 1.0])
+        unit = np.stack([u.ravel(), v.ravel(), np.ones(9)], axis=1)
+        spans = np.array([(max(w - 1, 1), max(h - 1, 1)) for w, h in sizes], np.float64)
+        grid = unit[None, :, :] * np.concatenate([spans, np.ones((len(rects), 1))], axis=1
+                                                 )[:, None, :]
+        mapped = grid @ maps.transpose(0, 2, 1)
+        mapped = mapped[..., :2] / mapped[..., 2:]
+        fit = np.linalg.pinv(unit) @ mapped  # the affine map in shares of the size, 3x2
+        error = np.abs(unit @ fit - mapped).max(axis=(1, 2))
+        affines = fit.transpose(0, 2, 1) / np.concatenate([spans, np.ones((len(rects), 1))],
+                                                          axis=1)[:, None, :]
+        flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+        return [cast(Image, cv2.warpAffine(self.image, affine, size, flags=flags,
+                                           borderMode=cv2.BORDER_REPLICATE))
+                if err <= k.AFFINE_MAX_ERROR_PX else
+                cast(Image, cv2.warpPerspective(self.image, full, size, flags=flags,
+                                                borderMode=cv2.BORDER_REPLICATE))
+                for affine, err, full, size in zip(affines, error.tolist(), maps, sizes,
+                                                   strict=True)]
+
+    def to_image(self, points_mm: npt.ArrayLike) -> Doubles:
+        """Map (n, 2) page millimetres to image pixels."""
+        pts = np.asarray(points_mm, np.float64).reshape(-1, 1, 2)
+        return cast(Doubles, cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2))
+
+
+def flat_affine(h: Doubles, w_mm: float, h_mm: float,
+                max_error_px: float = k.AFFINE_MAX_ERROR_PX) -> Doubles | None:
+    """The affine map (3x3, last row 0 0 1) closest to the homography ``h`` (page mm to
+    image px) over a ``w_mm`` x ``h_mm`` page, fitted and checked on a 5x5 grid of it; None
+    when some point is off by more than ``max_error_px`` image pixels."""
+    u, v = np.meshgrid(np.linspace(0, w_mm, 5), np.linspace(0, h_mm, 5))
+    points = np.stack([u.ravel(), v.ravel(), np.ones(u.size)], axis=1)
+    mapped = points @ h.T
+    mapped = mapped[:, :2] / mapped[:, 2:]
+    fit, *_ = np.linalg.lstsq(points, mapped, rcond=None)
+    if np.abs(points @ fit - mapped).max() > max_error_px:
+        return None
+    return np.vstack([fit.T, [0.0, 0.0, 1.0]])
+
+
+@lru_cache(maxsize=16)
+def page_frames(page_index: int) -> tuple[Frame, ...]:
+    """Every page size (and its markers) a known layout has at ``page_index``."""
+    frames: dict[tuple[float, float], tuple[Marker, ...]] = {}
+    for players in (3, 4):
+        for paper in PAPERS:
+            layout = build_layout(players, paper)
+            if page_index < len(layout.pages):
+                page = layout.page_of(page_index)
+                markers = tuple(m for m in layout.markers if m.page == page_index)
+                frames.setdefault((page.w_mm, page.h_mm), markers)
+    return tuple((w, h, m) for (w, h), m in frames.items())
+
+
+@lru_cache(maxsize=4)
+def _detector(quick: bool = False, share: float = 1.0) -> cv2.aruco.ArucoDetector:
+    """The marker detector: with ``quick``, one adaptive-threshold window
+    (:data:`DETECT_QUICK_WINDOW_PX`) and no marker smaller than
+    :data:`DETECT_QUICK_MIN_PERIMETER_SHARE`, else those of
+    :data:`DETECT_THRESHOLD_WINDOWS_PX` and OpenCV's smallest marker. For a corner of the
+    image ``share`` of its sides, the smallest marker (a share of the longer side of what it
+    is given) is scaled so that it is as many pixels as in the whole image."""
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
+    if quick:
+        params.minMarkerPerimeterRate = k.DETECT_QUICK_MIN_PERIMETER_SHARE
+    params.minMarkerPerimeterRate /= share
+    low, high = (k.DETECT_QUICK_WINDOW_PX,) * 2 if quick else k.DETECT_THRESHOLD_WINDOWS_PX
+    params.adaptiveThreshWinSizeMin = low
+    params.adaptiveThreshWinSizeMax = high
+    params.adaptiveThreshWinSizeStep = max(high - low, 1)
+    return cv2.aruco.ArucoDetector(dictionary, params)
+
+
+def detect_markers(image: Image, scale: float = 1.0,
+                   quick: bool = False) -> dict[int, Floats]:
+    """Return ``{aruco_id: (4, 2) corners}`` (ArUco corner order) found in the red channel
+    of ``image``, the page at ``scale`` of the full image, in full-resolution px."""
+    return _detect(_detector(quick), content_channel(image), scale)
+
+
+def detect_in_corners(image: Image, scale: float = 1.0) -> dict[int, Floats]:
+    """:func:`detect_markers` (quick) in the four corners of ``image`` only, each
+    :data:`DETECT_CORNER_SHARE` of its sides, where a scan's markers lie. A marker found
+    there is found where the whole image puts it (the detector's threshold and contours are
+    local; its corners agree to float rounding)."""
+    channel = content_channel(image)
+    height, width = channel.shape
+    h, w = round(height * k.DETECT_CORNER_SHARE), round(width * k.DETECT_CORNER_SHARE)
+    detector = _detector(True, k.DETECT_CORNER_SHARE)
+    found: dict[int, Floats] = {}
+    for y0, x0 in ((0, 0), (0, width - w), (height - h, 0), (height - h, width - w)):
+        corner = _detect(detector, channel[y0:y0 + h, x0:x0 + w], scale, (x0, y0))
+        for marker_id, quad in corner.items():
+            found.setdefault(marker_id, quad)
+    return found
+
+
+def _detect(detector: cv2.aruco.ArucoDetector, channel: GreyImage, scale: float,
+            origin: tuple[int, int] = (0, 0)) -> dict[int, Floats]:
+    """The markers ``detector`` finds in ``channel``, a part of the page at ``scale``
+    whose top-left pixel is ``origin`` there, in full-resolution px."""
+    corners, ids, _ = detector.detectMarkers(channel)
+    if ids is None:
+        return {}
+    found: dict[int, Floats] = {}
+    at = np.array(origin, np.float32)
+    for marker_id, quad in zip(ids.ravel(), corners, strict=True):
+        # pixel centres: x_full = (x + 0.5) / scale - 0.5
+        found.setdefault(int(marker_id), (quad.reshape(4, 2) + at + 0.5) / scale - 0.5)
+    return found
+
+
+def _refine(full: Image, pts: Floats, scale: float) -> Floats:
+    """The four corners moved to their sub-pixel place in the full image (its red channel),
+    searched in a window that covers the error of a corner found at ``scale``."""
+    win = max(2, round(k.CORNER_REFINE_WINDOW_PX / min(scale * 2, 1.0)))
+    pad = 2 * win + 2
+    h, w = full.shape[:2]
+    x0, y0 = (max(int(v) - pad, 0) for v in pts.min(axis=0))
+    x1, y1 = (int(v) + pad + 1 for v in pts.max(axis=0))
+    x1, y1 = min(x1, w), min(y1, h)
+    if x1 - x0 <= 2 * win + 2 or y1 - y0 <= 2 * win + 2:
+        return pts
+    patch = content_channel(full[y0:y1, x0:x1])
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.05)
+    local = (pts - np.array([x0, y0], np.float32)).reshape(-1, 1, 2)
+    refined = cast(Floats, cv2.cornerSubPix(np.ascontiguousarray(patch), local, (win, win),
+                                            (-1, -1), criteria))
+    return refined.reshape(4, 2) + np.array([x0, y0], np.float32)
+
+
+def _marker_mm(marker: Marker) -> Doubles:
+    x, y, s = marker.x_mm, marker.y_mm, marker.size_mm
+    return np.array([[x, y], [x + s, y], [x + s, y + s], [x, y + s]], np.float64)
+
+
+def _fit(src_mm: Doubles, dst_px: Doubles) -> tuple[Doubles, float]:
+    h, _ = cv2.findHomography(src_mm, dst_px, 0)
+    if h is None:
+        return np.eye(3), float("inf")
+    proj = cv2.perspectiveTransform(src_mm.reshape(-1, 1, 2), h).reshape(-1, 2)
+    return cast(Doubles, h), float(np.sqrt(np.mean(np.sum((proj - dst_px) ** 2, axis=1))))
+
+
+def local_px_per_mm(h: Doubles, x_mm: float, y_mm: float) -> float:
+    """Image pixels per page millimetre at one point (square root of the Jacobian)."""
+    p = np.array([[x_mm, y_mm], [x_mm + 1, y_mm], [x_mm, y_mm + 1]], np.float64)
+    q = cv2.perspectiveTransform(p.reshape(-1, 1, 2), h).reshape(-1, 2)
+    j = np.array([q[1] - q[0], q[2] - q[0]])
+    return float(np.sqrt(abs(np.linalg.det(j))))
+
+
+def _outline(small: Image, scale: float) -> Doubles | None:
+    """The paper's four corners in full-resolution px (clockwise from the image top-left)
+    or None; ``small`` is the page image at ``scale``."""
+    gray = content_channel(small)
+    if max(gray.shape) > k.OUTLINE_MAX_SIDE_PX:
+        factor = k.OUTLINE_MAX_SIDE_PX / max(gray.shape)
+        gray = cast(GreyImage, cv2.resize(gray, None, fx=factor, fy=factor,
+                                          interpolation=cv2.INTER_AREA))
+        scale *= factor
+    _, binary = cv2.threshold(cv2.GaussianBlur(gray, (5, 5), 0), 0, 255,
+                              cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    biggest = max(contours, key=cv2.contourArea)
+    if cv2.contourArea(biggest) < k.OUTLINE_MIN_AREA_FRACTION * gray.size:
+        return None
+    quad = cv2.approxPolyDP(biggest, 0.02 * cv2.arcLength(biggest, True), True)
+    if len(quad) != 4:
+        return None
+    pts = quad.reshape(4, 2).astype(np.float64) / scale
+    centre = pts.mean(axis=0)
+    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
+    return pts[np.argsort(angles)]  # clockwise in image coordinates (y down)
+
+
+def _register_outline(small: Image, scale: float, found: dict[int, Floats],
+                      frame: Frame, label: str) -> tuple[Doubles, float]:
+    quad = _outline(small, scale)
+    if quad is None:
+        raise NoSheetFound(f"only {len(found)} of the 4 corner markers are visible and the "
+                           f"paper's edge cannot be seen", label, advice="uncover the corner "
+                           "squares (a finger, a shadow, a fold) and retake the photo")
+    w, h, markers = frame
+    by_id = {m.aruco_id: m for m in markers}
+    corners_mm = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
+    mk_mm = np.concatenate([_marker_mm(by_id[i]) for i in found if i in by_id])
+    mk_px = np.concatenate([found[i] for i in found if i in by_id]).astype(np.float64)
+    best: tuple[Doubles, float] = (np.eye(3), float("inf"))
+    for shift in range(4):
+        src = np.concatenate([corners_mm, mk_mm])
+        dst = np.concatenate([np.roll(quad, -shift, axis=0), mk_px])
+        hom, _ = _fit(src, dst)
+        proj = cv2.perspectiveTransform(mk_mm.reshape(-1, 1, 2), hom).reshape(-1, 2)
+        err = float(np.sqrt(np.mean(np.sum((proj - mk_px) ** 2, axis=1))))
+        if err < best[1]:
+            best = (hom, err)
+    return best
+
+
+def _find_markers(image: Image, levels: tuple[Image, ...]) -> tuple[dict[int, Floats], int]:
+    """The markers of one page and its index; corners refined at full resolution.
+
+    Looked for in the corners of the smallest halving (:func:`detect_in_corners`), then
+    (while fewer than four of one page turn up) in the whole of it with one threshold window,
+    with all of them, and in the next larger halving.
+    """
+    def majority(found: dict[int, Floats]) -> tuple[int, int]:
+        pages = [i // 4 for i in found]
+        index = max(set(pages), key=pages.count) if pages else -1
+        return pages.count(index), index
+
+    level = len(levels)  # 0: the full image, i: levels[i - 1]
+    tries = [(level, True), (level, False)] + ([(level - 1, False)] if level else [])
+    found = detect_in_corners(levels[-1] if level else image, 0.5 ** level)
+    count, index = majority(found)
+    if count < 4:  # the whole image, as though the corners had not been looked at
+        found, count, index = {}, 0, -1
+    else:
+        tries = []
+    for at, quick in tries:
+        more = detect_markers(levels[at - 1] if at else image, 0.5 ** at, quick)
+        if majority(more)[0] > count:
+            found, level = more, at
+            count, index = majority(found)
+        if count >= 4:
+            break
+    refined = {i: _refine(image, c, 0.5 ** level) for i, c in found.items()}
+    return refined, index
+
+
+def register(page: PageImage, context: object = None) -> RegisteredPage:
+    """Register one page image; raises NoSheetFound or PoorQuality naming the file and page."""
+    del context
+    t0 = time.perf_counter()
+    label = page.label
+    levels = halvings(page.image)
+    small, small_scale = (levels[-1], 0.5 ** len(levels)) if levels else (page.image, 1.0)
+    found, page_index = _find_markers(page.image, levels)
+    t_detect = time.perf_counter() - t0
+    if not found:
+        raise NoSheetFound("no pulka corner markers found: not a pulka sheet, or a blank or "
+                           "cut-off photo", page.source, page.index_in_file)
+    pages = sorted({i // 4 for i in found})
+    if len(pages) > 1:
+        log.warning("%s: markers of pages %s; reading page %d", label,
+                    ", ".join(str(p + 1) for p in pages), page_index + 1)
+        found = {i: c for i, c in found.items() if i // 4 == page_index}
+    frames = page_frames(page_index)
+    if not frames:
+        raise NoSheetFound(f"markers say page {page_index + 1}, which no known layout has",
+                           page.source, page.index_in_file)
+    best: tuple[Doubles, float, Frame] | None = None
+    method = "markers"
+    for frame in frames:
+        if len(found) >= k.MIN_MARKERS_FOR_HOMOGRAPHY:
+            by_id = {m.aruco_id: m for m in frame[2]}
+            ids = [i for i in found if i in by_id]
+            src = np.concatenate([_marker_mm(by_id[i]) for i in ids])
+            dst = np.concatenate([found[i] for i in ids]).astype(np.float64)
+            hom, err = _fit(src, dst)
+        else:
+            method = "outline"
+            hom, err = _register_outline(small, small_scale, found, frame, label)
+        if best is None or err < best[1]:
+            best = (hom, err, frame)
+    assert best is not None
+    hom, err_px, frame = best
+    w, h = frame[0], frame[1]
+    ppm = local_px_per_mm(hom, w / 2, h / 2)
+    reg = RegisteredPage(page.source, page.index_in_file, page_index, w, h, hom, ppm, err_px,
+                         err_px / ppm, tuple(sorted(found)), method, 0.0, (), page.image,
+                         halvings=levels, affine=flat_affine(hom, w, h))
+    reg = check_quality(reg, frame)
+    reg.timings_s.update(detect=t_detect, register=time.perf_counter() - t0)
+    return reg
