@@ -36,6 +36,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from pulka.report.standings import standings
 from pulka.store.database import Store
 from pulka.store.importer import import_paths
 from samplegen.scans import synthetic_tournament
@@ -88,7 +89,7 @@ def store_only(folder: Path, sheets: int) -> dict[str, float]:
             store.import_scan(sheet.scan)
         seconds = time.perf_counter() - start
         standings_start = time.perf_counter()
-        store.standings("Bench", tiebreaks=["remises", "allpass"])
+        standings(store, "Bench", tiebreaks=["remises", "allpass"])
         standings_s = time.perf_counter() - standings_start
     return {"sheets": len(made), "seconds": round(seconds, 3),
             "sheets_per_s": round(len(made) / seconds, 1), "standings_s": round(standings_s, 3)}

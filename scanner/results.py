@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,14 @@ SCAN_FORMAT = "pulka-scan/1"
 STRAIGHT_PAGE_DPI = 100
 """Resolution of the straightened page images a scan keeps (for reports and review); they
 are grey JPEGs (older scans kept them in colour; both read the same)."""
+
+
+class CellStatus(StrEnum):
+    """How a field was read: its value sure, doubtful (a person decides), or nothing written."""
+
+    READ = "read"
+    DOUBTFUL = "doubtful"
+    EMPTY = "empty"
 
 
 @dataclass(frozen=True)
@@ -39,7 +48,7 @@ class FieldReading:
     key: str
     page: int
     rect_mm: tuple[float, float, float, float]
-    status: str
+    status: CellStatus
     value: Any
     confidence: float
     candidates: tuple[tuple[Any, float], ...] = ()
@@ -54,6 +63,9 @@ class FieldReading:
     """An entry's ink evidence: P(ink | value) for the values the decoding weighed, most
     likely first, before the rules had their say (``scanner.decode.columns``); what lets a
     store decode the entry again when a person corrects the sheet. Empty for a row."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "status", CellStatus(self.status))
 
     @property
     def kind(self) -> str:
@@ -93,7 +105,7 @@ class SheetScan:
     @property
     def doubtful(self) -> tuple[FieldReading, ...]:
         """Fields that need a person."""
-        return tuple(f for f in self.fields if f.status == "doubtful")
+        return tuple(f for f in self.fields if f.status is CellStatus.DOUBTFUL)
 
     def to_json(self) -> dict[str, Any]:
         """The ``pulka-scan/1`` document: what ``dataclasses.asdict`` gives, built one level

@@ -20,7 +20,13 @@ from pathlib import Path
 
 from pulka.cli.store_options import add_db_argument, open_store
 from pulka.exitcodes import ExitCode, PulkaCommandError
-from pulka.report.standings import TIEBREAKS, Standings, check_tiebreaks, whists_text
+from pulka.report.standings import (
+    TIEBREAKS,
+    Standings,
+    check_tiebreaks,
+    standings,
+    whists_text,
+)
 from pulka.store.database import StoreError
 
 NAME = "standings"
@@ -52,7 +58,7 @@ def run(args: argparse.Namespace) -> ExitCode:
                                 ExitCode.BAD_ARGS)
     with open_store(args.db, create=False) as store:
         try:
-            result = store.standings(args.tournament, args.round, tiebreaks)
+            result = standings(store, args.tournament, args.round, tiebreaks)
         except StoreError as error:
             raise PulkaCommandError(str(error), ExitCode.BAD_ARGS) from None
     if args.csv is not None:

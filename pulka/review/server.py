@@ -40,6 +40,7 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from pulka.report.crops import crop_jpeg
+from pulka.report.standings import standings
 from pulka.store import review as review_store
 from pulka.store.database import Store, StoreError
 from scanner.results import split_crop
@@ -277,23 +278,14 @@ class ReviewHandler(BaseHTTPRequestHandler):
         out = []
         for name in names:
             try:
-                out.append(store.standings(name).to_json())
+                out.append(standings(store, name).to_json())
             except StoreError as error:
                 raise RequestError(HTTPStatus.NOT_FOUND, str(error)) from None
         return {"tournaments": out}
 
     def _image(self, store: Store, sheet_id: str, kind: str, which: str) -> None:
-        row = store.conn.execute("SELECT id, scan_path FROM sheets WHERE sheet_id = ?",
-                                 (sheet_id,)).fetchone()
-        relative = None
-        if row is not None and kind == "page" and which.isdigit():
-            found = store.conn.execute("SELECT image FROM pages WHERE sheet_id = ? AND "
-                                       "page_index = ?", (row[0], int(which))).fetchone()
-            relative = found and found[0]
-        elif row is not None and kind == "crop":
-            found = store.conn.execute("SELECT crop FROM cells WHERE sheet_id = ? AND key = ?",
-                                       (row[0], which)).fetchone()
-            relative = found and found[0]
+        ref = store.image_ref(sheet_id, kind, which)
+        relative = ref.relative
         missing = RequestError(HTTPStatus.NOT_FOUND, f"no {kind} image {which!r} of sheet "
                                                     f"{sheet_id!r}")
         rect = None
@@ -302,7 +294,7 @@ class ReviewHandler(BaseHTTPRequestHandler):
                 relative, rect = split_crop(relative)
             except ValueError:
                 raise missing from None
-        root = scan_root(row[1], self.server.db) if row is not None else None
+        root = scan_root(ref.scan_path, self.server.db)
         target = safe_file(root, relative) if root is not None and relative else None
         if target is None:
             raise missing
@@ -357,17 +349,16 @@ class ReviewHandler(BaseHTTPRequestHandler):
                 raise RequestError(HTTPStatus.BAD_REQUEST,
                                    f"action {action!r}: use one of {', '.join(ACTIONS)}")
             self._sheet(store, sheet)
-            cell = store.conn.execute(
-                "SELECT c.candidates_json FROM cells c JOIN sheets s ON s.id = c.sheet_id "
-                "WHERE s.sheet_id = ? AND c.key = ?", (sheet, key)).fetchone()
-            if cell is None:
-                raise RequestError(HTTPStatus.NOT_FOUND, f"sheet {sheet} has no cell {key!r}")
+            try:
+                cell = store.cell(sheet, key)
+            except StoreError as error:
+                raise RequestError(HTTPStatus.NOT_FOUND, str(error)) from None
             if action == "skip":
                 self.server.skip(sheet, key)
             elif action == "illegible":
                 review_store.decide(store, sheet, key, None, self.server.who, illegible=True)
             else:
-                value = (self._candidate(key, json.loads(cell[0]), doc.get("candidate"))
+                value = (self._candidate(key, cell.candidates, doc.get("candidate"))
                          if action == "accept" else typed_value(key, doc.get("value")))
                 review_store.decide(store, sheet, key, value, self.server.who)
             self._json(self._after(store, sheet, {"decided": {"sheet": sheet, "key": key,

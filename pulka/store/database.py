@@ -28,7 +28,10 @@ from typing import Any
 
 from pulka.store.redecode import redecode_sheet
 from pulka.store.refresh import now, refresh
-from pulka.store.schema import migrate
+from pulka.store.rows import CellRow, ImageRef, named_rows
+from pulka.store.schema import SheetState, migrate
+from pulka.store.standings import StandingsRows, standings_rows
+from pulka.store.summary import sheet_summary
 from scanner.results import ScannedPage, SheetScan
 
 log = logging.getLogger(__name__)
@@ -188,7 +191,7 @@ class Store:
             "SELECT p.content_hash FROM pages p JOIN sheets s ON s.id = p.sheet_id "
             "WHERE s.missing_pages_json = '[]'")}
 
-    def import_scan(self, scan: SheetScan, scan_path: str | Path | None = None) -> str:
+    def import_scan(self, scan: SheetScan, scan_path: str | Path | None = None) -> SheetState:
         """Store one sheet's scan and score it, in one transaction; return its state.
 
         The sheet is found by its id (created on the first import, updated after); a page
@@ -303,12 +306,7 @@ class Store:
             raise StoreError(f"no sheet {sheet_id!r} in {self.path}; `pulka import` it first")
         return int(row[0])
 
-    def refresh_sheet(self, sheet_id: str) -> str:
-        """Rebuild the sheet's record from its cells and score it again; return its state."""
-        with self.transaction() as conn:
-            return refresh(conn, self._sheet_pk(sheet_id))
-
-    def verify_cell(self, sheet_id: str, key: str, value: Any, who: str) -> str:
+    def verify_cell(self, sheet_id: str, key: str, value: Any, who: str) -> SheetState:
         """A person's value for one cell: saved at once, logged, the sheet scored again.
 
         Returns the sheet's new state; the other entries are decoded again against it (and
@@ -351,13 +349,33 @@ class Store:
 
     def sheet_summary(self, sheet_id: str) -> dict[str, Any]:
         """Everything ``pulka show`` tells about one sheet, as JSON-ready values."""
-        from pulka.store.summary import sheet_summary
-
         return sheet_summary(self.conn, self._sheet_pk(sheet_id))
 
-    def standings(self, tournament: str | None = None, round_: int | None = None,
-                  tiebreaks: Sequence[str] = ()) -> Any:
-        """The ranking of a tournament (:func:`pulka.report.standings.standings`)."""
-        from pulka.report.standings import standings
+    def standings_rows(self, tournament: str | None = None, round_: int | None = None
+                       ) -> StandingsRows:
+        """A tournament's settled seats (:func:`pulka.report.standings.rank` ranks them)."""
+        return standings_rows(self.conn, self.tournament_id(tournament), round_)
 
-        return standings(self.conn, self.tournament_id(tournament), round_, tiebreaks)
+    def image_ref(self, sheet_id: str, kind: str, which: str) -> ImageRef:
+        """Where a sheet's page image (``kind`` ``page``, ``which`` its index) or a cell's
+        crop (``crop``, ``which`` its key) is; its parts ``None`` when the store has none."""
+        row = self.conn.execute("SELECT id, scan_path FROM sheets WHERE sheet_id = ?",
+                                (sheet_id,)).fetchone()
+        if row is None:
+            return ImageRef(None, None)
+        found = None
+        if kind == "page" and which.isdigit() and len(which) < 6:
+            found = self.conn.execute("SELECT image FROM pages WHERE sheet_id = ? AND "
+                                      "page_index = ?", (row[0], int(which))).fetchone()
+        elif kind == "crop":
+            found = self.conn.execute("SELECT crop FROM cells WHERE sheet_id = ? AND key = ?",
+                                      (row[0], which)).fetchone()
+        return ImageRef(row[1], found[0] if found else None)
+
+    def cell(self, sheet_id: str, key: str) -> CellRow:
+        """One stored cell; :class:`StoreError` naming it when there is none."""
+        rows = named_rows(self.conn, "SELECT * FROM cells WHERE sheet_id = ? AND key = ?",
+                          (self._sheet_pk(sheet_id), key))
+        if not rows:
+            raise StoreError(f"sheet {sheet_id} has no cell {key!r}")
+        return CellRow.from_row(rows[0])

@@ -21,11 +21,24 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from enum import StrEnum
+
+from scanner.results import CellStatus
 
 log = logging.getLogger(__name__)
 
-SHEET_STATES = ("read", "needs_review", "audited", "settled")
-CELL_STATUSES = ("read", "doubtful", "empty")
+
+class SheetState(StrEnum):
+    """Where a stored sheet stands (:func:`pulka.store.refresh.refresh` decides it)."""
+
+    READ = "read"
+    NEEDS_REVIEW = "needs_review"
+    AUDITED = "audited"
+    SETTLED = "settled"
+
+
+SHEET_STATES = tuple(str(state) for state in SheetState)
+CELL_STATUSES = tuple(str(status) for status in CellStatus)
 
 _V1 = f"""
 CREATE TABLE tournaments (

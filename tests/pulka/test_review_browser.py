@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from review_fixture import SHEET1, SHEET2, TRUTH, build_store
 
+from pulka.report import standings as ranking
 from pulka.review import ReviewServer, make_server
 from pulka.store.database import Store
 
@@ -124,7 +125,7 @@ def stored(db: Path, sheet: str, key: str) -> tuple[Any, int]:
 
 def standings(db: Path) -> dict[str, tuple[str, int]]:
     with Store(db) as store:
-        rows = store.standings("Kyiv Open").rows
+        rows = ranking.standings(store, "Kyiv Open").rows
     return {r.player: (str(r.total), r.provisional) for r in rows}
 
 
