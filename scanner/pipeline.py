@@ -44,7 +44,7 @@ from scanner.arrays import GreyImage
 from scanner.decode.columns import EntryCells
 from scanner.decode.deals import RowEvidence
 from scanner.decode.sheet import DecodedSheet, SheetEvidence, decode_sheet
-from scanner.errors import ScanError
+from scanner.errors import ScanError, ScanFailure
 from scanner.field_sheets import CropRequest, pixel_rect, write_field_sheets
 from scanner.image.identify import IdentifiedPage, SheetPages, assemble_sheets, identify
 from scanner.image.load import expand_paths, load_file
@@ -78,15 +78,6 @@ GC_YOUNG_THRESHOLD = 10_000
 STRAIGHT_PAGE_MIN_SHARE = 0.9
 """The straightened page is warped from the smallest halving of the image that has at
 least this share of its resolution (a 200-dpi image halved is 99 dpi for a 100-dpi page)."""
-
-
-@dataclass(frozen=True)
-class ScanFailure:
-    """A file (or page) that could not be read, with the one-line reason."""
-
-    source: str
-    message: str
-    exit_code_name: str = "BAD_INPUT"
 
 
 ScanOutcome = SheetScan | ScanFailure
@@ -179,7 +170,7 @@ def _has_every_page(pages: list[IdentifiedPage]) -> bool:
 
 def _failure(error: ScanError, source: str | Path) -> ScanFailure:
     log.warning("%s", error)
-    return ScanFailure(str(source), str(error), error.exit_code_name)
+    return ScanFailure.of(error, source)
 
 
 def read_sheet(sheet: SheetPages, out_dir: Path, clock: StageClock | None = None) -> SheetScan:

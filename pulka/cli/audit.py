@@ -18,10 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pulka.exitcodes import ExitCode, PulkaCommandError
+from pulka.errors import PulkaCommandError
 from pulka.records import load_record
 from pulka.report.text import columns_table, findings_text, settlement_text
 from scoring import GameRecord, RecordError, audit, expected_sheet, parse_record, settle_record
+from scoring.exitcode import ExitCode
 from scoring.jsonio import audit_json
 
 NAME = "audit"

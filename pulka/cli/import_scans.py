@@ -21,8 +21,9 @@ from pathlib import Path
 
 from pulka.cli.progress import ProgressBar
 from pulka.cli.store_options import add_db_argument, open_store
-from pulka.exitcodes import ExitCode, PulkaCommandError
+from pulka.errors import PulkaCommandError
 from pulka.store.importer import collect, import_paths, pipeline_available
+from scoring.exitcode import ExitCode
 
 NAME = "import"
 HELP = "scan folders of sheet images into the tournament store (all cores)"

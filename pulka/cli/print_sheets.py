@@ -25,9 +25,10 @@ from forms.layout import PAPERS, build_layout
 from forms.render.batch import DrawError, batch_requests, blank_seatings, read_draw
 from forms.render.fill import FillError, fill_from_record
 from forms.render.sheet import FontMissingError, SheetRequest, render_pdf
-from pulka.exitcodes import ExitCode, PulkaCommandError
+from pulka.errors import PulkaCommandError
 from pulka.records import load_record
 from scoring.errors import RuleSetError
+from scoring.exitcode import ExitCode
 from scoring.rules import SETTING_NAMES, VARIANTS, RuleSet
 
 NAME = "print"

@@ -26,8 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from forms.identity import SheetIdentity
-from pulka.exitcodes import ExitCode, PulkaCommandError
+from pulka.errors import PulkaCommandError
 from scoring import RecordError
+from scoring.exitcode import ExitCode
 from scoring.rules import RuleSet
 
 NAME = "samples"

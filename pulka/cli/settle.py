@@ -6,10 +6,10 @@ import argparse
 import json
 from pathlib import Path
 
-from pulka.exitcodes import ExitCode
 from pulka.records import load_record
 from pulka.report.text import columns_table, settlement_text
 from scoring import expected_sheet, settle_record
+from scoring.exitcode import ExitCode
 from scoring.jsonio import settlement_json
 
 NAME = "settle"

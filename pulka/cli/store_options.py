@@ -6,9 +6,10 @@ import argparse
 import sqlite3
 from pathlib import Path
 
-from pulka.exitcodes import ExitCode, PulkaCommandError
+from pulka.errors import PulkaCommandError
 from pulka.store.database import DEFAULT_DB, Store
 from pulka.store.schema import SchemaTooNew
+from scoring.exitcode import ExitCode
 
 
 def add_db_argument(parser: argparse.ArgumentParser) -> None:

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from forms.render.batch import DrawError, read_draw
 from pulka.cli.store_options import add_db_argument, open_store
-from pulka.exitcodes import ExitCode, PulkaCommandError
-from pulka.store.database import StoreError
+from pulka.errors import PulkaCommandError
+from scoring.exitcode import ExitCode
 
 NAME = "tournament"
 HELP = "create a tournament in the store (rounds, tables, the draw) or list them"
@@ -54,10 +54,7 @@ def run(args: argparse.Namespace) -> ExitCode:
     rounds = max([args.rounds or 0, *(s[0] for s in seatings)]) or None
     tables = max([args.tables or 0, *(s[1] for s in seatings)]) or None
     with open_store(args.db) as store:
-        try:
-            store.new_tournament(args.name, rounds, tables, seatings)
-        except StoreError as error:
-            raise PulkaCommandError(str(error), ExitCode.BAD_ARGS) from None
+        store.new_tournament(args.name, rounds, tables, seatings)
     players = len({n for s in seatings for n in s[3] if n})
     print(f"{args.db}: tournament {args.name!r}, {rounds or 0} rounds x {tables or 0} tables"
           + (f", {players} players from {args.draw}" if seatings else ""))

@@ -33,6 +33,7 @@ from pulka.store.schema import SheetState, migrate
 from pulka.store.standings import StandingsRows, standings_rows
 from pulka.store.summary import sheet_summary
 from scanner.results import ScannedPage, SheetScan
+from scoring.exitcode import ExitCode, PulkaError
 
 log = logging.getLogger(__name__)
 
@@ -43,8 +44,10 @@ NO_TOURNAMENT = ""
 """The tournament name of sheets printed outside a tournament."""
 
 
-class StoreError(ValueError):
+class StoreError(PulkaError, ValueError):
     """A request the store cannot do: the message names the sheet, cell or tournament."""
+
+    exit_code = ExitCode.BAD_ARGS
 
 
 @lru_cache(maxsize=4096)

@@ -33,7 +33,9 @@ from pathlib import Path
 from typing import Any
 
 from pulka.store.database import Store, file_hash
+from scanner.errors import ScanFailure
 from scanner.results import SCAN_FORMAT, SheetScan, scan_json_path
+from scoring.exitcode import ExitCode
 
 log = logging.getLogger(__name__)
 
@@ -41,15 +43,6 @@ IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".tif", ".tiff", ".pdf")
 SCAN_DOCUMENT = "scan.json"
 SLOW_ENV = "PULKA_TEST_SLOW_IMPORT"
 Progress = Callable[[int, int, str], None]
-
-
-@dataclass(frozen=True)
-class Failure:
-    """A file that could not be read: one line for the user."""
-
-    source: str
-    message: str
-    exit_code_name: str = "BAD_INPUT"
 
 
 @dataclass
@@ -60,7 +53,7 @@ class ImportReport:
     states: dict[str, int] = field(default_factory=dict)
     skipped: int = 0
     """Images already in the store (their sheet complete)."""
-    failures: list[Failure] = field(default_factory=list)
+    failures: list[ScanFailure] = field(default_factory=list)
     seconds: float = 0.0
 
 
@@ -118,8 +111,7 @@ def scan_group(paths: list[str], out_dir: str) -> list[dict[str, Any]]:
                                  encoding="utf-8")
             outcomes.append({"scan": outcome.to_json(), "path": str(where)})
         else:
-            outcomes.append({"failure": [outcome.source, outcome.message,
-                                         outcome.exit_code_name]})
+            outcomes.append({"failure": outcome})
     return outcomes
 
 
@@ -187,8 +179,8 @@ def import_paths(store: Store, paths: Sequence[Path], out_dir: Path, jobs: int =
             scan = SheetScan.from_json(doc)
         except (OSError, UnicodeDecodeError, json.JSONDecodeError, ValueError, KeyError,
                 TypeError) as error:
-            report.failures.append(Failure(str(document), f"not a readable {SCAN_FORMAT} "
-                                           f"document ({error})"))
+            report.failures.append(ScanFailure(str(document), f"not a readable {SCAN_FORMAT} "
+                                               f"document ({error})"))
         else:
             stored(scan, document)
         done += 1
@@ -199,13 +191,13 @@ def import_paths(store: Store, paths: Sequence[Path], out_dir: Path, jobs: int =
     for group, result in _outcomes(_groups(inputs.images), out_dir, jobs or os.cpu_count() or 1):
         if isinstance(result, BaseException):
             log.debug("scan of %s failed", group[0].parent, exc_info=result)
-            report.failures += [Failure(str(p), f"the scan failed ({type(result).__name__}: "
-                                        f"{result}); please report it with the file",
-                                        "INTERNAL") for p in group]
+            report.failures += [ScanFailure(str(p), f"the scan failed ({type(result).__name__}: "
+                                            f"{result}); please report it with the file",
+                                            ExitCode.INTERNAL) for p in group]
         else:
             for outcome in result:
                 if "failure" in outcome:
-                    report.failures.append(Failure(*outcome["failure"]))
+                    report.failures.append(outcome["failure"])
                 else:
                     stored(SheetScan.from_json(outcome["scan"]), outcome["path"])
         done += len(group)

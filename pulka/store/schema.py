@@ -24,6 +24,7 @@ import sqlite3
 from enum import StrEnum
 
 from scanner.results import CellStatus
+from scoring.exitcode import PulkaError
 
 log = logging.getLogger(__name__)
 
@@ -188,7 +189,7 @@ MIGRATIONS: tuple[str, ...] = (_V1, _V2)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
-class SchemaTooNew(RuntimeError):
+class SchemaTooNew(PulkaError):
     """The file was written by a newer pulka than this one."""
 
 
