@@ -98,7 +98,7 @@ def _load(path: Path) -> _Input:
             record = parse_record(scan.record)
         except (KeyError, TypeError, ValueError) as error:
             message = str(error) if isinstance(error, RecordError) else \
-                f"not a readable pulka-scan/1 document ({error!r})"
+                f"not a readable pulka-scan/1 document ({error})"
             raise PulkaCommandError(f"{path}: {message}", ExitCode.BAD_INPUT) from None
         doc = scan.record
     else:

@@ -35,12 +35,14 @@ from typing import Any
 from pulka.store.database import Store, file_hash
 from scanner.errors import ScanFailure
 from scanner.results import SCAN_FORMAT, SheetScan, scan_json_path
-from scoring.exitcode import ExitCode
+from scoring.exitcode import ExitCode, PulkaError
 
 log = logging.getLogger(__name__)
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".tif", ".tiff", ".pdf")
 SCAN_DOCUMENT = "scan.json"
+MAX_SCAN_DOCUMENT_BYTES = 64 * 1024 * 1024
+"""Largest ``scan.json`` read (a sheet's is well under 1 MiB)."""
 SLOW_ENV = "PULKA_TEST_SLOW_IMPORT"
 Progress = Callable[[int, int, str], None]
 
@@ -63,6 +65,27 @@ class Inputs:
 
     documents: list[Path]
     images: list[Path]
+
+
+class ScanDocumentError(PulkaError):
+    """A ``scan.json`` that cannot be read or does not follow ``pulka-scan/1``."""
+
+
+def read_scan_document(path: Path) -> SheetScan:
+    """A ``scan.json`` read back, every field checked; :class:`ScanDocumentError` names the
+    file and the field otherwise."""
+    advice = "scan the sheet's images again (pulka import --rescan) or restore the file"
+    try:
+        if path.stat().st_size > MAX_SCAN_DOCUMENT_BYTES:
+            raise ScanDocumentError(f"{path}: larger than {MAX_SCAN_DOCUMENT_BYTES} bytes, "
+                                    f"not a scan document; leave it out")
+        return SheetScan.from_json(json.loads(path.read_text(encoding="utf-8")))
+    except OSError as error:
+        raise ScanDocumentError(f"{path}: cannot be read ({error.strerror}); {advice}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError) as error:
+        problem = "nested too deep" if isinstance(error, RecursionError) else str(error)
+        raise ScanDocumentError(f"{path}: not a readable {SCAN_FORMAT} document ({problem}); "
+                                f"{advice}") from None
 
 
 def pipeline_available() -> bool:
@@ -175,12 +198,9 @@ def import_paths(store: Store, paths: Sequence[Path], out_dir: Path, jobs: int =
 
     for document in inputs.documents:
         try:
-            doc = json.loads(document.read_text(encoding="utf-8"))
-            scan = SheetScan.from_json(doc)
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError, ValueError, KeyError,
-                TypeError) as error:
-            report.failures.append(ScanFailure(str(document), f"not a readable {SCAN_FORMAT} "
-                                               f"document ({error})"))
+            scan = read_scan_document(document)
+        except ScanDocumentError as error:
+            report.failures.append(ScanFailure.of(error, document))
         else:
             stored(scan, document)
         done += 1
