@@ -20,7 +20,7 @@ from typing import Any
 
 from pulka.errors import PulkaCommandError
 from pulka.records import load_record
-from pulka.report.text import columns_table, findings_text, settlement_text
+from pulka.report.text import findings_text, settlement_text, totals_text
 from scoring import GameRecord, RecordError, audit, expected_sheet, parse_record, settle_record
 from scoring.exitcode import ExitCode
 from scoring.jsonio import audit_json
@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> ExitCode:
                 print(("\n" if number else "") + f"== {item.path} ==")
             print(findings_text(findings))
             print()
-            print(columns_table(record, sheet))
+            print(totals_text(record, sheet))
             print()
             print(settlement_text(settlement))
         if html_dir is not None or pdf_dir is not None:

@@ -136,7 +136,8 @@ def _read_record(path: Path) -> dict[str, Any]:
 def _random_game(rules: RuleSet, rng: random.Random) -> dict[str, Any]:
     """A random game that fits the sheet in whole numbers (no Rostov half-shares)."""
     from forms.layout import build_layout
-    from samplegen.fill import FillError, deal_values, entry_values
+    from forms.render.fill import FillError
+    from samplegen.fill import deal_values, entry_values
     from scoring.random_games import random_record, written_columns
     from scoring.record import parse_record
     from scoring.sheet import expected_sheet
@@ -164,7 +165,7 @@ def _random_game(rules: RuleSet, rng: random.Random) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> ExitCode:
     """Write the sample folder(s); exit 0, 2 for bad arguments, 3 for a bad record or draw."""
     _check(args)
-    from samplegen.fill import FillError
+    from forms.render.fill import FillError
     from samplegen.sheets import make_sample
     from scoring.errors import RuleSetError
 

@@ -34,12 +34,12 @@ from typing import Any
 
 from pulka.store.database import Store, file_hash
 from scanner.errors import ScanFailure
+from scanner.image.load import IMAGE_SUFFIXES
 from scanner.results import SCAN_FORMAT, SheetScan, scan_json_path
 from scoring.exitcode import ExitCode, PulkaError
 
 log = logging.getLogger(__name__)
 
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".tif", ".tiff", ".pdf")
 SCAN_DOCUMENT = "scan.json"
 MAX_SCAN_DOCUMENT_BYTES = 64 * 1024 * 1024
 """Largest ``scan.json`` read (a sheet's is well under 1 MiB)."""

@@ -14,12 +14,13 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import Any, cast
 
 from pulka.store.rebuild import parse_key, rebuild_record
 from pulka.store.rows import CellRow, sheet_cells, sheet_head
 from scanner.decode.redecode import EntryEvidence, ink_mapping, redecode_columns
+from scanner.results import CellStatus
 from scoring import ScoringError
 from scoring.columns import Column, ColumnKind
 from scoring.rules import RuleSet
@@ -57,11 +58,12 @@ def redecode_sheet(conn: sqlite3.Connection, sheet_pk: int) -> int:
             cell, evidence = by_column[column].get(n, (None, EntryEvidence()))
             if cell is None or not evidence.decodable:
                 continue
-            new = _Decoding(decision.status, _plain(decision.value),
-                            round(decision.confidence, 6),
-                            _plain([[v, round(p, 6)] for v, p in decision.candidates]),
-                            _plain(decision.expected), decision.deal, decision.note)
-            if _changed(_Decoding.of(cell), new):
+            new = replace(cell, status=CellStatus(decision.status),
+                          value=_plain(decision.value), confidence=round(decision.confidence, 6),
+                          candidates=_plain([[v, round(p, 6)] for v, p in decision.candidates]),
+                          expected=_plain(decision.expected), deal=decision.deal,
+                          note=decision.note)
+            if _changed(cell, new):
                 updates.append((new.status, json.dumps(new.value), new.confidence,
                                 json.dumps(new.candidates), json.dumps(new.expected), new.deal,
                                 new.note, cell.pk))
@@ -88,30 +90,12 @@ def _entries_by_column(cells: list[CellRow]
     return by_column
 
 
-@dataclass(frozen=True)
-class _Decoding:
-    """What a decoding sets on a cell."""
-
-    status: str
-    value: Any
-    confidence: float
-    candidates: list[list[Any]]
-    expected: Any
-    deal: int | None
-    note: str
-
-    @classmethod
-    def of(cls, cell: CellRow) -> _Decoding:
-        return cls(cell.status, cell.value, cell.confidence, cell.candidates, cell.expected,
-                   cell.deal, cell.note)
-
-
 def _plain(value: Any) -> Any:
     """A value as it comes back from the store's JSON (tuples become lists)."""
     return json.loads(json.dumps(value))
 
 
-def _changed(old: _Decoding, new: _Decoding) -> bool:
+def _changed(old: CellRow, new: CellRow) -> bool:
     """Whether a cell's decoding changed: values compared as JSON values, probabilities to
     within :data:`SAME_PROBABILITY` (the kept ink is rounded)."""
     if (old.status, old.value, old.expected, old.deal, old.note) != \
