@@ -11,7 +11,8 @@ import base64
 from html import escape
 
 from pulka.report import constants as k
-from pulka.report.model import Mark, PageImages, SheetReport
+from pulka.report.model import SheetReport
+from pulka.report.pages import Mark, PageImages
 from pulka.report.tables import (
     DOUBT_HEADER,
     Table,
