@@ -52,7 +52,8 @@ from pulka.review.checks import (
 )
 from pulka.review.files import IMAGE_TYPES, STATIC_FILES, safe_file, scan_root, static_file
 from pulka.store import review as review_store
-from pulka.store.database import Store, StoreError
+from pulka.store.database import Store
+from pulka.store.errors import StoreError
 from scanner.results import split_crop
 
 log = logging.getLogger(__name__)

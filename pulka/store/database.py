@@ -26,6 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from pulka.store.errors import GuardedConnection, StoreError, sqlite_errors, whole_number
 from pulka.store.redecode import redecode_sheet
 from pulka.store.refresh import now, refresh
 from pulka.store.rows import CellRow, ImageRef, named_rows
@@ -33,21 +34,17 @@ from pulka.store.schema import SheetState, migrate
 from pulka.store.standings import StandingsRows, standings_rows
 from pulka.store.summary import sheet_summary
 from scanner.results import ScannedPage, SheetScan
-from scoring.exitcode import ExitCode, PulkaError
 
 log = logging.getLogger(__name__)
 
 DEFAULT_DB = Path("pulka.sqlite")
-BUSY_TIMEOUT_MS = 10_000
+BUSY_TIMEOUT_S = 10.0
 """How long a writer waits for another one (the review page during an import)."""
+MAX_ROUNDS = 999
+MAX_TABLES = 999
+"""Largest round and table number a tournament has."""
 NO_TOURNAMENT = ""
 """The tournament name of sheets printed outside a tournament."""
-
-
-class StoreError(PulkaError, ValueError):
-    """A request the store cannot do: the message names the sheet, cell or tournament."""
-
-    exit_code = ExitCode.BAD_ARGS
 
 
 @lru_cache(maxsize=4096)
@@ -82,9 +79,14 @@ def page_hash(page: ScannedPage, sheet_id: str) -> str:
 class Store:
     """One store file; use it as a context manager (it closes the connection)."""
 
-    def __init__(self, path: str | Path = DEFAULT_DB) -> None:
+    def __init__(self, path: str | Path = DEFAULT_DB, wait_s: float | None = None) -> None:
         self.path = Path(path)
-        self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+        self.wait_s = BUSY_TIMEOUT_S if wait_s is None else wait_s
+        with sqlite_errors(self.path, self.wait_s):
+            conn = sqlite3.connect(self.path, isolation_level=None, timeout=self.wait_s,
+                                   factory=GuardedConnection)
+        conn.store_path, conn.wait_s = self.path, self.wait_s
+        self.conn: sqlite3.Connection = conn
         try:
             self.conn.execute("PRAGMA journal_mode = WAL")
             self.conn.execute("PRAGMA foreign_keys = ON")
@@ -111,7 +113,8 @@ class Store:
         try:
             yield self.conn
         except BaseException:
-            self.conn.execute("ROLLBACK")
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
             raise
         self.conn.execute("COMMIT")
 
@@ -125,6 +128,11 @@ class Store:
         ``seatings`` are ``(round, table, seats, names)``; raises :class:`StoreError` when the
         name is taken.
         """
+        whole_number("rounds", rounds, MAX_ROUNDS)
+        whole_number("tables", tables, MAX_TABLES)
+        for round_, table, _, _ in seatings:
+            whole_number("the draw's round", round_, MAX_ROUNDS)
+            whole_number("the draw's table", table, MAX_TABLES)
         with self.transaction() as conn:
             if conn.execute("SELECT 1 FROM tournaments WHERE name = ?", (name,)).fetchone():
                 raise StoreError(f"tournament {name!r} already exists in {self.path}")

@@ -23,7 +23,8 @@ import sqlite3
 from collections.abc import Collection
 from typing import Any
 
-from pulka.store.database import Store, StoreError
+from pulka.store.database import Store
+from pulka.store.errors import StoreError
 from pulka.store.rebuild import parse_key
 from pulka.store.refresh import now, refresh
 from pulka.store.rows import CellRow, named_rows, sheet_cells

@@ -190,12 +190,17 @@ SCHEMA_VERSION = len(MIGRATIONS)
 
 
 class SchemaTooNew(PulkaError):
-    """The file was written by a newer pulka than this one."""
+    """The file was written by a newer pulka than this one (the message names the file)."""
 
 
 def schema_version(conn: sqlite3.Connection) -> int:
     """The file's ``PRAGMA user_version`` (0 for a new, empty file)."""
     return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def conn_path(conn: sqlite3.Connection) -> str:
+    """The file a connection has open."""
+    return str(conn.execute("PRAGMA database_list").fetchone()[2])
 
 
 def migrate(conn: sqlite3.Connection) -> int:
@@ -205,14 +210,14 @@ def migrate(conn: sqlite3.Connection) -> int:
     """
     start = schema_version(conn)
     if start > SCHEMA_VERSION:
-        raise SchemaTooNew(f"the store has schema version {start}, this pulka knows up to "
-                           f"{SCHEMA_VERSION}; update pulka")
+        raise SchemaTooNew(f"{conn_path(conn)}: the store has schema version {start}, this "
+                           f"pulka knows up to {SCHEMA_VERSION}; update pulka")
     for version in range(start + 1, SCHEMA_VERSION + 1):
         log.info("store: migrating to schema version %d", version)
         try:
             conn.executescript(f"BEGIN IMMEDIATE;\n{MIGRATIONS[version - 1]}\n"
                                f"PRAGMA user_version = {version};\nCOMMIT;")
-        except sqlite3.Error:
+        except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise

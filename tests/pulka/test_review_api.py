@@ -17,7 +17,8 @@ from pulka.cli.main import main
 from pulka.review import ReviewServer
 from pulka.review.server import MAX_BODY_BYTES
 from pulka.store import review as review_store
-from pulka.store.database import Store, StoreError
+from pulka.store.database import Store
+from pulka.store.errors import StoreError
 
 
 @pytest.fixture

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pulka.store.database import Store, StoreError
+from pulka.store.database import Store
+from pulka.store.errors import StoreError
 from pulka.store.rebuild import parse_key, rebuild_record
 from pulka.store.schema import SCHEMA_VERSION, SchemaTooNew, schema_version
 from samplegen.scans import synthetic_sheet, synthetic_tournament
