@@ -16,17 +16,16 @@ read while an import writes. Tables and migrations: :mod:`pulka.store.schema`.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from pulka.store.errors import GuardedConnection, StoreError, sqlite_errors, whole_number
+from pulka.store.hashes import PageHash, page_hash
 from pulka.store.redecode import redecode_sheet
 from pulka.store.refresh import now, refresh
 from pulka.store.rows import CellRow, ImageRef, named_rows
@@ -45,35 +44,6 @@ MAX_TABLES = 999
 """Largest round and table number a tournament has."""
 NO_TOURNAMENT = ""
 """The tournament name of sheets printed outside a tournament."""
-
-
-@lru_cache(maxsize=4096)
-def _file_digest(path: str, size: int, mtime_ns: int) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as file:
-        for block in iter(lambda: file.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def file_hash(path: Path) -> str:
-    """SHA-256 of a file's content (cached by path, size and modification time)."""
-    stat = path.stat()
-    return _file_digest(str(path.resolve()), stat.st_size, stat.st_mtime_ns)
-
-
-def page_hash(page: ScannedPage, sheet_id: str) -> str:
-    """The content hash that recognises a page: its source file's bytes and page within it.
-
-    When the source file is no longer there (a scan imported from its JSON elsewhere), the
-    sheet id, page index and source name stand in for it.
-    """
-    name, _, fragment = page.source.partition("#")
-    path = Path(name)
-    if path.is_file():
-        return hashlib.sha256(f"{file_hash(path)}#{fragment}".encode()).hexdigest()
-    basis = f"{sheet_id}#{page.index}#{page.source}"
-    return "name:" + hashlib.sha256(basis.encode()).hexdigest()
 
 
 class Store:
@@ -196,11 +166,21 @@ class Store:
 
     # -- sheets --------------------------------------------------------------------------
 
-    def known_page_hashes(self) -> set[str]:
-        """Hashes of the pages of sheets stored whole (no page missing): a re-run skips them."""
+    def known_files(self) -> set[str]:
+        """Content hashes of the image files every page of which belongs to a sheet stored
+        whole (no page missing): a re-run of an import skips them."""
         return {r[0] for r in self.conn.execute(
-            "SELECT p.content_hash FROM pages p JOIN sheets s ON s.id = p.sheet_id "
-            "WHERE s.missing_pages_json = '[]'")}
+            "SELECT p.file_hash FROM pages p JOIN sheets s ON s.id = p.sheet_id "
+            "WHERE p.file_hash IS NOT NULL GROUP BY p.file_hash "
+            "HAVING max(s.missing_pages_json != '[]') = 0")}
+
+    def changed_pages(self, scan: SheetScan) -> list[ScannedPage]:
+        """The pages of a scan that the store holds for its sheet from another image."""
+        stored = dict(self.conn.execute(
+            "SELECT p.page_index, p.content_hash FROM pages p JOIN sheets s "
+            "ON s.id = p.sheet_id WHERE s.sheet_id = ?", (scan.sheet_id,)).fetchall())
+        return [page for page in scan.pages if page.index in stored
+                and stored[page.index] != page_hash(page, scan.sheet_id).content]
 
     def import_scan(self, scan: SheetScan, scan_path: str | Path | None = None) -> SheetState:
         """Store one sheet's scan and score it, in one transaction; return its state.
@@ -212,19 +192,7 @@ class Store:
         with self.transaction() as conn:
             sheet_pk = self._upsert_sheet(conn, scan, scan_path)
             for page in scan.pages:
-                digest = page_hash(page, scan.sheet_id)
-                conn.execute("DELETE FROM pages WHERE content_hash = ? AND NOT "
-                             "(sheet_id = ? AND page_index = ?)",
-                             (digest, sheet_pk, page.index))
-                conn.execute(
-                    "INSERT INTO pages (sheet_id, page_index, source, content_hash, image, "
-                    "fit_error_mm, warnings_json, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-                    "ON CONFLICT (sheet_id, page_index) DO UPDATE SET source = excluded.source, "
-                    "content_hash = excluded.content_hash, image = excluded.image, "
-                    "fit_error_mm = excluded.fit_error_mm, "
-                    "warnings_json = excluded.warnings_json, imported_at = excluded.imported_at",
-                    (sheet_pk, page.index, page.source, digest, page.image, page.fit_error_mm,
-                     json.dumps(list(page.warnings), ensure_ascii=False), now()))
+                self._store_page(conn, sheet_pk, page, page_hash(page, scan.sheet_id))
             self._store_cells(conn, sheet_pk, scan)
             # cells a person verified before a re-scan: the new entries decoded against them
             verified = conn.execute("SELECT 1 FROM cells WHERE sheet_id = ? AND verified = 1 "
@@ -232,6 +200,22 @@ class Store:
             if verified is not None:
                 redecode_sheet(conn, sheet_pk)
             return refresh(conn, sheet_pk)
+
+    @staticmethod
+    def _store_page(conn: sqlite3.Connection, sheet_pk: int, page: ScannedPage,
+                    digest: PageHash) -> None:
+        """One page row: a page with the same content elsewhere moves here."""
+        conn.execute("DELETE FROM pages WHERE content_hash = ? AND NOT "
+                     "(sheet_id = ? AND page_index = ?)", (digest.content, sheet_pk, page.index))
+        conn.execute(
+            "INSERT INTO pages (sheet_id, page_index, source, content_hash, file_hash, image, "
+            "fit_error_mm, warnings_json, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (sheet_id, page_index) DO UPDATE SET source = excluded.source, "
+            "content_hash = excluded.content_hash, file_hash = excluded.file_hash, "
+            "image = excluded.image, fit_error_mm = excluded.fit_error_mm, "
+            "warnings_json = excluded.warnings_json, imported_at = excluded.imported_at",
+            (sheet_pk, page.index, page.source, digest.content, digest.file, page.image,
+             page.fit_error_mm, json.dumps(list(page.warnings), ensure_ascii=False), now()))
 
     def _upsert_sheet(self, conn: sqlite3.Connection, scan: SheetScan,
                       scan_path: str | Path | None) -> int:

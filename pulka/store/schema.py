@@ -184,7 +184,15 @@ ALTER TABLE cells ADD COLUMN ink_json TEXT;
 ...]``; NULL for a row, or a cell imported before), so that a decision can decode the sheet's
 columns again (:mod:`pulka.store.redecode`)."""
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2)
+_V3 = """
+ALTER TABLE pages ADD COLUMN file_hash TEXT;
+CREATE INDEX pages_by_file ON pages (file_hash);
+"""
+"""Version 3: a page keeps its image file's content hash (``file_hash``, NULL when imported
+before, or from a scan whose image is gone): what a re-run of an import compares, to skip
+the files already imported (:meth:`pulka.store.database.Store.known_files`)."""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
 """Migration ``n`` (from 1) takes a file from version ``n - 1`` to ``n``."""
 SCHEMA_VERSION = len(MIGRATIONS)
 
