@@ -27,6 +27,11 @@ def file_hash(path: Path) -> str:
     return _file_digest(str(path.resolve()), stat.st_size, stat.st_mtime_ns)
 
 
+def file_hash_cache_clear() -> None:
+    """Forget the hashes computed so far (a benchmark's re-run hashes as a new process)."""
+    _file_digest.cache_clear()
+
+
 @dataclass(frozen=True)
 class PageHash:
     """A page's two hashes: of its place in its file's content, and of the file alone."""
