@@ -189,10 +189,7 @@ def import_paths(store: Store, paths: Sequence[Path], out_dir: Path, jobs: int =
     inputs = collect(paths, out_dir)
     report = ImportReport()
     if not rescan and inputs.images:
-        known = store.known_files()
-        fresh = [p for p in inputs.images if file_hash(p) not in known]
-        report.skipped = len(inputs.images) - len(fresh)
-        inputs = Inputs(inputs.documents, fresh)
+        inputs = Inputs(inputs.documents, _new_images(store, inputs.images, report))
     batch = _Batch(store, report, progress, len(inputs.documents) + len(inputs.images))
     for document in inputs.documents:
         try:
@@ -206,6 +203,29 @@ def import_paths(store: Store, paths: Sequence[Path], out_dir: Path, jobs: int =
         batch.scanned(group, result)
     report.seconds = time.perf_counter() - start
     return report
+
+
+def _new_images(store: Store, images: list[Path], report: ImportReport) -> list[Path]:
+    """The images whose content the store does not hold yet; one that is no regular file
+    (a dangling link, a pipe) or cannot be read is reported and left out."""
+    known = store.known_files()
+    fresh = []
+    for path in images:
+        try:
+            if not path.is_file():
+                raise OSError(f"{path}: not a regular file (a dangling link, a pipe or a "
+                              f"device); leave it out")
+            digest = file_hash(path)
+        except OSError as error:
+            message = str(error) if error.strerror is None else \
+                f"{path}: cannot be read ({error.strerror}); copy it again"
+            report.failures.append(ScanFailure(str(path), message))
+            continue
+        if digest in known:
+            report.skipped += 1
+        else:
+            fresh.append(path)
+    return fresh
 
 
 class _Batch:

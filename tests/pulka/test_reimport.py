@@ -3,6 +3,8 @@ it scans nothing again; a changed image of a known page is reported; a verified 
 
 from __future__ import annotations
 
+import os
+import random
 import shutil
 from pathlib import Path
 
@@ -12,12 +14,12 @@ import pytest
 from pulka.cli.main import main
 from pulka.store.database import Store
 from pulka.store.importer import pipeline_available
+from samplegen.scans import synthetic_tournament
 from scoring.exitcode import ExitCode
 
 SAMPLE = Path(__file__).parents[2] / "samples" / "scans" / "sochi-3-scan"
 
-pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(not pipeline_available(), reason="needs the scan pipeline")]
+needs_pipeline = pytest.mark.skipif(not pipeline_available(), reason="needs the scan pipeline")
 
 
 def imported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -27,6 +29,8 @@ def imported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, s
     return code, captured.out, captured.err
 
 
+@pytest.mark.slow
+@needs_pipeline
 def test_a_rerun_scans_nothing_and_a_changed_page_is_reported(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "in").mkdir()
@@ -56,3 +60,17 @@ def test_a_rerun_scans_nothing_and_a_changed_page_is_reported(
             "SELECT value_json, verified_by FROM cells WHERE key = ?", (key,)).fetchone()
         assert (value, by) == ("999", "anna")
         assert store.known_files() and len(store.sheet_ids()) == 1
+
+
+def test_a_dangling_link_and_a_pipe_are_reported_and_the_good_sheet_stored(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    synthetic_tournament(random.Random(3), "Open", 1, 1, folder=tmp_path / "in")
+    odd = tmp_path / "in" / "odd"
+    odd.mkdir()
+    (odd / "gone.png").symlink_to(tmp_path / "nowhere.png")
+    os.mkfifo(odd / "pipe.png")
+    code, out, err = imported(tmp_path, capsys)
+    assert code == ExitCode.PARTIAL and "imported 1 sheets" in out, (out, err)
+    lines = err.splitlines()
+    assert len(lines) == 2 and all("not a regular file" in line for line in lines), err
+    assert "gone.png" in err and "pipe.png" in err
