@@ -51,7 +51,9 @@ def test_a_rerun_scans_nothing_and_a_changed_page_is_reported(
 
     # a new image of page 1 (the same photo, re-saved): scanned, reported, the cell kept
     changed = tmp_path / "in" / "first.jpg"
-    assert cv2.imwrite(str(changed), cv2.imread(str(changed)), [cv2.IMWRITE_JPEG_QUALITY, 93])
+    image = cv2.imread(str(changed))
+    assert image is not None
+    assert cv2.imwrite(str(changed), image, [cv2.IMWRITE_JPEG_QUALITY, 93])
     code, out, err = imported(tmp_path, capsys)
     assert "imported 1 sheets" in out and "skipped 2 images already imported" in out, err
     assert f"sheet {sheet} page 1 was imported before from another image" in err, err

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import socket
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +16,7 @@ from urllib.parse import urlsplit
 import pytest
 from review_fixture import SHEET1, build_store, call, serve
 
-from pulka.review import ReviewServer
+from pulka.review import ReviewServer, make_server
 from pulka.review.checks import TOKEN_HEADER
 from pulka.review.files import TOKEN_META
 from pulka.store.database import Store
@@ -175,3 +176,17 @@ def test_clients_that_hang_up_leave_no_traceback(server: ReviewServer) -> None:
     raw(server, f"GET /api/queue HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode(), hang_up=True)
     time.sleep(0.3)
     assert call(server, "/api/queue")[0] == 200
+
+
+def test_bound_to_every_interface_an_ip_address_is_accepted_and_a_name_is_not(
+        tmp_path: Path) -> None:
+    running = make_server(build_store(tmp_path), host="0.0.0.0", who="anna")
+    threading.Thread(target=running.serve_forever, args=(0.05,), daemon=True).start()
+    try:
+        port = address(running)[1]
+        assert call(running, "/api/queue", headers={"Host": f"192.168.1.5:{port}"})[0] == 200
+        assert call(running, "/api/queue", headers={"Host": f"[::1]:{port}"})[0] == 200
+        assert call(running, "/api/queue", headers={"Host": f"evil.example:{port}"})[0] == 421
+    finally:
+        running.shutdown()
+        running.server_close()
