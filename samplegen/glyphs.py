@@ -18,14 +18,17 @@ import numpy as np
 from scanner.arrays import GreyImage, Ints
 from scanner.digits.constants import CELL_HEIGHT_300DPI_PX, CELL_WIDTH_300DPI_PX
 from scanner.image.load import RASTER_SUFFIXES
+from scoring.exitcode import ExitCode, PulkaError
 
 #: The shipped held-out glyphs.
 HELDOUT_GLYPHS_PATH = (Path(__file__).resolve().parent.parent / "samples" / "glyphs"
                        / "heldout_mnist.npz")
 
 
-class GlyphDirError(ValueError):
+class GlyphDirError(PulkaError, ValueError):
     """A glyph folder does not have the expected layout or contents."""
+
+    exit_code = ExitCode.BAD_ARGS
 
 
 def load_glyph_dir(path: str | Path) -> dict[int, list[GreyImage]]:

@@ -30,6 +30,7 @@ from forms.identity import SheetIdentity, to_qr_payload
 from forms.labels import text
 from forms.model import Box, Label, Layout, Page
 from forms.qr import qr_modules
+from scoring.exitcode import ExitCode, PulkaError
 
 log = logging.getLogger(__name__)
 
@@ -43,8 +44,10 @@ FONTS = {"Sans": "DejaVuSans.ttf", "Sans-Bold": "DejaVuSans-Bold.ttf",
          "Mono-Bold": "DejaVuSansMono-Bold.ttf"}
 
 
-class FontMissingError(RuntimeError):
+class FontMissingError(PulkaError, RuntimeError):
     """DejaVu fonts are not installed."""
+
+    exit_code = ExitCode.MISSING_DEPENDENCY
 
 
 @lru_cache(maxsize=1)

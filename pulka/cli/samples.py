@@ -98,14 +98,11 @@ def _check(args: argparse.Namespace) -> None:
 
 
 def _glyphs(path: Path | None) -> dict[int, list[Any]]:
-    from samplegen.glyphs import GlyphDirError, default_glyphs, load_glyph_dir
+    from samplegen.glyphs import default_glyphs, load_glyph_dir
 
     if path is None:
         return default_glyphs()
-    try:
-        glyphs = load_glyph_dir(path)
-    except GlyphDirError as error:
-        raise PulkaCommandError(str(error), ExitCode.BAD_ARGS) from None
+    glyphs = load_glyph_dir(path)
     missing = [d for d in range(10) if not glyphs.get(d)]
     if missing:
         raise PulkaCommandError(f"glyph folder {path} has no images for digit(s) "
@@ -202,10 +199,7 @@ def run(args: argparse.Namespace) -> ExitCode:
 
 def draw_identities(path: Path, rules: RuleSet, tournament: str) -> list[SheetIdentity]:
     """The identities ``pulka print --draw`` prints for this draw, tournament and rules."""
-    from forms.render.batch import DrawError, batch_requests, read_draw
+    from forms.render.batch import batch_requests, read_draw
 
-    try:
-        seatings = read_draw(path, rules.players)
-    except DrawError as error:
-        raise PulkaCommandError(str(error), ExitCode.BAD_INPUT) from None
+    seatings = read_draw(path, rules.players)
     return [request.identity for request in batch_requests(seatings, rules, tournament, "ru")]

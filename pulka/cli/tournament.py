@@ -13,7 +13,7 @@ import argparse
 import logging
 from pathlib import Path
 
-from forms.render.batch import DrawError, read_draw
+from forms.render.batch import read_draw
 from pulka.cli.store_options import add_db_argument, open_store
 from pulka.errors import PulkaCommandError
 from scoring.exitcode import ExitCode
@@ -67,10 +67,7 @@ def _draw(path: Path) -> list[tuple[int, int, str, tuple[str, ...]]]:
     except OSError as error:
         raise PulkaCommandError(f"{path}: cannot read the draw ({error.strerror})") from None
     players = 4 if header and "D" in [h.strip() for h in header[0].split(",")] else 3
-    try:
-        seatings = read_draw(path, players)
-    except DrawError as error:
-        raise PulkaCommandError(str(error)) from None
+    seatings = read_draw(path, players)
     return [(s.round, s.table, SEATS[:players], s.names) for s in seatings]
 
 
