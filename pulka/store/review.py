@@ -27,7 +27,7 @@ from pulka.store.database import Store
 from pulka.store.errors import StoreError
 from pulka.store.rebuild import parse_key
 from pulka.store.refresh import now, refresh
-from pulka.store.rows import CellRow, named_rows, sheet_cells
+from pulka.store.rows import CellRow, last_decision, named_rows, sheet_cells
 from pulka.store.schema import SheetState
 from scanner.results import CellStatus, ink_shares
 
@@ -231,21 +231,18 @@ def decide(store: Store, sheet_id: str, key: str, value: Any, who: str,
         raise StoreError("a decision needs the name of who made it")
     value = None if illegible else check_value(key, value)
     with store.transaction() as conn:
-        pk = store._sheet_pk(sheet_id)  # noqa: SLF001
-        row = conn.execute("SELECT value_json, note FROM cells WHERE sheet_id = ? AND key = ?",
-                           (pk, key)).fetchone()
-        if row is None:
-            raise StoreError(f"sheet {sheet_id} has no cell {key!r}")
-        note = _strip_illegible(row[1])
+        cell = store.cell(sheet_id, key)
+        pk = cell.sheet_pk
+        note = _strip_illegible(cell.note)
         if illegible:
             note = ILLEGIBLE + (NOTE_SEPARATOR + note if note else "")
         new = json.dumps(value, ensure_ascii=False)
         stamp = now()
         conn.execute("UPDATE cells SET value_json = ?, note = ?, verified = 1, verified_by = ?, "
-                     "verified_at = ? WHERE sheet_id = ? AND key = ?",
-                     (new, note, who, stamp, pk, key))
+                     "verified_at = ? WHERE id = ?", (new, note, who, stamp, cell.pk))
         conn.execute("INSERT INTO decisions (sheet_id, key, who, at, old_json, new_json) "
-                     "VALUES (?, ?, ?, ?, ?, ?)", (pk, key, who, stamp, row[0], new))
+                     "VALUES (?, ?, ?, ?, ?, ?)",
+                     (pk, key, who, stamp, json.dumps(cell.value, ensure_ascii=False), new))
         state = refresh(conn, pk, redecode=True)
     log.info("%s %s: %s by %s -> %s", sheet_id, key, ILLEGIBLE if illegible else new, who,
              state)
@@ -259,28 +256,24 @@ def undo_last(store: Store, who: str) -> dict[str, Any] | None:
     unless an earlier decision on it remains). Refused when someone changed the cell since.
     """
     with store.transaction() as conn:
-        last = conn.execute("SELECT d.id, d.sheet_id, d.key, d.old_json, s.sheet_id "
-                            "FROM decisions d JOIN sheets s ON s.id = d.sheet_id "
-                            "WHERE d.who = ? ORDER BY d.id DESC LIMIT 1", (who,)).fetchone()
+        last = last_decision(conn, "d.who = ?", (who,))
         if last is None:
             return None
-        did, pk, key, old, sheet_id = last
-        later = conn.execute("SELECT who FROM decisions WHERE sheet_id = ? AND key = ? "
-                             "AND id > ? ORDER BY id DESC LIMIT 1", (pk, key, did)).fetchone()
+        later = last_decision(conn, "d.sheet_id = ? AND d.key = ?", (last.sheet_pk, last.key),
+                              after=last.pk)
         if later is not None:
-            raise StoreError(f"sheet {sheet_id} cell {key}: {later[0]} changed it since; "
-                             f"decide it again instead of undoing")
-        conn.execute("DELETE FROM decisions WHERE id = ?", (did,))
-        before = conn.execute("SELECT who, at, new_json FROM decisions WHERE sheet_id = ? AND "
-                              "key = ? ORDER BY id DESC LIMIT 1", (pk, key)).fetchone()
-        (note,) = conn.execute("SELECT note FROM cells WHERE sheet_id = ? AND key = ?",
-                               (pk, key)).fetchone()
-        if before is None or before[2] != "null":
+            raise StoreError(f"sheet {last.sheet_id} cell {last.key}: {later.who} changed it "
+                             f"since; decide it again instead of undoing")
+        conn.execute("DELETE FROM decisions WHERE id = ?", (last.pk,))
+        before = last_decision(conn, "d.sheet_id = ? AND d.key = ?", (last.sheet_pk, last.key))
+        note = store.cell(last.sheet_id, last.key).note
+        if before is None or before.new_json != "null":
             note = _strip_illegible(note)
         conn.execute("UPDATE cells SET value_json = ?, note = ?, verified = ?, verified_by = ?, "
                      "verified_at = ? WHERE sheet_id = ? AND key = ?",
-                     (old, note, int(before is not None), before and before[0],
-                      before and before[1], pk, key))
-        state = refresh(conn, pk, redecode=True)
+                     (last.old_json, note, int(before is not None), before and before.who,
+                      before and before.at, last.sheet_pk, last.key))
+        state = refresh(conn, last.sheet_pk, redecode=True)
+    sheet_id, key = last.sheet_id, last.key
     log.info("%s %s: %s's decision undone -> %s", sheet_id, key, who, state)
     return {"sheet": sheet_id, "key": key, "state": state}

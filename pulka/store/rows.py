@@ -47,6 +47,35 @@ class CellRow:
 
 
 @dataclass(frozen=True)
+class DecisionRow:
+    """One entry of the review log (table ``decisions``), with its sheet's id."""
+
+    pk: int
+    sheet_pk: int
+    sheet_id: str
+    key: str
+    who: str
+    at: str
+    old_json: str
+    new_json: str
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> DecisionRow:
+        """The value of a ``SELECT d.*, s.sheet_id AS sheet ...`` row."""
+        return cls(row["id"], row["sheet_id"], row["sheet"], row["key"], row["who"], row["at"],
+                   row["old_json"], row["new_json"])
+
+
+def last_decision(conn: sqlite3.Connection, where: str, args: tuple[Any, ...],
+                  after: int = 0) -> DecisionRow | None:
+    """The newest decision matching ``where`` (on ``d.``) with an id above ``after``."""
+    rows = named_rows(conn, "SELECT d.*, s.sheet_id AS sheet FROM decisions d JOIN sheets s "
+                            f"ON s.id = d.sheet_id WHERE {where} AND d.id > ? "
+                            "ORDER BY d.id DESC LIMIT 1", (*args, after))
+    return DecisionRow.from_row(rows[0]) if rows else None
+
+
+@dataclass(frozen=True)
 class SheetHead:
     """The part of a stored sheet a rebuild needs: its identity and the record as scanned."""
 
