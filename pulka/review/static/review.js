@@ -10,7 +10,7 @@ const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠", NT: "NT" };
 
 const state = {
   queue: null, items: [], current: null, focus: null, view: "queue",
-  panel: null, sheet: null, sheetId: null, standings: null, typing: false,
+  panel: null, sheet: null, sheetId: null, standings: null, saving: null, refused: 0,
   chain: Promise.resolve(), pending: 0, lastMs: null, editor: null,
 };
 
@@ -169,18 +169,74 @@ async function afterDecision(doc, sheetId) {
   render(previous);
 }
 
+// Candidate keys: letters, so that digits always type a value and never accept anything.
+const CANDIDATE_KEYS = "abcdefghi";
+
+function candidateKey(i) {
+  return CANDIDATE_KEYS[i] || "";
+}
+
+function savedText(target, action, extra) {
+  // What a decision saves, in words: shown once the server has saved it.
+  if (action === "accept") {
+    const [value] = target.candidates[extra.candidate - 1] || [null];
+    return `${valueText(value)} (candidate ${candidateKey(extra.candidate - 1)})`;
+  }
+  if (action === "type") return `${extra.value.trim() || "empty"} (typed)`;
+  return action === "illegible" ? "marked illegible" : "skipped, comes back last";
+}
+
+function refuse(what) {
+  // A key or click while a save is under way is never applied (to that cell or the next).
+  const busy = state.saving ? `still saving ${state.saving.label}` : "still loading";
+  state.refused += 1;
+  document.body.dataset.refused = String(Number(document.body.dataset.refused || 0) + 1);
+  showStatus(`${busy}: ${what} not applied; press it again when the next cell shows`, true);
+}
+
+function holdCard(target) {
+  // The card being saved stays on screen, greyed, its input closed, until the answer comes.
+  state.saving = target;
+  $("#card").classList.add("saving");
+  const input = $("#typed");
+  if (input) input.disabled = true;
+}
+
+function releaseCard() {
+  state.saving = null;
+  $("#card").classList.remove("saving");
+  const input = $("#typed");
+  if (input) input.disabled = false;
+}
+
 function decide(cell, action, extra) {
+  const target = cell || state.current;
+  if (!target) return null;
+  if (state.pending > 0) {
+    refuse("that choice");
+    return null;
+  }
+  const what = savedText(target, action, extra || {});
+  holdCard(target);
+  state.refused = 0;
   return enqueue(async () => {
-    const target = cell || state.current;
-    if (!target) return;
-    const doc = await api("/api/decide", { sheet: target.sheet, key: target.key, action, ...extra });
-    await afterDecision(doc, target.sheet);
-    const words = { accept: "accepted", type: "saved", illegible: "marked illegible", skip: "skipped" };
-    showStatus(`${target.key}: ${words[action]} · ${Math.round(state.lastMs)} ms`);
+    try {
+      const doc = await api("/api/decide", { sheet: target.sheet, key: target.key, action, ...extra });
+      await afterDecision(doc, target.sheet);
+      showLast(action === "skip" ? "Skipped" : "Saved", `${target.label}: ${what}`);
+      showStatus(state.refused ? `${state.refused} key(s) pressed while saving were not `
+        + "applied; press them again" : `${Math.round(state.lastMs)} ms`, state.refused > 0);
+    } finally {
+      releaseCard();
+    }
   });
 }
 
 function undo() {
+  if (state.pending > 0) {
+    refuse("undo");
+    return null;
+  }
   return enqueue(async () => {
     const doc = await api("/api/undo", {});
     if (!doc.undone) {
@@ -189,8 +245,18 @@ function undo() {
     }
     state.focus = { sheet: doc.undone.sheet, key: doc.undone.key };
     await afterDecision(doc, doc.undone.sheet);
-    showStatus(`${doc.undone.key}: undone · ${Math.round(state.lastMs)} ms`);
+    const back = state.current && state.current.key === doc.undone.key ? state.current : null;
+    showLast("Undone", back ? `${back.label}: back to ${valueText(back.value)}, to decide again`
+      : `${doc.undone.key} on ${doc.undone.sheet}`);
+    showStatus(`${Math.round(state.lastMs)} ms`);
   });
+}
+
+function showLast(verb, text) {
+  const undoable = verb === "Saved" ? el("span", { class: "muted" }, " · ",
+    el("kbd", {}, "u"), " undoes it") : null;
+  $("#last").replaceChildren(el("strong", {}, verb), " ", text, undoable);
+  $("#last").dataset.verb = verb.toLowerCase();
 }
 
 function showStatus(text, error) {
@@ -296,11 +362,12 @@ function candidateText(value, all) {
 function renderCard(cell) {
   const group = cell.group;
   const values = cell.candidates.map(([value]) => value);
-  const candidates = el("ol", { class: "candidates" }, cell.candidates.slice(0, 9).map(
+  const candidates = el("ol", { class: "candidates" }, cell.candidates.slice(0, CANDIDATE_KEYS.length).map(
     ([value, p], i) => el("li", {
       class: value !== null && JSON.stringify(value) === JSON.stringify(cell.expected) ? "fits" : null,
+      "data-choice": candidateKey(i), title: `press ${candidateKey(i)} to accept`,
       onclick: () => decide(cell, "accept", { candidate: i + 1 }),
-    }, el("kbd", {}, String(i + 1)), el("span", { class: "value" }, candidateText(value, values)),
+    }, el("kbd", {}, candidateKey(i)), el("span", { class: "value" }, candidateText(value, values)),
     el("span", { class: "bar" }, el("span", { class: "fill", "data-p": p })),
     el("span", { class: "p" }, percent(p))),
   ));
@@ -314,24 +381,10 @@ function renderCard(cell) {
       el("td", {}, n.current ? `${valueText(n.value)} ?` : valueText(n.value)),
       el("td", { class: "muted" }, n.deal ? `deal ${n.deal}` : ""),
       el("td", { class: "muted" }, n.current ? "this cell" : n.verified ? "verified" : n.status)))));
+  const row = cell.key.startsWith("row:");
   const input = el("input", {
-    id: "typed", type: "text", inputmode: cell.key.startsWith("row:") ? "text" : "numeric",
-    autocomplete: "off", placeholder: cell.key.startsWith("row:") ? "deal as JSON" : "number",
-    "aria-label": "type the value",
-  });
-  input.addEventListener("keydown", (event) => {
-    if (event.key === "Enter") {
-      event.preventDefault();
-      event.stopPropagation();
-      const text = input.value;
-      input.blur();
-      if (text.trim() !== "") decide(cell, "type", { value: text });
-    } else if (event.key === "Escape") {
-      input.value = "";
-      input.blur();
-    } else {
-      event.stopPropagation();
-    }
+    id: "typed", type: "text", inputmode: row ? "text" : "numeric", autocomplete: "off",
+    placeholder: row ? "deal as JSON" : "digits", "aria-label": "type the value",
   });
   $("#card").replaceChildren(
     el("div", { class: "where" }, sheetTitle(group)),
@@ -344,8 +397,10 @@ function renderCard(cell) {
       el("div", {}, el("h3", {}, "Candidates"), candidates, expected, note),
       el("div", {}, neighbours)),
     el("div", { class: "type" }, el("label", { for: "typed" }, "Type a value"), input,
-      el("span", { class: "muted" }, "Enter saves · Esc leaves")),
+      el("span", { class: "muted" }, "⏎ saves what is typed, or with nothing typed accepts ",
+        el("kbd", {}, "a"), " · Esc clears")),
   );
+  input.focus({ preventScroll: true });
   for (const fill of document.querySelectorAll(".fill")) {
     fill.style.width = `${Math.round(Number(fill.dataset.p) * 100)}%`;
   }
@@ -456,9 +511,9 @@ function openEditor(cell, event) {
     el("div", { class: "label" }, cell.label),
     el("div", { class: "muted" }, `${cell.state} · read ${valueText(cell.value)}`
       + (cell.expected !== null && cell.expected !== undefined ? ` · rules expect ${valueText(cell.expected)}` : "")),
-    el("div", { class: "choices" }, cell.candidates.slice(0, 9).map(([value, p], i) => el("button", {
+    el("div", { class: "choices" }, cell.candidates.slice(0, CANDIDATE_KEYS.length).map(([value, p], i) => el("button", {
       type: "button", onclick: () => { closeEditor(); decide(target, "accept", { candidate: i + 1 }); },
-    }, `${i + 1}: ${valueText(value)} (${percent(p)})`))),
+    }, `${candidateKey(i)}: ${valueText(value)} (${percent(p)})`))),
     input,
     el("div", { class: "buttons" },
       el("button", { type: "button", class: "primary", onclick: save }, "Save ⏎"),
@@ -516,41 +571,81 @@ function prefetch() {
 
 // -- keys --------------------------------------------------------------------------------
 
-function startTyping(first) {
-  const input = $("#typed");
-  if (!input || state.view !== "queue") return;
-  input.value = first || "";
-  input.focus();
+const SILENT_KEYS = ["Shift", "Control", "Alt", "Meta", "Tab", "CapsLock", "Dead"];
+
+function typeKey(event, input) {
+  // Digits always type, into the visible input: never a candidate, never another cell.
+  if (event.target === input) return;  // the input takes it itself
+  event.preventDefault();
+  input.value += event.key;
+  input.focus({ preventScroll: true });
+}
+
+function enter(cell, input) {
+  const text = input.value;
+  if (text.trim() !== "") decide(cell, "type", { value: text });
+  else if (cell.candidates.length) decide(cell, "accept", { candidate: 1 });
+  else showStatus("nothing typed and no candidate: type a value, or x for illegible", true);
+}
+
+function editKey(event, cell, input) {
+  // A value is being typed: digits (any text in a deal row) edit it, other keys are refused.
+  const row = cell.key.startsWith("row:");
+  if (event.key.length > 1 || row || /^[0-9-]$/.test(event.key)) {
+    if (event.key.length === 1) typeKey(event, input);
+    return;
+  }
+  event.preventDefault();
+  showStatus(`“${event.key}” is not part of a number: ⏎ saves ${input.value.trim()}, `
+    + "Esc clears it", true);
+}
+
+function commandKey(event, cell, input) {
+  const key = event.key;
+  const choice = CANDIDATE_KEYS.indexOf(key);
+  if (/^[0-9-]$/.test(key) || (key === "{" && cell.key.startsWith("row:"))) {
+    typeKey(event, input);
+    return;
+  }
+  if (key.length === 1) event.preventDefault();
+  if (choice >= 0) {
+    if (choice < cell.candidates.length) decide(cell, "accept", { candidate: choice + 1 });
+    else showStatus(`this cell has no candidate ${key}`, true);
+  } else if (key === "t") input.focus({ preventScroll: true });
+  else if (key === "x") decide(cell, "illegible");
+  else if (key === "s" || key === " ") decide(cell, "skip");
 }
 
 function onKey(event) {
-  if (event.target instanceof HTMLInputElement || event.altKey || event.metaKey) return;
-  if (event.key === "Escape") { closeEditor(); return; }
-  if (event.ctrlKey) {
-    if (event.key === "z" || event.key === "Z") { event.preventDefault(); undo(); }
+  const input = $("#typed");
+  const typing = Boolean(input) && event.target === input;
+  if (event.target instanceof HTMLInputElement && !typing) return;  // the sheet view's editor
+  if (event.altKey || event.metaKey || SILENT_KEYS.includes(event.key)) return;
+  if (state.pending > 0) {
+    event.preventDefault();
+    refuse(`key “${event.key === " " ? "Space" : event.key}”`);
     return;
   }
-  // Keys act on the cell current when their turn comes (a burst of keys is queued), so
-  // "1 1 1" accepts three cells, not one three times.
-  const cell = state.current;
-  const key = event.key;
-  if (key === "v") { toggleView(); return; }
-  if (key === "u") { undo(); return; }
-  if (!cell) return;
-  if (/^[1-9]$/.test(key) && (state.pending > 0 || Number(key) <= cell.candidates.length)) {
+  const queueCard = state.view === "queue" && state.current && input;
+  const typed = queueCard ? input.value.trim() : "";
+  if (event.key === "Escape") {
+    closeEditor();
+    if (input) input.value = "";
+  } else if (event.ctrlKey) {
+    if ((event.key === "z" || event.key === "Z") && !typed) {
+      event.preventDefault();
+      undo();
+    }
+  } else if (queueCard && event.key === "Enter") {
     event.preventDefault();
-    decide(null, "accept", { candidate: Number(key) });
-  } else if (/^[0-9-]$/.test(key)) {
+    enter(state.current, input);
+  } else if (typed) {
+    editKey(event, state.current, input);
+  } else if (event.key === "v" || event.key === "u") {
     event.preventDefault();
-    startTyping(key);
-  } else if (key === "t" || key === "Enter") {
-    event.preventDefault();
-    startTyping("");
-  } else if (key === "x") {
-    decide(null, "illegible");
-  } else if (key === "s" || key === " ") {
-    event.preventDefault();
-    decide(null, "skip");
+    if (event.key === "v") toggleView(); else undo();
+  } else if (queueCard) {
+    commandKey(event, state.current, input);
   }
 }
 
