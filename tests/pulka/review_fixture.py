@@ -68,10 +68,10 @@ def _doubtful(scan: SheetScan, doubts: dict, sheet_id: str) -> SheetScan:
     return replace(scan, fields=tuple(fields))
 
 
-def queue_of(scan_json: Path, count: int) -> dict:
-    """``count`` of a scan's entries made doubtful: each read ten more than written, at 45 %
+def queue_of(count: int) -> dict:
+    """``count`` of the sheet's entries made doubtful: each read ten more than written, at 45 %
     against 40 % for the written value (the second candidate)."""
-    doc = json.loads(scan_json.read_text(encoding="utf-8"))
+    doc = json.loads((DATA / SOURCE / "scan.json").read_text(encoding="utf-8"))
     entries = [f for f in doc["fields"] if f["key"].startswith("entry:") and f["value"]]
     return {f["key"]: (f["value"] + 10, 0.45, [[f["value"] + 10, 0.45], [f["value"], 0.4]],
                        None, "") for f in entries[:count]}

@@ -386,6 +386,7 @@ function renderCard(cell) {
     id: "typed", type: "text", inputmode: row ? "text" : "numeric", autocomplete: "off",
     placeholder: row ? "deal as JSON" : "digits", "aria-label": "type the value",
   });
+  Object.assign($("#card").dataset, { sheet: cell.sheet, key: cell.key });
   $("#card").replaceChildren(
     el("div", { class: "where" }, sheetTitle(group)),
     el("h2", {}, cell.label),
