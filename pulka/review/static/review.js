@@ -379,7 +379,8 @@ function renderCard(cell) {
     el("tbody", {}, cell.neighbours.map((n) => el("tr", { class: n.current ? "current" : null },
       el("th", {}, cell.key.startsWith("row:") ? `row ${n.n}` : `#${n.n}`),
       el("td", {}, n.current ? `${valueText(n.value)} ?` : valueText(n.value)),
-      el("td", { class: "muted" }, n.deal ? `deal ${n.deal}` : ""),
+      el("td", { class: "muted" }, n.deal && !(cell.key.startsWith("row:") && n.deal === n.n)
+        ? `deal ${n.deal}` : ""),
       el("td", { class: "muted" }, n.current ? "this cell" : n.verified ? "verified" : n.status)))));
   const row = cell.key.startsWith("row:");
   const input = el("input", {
