@@ -98,3 +98,18 @@ def test_a_candidate_by_its_letter_enter_and_undo(browser: Any, db: Path,
         assert page.typed() == "4"
         assert stored(db, SHEET1, POOL) == (79, 0)
         assert "not part of a number" in page.text("#status")
+
+
+def test_a_key_held_down_decides_once(browser: Any, db: Path, tmp_path: Path) -> None:
+    """The keyboard's auto-repeat of a held Enter or letter never decides the next cell."""
+    with serving(db) as server:
+        page = Page(browser, server, tmp_path)
+        before = all_cells(db)
+        for key, code, repeat in (("b", 66, False), ("b", 66, True), ("b", 66, True),
+                                  ("Enter", 13, True), ("Enter", 13, True)):
+            event = {"key": key, "code": "Key" + key.upper() if len(key) == 1 else key,
+                     "windowsVirtualKeyCode": code, "autoRepeat": repeat}
+            browser.execute_cdp_cmd("Input.dispatchKeyEvent", {**event, "type": "keyDown"})
+            page.settle()
+        assert changed(before, db) == {(SHEET1, POOL): (19, 1)}
+        assert page.heading().startswith("Иванова (A) · whists on Петренко (B) · entry 1")

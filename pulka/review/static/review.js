@@ -206,7 +206,10 @@ function releaseCard() {
   state.saving = null;
   $("#card").classList.remove("saving");
   const input = $("#typed");
-  if (input) input.disabled = false;
+  if (input) {
+    input.disabled = false;
+    input.focus({ preventScroll: true });
+  }
 }
 
 function decide(cell, action, extra) {
@@ -626,6 +629,10 @@ function onKey(event) {
   if (state.pending > 0) {
     event.preventDefault();
     refuse(`key “${event.key === " " ? "Space" : event.key}”`);
+    return;
+  }
+  if (event.repeat && (event.key === "Enter" || /^[a-z ]$/i.test(event.key))) {
+    event.preventDefault();  // a key held down decides once, never the next cell too
     return;
   }
   const queueCard = state.view === "queue" && state.current && input;
