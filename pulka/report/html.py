@@ -72,6 +72,7 @@ td.flag {{ color: var(--red); font-weight: 600; }}
 .note {{ color: var(--muted); font-size: 13px; margin: 2px 0 14px; }}
 table.doubt-list {{ width: 100%; table-layout: fixed; }}
 .doubt-list td {{ overflow-wrap: break-word; }}
+.doubt-list tr {{ break-inside: avoid; page-break-inside: avoid; }}
 .doubt-list td img {{ display: block; max-width: 100%; max-height: 60px;
   border: 1px solid var(--line); }}
 .doubt-list tr.ink-row td {{ border-top: none; padding: 2px 8px 10px; }}

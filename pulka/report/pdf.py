@@ -262,7 +262,8 @@ def _doubt_table(report: SheetReport, styles: dict[str, ParagraphStyle]) -> Tabl
         rows.append([_p(c, styles["cell"]) for c in cells[:2]] + [ink]
                     + [_p(c, styles["cell"]) for c in cells[2:]])
         if wide and view.crop_png is not None:
-            spans.append(("SPAN", (0, len(rows)), (-1, len(rows))))
+            spans += [("SPAN", (0, len(rows)), (-1, len(rows))),  # the crop across the table,
+                      ("NOSPLIT", (0, len(rows) - 1), (-1, len(rows)))]  # on its line's page
             rows.append([_image(view.crop_png, across, WIDE_CROP_MAX_H_MM * mm)]
                         + [""] * (len(DOUBT_COLUMNS_MM) - 1))
     return Table(rows, colWidths=[w * mm for w in DOUBT_COLUMNS_MM], repeatRows=1,

@@ -16,10 +16,11 @@ import pytest
 from review_page import chromium, keep
 from test_report import faulty_doc, scan_case  # noqa: F401 - the fixtures used below
 
+from forms.layout import build_layout, deal_row_boxes
 from pulka.report import SheetReport, build_report, render_html, render_pdf
 from scanner.results import FieldReading, SheetScan
 
-ROW_RECT_MM = (19.4, 51.0, 190.0, 8.0)  # a deal row of the 3-player contracts page
+ROW = 1  # the deal row made doubtful (deal 2)
 TEXT_COLUMNS = (1, 3, 4, 5, 6, 7)  # cell, read as, candidates, the ink alone, expected, note
 MEASURE_JS = """
 const table = document.querySelector('#doubts table');
@@ -43,10 +44,14 @@ MM_PER_PT = 25.4 / 72
 def row_report(scan_case: tuple[SheetScan, Path]) -> SheetReport:  # noqa: F811
     """The scan case with one more doubt: a deal row (its crop about 16 times wider than tall)."""
     scan, folder = scan_case
-    deal = scan.record["deals"][1]
+    boxes = deal_row_boxes(build_layout(3), ROW)
+    x, y = min(b.x_mm for b in boxes), min(b.y_mm for b in boxes)
+    rect = (x, y, max(b.x_mm + b.w_mm for b in boxes) - x, max(b.y_mm + b.h_mm for b in boxes) - y)
+    deal = scan.record["deals"][ROW]
     other = {**deal, "talon": {"quick_tricks": 2}}
-    row = FieldReading("row:1", 1, ROW_RECT_MM, "doubtful", deal, 0.55,
-                       ((deal, 0.55), (other, 0.45)), deal=2, note="the talon box is smudged")
+    row = FieldReading(f"row:{ROW}", boxes[0].page, rect, "doubtful", deal, 0.55,
+                       ((deal, 0.55), (other, 0.45)), deal=ROW + 1,
+                       note="the talon box is smudged")
     return build_report(scan.record, replace(scan, fields=(*scan.fields, row)), folder)
 
 
@@ -84,6 +89,7 @@ def test_pdf_deal_row_crop_is_legible(row_report: SheetReport, tmp_path: Path) -
             x, b, r, t = obj.get_bounds()
             if r - x >= 4 * (t - b):
                 wide.append(((r - x) * MM_PER_PT, (t - b) * MM_PER_PT))
+                assert "deal row 2" in page.get_textpage().get_text_range()  # with its line
                 page.render(scale=100 / 72).to_pil().save(tmp_path / "report-doubts-pdf.png")
     assert len(wide) == 1, wide  # the deal row's crop
     crop_w, crop_h = wide[0]
