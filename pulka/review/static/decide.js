@@ -44,7 +44,7 @@ function savedText(target, action, extra) {
     return `${valueText(value)} (candidate ${candidateKey(extra.candidate - 1)})`;
   }
   if (action === "type") return `${extra.value.trim() || "empty"} (typed)`;
-  return action === "illegible" ? "marked illegible" : "skipped, comes back last";
+  return action === "illegible" ? "marked illegible" : "comes back last";
 }
 
 function refuse(what) {
