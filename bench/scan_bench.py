@@ -36,14 +36,15 @@ import cv2
 import numpy as np
 
 from pulka.cli.main import main as pulka_main
+from pulka.cli.main import tune_process
 from scanner.decode.deals import decode_row
 from scanner.decode.numbers import number_candidates
-from scanner.decode.sheet import SheetEvidence, decode_sheet
+from scanner.decode.sheet import decode_sheet
 from scanner.image.identify import assemble_sheets, identify
 from scanner.image.load import load_file
 from scanner.image.register import register
-from scanner.pipeline import ScanFailure, _columns, _rows, scan_paths
-from scanner.read import read_page
+from scanner.pipeline import ScanFailure, scan_paths
+from scanner.read import read_page, sheet_evidence
 from scanner.tesseract import read_digits
 from scanner.timing import STAGES, StageClock
 
@@ -96,9 +97,9 @@ def evaluate(folder: Path, tesseract_cells: int, stats: Counter[str]) -> None:
                 for p in sheet.pages}
     _count_digits(truth, readings, tesseract_cells, stats)
     _count_marks(truth, readings, stats)
-    rules = sheet.identity.rule_set()
-    rows, columns = _rows(layout, readings), _columns(layout, readings)
-    decoded = decode_sheet(SheetEvidence(rules, sheet.identity.seats, rows, columns))
+    evidence = sheet_evidence(sheet.identity, layout, readings)
+    rules, rows, columns = evidence.rules, evidence.rows, evidence.columns
+    decoded = decode_sheet(evidence)
     doubtful = 0
     for index, row in enumerate(rows):
         want = record["deals"][index] if index < len(record["deals"]) else None
@@ -182,8 +183,13 @@ def main() -> None:
     parser.add_argument("--out", type=Path,
                         help="folder the scans are written under (default: a temporary "
                              "folder; creating a file costs 0.05-1 ms, by file system)")
+    parser.add_argument("--untuned", action="store_true",
+                        help="leave out the memory tuning pulka's command line does at "
+                             "start-up (pulka.cli.main.tune_process)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
+    if not args.untuned:
+        tune_process()
     with tempfile.TemporaryDirectory(dir=args.out) as temp:
         folders = args.samples or make_samples(args.sheets, Path(temp) / "samples", args.dpi)
         stats: Counter[str] = Counter()

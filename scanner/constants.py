@@ -158,3 +158,13 @@ QR_SHARPEN_SIGMA_PX = 1.5
 """... blurred with a Gaussian of this sigma, in pixels of the warped region."""
 SHEET_ID_PX_PER_MM = 12.0
 """Resolution of the sheet id text handed to Tesseract."""
+
+# --- output ----------------------------------------------------------------------------------
+OUTPUT_JPEG_QUALITY = 90
+"""JPEG quality (0-100) of the straightened pages and field sheets a scan writes: people and
+reports look at them, the scanner never reads them back."""
+STRAIGHT_PAGE_MIN_SHARE = 0.9
+"""The straightened page is warped from the smallest halving of the image that has at least
+this share of its resolution (a 200-dpi image halved is 99 dpi for a 100-dpi page)."""
+CROP_MARGIN_MM = 1.0
+"""Paper kept around a field's boxes in its crop."""

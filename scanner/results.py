@@ -18,10 +18,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 SCAN_FORMAT = "pulka-scan/1"
+SCAN_FILE = "scan.json"
+"""A sheet's ``pulka-scan/1`` document, in its folder."""
+RECORD_FILE = "record.json"
+"""A sheet's decoded ``pulka-record/1``, in its folder."""
 STRAIGHT_PAGE_DPI = 100
 """Resolution of the straightened page images a scan keeps (for reports and review); they
 are grey JPEGs (older scans kept them in colour; both read the same)."""
@@ -193,6 +197,12 @@ def split_crop(crop: str) -> tuple[str, tuple[int, int, int, int] | None]:
     raise ValueError(f"crop {crop!r}: no xywh=x,y,w,h in pixels")
 
 
-def scan_json_path(out_dir: Path, sheet_id: str) -> Path:
+def scan_folder(scan: SheetScan) -> str:
+    """The folder, under the output folder, a scan's files are in: that of its page images
+    (the sheet id, or ``<sheet id>~<n>`` for a further copy, :mod:`scanner.output`)."""
+    return PurePosixPath(scan.pages[0].image).parts[0]
+
+
+def scan_json_path(out_dir: Path, scan: SheetScan) -> Path:
     """Where a sheet's ``pulka-scan/1`` document is written."""
-    return out_dir / sheet_id / "scan.json"
+    return out_dir / scan_folder(scan) / SCAN_FILE
