@@ -40,6 +40,7 @@ from pulka.cli.main import tune_process
 from scanner.decode.deals import decode_row
 from scanner.decode.numbers import number_candidates
 from scanner.decode.sheet import decode_sheet
+from scanner.digits.recognizer import DigitRecognizer
 from scanner.image.identify import assemble_sheets, identify
 from scanner.image.load import load_file
 from scanner.image.register import register
@@ -93,7 +94,8 @@ def evaluate(folder: Path, tesseract_cells: int, stats: Counter[str]) -> None:
              for page in load_file(path)]
     (sheet,), _ = assemble_sheets(pages)
     layout = sheet.layout
-    readings = {p.page.page_index: read_page(p.page, layout, keep_crops=True)
+    recognizer = DigitRecognizer()
+    readings = {p.page.page_index: read_page(p.page, layout, recognizer, keep_crops=True)
                 for p in sheet.pages}
     _count_digits(truth, readings, tesseract_cells, stats)
     _count_marks(truth, readings, stats)

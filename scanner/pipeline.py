@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from scanner.decode.sheet import decode_sheet
+from scanner.digits.recognizer import DigitRecognizer
 from scanner.errors import ScanError
 from scanner.image.identify import IdentifiedPage, SheetPages, assemble_sheets, identify
 from scanner.image.load import expand_paths, load_file
@@ -43,6 +44,16 @@ ScanOutcome = SheetScan | ScanFailure
 Progress = Callable[[int, int, str], None]
 
 
+@dataclass(frozen=True)
+class ScanState:
+    """What one scan holds for its length: the digit model, the writer of the sheets'
+    folders (with its crop plans) and the clock the stages are timed on."""
+
+    recognizer: DigitRecognizer
+    writer: SheetWriter
+    clock: StageClock
+
+
 def scan_paths(paths: Sequence[str | Path], out_dir: Path,
                progress: Progress | None = None,
                clock: StageClock | None = None) -> Iterator[ScanOutcome]:
@@ -50,41 +61,41 @@ def scan_paths(paths: Sequence[str | Path], out_dir: Path,
     ``out_dir`` (:class:`scanner.output.SheetWriter`); yield sheets and failures.
 
     ``clock`` gets the time of each stage (:data:`scanner.timing.STAGES`)."""
-    clock = clock or StageClock()
+    state = ScanState(DigitRecognizer(), SheetWriter(out_dir), clock or StageClock())
     files = expand_paths(paths)
     waiting: dict[str, list[IdentifiedPage]] = {}
-    yield from _scan_files(files, waiting, SheetWriter(out_dir), progress, clock)
-
-
-def _scan_files(files: list[Path], waiting: dict[str, list[IdentifiedPage]],
-                writer: SheetWriter, progress: Progress | None, clock: StageClock
-                ) -> Iterator[ScanOutcome]:
-    """:func:`scan_paths` of the files expanded."""
     for number, path in enumerate(files, 1):
         if progress:
             progress(number, len(files), str(path))
+        yield from _scan_file(path, waiting, state)
+    yield from _complete_sheets(waiting, state, only_complete=False)
+
+
+def _scan_file(path: Path, waiting: dict[str, list[IdentifiedPage]],
+               state: ScanState) -> Iterator[ScanOutcome]:
+    """Load, register and identify one file's pages; read each sheet it completes."""
+    clock = state.clock
+    try:
+        with clock.stage("load"):
+            pages = load_file(path)
+    except ScanError as error:
+        yield _failure(error, path)
+        return
+    for page in pages:
         try:
-            with clock.stage("load"):
-                pages = load_file(path)
+            with clock.stage("register"):
+                registered = register(page)
+            with clock.stage("identify"):
+                identified = identify(registered)
         except ScanError as error:
-            yield _failure(error, path)
+            yield _failure(error, page.label)
             continue
-        for page in pages:
-            try:
-                with clock.stage("register"):
-                    registered = register(page)
-                with clock.stage("identify"):
-                    identified = identify(registered)
-            except ScanError as error:
-                yield _failure(error, page.label)
-                continue
-            waiting.setdefault(identified.sheet_id, []).append(identified)
-            yield from _complete_sheets(waiting, writer, True, clock)
-    yield from _complete_sheets(waiting, writer, False, clock)
+        waiting.setdefault(identified.sheet_id, []).append(identified)
+        yield from _complete_sheets(waiting, state, only_complete=True)
 
 
-def _complete_sheets(waiting: dict[str, list[IdentifiedPage]], writer: SheetWriter,
-                     only_complete: bool, clock: StageClock) -> Iterator[ScanOutcome]:
+def _complete_sheets(waiting: dict[str, list[IdentifiedPage]], state: ScanState,
+                     only_complete: bool) -> Iterator[ScanOutcome]:
     """Read the sheets whose pages have all arrived (or, at the end, every sheet left)."""
     for sheet_id in list(waiting):
         if only_complete and not _has_every_page(waiting[sheet_id]):
@@ -94,7 +105,7 @@ def _complete_sheets(waiting: dict[str, list[IdentifiedPage]], writer: SheetWrit
             yield _failure(error, str(error.source or sheet_id))
         for sheet in sheets:
             try:
-                yield read_sheet(sheet, writer, clock)
+                yield read_sheet(sheet, state)
             except ScanError as error:
                 yield _failure(error, sheet.sheet_id)
 
@@ -110,19 +121,19 @@ def _failure(error: ScanError, source: str | Path) -> ScanFailure:
     return ScanFailure(str(source), str(error), error.exit_code_name)
 
 
-def read_sheet(sheet: SheetPages, writer: SheetWriter,
-               clock: StageClock | None = None) -> SheetScan:
+def read_sheet(sheet: SheetPages, state: ScanState) -> SheetScan:
     """Read, decode and write out one sheet whose pages are identified."""
-    clock = clock or StageClock()
+    clock = state.clock
     start = time.perf_counter()
     # each seat's calibration strip is on the triangle page, which adapts its own zones; the
     # deal column is kept by one scorer and read with the general model (scanner.read)
-    readings = {p.page.page_index: read_page(p.page, sheet.layout, clock=clock)
+    readings = {p.page.page_index: read_page(p.page, sheet.layout, state.recognizer,
+                                             clock=clock)
                 for p in sheet.pages}
     with clock.stage("decode"):
         decoded = decode_sheet(sheet_evidence(sheet.identity, sheet.layout, readings))
     with clock.stage("output"):
-        scan = writer.write(sheet, readings, decoded, start)
+        scan = state.writer.write(sheet, readings, decoded, start)
     log.info("%s: %d fields, %d doubtful, %.2f s", sheet.sheet_id, len(scan.fields),
              len(scan.doubtful), scan.seconds)
     return scan

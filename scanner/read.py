@@ -29,7 +29,8 @@ from scanner.decode.columns import EntryCells
 from scanner.decode.deals import RowEvidence
 from scanner.decode.sheet import SheetEvidence
 from scanner.digits.adaptation import WriterAdaptation
-from scanner.digits.recognizer import DigitRecognizer, normalize_cells
+from scanner.digits.normalize import normalize_cells
+from scanner.digits.recognizer import DigitRecognizer
 from scanner.image.cells import CellImage, cut_cells, rasterize
 from scanner.image.marks import MarkReading, MarkThresholds, read_marks
 from scanner.image.register import RegisteredPage
@@ -124,8 +125,7 @@ def adaptations(inked: Sequence[CellImage], probs: Floats, embeds: Floats,
     return out
 
 
-def read_page(registered: RegisteredPage, layout: Layout, *,
-              recognizer: DigitRecognizer | None = None,
+def read_page(registered: RegisteredPage, layout: Layout, recognizer: DigitRecognizer, *,
               writers: dict[str, WriterAdaptation] | None = None,
               thresholds: MarkThresholds | None = None, scorer: str | None = None,
               keep_crops: bool = False, clock: StageClock | None = None) -> PageReading:
@@ -138,7 +138,6 @@ def read_page(registered: RegisteredPage, layout: Layout, *,
     gets the time of the stages (warp, cut, marks, digits), as :attr:`PageReading.timings_s`
     does.
     """
-    recognizer = recognizer or DigitRecognizer.default()
     own = StageClock()
     boxes = layout.boxes_for(registered.page_index)
     if not boxes:
