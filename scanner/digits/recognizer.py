@@ -84,13 +84,6 @@ class DigitRecognizer:
         """Return (n, 11) probabilities: columns 0-9 digits, column 10 EMPTY; rows sum to 1."""
         return self.run_normalized(normalize_cells(crops))[0]
 
-    def features(self, crops: Sequence[Image]) -> Floats:
-        """Return (n, d) L2-normalized embeddings of the crops (for writer adaptation)."""
-        if not len(crops):
-            return np.zeros((0, 0), np.float32)
-        _, embeds = self.run_normalized(normalize_cells(crops))
-        return l2_normalize(embeds)
-
 
 def l2_normalize(x: Floats) -> Floats:
     """Rows of ``x`` scaled to unit length (all-zero rows stay zero)."""
