@@ -53,7 +53,7 @@ COPY_MARK = "~"
 
 
 @dataclass(frozen=True)
-class _CropPlan:
+class CropPlan:
     """Where each field of a layout lies: the crop requests of its entries (by column, in
     entry order) and of its deal rows (by row)."""
 
@@ -68,7 +68,7 @@ class SheetWriter:
     def __init__(self, out_dir: Path) -> None:
         self.out_dir = out_dir
         self._root = out_dir.resolve()
-        self._plans: dict[str, tuple[Layout, _CropPlan]] = {}
+        self._plans: dict[str, tuple[Layout, CropPlan]] = {}
 
     def write(self, sheet: SheetPages, readings: dict[int, PageReading],
               decoded: DecodedSheet, started: float) -> SheetScan:
@@ -128,12 +128,12 @@ class SheetWriter:
         return ScannedPage(page.page_index, source, path.relative_to(self.out_dir).as_posix(),
                            round(page.fit_error_mm, 3), page.warnings)
 
-    def _crop_plan(self, layout: Layout) -> _CropPlan:
+    def _crop_plan(self, layout: Layout) -> CropPlan:
         """The layout's crop plan, worked out once per layout this writer sees."""
         known = self._plans.get(layout.id)
         if known is not None and known[0] is layout:
             return known[1]
-        plan = _make_crop_plan(layout)
+        plan = crop_plan(layout)
         self._plans[layout.id] = (layout, plan)
         return plan
 
@@ -198,7 +198,7 @@ def _union(boxes: Sequence[Box]) -> tuple[float, float, float, float]:
     return (round(x0, 2), round(y0, 2), round(x1 - x0, 2), round(y1 - y0, 2))
 
 
-def _make_crop_plan(layout: Layout) -> _CropPlan:
+def crop_plan(layout: Layout) -> CropPlan:
     """The crop requests of every entry and deal row of ``layout``."""
     entries = {}
     for (seat, kind, on), column in entry_cells(layout).items():
@@ -212,7 +212,7 @@ def _make_crop_plan(layout: Layout) -> _CropPlan:
             row_boxes.setdefault(box.meaning.row, []).append(box)
     rows = {row: CropRequest(row_key(row), boxes[0].page, _union(boxes), 0, "rows")
             for row, boxes in row_boxes.items()}
-    return _CropPlan(entries, rows)
+    return CropPlan(entries, rows)
 
 
 def _identity_json(identity: SheetIdentity) -> dict[str, Any]:

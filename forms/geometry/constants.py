@@ -26,8 +26,8 @@ CELL_BORDER_MM = 0.25
 # --- lines, clearances ----------------------------------------------------------------------
 LINE_CLEARANCE_MM = 1.4
 """No printed line's centre comes closer than this to a writing box (tests check that the ink
-stays >= 1 mm away, so a 0.6 mm frame line needs 1.3 mm): in a
-trial, cells crossed by a triangle line were misread."""
+stays >= 1 mm away, so a 0.6 mm frame line needs 1.3 mm): a line through a cell is misread
+as a stroke."""
 FRAME_LINE_MM = 0.6
 ZONE_LINE_MM = 0.45
 BAND_LINE_MM = 0.3

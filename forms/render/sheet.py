@@ -84,7 +84,7 @@ class SheetRequest:
 def render_pdf(sheets: Iterable[SheetRequest], out: str | Path | BinaryIO) -> int:
     """Write the sheets into one PDF (``out``: a path or a binary file); returns pages drawn."""
     register_fonts()
-    rl_config.useA85 = 0  # binary Flate streams: 20 % smaller, and ReportLab's ASCII85 is slow
+    rl_config.useA85 = 0  # binary Flate streams: smaller than ASCII85, and quicker to write
     canvas = Canvas(out if not isinstance(out, Path) else str(out), pageCompression=1)
     canvas.setTitle("pulka")
     count = 0
