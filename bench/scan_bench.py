@@ -77,16 +77,18 @@ def decode_seconds(folder: Path) -> tuple[float, float]:
     return time.perf_counter() - start, time.thread_time() - cpu
 
 
-def scan_seconds(folder: Path, out: Path, clock: StageClock) -> tuple[float, list[str]]:
+def scan_seconds(folder: Path, out: Path, clock: StageClock,
+                 recognizer: DigitRecognizer) -> tuple[float, list[str]]:
     """Seconds to read the sheet through the whole pipeline, and the failures' messages;
     ``clock`` gets the time of each stage."""
     start = time.perf_counter()
-    outcomes = list(scan_paths([folder], out, clock=clock))
+    outcomes = list(scan_paths([folder], out, clock=clock, recognizer=recognizer))
     seconds = time.perf_counter() - start
     return seconds, [o.message for o in outcomes if isinstance(o, ScanFailure)]
 
 
-def evaluate(folder: Path, tesseract_cells: int, stats: Counter[str]) -> None:
+def evaluate(folder: Path, tesseract_cells: int, stats: Counter[str],
+             recognizer: DigitRecognizer) -> None:
     """Add one sheet's counts to ``stats``."""
     truth = json.loads((folder / "truth.json").read_text(encoding="utf-8"))
     record = truth["record"]
@@ -94,7 +96,6 @@ def evaluate(folder: Path, tesseract_cells: int, stats: Counter[str]) -> None:
              for page in load_file(path)]
     (sheet,), _ = assemble_sheets(pages)
     layout = sheet.layout
-    recognizer = DigitRecognizer()
     readings = {p.page.page_index: read_page(p.page, layout, recognizer, keep_crops=True)
                 for p in sheet.pages}
     _count_digits(truth, readings, tesseract_cells, stats)
@@ -197,15 +198,16 @@ def main() -> None:
         stats: Counter[str] = Counter()
         decode = scan = decode_cpu = 0.0
         clock = StageClock()
+        recognizer = DigitRecognizer()
         # once untimed: the process's start-up (layouts built, the digit model loaded) is
         # not any one sheet's cost
         start = time.perf_counter()
-        scan_seconds(folders[0], Path(temp) / "warm-up", StageClock())
+        scan_seconds(folders[0], Path(temp) / "warm-up", StageClock(), recognizer)
         print(f"start-up (the first sheet read once, not counted): "
               f"{time.perf_counter() - start:.2f} s")
         for folder in folders:
             sheet_clock = StageClock()
-            seconds, failures = scan_seconds(folder, Path(temp) / "out", sheet_clock)
+            seconds, failures = scan_seconds(folder, Path(temp) / "out", sheet_clock, recognizer)
             if failures:
                 stats["sheets_failed"] += 1
                 print(f"{folder}: not read: {failures[0]}")
@@ -215,7 +217,7 @@ def main() -> None:
             decode_cpu += cpu
             scan += seconds
             clock.add(sheet_clock)
-            evaluate(folder, args.tesseract_cells, stats)
+            evaluate(folder, args.tesseract_cells, stats, recognizer)
     pct = lambda a, b: f"{100 * stats[a] / max(stats[b], 1):.2f} %"  # noqa: E731
     print(f"sheets: {stats['sheets']} read, {stats['sheets_failed']} not read; "
           f"written digits: {stats['digits']}, fields: {stats['fields']}, "

@@ -56,12 +56,16 @@ class ScanState:
 
 def scan_paths(paths: Sequence[str | Path], out_dir: Path,
                progress: Progress | None = None,
-               clock: StageClock | None = None) -> Iterator[ScanOutcome]:
+               clock: StageClock | None = None,
+               recognizer: DigitRecognizer | None = None) -> Iterator[ScanOutcome]:
     """Scan every file named (folders and globs expanded) into a folder a sheet under
     ``out_dir`` (:class:`scanner.output.SheetWriter`); yield sheets and failures.
 
-    ``clock`` gets the time of each stage (:data:`scanner.timing.STAGES`)."""
-    state = ScanState(DigitRecognizer(), SheetWriter(out_dir), clock or StageClock())
+    ``clock`` gets the time of each stage (:data:`scanner.timing.STAGES`); ``recognizer`` is
+    the digit model to read with (a new one by default; a caller scanning many batches may
+    keep one)."""
+    state = ScanState(recognizer or DigitRecognizer(), SheetWriter(out_dir),
+                      clock or StageClock())
     files = expand_paths(paths)
     waiting: dict[str, list[IdentifiedPage]] = {}
     for number, path in enumerate(files, 1):
