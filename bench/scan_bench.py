@@ -173,7 +173,8 @@ def _count_marks(truth: dict[str, Any], readings: dict[int, Any], stats: Counter
             stats["marks_right"] += mark.state == state
 
 
-def main() -> None:
+def _arguments() -> argparse.Namespace:
+    """The command line's options."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sheets", type=int, default=12)
     parser.add_argument("--samples", type=Path, nargs="*",
@@ -189,7 +190,11 @@ def main() -> None:
     parser.add_argument("--untuned", action="store_true",
                         help="leave out the memory tuning pulka's command line does at "
                              "start-up (pulka.cli.main.tune_process)")
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def main() -> None:
+    args = _arguments()
     cv2.setNumThreads(1)
     if not args.untuned:
         tune_process()
