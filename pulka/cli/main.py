@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import ctypes
 import ctypes.util
-import gc
 import importlib
 import logging
 import sys
@@ -28,9 +27,6 @@ COMMAND_MODULES = (
 
 log = logging.getLogger("pulka")
 
-GC_YOUNG_THRESHOLD = 10_000
-"""New container objects between two runs of the cyclic garbage collector (Python's default
-is 700): a scanned sheet makes some ten thousand that live until it is read."""
 M_TRIM_THRESHOLD = -1
 M_MMAP_THRESHOLD = -3
 """``mallopt`` parameters (glibc ``malloc.h``)."""
@@ -41,12 +37,11 @@ KEPT_FREE_BYTES = 1024 * 1024 * 1024
 
 
 def tune_process() -> None:
-    """Keep the memory a scanned sheet frees for the next one, and collect cyclic garbage less
-    often: each sheet's large image arrays and ten thousand small objects are made again for
-    the next sheet. glibc's ``malloc`` is told to keep freed blocks (a process then holds the
-    most one sheet needed until it exits); other C libraries are left as they are."""
-    young, *older = gc.get_threshold()
-    gc.set_threshold(max(young, GC_YOUNG_THRESHOLD), *older)
+    """Keep the memory a scanned sheet frees for the next one: each sheet's large image
+    arrays are made again for the next sheet, and memory handed back to the system must be
+    faulted in and zeroed again. glibc's ``malloc`` is told to keep freed blocks (a process
+    then holds the most one sheet needed until it exits); other C libraries are left as
+    they are."""
     try:
         mallopt = ctypes.CDLL(ctypes.util.find_library("c")).mallopt
     except (OSError, AttributeError, TypeError):
