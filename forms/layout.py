@@ -216,6 +216,12 @@ def calibration_cells(layout: Layout, seat: str) -> tuple[Box, ...]:
     return tuple(sorted(cells, key=lambda b: b.meaning.digit))  # type: ignore[union-attr]
 
 
+def deal_row_boxes(layout: Layout, row: int) -> tuple[Box, ...]:
+    """Every box of one deal row."""
+    return tuple(b for b in layout.boxes
+                 if isinstance(b.meaning, DealCell) and b.meaning.row == row)
+
+
 # --- millimetres to pixels ------------------------------------------------------------
 
 

@@ -14,20 +14,15 @@ from forms.layout import (
     box_rect_px,
     build_layout,
     calibration_cells,
+    deal_row_boxes,
     entry_cells,
     layout_by_id,
     layout_to_json,
 )
-from forms.model import Box, CalibrationCell, DealCell, EntryCell, Layout
+from forms.model import CalibrationCell, DealCell, EntryCell
 
 ALL = [(players, paper, talon) for players in (3, 4) for paper in PAPERS
        for talon in (False, True)]
-
-
-def deal_row_boxes(layout: Layout, row: int) -> tuple[Box, ...]:
-    """Every box of one deal row."""
-    return tuple(b for b in layout.boxes
-                 if isinstance(b.meaning, DealCell) and b.meaning.row == row)
 
 
 def _rects(boxes):
