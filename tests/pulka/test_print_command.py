@@ -12,14 +12,14 @@ import pytest
 from forms.identity import from_qr_payload
 from forms.layout import build_layout
 from forms.qr import qr_crop, read_qr
-from forms.render.raster import page_count, render_page
+from forms.render.raster import page_count, render_pages
 from pulka.cli.main import main
 
 DATA = Path(__file__).parents[1] / "data" / "forms"
 
 
 def _qr(pdf: Path, page: int = 0, players: int = 3):
-    gray = cv2.cvtColor(render_page(pdf, page, 300), cv2.COLOR_RGB2GRAY)
+    gray = cv2.cvtColor(next(render_pages(pdf, 300, pages=[page])), cv2.COLOR_RGB2GRAY)
     layout = build_layout(players, talon=players == 4)
     return from_qr_payload(read_qr(qr_crop(gray, layout, page % len(layout.pages), 300)))
 
