@@ -46,7 +46,7 @@ from scanner.decode.deals import RowEvidence
 from scanner.decode.sheet import DecodedSheet, SheetEvidence, decode_sheet
 from scanner.errors import ScanError
 from scanner.field_sheets import CropRequest, pixel_rect, write_field_sheets
-from scanner.image.identify import IdentifiedPage, SheetPages, assemble_sheets, identify
+from scanner.image.identify import IdentifiedPage, Identifier, SheetPages, assemble_sheets
 from scanner.image.load import expand_paths, load_file
 from scanner.image.pixels import to_gray
 from scanner.image.register import RegisteredPage, register
@@ -131,6 +131,7 @@ def _fewer_collections() -> Iterator[None]:
 def _scan_files(files: list[Path], waiting: dict[str, list[IdentifiedPage]], out_dir: Path,
                 progress: Progress | None, clock: StageClock) -> Iterator[ScanOutcome]:
     """:func:`scan_paths` of the files expanded."""
+    identifier = Identifier()
     for number, path in enumerate(files, 1):
         if progress:
             progress(number, len(files), str(path))
@@ -145,7 +146,7 @@ def _scan_files(files: list[Path], waiting: dict[str, list[IdentifiedPage]], out
                 with clock.stage("register"):
                     registered = register(page)
                 with clock.stage("identify"):
-                    identified = identify(registered)
+                    identified = identifier.identify(registered)
             except ScanError as error:
                 yield _failure(error, page.label)
                 continue
