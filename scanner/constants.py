@@ -126,8 +126,8 @@ CANCELLED_DEFAULT_FILL_FRACTION = 0.55
 
 # --- identification --------------------------------------------------------------------------
 QR_GRID_PX_PER_MM = 10.0
-"""The QR region is warped at this resolution to read its modules on their grid (a 0.35-0.45
-mm module is 3.5-4.5 px)."""
+"""The QR region is warped at this resolution for zxing-cpp and to read its modules on their
+grid (a 0.35-0.45 mm module is 3.5-4.5 px)."""
 QR_GRID_MIN_INK_FRACTION = 0.08
 """Rows and columns of the QR region with at least this share of ink belong to the code (the
 quiet zone has none; every row of a code has finder or data modules)."""
@@ -136,11 +136,6 @@ QR_GRID_MAX_TIMING_ERRORS_FRACTION = 0.15
 QR_GRID_LOCAL_MODULES = 7
 """A module is dark when darker than the mean of this square of modules around it (a local
 level, which uneven light in a photo needs)."""
-QR_PX_PER_MM = (10.0, 8.0, 14.0, 7.0)
-"""Resolutions at which OpenCV's detectors are tried on the QR region, in order (modules are
-about 0.35-0.45 mm)."""
-QR_MARGIN_MM = 2.0
-"""For OpenCV's detectors the QR region is cropped this much larger on every side."""
 QR_SHARPEN_AMOUNT = 1.5
 """Unsharp mask for the QR region: image + amount x (image - blurred image) ..."""
 QR_SHARPEN_SIGMA_PX = 1.5

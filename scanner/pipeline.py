@@ -20,7 +20,7 @@ from pathlib import Path
 from scanner.decode.sheet import decode_sheet
 from scanner.digits.recognizer import DigitRecognizer
 from scanner.errors import ScanError
-from scanner.image.identify import IdentifiedPage, SheetPages, assemble_sheets, identify
+from scanner.image.identify import IdentifiedPage, Identifier, SheetPages, assemble_sheets
 from scanner.image.load import expand_paths, load_file
 from scanner.image.register import register
 from scanner.output import SheetWriter
@@ -52,6 +52,7 @@ class ScanState:
     recognizer: DigitRecognizer
     writer: SheetWriter
     clock: StageClock
+    identifier: Identifier
 
 
 def scan_paths(paths: Sequence[str | Path], out_dir: Path,
@@ -65,7 +66,7 @@ def scan_paths(paths: Sequence[str | Path], out_dir: Path,
     the digit model to read with (a new one by default; a caller scanning many batches may
     keep one)."""
     state = ScanState(recognizer or DigitRecognizer(), SheetWriter(out_dir),
-                      clock or StageClock())
+                      clock or StageClock(), Identifier())
     files = expand_paths(paths)
     waiting: dict[str, list[IdentifiedPage]] = {}
     for number, path in enumerate(files, 1):
@@ -90,7 +91,7 @@ def _scan_file(path: Path, waiting: dict[str, list[IdentifiedPage]],
             with clock.stage("register"):
                 registered = register(page)
             with clock.stage("identify"):
-                identified = identify(registered)
+                identified = state.identifier.identify(registered)
         except ScanError as error:
             yield _failure(error, page.label)
             continue

@@ -208,6 +208,9 @@ def _draw_marker(p: PageCanvas, aruco_id: int, x: float, y: float, size: float) 
 
 
 def _draw_qr(p: _Page, payload: str, x: float, y: float, size: float) -> None:
+    """The payload's code (:func:`forms.qr.qr_modules`) in the square of side ``size`` mm at
+    (x, y), :data:`QR_QUIET_MODULES` of quiet zone inside it; one rectangle per run of dark
+    modules in a row."""
     c = p.c
     c.setFillColorRGB(1, 1, 1)
     c.rect(*p.rect(x, y, size, size), stroke=0, fill=1)
