@@ -1,4 +1,4 @@
-"""The files the review server sends: the page's own three, and scan images confined to the
+"""The files the review server sends: the page's own, and scan images confined to the
 sheet's scan folder (no ``..``, no absolute path, no symbolic link out of it)."""
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ MAX_IMAGE_BYTES = 32 * 1024 * 1024
 STATIC_FILES = {"/": ("index.html", "text/html; charset=utf-8"),
                 "/index.html": ("index.html", "text/html; charset=utf-8"),
                 "/review.js": ("review.js", "text/javascript; charset=utf-8"),
+                "/sheet.js": ("sheet.js", "text/javascript; charset=utf-8"),
+                "/decide.js": ("decide.js", "text/javascript; charset=utf-8"),
                 "/review.css": ("review.css", "text/css; charset=utf-8")}
 IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
 TOKEN_META = "pulka-token"

@@ -1,9 +1,9 @@
-"""The review page's web server: the page's own three files, its JSON API and the scan images.
+"""The review page's web server: the page's own files, its JSON API and the scan images.
 
 Routes (everything else is 404, other methods 405):
 
-* ``GET /``, ``/review.js``, ``/review.css``: the page (:mod:`pulka.review.files`); the HTML
-  carries this server's token;
+* ``GET /``, ``/review.js``, ``/sheet.js``, ``/decide.js``, ``/review.css``: the page
+  (:mod:`pulka.review.files`); the HTML carries this server's token;
 * ``GET /api/queue``: the doubtful cells, worst first, grouped by sheet
   (:func:`pulka.store.review.queue`);
 * ``GET /api/sheet/<sheet id>``: one sheet's cells with their state, findings, settlement;
