@@ -168,7 +168,10 @@ def _deal_page(parts: _Parts, players: int, talon: bool, index: int, first: int,
     qx = dw - g.PAGE_MARGIN_MM - q
     parts.qr.append(Region(index, round(qx, 3), top, q, q))
     parts.id_text.append(Region(index, round(qx, 3), top + q + 0.8, q, g.SHEET_ID_TEXT_H_MM))
-    labels.append(Label(index, qx - 4.0, top + q + 8.0, 0, "legend", 6.0))
+    legend_x = qx - 4.0
+    if version >= 2:  # on Letter with 4 players the rows reach under the QR code
+        legend_x = max(legend_x, deal_column.right_mm(players, talon) + 2.0)
+    labels.append(Label(index, legend_x, top + q + 8.0, 0, "legend", 6.0))
     if version >= 2:
         labels += furniture.deal_page_labels(players, talon, index, dw)
     parts.labels += labels

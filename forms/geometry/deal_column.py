@@ -112,6 +112,11 @@ def left_mm() -> float:
     return g.PAGE_MARGIN_MM + 1.0
 
 
+def right_mm(players: int, talon: bool) -> float:
+    """X of the rows' right edge."""
+    return left_mm() + row_slots(players, talon)[2]
+
+
 TRICKS_GROUPS = ("tricks", "talon")
 """Groups that share one title from layout 2 on, with no separator line between them."""
 

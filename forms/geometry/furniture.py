@@ -54,8 +54,7 @@ def triangle_footer(players: int, page: int, page_w: float,
 
 def deal_page_labels(players: int, talon: bool, page: int, page_w: float) -> list[Label]:
     """The names by seat in the header, and the instruction to the right of the rows."""
-    _, _, width = deal_column.row_slots(players, talon)
-    x = deal_column.left_mm() + width + 4.0
+    x = deal_column.right_mm(players, talon) + 4.0
     qr_left = page_w - g.PAGE_MARGIN_MM - g.QR_MM
     names = Label(page, g.NAMES_X_MM, g.PAGE_MARGIN_MM + 4.2, 0, "seat_names", g.NAMES_FONT_PT,
                   width_mm=round(qr_left - 3.0 - g.NAMES_X_MM, 3))
