@@ -147,6 +147,9 @@ def _requests(args: argparse.Namespace) -> list[SheetRequest]:
     rules = rules_from_args(args)
     if args.round is not None or args.table is not None:
         return _table_requests(args, rules)
+    if args.db is not None:
+        raise PulkaCommandError("--db gives the draw of one table: add --round and --table",
+                                ExitCode.BAD_ARGS)
     batch = args.tables is not None or args.rounds is not None or args.draw is not None
     if batch:
         return _batch_requests(args, rules)

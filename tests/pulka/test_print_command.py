@@ -190,6 +190,7 @@ def test_one_table_from_the_store_has_the_batch_identity(draw: Path, tmp_path: P
      "draw.csv: the draw has no table 1 in round 4; check --round and --table", 3),
     (["--continuation", "-1"], "--continuation: must be 0 or more", 2),
     (["--round", "1", "--table", "1", "--db", "{db}"], "no store at", 2),
+    (["--db", "{db}"], "--db gives the draw of one table: add --round and --table", 2),
 ])
 def test_bad_table_options(draw: Path, tmp_path: Path, capsys, argv, message, code) -> None:
     argv = [a.format(draw=draw, db=tmp_path / "none.sqlite") for a in argv]
