@@ -46,6 +46,28 @@ LABEL_STRIP_MM = 2.6
 """Depth of the strip that carries a band's label (висты / пуля / гора)."""
 LABEL_FONT_PT = 6.5
 SMALL_FONT_PT = 5.5
+LABEL_MIN_PT = 7.0
+"""Smallest printed label from layout 2 on (the terms in the centre circle excepted): legible
+on an office laser print."""
+NAMES_FONT_PT = 8.0
+"""The players' names in a deal page's header (layout 2 on)."""
+
+# --- the day's furniture (layout 2 on): result boxes, signatures, instruction -------------------
+RESULT_BOX_W_MM = 17.0
+RESULT_BOX_H_MM = 5.0
+RESULT_TITLE_W_MM = 26.0
+"""Room for the words before the result boxes ("Підсумок (суддя):")."""
+RESULT_PITCH_MM = 24.0
+"""From one seat's result box to the next: the seat letter, the box, a gap."""
+JUDGE_LINE_MM = 36.0
+SIGNATURE_LINE_W_MM = 0.2
+SIGNATURE_TITLE_W_MM = 16.0
+FOOTER_BASELINE_MM = 6.3
+"""Height of the signature row's baseline above the page's bottom edge."""
+INSTRUCTION_TOP_MM = 68.0
+"""Baseline of the instruction's first line on a deal page, below the marks legend."""
+NAMES_X_MM = 130.0
+"""Left edge of the names in a deal page's header, right of the title."""
 
 # --- triangle page -----------------------------------------------------------------------------
 CENTRE_RADIUS_MM = 28.0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from forms.geometry import constants as g
 from forms.identity import SheetIdentity
@@ -20,6 +21,9 @@ def label_lines(label: Label, lang: str, identity: SheetIdentity) -> list[str]:
     blank = "_" * 12
     if key == "seat_name":
         return [text(lang, "seat_name", seat=arg, name=names.get(arg) or "_" * 18)]
+    if key == "seat_names":
+        return ["   ".join(text(lang, "seat_name", seat=s, name=names.get(s) or "_" * 12)
+                          for s in identity.seats)]
     if key == "header_fields":
         page = str(identity.page + 1)
         if identity.continuation:
@@ -36,6 +40,23 @@ def label_lines(label: Label, lang: str, identity: SheetIdentity) -> list[str]:
     if key == "legend":
         return []
     return [text(lang, label.key)]
+
+
+def wrap(line: str, font: str, size_pt: float, width_mm: float) -> list[str]:
+    """Split ``line`` at its newlines, then at spaces, into lines no wider than ``width_mm``
+    (a word longer than the width stands alone)."""
+    out: list[str] = []
+    for paragraph in line.split("\n"):
+        current = ""
+        for word in paragraph.split(" "):
+            candidate = f"{current} {word}" if current else word
+            if current and stringWidth(candidate, font, size_pt) > width_mm * mm:
+                out.append(current)
+                current = word
+            else:
+                current = candidate
+        out.append(current)
+    return out
 
 
 def _terms(lang: str, identity: SheetIdentity) -> list[str]:
@@ -74,9 +95,13 @@ def draw_label(p: PageCanvas, label: Label, lang: str, identity: SheetIdentity) 
     if label.key == "legend":
         _draw_legend(p, label, lang)
         return
-    lines = label_lines(label, lang, identity)
     bold = label.key.startswith(("seat_name", "title_"))
-    c.setFont("DejaVuSans-Bold" if bold else "DejaVuSans", label.size_pt)
+    font = "DejaVuSans-Bold" if bold else "DejaVuSans"
+    lines = label_lines(label, lang, identity)
+    if label.width_mm:
+        lines = [part for line in lines for part in wrap(line, font, label.size_pt,
+                                                          label.width_mm)]
+    c.setFont(font, label.size_pt)
     c.setFillColorRGB(*(g.INK_RGB if bold else g.LABEL_RGB))
     c.saveState()
     c.translate(*p.pt(label.x_mm, label.y_mm))

@@ -37,7 +37,7 @@ from scoring.exitcode import ExitCode, PulkaError
 
 log = logging.getLogger(__name__)
 
-DYNAMIC_LABELS = ("seat_name", "header_fields", "terms", "signatures")
+DYNAMIC_LABELS = ("seat_name", "seat_names", "header_fields", "terms", "signatures")
 """Labels that differ from sheet to sheet; the rest of a page is drawn once per document."""
 QR_QUIET_MODULES = 4
 
@@ -156,6 +156,10 @@ def _draw_static(p: PageCanvas, request: SheetRequest, page: Page) -> None:
         if circle.page == page.index:
             canvas.setLineWidth(circle.width_mm * mm)
             canvas.circle(*p.pt(circle.cx_mm, circle.cy_mm), circle.r_mm * mm)
+    canvas.setLineWidth(g.CELL_BORDER_MM * mm)
+    for box in layout.result_boxes:
+        if box.page == page.index:  # the judge's boxes: dark, unlike the players' fields
+            canvas.rect(*p.rect(box.x_mm, box.y_mm, box.w_mm, box.h_mm), stroke=1, fill=0)
     for marker in layout.markers:
         if marker.page == page.index:
             _draw_marker(p, marker.aruco_id, marker.x_mm, marker.y_mm, marker.size_mm)
