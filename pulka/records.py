@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pulka.exitcodes import ExitCode, PulkaCommandError
+from pulka.errors import PulkaCommandError
 from scoring import GameRecord, RecordError, parse_record
+from scoring.exitcode import ExitCode
 
 
 def load_record(path: Path) -> GameRecord:

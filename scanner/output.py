@@ -38,6 +38,7 @@ from scanner.results import (
     RECORD_FILE,
     SCAN_FILE,
     STRAIGHT_PAGE_DPI,
+    CellStatus,
     FieldReading,
     ScannedPage,
     SheetScan,
@@ -164,14 +165,14 @@ class SheetWriter:
                                             STRAIGHT_PAGE_DPI / 25.4)
                 crops[place.key] = crop_ref(images[place.page], (x0, y0, x1 - x0, y1 - y0))
         fields = [FieldReading(
-            place.key, place.page, place.rect_mm, decision.status, decision.value,
+            place.key, place.page, place.rect_mm, CellStatus(decision.status), decision.value,
             round(decision.confidence, 6),
             tuple((v, round(p, 6)) for v, p in decision.candidates), decision.expected,
             decision.deal, decision.note, crops[place.key],
             tuple((v, float(f"{p:.6g}")) for v, p in decision.ink))
             for place, decision in entries]
         fields.extend(FieldReading(
-            place.key, place.page, place.rect_mm, row.status, row.deal,
+            place.key, place.page, place.rect_mm, CellStatus(row.status), row.deal,
             round(row.confidence, 6), tuple((d, round(p, 6)) for d, p in row.candidates),
             None, row.row + 1, row.note, crops[place.key])
             for place, row in rows)

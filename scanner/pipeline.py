@@ -19,7 +19,7 @@ from pathlib import Path
 
 from scanner.decode.sheet import decode_sheet
 from scanner.digits.recognizer import DigitRecognizer
-from scanner.errors import ScanError
+from scanner.errors import ScanError, ScanFailure
 from scanner.image.identify import IdentifiedPage, Identifier, SheetPages, assemble_sheets
 from scanner.image.load import expand_paths, load_file
 from scanner.image.register import register
@@ -29,15 +29,6 @@ from scanner.results import SheetScan
 from scanner.timing import StageClock
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class ScanFailure:
-    """A file (or page) that could not be read, with the one-line reason."""
-
-    source: str
-    message: str
-    exit_code_name: str = "BAD_INPUT"
 
 
 ScanOutcome = SheetScan | ScanFailure
@@ -123,7 +114,7 @@ def _has_every_page(pages: list[IdentifiedPage]) -> bool:
 
 def _failure(error: ScanError, source: str | Path) -> ScanFailure:
     log.warning("%s", error)
-    return ScanFailure(str(source), str(error), error.exit_code_name)
+    return ScanFailure.of(error, source)
 
 
 def read_sheet(sheet: SheetPages, state: ScanState) -> SheetScan:

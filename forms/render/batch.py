@@ -15,10 +15,11 @@ from pathlib import Path
 from forms.identity import SheetIdentity, make_sheet_id
 from forms.layout import build_layout
 from forms.render.sheet import SheetRequest
+from scoring.exitcode import PulkaError
 from scoring.rules import RuleSet
 
 
-class DrawError(ValueError):
+class DrawError(PulkaError, ValueError):
     """A draw CSV that cannot be used; the message names the file, the line and the field."""
 
 

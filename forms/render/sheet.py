@@ -33,6 +33,7 @@ from forms.render.canvas import PageCanvas
 from forms.render.canvas import PageCanvas as _Page
 from forms.render.labels import draw_label
 from forms.render.writing import draw_fill, draw_specimen
+from scoring.exitcode import ExitCode, PulkaError
 
 log = logging.getLogger(__name__)
 
@@ -46,8 +47,10 @@ FONTS = {"Sans": "DejaVuSans.ttf", "Sans-Bold": "DejaVuSans-Bold.ttf",
          "Mono-Bold": "DejaVuSansMono-Bold.ttf"}
 
 
-class FontMissingError(RuntimeError):
+class FontMissingError(PulkaError, RuntimeError):
     """DejaVu fonts are not installed."""
+
+    exit_code = ExitCode.MISSING_DEPENDENCY
 
 
 @lru_cache(maxsize=1)

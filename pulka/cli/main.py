@@ -17,8 +17,7 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from pulka.exitcodes import ExitCode, PulkaCommandError
-from scoring.errors import ScoringError
+from scoring.exitcode import ExitCode, PulkaError
 
 COMMAND_MODULES = (
     "settle", "audit", "print_sheets", "layout", "samples", "scan",
@@ -79,15 +78,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     tune_process()
     try:
         return int(args.run(args))
-    except PulkaCommandError as error:
+    except PulkaError as error:
         print(f"pulka {args.command}: {error}", file=sys.stderr)
         return int(error.exit_code)
-    except ScoringError as error:
-        print(f"pulka {args.command}: {error}", file=sys.stderr)
-        return int(ExitCode.BAD_INPUT)
     except KeyboardInterrupt:
         print(f"pulka {args.command}: interrupted", file=sys.stderr)
-        return 130
+        return int(ExitCode.INTERRUPTED)
     except BrokenPipeError:
         return int(ExitCode.OK)
     except Exception:  # noqa: BLE001 - the one place where bugs become an exit code

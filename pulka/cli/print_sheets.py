@@ -29,10 +29,11 @@ from forms.render.batch import DrawError, Seating, batch_requests, blank_seating
 from forms.render.fill import FillError, fill_from_record
 from forms.render.sheet import FontMissingError, SheetRequest, render_pdf
 from pulka.cli.store_options import open_store
-from pulka.exitcodes import ExitCode, PulkaCommandError
+from pulka.errors import PulkaCommandError
 from pulka.records import load_record
-from pulka.store.database import StoreError
+from pulka.store.errors import StoreError
 from scoring.errors import RuleSetError
+from scoring.exitcode import ExitCode
 from scoring.rules import SETTING_NAMES, VARIANTS, RuleSet
 
 NAME = "print"

@@ -19,7 +19,8 @@ import getpass
 import logging
 
 from pulka.cli.store_options import add_db_argument, open_store
-from pulka.exitcodes import ExitCode, PulkaCommandError
+from pulka.errors import PulkaCommandError
+from scoring.exitcode import ExitCode
 
 NAME = "review"
 HELP = "the review page: settle every doubtful cell in the browser, by keyboard"

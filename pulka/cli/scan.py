@@ -18,9 +18,10 @@ import time
 from pathlib import Path
 
 from pulka.cli.progress import ProgressBar
-from pulka.exitcodes import ExitCode
-from scanner.pipeline import ScanFailure, scan_paths
+from scanner.errors import ScanFailure
+from scanner.pipeline import scan_paths
 from scanner.results import RECORD_FILE, SheetScan, scan_folder
+from scoring.exitcode import ExitCode
 
 NAME = "scan"
 HELP = "read filled sheets (JPEG, PNG, TIFF, PDF; files or folders) into game records"
@@ -69,5 +70,5 @@ def run(args: argparse.Namespace) -> ExitCode:
     print(f"pulka scan: {len(sheets)} sheets read, {doubtful} cells doubtful, "
           f"{len(failures)} files failed, {time.perf_counter() - start:.1f} s", file=sys.stderr)
     if failures:
-        return ExitCode.PARTIAL if sheets else ExitCode[failures[0].exit_code_name]
+        return ExitCode.PARTIAL if sheets else failures[0].exit_code
     return ExitCode.FINDINGS if doubtful else ExitCode.OK

@@ -13,10 +13,10 @@ import argparse
 import logging
 from pathlib import Path
 
-from forms.render.batch import DrawError, read_draw
+from forms.render.batch import read_draw
 from pulka.cli.store_options import add_db_argument, open_store
-from pulka.exitcodes import ExitCode, PulkaCommandError
-from pulka.store.database import StoreError
+from pulka.errors import PulkaCommandError
+from scoring.exitcode import ExitCode
 
 NAME = "tournament"
 HELP = "create a tournament in the store (rounds, tables, the draw) or list them"
@@ -54,10 +54,7 @@ def run(args: argparse.Namespace) -> ExitCode:
     rounds = max([args.rounds or 0, *(s[0] for s in seatings)]) or None
     tables = max([args.tables or 0, *(s[1] for s in seatings)]) or None
     with open_store(args.db) as store:
-        try:
-            store.new_tournament(args.name, rounds, tables, seatings)
-        except StoreError as error:
-            raise PulkaCommandError(str(error), ExitCode.BAD_ARGS) from None
+        store.new_tournament(args.name, rounds, tables, seatings)
     players = len({n for s in seatings for n in s[3] if n})
     print(f"{args.db}: tournament {args.name!r}, {rounds or 0} rounds x {tables or 0} tables"
           + (f", {players} players from {args.draw}" if seatings else ""))
@@ -70,10 +67,7 @@ def _draw(path: Path) -> list[tuple[int, int, str, tuple[str, ...]]]:
     except OSError as error:
         raise PulkaCommandError(f"{path}: cannot read the draw ({error.strerror})") from None
     players = 4 if header and "D" in [h.strip() for h in header[0].split(",")] else 3
-    try:
-        seatings = read_draw(path, players)
-    except DrawError as error:
-        raise PulkaCommandError(str(error)) from None
+    seatings = read_draw(path, players)
     return [(s.round, s.table, SEATS[:players], s.names) for s in seatings]
 
 

@@ -12,7 +12,8 @@ from html import escape
 
 from pulka.report import constants as k
 from pulka.report.crops import is_wide
-from pulka.report.model import Mark, PageImages, SheetReport
+from pulka.report.model import SheetReport
+from pulka.report.pages import Mark, PageImages
 from pulka.report.tables import (
     DOUBT_HEADER,
     Table,

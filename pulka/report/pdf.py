@@ -35,7 +35,8 @@ from reportlab.platypus import (
 from forms.render.sheet import register_fonts
 from pulka.report import constants as k
 from pulka.report.crops import is_wide
-from pulka.report.model import Mark, PageImages, SheetReport
+from pulka.report.model import SheetReport
+from pulka.report.pages import Mark, PageImages
 from pulka.report.tables import (
     DOUBT_HEADER,
     columns_table,

@@ -24,7 +24,9 @@ from scanner.errors import NotAnImage, ScanError, UnreadableImage
 
 log = logging.getLogger(__name__)
 
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".tif", ".tiff", ".pdf")
+RASTER_SUFFIXES = (".jpg", ".jpeg", ".png", ".tif", ".tiff")
+"""Suffixes of the raster image files read (OpenCV decodes them)."""
+IMAGE_SUFFIXES = (*RASTER_SUFFIXES, ".pdf")
 """Suffixes picked up when a folder is given (other files in it are skipped)."""
 
 

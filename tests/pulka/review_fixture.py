@@ -10,11 +10,17 @@ from __future__ import annotations
 
 import json
 import shutil
+import threading
+import urllib.error
+import urllib.request
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
+from pulka.review.checks import TOKEN_HEADER
+from pulka.review.server import ReviewServer, make_server
 from pulka.store.database import Store
-from scanner.results import FieldReading, SheetScan
+from scanner.results import CellStatus, FieldReading, SheetScan
 
 DATA = Path(__file__).parents[1] / "data" / "review"
 SOURCE = "S-27C8C2"
@@ -60,7 +66,7 @@ def _doubtful(scan: SheetScan, doubts: dict, sheet_id: str) -> SheetScan:
         crop = f.crop.replace(SOURCE, sheet_id, 1) if f.crop else None
         if f.key in doubts:
             value, confidence, candidates, expected, note = doubts[f.key]
-            f = FieldReading(f.key, f.page, f.rect_mm, "doubtful", value, confidence,
+            f = FieldReading(f.key, f.page, f.rect_mm, CellStatus.DOUBTFUL, value, confidence,
                              tuple(tuple(c) for c in candidates), expected, f.deal, note, crop)
         else:
             f = replace(f, crop=crop)
@@ -104,3 +110,28 @@ def build_store(folder: Path, doubts: tuple[dict, dict] = (DOUBTS1, DOUBTS2),
                                            encoding="utf-8")
             store.import_scan(scan, out / "scan.json")
     return db
+
+
+def serve(db: Path, who: str = "anna") -> ReviewServer:
+    """A review server on a free port, serving in a daemon thread."""
+    server = make_server(db, who=who)
+    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
+    return server
+
+
+def call(server: ReviewServer, path: str, body: Any = None,
+         headers: dict[str, str] | None = None, raw: bytes | None = None) -> tuple[int, Any]:
+    """A request to the server (a POST with this server's token): its status and answer."""
+    data = raw if raw is not None else None if body is None else json.dumps(body).encode()
+    token = {TOKEN_HEADER: server.token} if data is not None else {}
+    request = urllib.request.Request(server.url.rstrip("/") + path, data=data,
+                                     headers={"Content-Type": "application/json", **token,
+                                              **(headers or {})})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            payload = response.read()
+            kind = response.headers["Content-Type"]
+            return response.status, json.loads(payload) if "json" in kind else payload
+    except urllib.error.HTTPError as error:
+        payload = error.read()
+        return error.code, json.loads(payload) if payload.startswith(b"{") else payload

@@ -15,6 +15,7 @@ import pytest
 from review_fixture import SHEET1, SHEET2, TRUTH, build_store
 from review_page import Page, chromium, serving, stored
 
+from pulka.report import standings as ranking
 from pulka.review import ReviewServer
 from pulka.store.database import Store
 
@@ -37,7 +38,7 @@ def server(tmp_path: Path) -> Iterator[ReviewServer]:
 
 def standings(db: Path) -> dict[str, tuple[str, int]]:
     with Store(db) as store:
-        rows = store.standings("Kyiv Open").rows
+        rows = ranking.standings(store, "Kyiv Open").rows
     return {r.player: (str(r.total), r.provisional) for r in rows}
 
 

@@ -39,8 +39,10 @@ function svgEl(tag, attrs) {
 }
 
 async function api(path, body) {
+  const token = document.querySelector('meta[name="pulka-token"]')?.content || "";
   const options = body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    method: "POST", headers: { "Content-Type": "application/json", "X-Pulka-Token": token },
+    body: JSON.stringify(body),
   };
   const start = performance.now();
   const response = await fetch(path, options);
