@@ -2,29 +2,21 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 import pytest
 
-from scanner.decode.columns import EntryInk, column_log_likelihood, decode_column
+from scanner.decode.columns import EntryInk, decode_column
 from scanner.decode.deals import RowCandidate, decode_row
 from scanner.decode.legality import Legality
 from scanner.decode.redecode import EntryEvidence, redecode_columns
-from scanner.decode.sheet import ILLEGAL_FIT, SheetEvidence, _DealLogs, _row_decision, decode_sheet
+from scanner.decode.sheet import SheetEvidence, _row_decision, decode_sheet
 from scoring import RuleSet, audit, expected_sheet, parse_record
 from scoring.columns import Column
-from scoring.errors import RecordError
-from scoring.random_games import random_record, written_columns
-from tests.scanner.evidence import entry_cells, row_evidence, sheet_evidence
-
-
-def game(variant: str = "sochi", players: int = 3, seed: int = 11) -> dict[str, Any]:
-    doc = random_record(RuleSet.preset(variant, players, 20), random.Random(seed))
-    doc["written"] = written_columns(expected_sheet(parse_record(doc)))
-    return doc
+from scoring.random_games import written_columns
+from tests.scanner.evidence import entry_cells, game, row_evidence, sheet_evidence
 
 
 @pytest.mark.parametrize(("variant", "players"), [("sochi", 3), ("leningrad", 4),
@@ -213,54 +205,6 @@ def test_redecoding_against_a_corrected_deal_log_pins_verified_entries() -> None
     assert decided[1].expected == values[0] + 1 + sheet.column(column)[1].amount
     assert redecode_columns([{"type": "nonsense"}], RuleSet.from_settings(doc["rules"]),
                             doc["seats"], {column: evidence}) == {}
-
-
-def test_deal_logs_write_each_pick_as_its_record_would() -> None:
-    doc = game(seed=5)
-    illegal = {"dealer": doc["seats"][0], "type": "misere", "declarer": doc["seats"][1],
-               "defence": {doc["seats"][2]: "whist"}}
-    other_deals = doc["deals"][1:] + doc["deals"][:1]
-    candidates = [[RowCandidate(deal, 0.0), RowCandidate(other, 0.0), RowCandidate(None, 0.0),
-                   RowCandidate(illegal, 0.0)]
-                  for deal, other in zip(doc["deals"], other_deals, strict=True)]
-    logs = _DealLogs(sheet_evidence(doc), candidates)
-    rng = random.Random(7)
-    outcomes = []
-    for attempt in range(60):
-        picks = tuple(rng.choice((0, 0, 0, 1, 2)) for _ in candidates)
-        if attempt % 3 == 0:  # one row's reading the rules refuse
-            picks = tuple(3 if row == attempt % len(picks) else k for row, k in enumerate(picks))
-        chosen = [candidates[row][k].deal for row, k in enumerate(picks)]
-        try:
-            want = expected_sheet(parse_record({**doc, "deals": [d for d in chosen if d]}))
-        except RecordError:
-            want = None
-        assert logs.sheet(picks, rng.randrange(len(picks) + 1)) == want
-        outcomes.append(want is None)
-    assert outcomes.count(True) == 20
-
-
-def test_deal_log_fits_are_their_sheets_column_likelihoods() -> None:
-    """:meth:`_DealLogs.fit` weighs the rows before the weighed one once and writes each later
-    row's deal once per course: the same floats as each reading's own sheet."""
-    doc = game("leningrad", 4, seed=2)
-    evidence = sheet_evidence(doc, talon=True, sure=0.7)
-    candidates = [decode_row(row, evidence.rules, evidence.seats) for row in evidence.rows]
-    logs = _DealLogs(evidence, candidates)
-    rng = random.Random(3)
-    walked = 0
-    for _ in range(4):
-        base = [rng.randrange(min(2, len(options))) if options else 0 for options in candidates]
-        for index, options in enumerate(candidates):
-            for option in range(len(options)):
-                picks = tuple(option if i == index else k for i, k in enumerate(base))
-                sheet = logs.sheet(picks, 0)
-                want = ILLEGAL_FIT if sheet is None else sum(
-                    column_log_likelihood(cells, sheet.column(column))
-                    for column, cells in evidence.columns.items())
-                assert logs.fit(picks, index) == want
-                walked += len(picks) - index
-    assert len(logs._steps) < walked / 4  # most rows' deals were on a course already written
 
 
 def test_rows_sharing_the_legality_verdicts_read_as_alone() -> None:
