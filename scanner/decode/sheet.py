@@ -21,6 +21,7 @@ from typing import Any
 from scanner.decode.columns import (
     EntryCells,
     EntryDecision,
+    column_ceiling,
     decode_column,
 )
 from scanner.decode.deal_logs import DealLogs
@@ -163,7 +164,8 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
                                _unchecked_digits(logs, candidates[i], picks, i))
                  for i in range(len(candidates)))
     sheet = logs.sheet(picks, len(chosen))
-    entries = {column: tuple(decode_column(cells, sheet.column(column) if sheet else ()))
+    entries = {column: tuple(decode_column(cells, sheet.column(column) if sheet else (),
+                                           column_ceiling(column, evidence.rules)))
                for column, cells in evidence.columns.items()}
     return DecodedSheet(evidence.rules, evidence.seats, dict(evidence.names), rows, entries)
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from scanner.decode.columns import EntryInk, decode_column
+from scanner.decode.columns import EntryInk, column_ceiling, decode_column
 from scanner.decode.deals import RowCandidate, decode_row
 from scanner.decode.legality import Legality
 from scanner.decode.redecode import EntryEvidence, redecode_columns
@@ -172,9 +172,11 @@ def test_the_kept_ink_decodes_as_the_cells_did(sure: float) -> None:
     decoded = decode_sheet(evidence)
     sheet = expected_sheet(parse_record(decoded.record()))
     for column, cells in evidence.columns.items():
-        decisions = decode_column(cells, sheet.column(column))
+        ceiling = column_ceiling(column, evidence.rules)
+        decisions = decode_column(cells, sheet.column(column), ceiling)
         assert decisions == list(decoded.entries[column])
-        again = decode_column([EntryInk(dict(d.ink)) for d in decisions], sheet.column(column))
+        again = decode_column([EntryInk(dict(d.ink)) for d in decisions], sheet.column(column),
+                              ceiling)
         for was, now in zip(decisions, again, strict=True):
             assert (now.status, now.value, now.expected, now.deal, now.note) == \
                 (was.status, was.value, was.expected, was.deal, was.note)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -107,3 +108,38 @@ def test_notes_name_an_empty_entry_in_words() -> None:
     decision = decode_column(cells, expected)[2]
     assert decision.status == "doubtful"
     assert "nothing" in decision.note and "None" not in decision.note
+
+
+@pytest.mark.parametrize(("variant", "doubtful"), [("sochi", True), ("leningrad", False)])
+def test_a_pool_total_above_the_agreed_pool_is_never_read(variant: str, doubtful: bool) -> None:
+    """Issue 13 class 5: a pool entry whose tens digit (a 1) the ink reads as 7 at 0.999
+    (the writer's 12 read 72 in a pool of 20). In Sochi a pool never passes the agreed pool
+    (RULES.md §6): 72 gets no weight and the entry is doubtful, its value the 12 the rules
+    expect. In Leningrad a pool may pass it: the ink's clear 72 is kept as written."""
+    for seed in range(200):
+        doc = game(seed, variant)
+        place = next(((seat, index) for seat in doc["seats"]
+                      for index, value in enumerate(doc["written"][seat]["pool"])
+                      if 10 <= value < 20), None)
+        if place is not None:
+            break
+    else:
+        raise AssertionError("no game with a pool entry from 10 to 19")
+    seat, index = place
+    written = doc["written"][seat]["pool"]
+    evidence = sheet_evidence(doc, sure=0.999)
+    column = next(c for c in evidence.columns if c.seat == seat and c.kind == "pool")
+    cells = list(evidence.columns[column])
+    tens = [1e-4] * 11
+    tens[7] = 0.999
+    misread = list(cells[index].cells)
+    misread[1] = tens
+    cells[index] = EntryCells(tuple(misread))
+    decoded = decode_sheet(replace(evidence, columns={**evidence.columns, column: tuple(cells)}))
+    entry = decoded.entries[column][index]
+    if doubtful:
+        assert (entry.status, entry.value) == ("doubtful", written[index])
+        assert f"the ink says {written[index] + 60}, above the pool of 20" in entry.note
+        assert all(value is None or value <= 20 for value, _ in entry.candidates)
+    else:
+        assert (entry.status, entry.value) == ("read", written[index] + 60)
