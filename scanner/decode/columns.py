@@ -49,11 +49,6 @@ READINGS_WEIGHED = 8
 EMPTY_PASSES = 3
 """Passes of :func:`decode_column` with the entries decided empty pinned, at most (one
 almost always settles it)."""
-CEILING_INSISTS = 0.5
-"""An entry whose ink gives values above its column's ceiling (:func:`column_ceiling`) this
-share of its likelihood or more is *doubtful*: the ink reads a total the rules never write
-more likely than any they do. Not tuned: it is where the ink's likelier half lies above the
-ceiling."""
 
 
 @dataclass(frozen=True)
@@ -161,7 +156,7 @@ def decode_column(entries: Sequence[ColumnEntry], expected: Sequence[SheetEntry]
     (:mod:`scanner.decode.redecode`) must come to the scan's own decisions.
 
     Values above ``ceiling`` (:func:`column_ceiling`) get no weight; an entry whose ink
-    insists on one is *doubtful* (:data:`CEILING_INSISTS`).
+    insists on one is *doubtful* (:func:`_above_ceiling`).
     """
     written = max((i for i, e in enumerate(entries) if not _blank(e)), default=-1) + 1
     column = list(entries[:written])
@@ -197,19 +192,17 @@ def _decisions(entries: list[ColumnEntry], expected: Sequence[SheetEntry],
 
 def _above_ceiling(entry: ColumnEntry, decision: EntryDecision, ceiling: int) -> EntryDecision:
     """``decision`` with the ink's values above ``ceiling`` kept in its :attr:`~EntryDecision.ink`
-    (a stored sheet decodes again from them), *doubtful* if they hold
-    :data:`CEILING_INSISTS` of the ink's likelihood."""
+    (a stored sheet decodes again from them), and *doubtful* where the ink insists on one:
+    where it finds the decided value :data:`INK_OUTWEIGHED` times less likely."""
     if isinstance(entry, EntryPinned):
         return decision
-    raw = _likelihoods(entry, [])
-    above = {v: p for v, p in raw.items() if v is not None and v > ceiling}
+    above = {v: p for v, p in _likelihoods(entry, []).items() if v is not None and v > ceiling}
     if not above:
         return decision
     ink = dict(decision.ink) | above
     changes: dict[str, Any] = {"ink": tuple(sorted(ink.items(), key=lambda item: -item[1]))}
-    if sum(above.values()) >= CEILING_INSISTS * sum(raw.values()) and \
-            decision.status != "doubtful":
-        said = max(above, key=above.__getitem__)
+    said = max(above, key=above.__getitem__)
+    if above[said] >= INK_OUTWEIGHED * ink.get(decision.value, 0.0):
         changes |= {"status": "doubtful",
                     "note": f"the ink says {said}, above the pool of {ceiling}; the rules "
                             f"make it {_said(decision.value)}"}

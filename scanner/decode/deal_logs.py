@@ -56,6 +56,7 @@ class DealLogs:
                  columns: Mapping[Column, Sequence[EntryCells]],
                  candidates: list[list[RowCandidate]]) -> None:
         self._candidates = candidates
+        self._entries = columns
         self._spellings = {column: [entry.spelling for entry in entries]
                            for column, entries in columns.items()}
         self._blank_logs = {column: [spelling.log_probability(None) for spelling in spellings]
@@ -133,6 +134,58 @@ class DealLogs:
                   for option in range(len(options))]
         own = writes[picks[index]]
         return [option for option, written in enumerate(writes) if written == own]
+
+    def confirmed(self, picks: tuple[int, ...], index: int, tolerance: float) -> bool:
+        """Whether the running totals confirm row ``index``'s reading in the deal log
+        ``picks``: the entries it writes, on the course the rows before it leave, find its
+        totals no more than ``tolerance`` (natural log, all of them together) less likely
+        than the values their ink reads likeliest (entries past a column's cells, or not
+        whole, are not asked). An empty reading writes nothing and is confirmed by
+        nothing; when the rows before it make no legal game nothing checks it either way
+        (``True``)."""
+        fold = self._fold(picks, index)
+        if fold is None:
+            return True
+        course, count, tallies = fold
+        if self._candidates[index][picks[index]].deal is None:
+            return False
+        step = self._step(index, picks[index], course, count + 1)
+        if step is None:
+            return False
+        gap = 0.0
+        for column, amount in step[0]:
+            tally = tallies.get(column)
+            entries = self._entries.get(column, ())
+            if tally is None or tally[0] >= len(entries):
+                continue
+            total, entry = tally[1] + amount, entries[tally[0]]
+            if total == int(total):
+                gap += entry.spelling.log_probability(entry.likeliest[0]) - \
+                    entry.spelling.log_probability(int(total))
+        return gap <= tolerance
+
+    def entry_fit(self, picks: tuple[int, ...], index: int, raw: dict[str, Any]) -> float:
+        """Log-likelihood of the entries the deal ``raw`` would write as row ``index`` of the
+        deal log ``picks`` (those entries only, on the course the rows before it leave):
+        how well the totals right after it fit it (:data:`ILLEGAL_FIT` if the rules refuse
+        it there; 0 when the rows before it make no legal game)."""
+        fold = self._fold(picks, index)
+        if fold is None:
+            return 0.0
+        course, count, tallies = fold
+        deal = self._made(count + 1, raw)
+        if deal is None:
+            return ILLEGAL_FIT
+        fit = 0.0
+        for entry in self._on_course[course].copy().add(deal):
+            tally = tallies.get(entry.column)
+            spellings = self._spellings.get(entry.column, ())
+            if tally is None or tally[0] >= len(spellings):
+                continue
+            total = tally[1] + entry.amount
+            fit += spellings[tally[0]].log_probability(
+                int(total) if total == int(total) else None)
+        return fit
 
     def _writes(self, row: int, option: int, course: int, number: int
                 ) -> tuple[Counter[tuple[Column, int | Fraction]], int] | None:
@@ -240,17 +293,21 @@ class DealLogs:
         return writer, count
 
     def _deal(self, row: int, option: int, number: int, raw: dict[str, Any]) -> Deal | None:
-        """Deal ``number`` of the log read from ``option`` of ``row``, checked as
-        :func:`scoring.record.parse_record` checks it; ``None`` if the rules refuse it."""
+        """Deal ``number`` of the log read from ``option`` of ``row`` (:meth:`_made`)."""
         key = (row, option, number)
         if key not in self._deals:
-            try:
-                self._deals[key] = make_deal(
-                    self._rules, self._seats, number=number, dealer=raw["dealer"],
-                    kind=str(raw.get("type")), declarer=raw.get("declarer"),
-                    contract=raw.get("contract"), defence=raw.get("defence"),
-                    tricks=raw.get("tricks"),
-                    talon_quick_tricks=raw.get("talon", {}).get("quick_tricks", 0))
-            except RecordError:
-                self._deals[key] = None
+            self._deals[key] = self._made(number, raw)
         return self._deals[key]
+
+    def _made(self, number: int, raw: dict[str, Any]) -> Deal | None:
+        """Deal ``number`` of the log read as ``raw``, checked as
+        :func:`scoring.record.parse_record` checks it; ``None`` if the rules refuse it."""
+        try:
+            return make_deal(
+                self._rules, self._seats, number=number, dealer=raw["dealer"],
+                kind=str(raw.get("type")), declarer=raw.get("declarer"),
+                contract=raw.get("contract"), defence=raw.get("defence"),
+                tricks=raw.get("tricks"),
+                talon_quick_tricks=raw.get("talon", {}).get("quick_tricks", 0))
+        except RecordError:
+            return None

@@ -30,6 +30,7 @@ from scanner.decode.row_digits import (
     talon_options,
     trick_cells,
     trick_options,
+    trick_splits,
 )
 from scanner.decode.row_marks import (
     Marks,
@@ -211,6 +212,39 @@ def _legal_readings(ink: _RowInk, shapes: list[tuple[dict[str, Any], float]],
             if len(legal) == CANDIDATES_KEPT:
                 break
     return legal
+
+
+def other_splits(evidence: RowEvidence, best: RowCandidate, rules: RuleSet,
+                 seats: tuple[str, ...]) -> list[RowCandidate]:
+    """Every other split of the 10 tricks for the row's reading ``best`` (its marks and
+    talon kept), scored by the row's ink as :func:`decode_row` scores ``best``: the readings
+    :func:`decode_row` does not try (:data:`~scanner.decode.row_digits.SPLITS_TRIED`), for
+    the running totals to weigh (the tricks' sum of 10 keeps a misread that moves tricks from
+    one seat to another legal). None for a reading not played; each is as legal as ``best``
+    (the rules engine's verdict does not depend on the tricks' values)."""
+    deal = best.deal
+    if deal is None or "tricks" not in deal:
+        return []
+    ink = _row_ink(evidence, rules, seats)
+    splits = trick_splits(ink.tricks, ink.players, seats)
+    own = tuple(deal["tricks"][p] for p in ink.players)
+    own_score = next((score for score, values in splits if values == own), None)
+    if own_score is None:
+        return []
+    base = best.log_score - own_score - _result_score(
+        *shape_result(deal, deal["tricks"]), ink.result_number, ink.marks)
+    others = []
+    for score, values in splits:
+        if values == own:
+            continue
+        tricks = dict(zip(ink.players, values, strict=True))
+        log_score = base + score + _result_score(*shape_result(deal, tricks),
+                                                 ink.result_number, ink.marks)
+        others.append(RowCandidate({**deal, "tricks": tricks}, log_score,
+                                   best.probability * math.exp(log_score - best.log_score),
+                                   max(0.0, best.ink_gap + best.log_score - log_score),
+                                   best.talon_gap))
+    return others
 
 
 def talon_gap(cell: Sequence[float], deal: dict[str, Any] | None) -> float:

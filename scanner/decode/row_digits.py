@@ -16,6 +16,11 @@ from scanner.decode.row_marks import log_p
 from scoring.deals import TALON_QUICK_TRICKS_MAX
 from scoring.notation import Contract, parse_contract
 
+SPLITS_TRIED = 3
+"""Trick splits a deal shape is completed with while a row's likeliest readings are sought
+(:func:`trick_options`); the rest are weighed by the running totals
+(:func:`scanner.decode.deals.other_splits`)."""
+
 NO_CELL = tuple([0.0] * 10 + [1.0])
 
 
@@ -54,9 +59,22 @@ def _spelled(cells: tuple[tuple[float, ...], ...], largest: int) -> Spelled:
 
 
 def trick_options(tricks: dict[str, Spelled], players: list[str], seats: tuple[str, ...]
-                   ) -> list[tuple[float, dict[str, int] | None]]:
-    """The likeliest readings of the tricks cells: a few that sum to 10, and "not played"
-    (all empty); the 4-player dealer's cells should be empty."""
+                  ) -> list[tuple[float, dict[str, int] | None]]:
+    """The likeliest readings of the tricks cells: a few that sum to 10
+    (:data:`SPLITS_TRIED`), and "not played" (all empty)."""
+    sitting_out = [s for s in seats if s not in players]
+    out_score = sum(log_p(p_value(tricks[s], None)) for s in sitting_out)
+    played = trick_splits(tricks, players, seats)
+    not_played = out_score + sum(log_p(p_value(tricks[s], None)) for s in players)
+    return [*((score, dict(zip(players, values, strict=True)))
+              for score, values in played[:SPLITS_TRIED]), (not_played, None)]
+
+
+def trick_splits(tricks: dict[str, Spelled], players: list[str], seats: tuple[str, ...]
+                 ) -> list[tuple[float, tuple[int, ...]]]:
+    """Every split of the 10 tricks among ``players`` (in their order), with the tricks
+    cells' log-likelihood of it, likeliest first; the 4-player dealer's cells should be
+    empty."""
     sitting_out = [s for s in seats if s not in players]
     out_score = sum(log_p(p_value(tricks[s], None)) for s in sitting_out)
     played: list[tuple[float, tuple[int, ...]]] = []
@@ -76,9 +94,7 @@ def trick_options(tricks: dict[str, Spelled], players: list[str], seats: tuple[s
                 played.append((out_score + sum(log_p(p) for _, p in readings),
                                tuple(values)))
     played.sort(key=lambda option: -option[0])
-    not_played = out_score + sum(log_p(p_value(tricks[s], None)) for s in players)
-    return [*((score, dict(zip(players, values, strict=True))) for score, values in played[:3]),
-            (not_played, None)]
+    return played
 
 
 def talon_options(talon: Spelled | None, kind: str) -> list[tuple[int, float]]:

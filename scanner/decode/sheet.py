@@ -1,10 +1,13 @@
 """Decode a whole sheet: the deal log and the running totals, two records of the same game.
 
 1. Each row of the contract/result column gets its legal readings (:mod:`scanner.decode.deals`).
-2. Rows the ink leaves unsure are re-ranked by how well the triangle's running totals fit each
-   reading (the totals are evidence of the deal: a 6 made writes 2 in the pool, one down writes
-   the mountain and consolation). Digits whose other readings write the same totals (the
-   defenders' split under one whister) are left to the ink, which must be surer of them.
+2. Every row is checked against the running totals it writes (the totals are evidence of the
+   deal: a 6 made writes 2 in the pool, one down writes the mountain and consolation). Rows
+   the ink leaves unsure, rows the totals do not confirm (then with every split of their
+   tricks) and rows read empty are re-ranked by how well the totals fit each reading. Where
+   the ink and the totals disagree strongly the row is doubtful, and no row is left empty
+   between deals. Digits whose other readings write the same totals (the defenders' split
+   under one whister) are left to the ink, which must be surer of them.
 3. With the deal log fixed, each column is decoded against the expected sheet
    (:mod:`scanner.decode.columns`).
 
@@ -15,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scanner.decode.columns import (
@@ -25,7 +28,7 @@ from scanner.decode.columns import (
     decode_column,
 )
 from scanner.decode.deal_logs import DealLogs
-from scanner.decode.deals import RowCandidate, RowEvidence, decode_row
+from scanner.decode.deals import RowCandidate, RowEvidence, decode_row, other_splits
 from scanner.decode.legality import verdicts
 from scoring.columns import Column, sheet_columns
 from scoring.record import FORMAT
@@ -39,11 +42,15 @@ more doubtful fields and no field right.)"""
 INK_DISAGREES_LOG = 6.9
 """A row whose best legal reading is this much (natural log: 1000 times) less likely than the
 ink's own reading is doubtful however sure the choice among legal readings is: the ink says
-something that cannot happen (a player's slip, or a misread)."""
+something that cannot happen (a player's slip, or a misread). The same odds mark a strong
+disagreement between a row's ink and the running totals (:func:`_disagreement`), and the
+most the totals right after a row may fall short of their ink for the row to count as
+confirmed (:meth:`DealLogs.confirmed`); not tuned for either."""
 RERANK_BELOW = 0.999
 """Rows whose best reading from the ink alone is less likely than this are re-ranked by the
-running totals. Stricter than :data:`ROW_READ`: a row the ink reads at 0.999 (a talon's 2
-quick tricks read 1) is still checked against the totals, which may say otherwise."""
+running totals (surer rows are too when the totals do not confirm them). Stricter than
+:data:`ROW_READ`: a row the ink reads at 0.999 (a talon's 2 quick tricks read 1) is still
+checked against the totals, which may say otherwise."""
 OVERTURNED_READ = 0.9999
 """A row whose decoded reading is not the ink's own best (the running totals overturned it)
 is *read* only at this probability, else *doubtful*: the totals mislead as well as correct
@@ -143,39 +150,115 @@ class DecodedSheet:
 def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
     """Decode the deal log and the written columns together (see module doc)."""
     legality = verdicts(evidence.rules, evidence.seats)
-    candidates = [[c for c in decode_row(row, evidence.rules, evidence.seats, legality)
-                   if c.probability >= ALTERNATIVE_MIN] for row in evidence.rows]
-    chosen = [0] * len(candidates)
-    posterior: list[list[float]] = [[c.probability for c in options] for options in candidates]
+    candidates = [_kept(decode_row(row, evidence.rules, evidence.seats, legality))
+                  for row in evidence.rows]
     logs = DealLogs(evidence.rules, evidence.seats, evidence.columns, candidates)
-    fits: dict[tuple[int, ...], float] = {}
-    for _ in range(JOINT_PASSES):
-        for index, options in enumerate(candidates):
-            if len(options) < 2 or posterior[index][chosen[index]] >= RERANK_BELOW:
-                continue  # only rows the ink leaves unsure are re-ranked
-            scores = [option.log_score + _totals_fit(logs, chosen, index, k, fits)
-                      for k, option in enumerate(options)]
-            top = max(scores)
-            weights = [math.exp(s - top) for s in scores]
-            posterior[index] = [w / sum(weights) for w in weights]
-            chosen[index] = scores.index(top)
-    picks = tuple(chosen)
-    rows = tuple(_row_decision(evidence.rows[i].row, candidates[i], posterior[i], chosen[i],
-                               _unchecked_digits(logs, candidates[i], picks, i))
-                 for i in range(len(candidates)))
-    sheet = logs.sheet(picks, len(chosen))
+    ranking = _rank(evidence, logs, candidates)
+    picks = tuple(ranking.chosen)
+    rows = _between_deals([
+        _row_decision(evidence.rows[i].row, candidates[i], ranking.posterior[i], picks[i],
+                      _unchecked_digits(logs, candidates[i], picks, i), ranking.gaps[i])
+        for i in range(len(candidates))])
+    sheet = logs.sheet(picks, len(picks))
     entries = {column: tuple(decode_column(cells, sheet.column(column) if sheet else (),
                                            column_ceiling(column, evidence.rules)))
                for column, cells in evidence.columns.items()}
     return DecodedSheet(evidence.rules, evidence.seats, dict(evidence.names), rows, entries)
 
 
+def _kept(options: list[RowCandidate]) -> list[RowCandidate]:
+    """The readings of a row the running totals weigh: those the ink finds at least
+    :data:`ALTERNATIVE_MIN` likely, and its likeliest reading that holds a deal however
+    unlikely (a contract not played has marks only, and a mark the reader missed must not
+    make the row vanish: the totals may say a deal was there)."""
+    kept = [option for option in options if option.probability >= ALTERNATIVE_MIN]
+    if any(option.deal is not None for option in kept):
+        return kept
+    return kept + [option for option in options if option.deal is not None][:1]
+
+
+@dataclass
+class _Ranking:
+    """Each row's pick, its readings' posterior, and how much better (log-likelihood) the
+    running totals fit the best of its readings than the pick (0 for a row not weighed)."""
+
+    chosen: list[int]
+    posterior: list[list[float]]
+    gaps: list[float]
+
+
+def _rank(evidence: SheetEvidence, logs: DealLogs, candidates: list[list[RowCandidate]]
+          ) -> _Ranking:
+    """Weigh rows by how well the running totals fit each reading, :data:`JOINT_PASSES`
+    times over the deal log: every row the ink leaves unsure (:data:`RERANK_BELOW`), every
+    row whose reading the totals do not confirm (:meth:`DealLogs.confirmed`), then with
+    every split of its tricks (:func:`~scanner.decode.deals.other_splits`), and every row
+    read empty that has a reading with a deal."""
+    ranking = _Ranking([0] * len(candidates), [[c.probability for c in options]
+                                               for options in candidates], [0.0] * len(candidates))
+    chosen, posterior = ranking.chosen, ranking.posterior
+    fits: dict[tuple[int, ...], float] = {}
+    extended = [False] * len(candidates)
+    for _ in range(JOINT_PASSES):
+        for index, options in enumerate(candidates):
+            if not options:
+                continue
+            pick = options[chosen[index]]
+            sure = posterior[index][chosen[index]] >= RERANK_BELOW
+            confirmed = pick.deal is None or logs.confirmed(tuple(chosen), index,
+                                                            INK_DISAGREES_LOG)
+            if not confirmed and not extended[index]:
+                extended[index] = True
+                _add_splits(evidence, logs, tuple(chosen), index, options, posterior[index])
+            if len(options) < 2 or (sure and confirmed and pick.deal is not None):
+                continue
+            totals = [_totals_fit(logs, chosen, index, k, fits) for k in range(len(options))]
+            scores = [option.log_score + fit for option, fit in zip(options, totals, strict=True)]
+            top = max(scores)
+            weights = [math.exp(s - top) for s in scores]
+            posterior[index] = [w / sum(weights) for w in weights]
+            chosen[index] = scores.index(top)
+            ranking.gaps[index] = max(totals) - totals[chosen[index]]
+    return ranking
+
+
+def _add_splits(evidence: SheetEvidence, logs: DealLogs, picks: tuple[int, ...], index: int,
+                options: list[RowCandidate], posterior: list[float]) -> None:
+    """The other trick splits of row ``index``'s reading in the deal log ``picks`` that fit
+    the entries right after the row better than that reading
+    (:meth:`DealLogs.entry_fit`), added to its ``options`` (and ``posterior``) in place,
+    each deal once: the totals weigh them with the rest of the sheet."""
+    pick = options[picks[index]]
+    if pick.deal is None:
+        return
+    own = logs.entry_fit(picks, index, pick.deal)
+    known = [option.deal for option in options]
+    for split in other_splits(evidence.rows[index], pick, evidence.rules, evidence.seats):
+        if split.deal not in known and logs.entry_fit(picks, index, split.deal or {}) > own:
+            options.append(split)
+            posterior.append(split.probability)
+
+
+def _between_deals(rows: list[RowDecision]) -> tuple[RowDecision, ...]:
+    """``rows`` with each row decided empty before a row that holds a deal made *doubtful*:
+    the deal log is written row after row, so an empty row among them is a deal the ink
+    did not show (a tick the reader missed) or a skipped row, which a person must see."""
+    last = max((k for k, row in enumerate(rows) if row.deal is not None), default=-1)
+    return tuple(replace(row, status="doubtful",
+                         note="nothing read here, but a later row holds a deal")
+                 if k < last and row.status == "empty" else row
+                 for k, row in enumerate(rows))
+
+
 def _row_decision(row: int, options: list[RowCandidate], posterior: list[float],
-                  chosen: int, unchecked: Sequence[int] = ()) -> RowDecision:
+                  chosen: int, unchecked: Sequence[int] = (), totals_gap: float = 0.0
+                  ) -> RowDecision:
     """The row's status, confidence and candidates once its reading is ``chosen``:
     ``unchecked`` are its other readings that differ from it only in digits no running
     total checks (:func:`_unchecked_digits`), weighed by the ink alone
-    (:data:`UNCHECKED_READ`)."""
+    (:data:`UNCHECKED_READ`); ``totals_gap`` is how much better the running totals fit
+    another of its readings. Where the ink and the totals disagree strongly
+    (:data:`INK_DISAGREES_LOG`, either way) the row is *doubtful*."""
     if not options:
         return RowDecision(row, "doubtful", None, 0.0, ())
     ranked = sorted(zip(options, posterior, strict=True), key=lambda item: -item[1])
@@ -201,8 +284,27 @@ def _row_decision(row: int, options: list[RowCandidate], posterior: list[float],
     if best.ink_gap > INK_DISAGREES_LOG:
         status = "doubtful"
         note = "the ink does not read as a legal deal; this is the nearest one"
+    disagreement = _disagreement(options, chosen, totals_gap)
+    if disagreement:
+        status, note = "doubtful", disagreement
     return RowDecision(row, status, best.deal, confidence,
                        tuple((option.deal, p) for option, p in ranked[:4]), note)
+
+
+def _disagreement(options: list[RowCandidate], chosen: int, totals_gap: float) -> str:
+    """A note when the ink and the running totals disagree strongly on a row
+    (:data:`INK_DISAGREES_LOG` either way): the totals overturned a reading the ink finds far
+    likelier, or the ink's reading stands where the totals fit another far better; ``""``
+    when they agree."""
+    pick, ink_best = options[chosen], options[0]
+    if ink_best.log_score - pick.log_score > INK_DISAGREES_LOG:
+        said = _digit_fields(ink_best.deal, pick.deal) if ink_best.deal and pick.deal and \
+            _shape_of(ink_best.deal) == _shape_of(pick.deal) else ""
+        return (f"the ink reads this row otherwise{f' ({said})' if said else ''}; the running "
+                f"totals make it this")
+    if totals_gap > INK_DISAGREES_LOG:
+        return "the running totals fit another reading of this row far better than the ink's"
+    return ""
 
 
 DIGIT_FIELDS = ("tricks", "talon")
@@ -218,15 +320,18 @@ def _unchecked_digits(logs: DealLogs, options: list[RowCandidate], picks: tuple[
     own = options[picks[index]].deal if options else None
     if own is None:
         return []
-    shape = {name: value for name, value in own.items() if name not in DIGIT_FIELDS}
+    shape = _shape_of(own)
     same_shape = [k for k, option in enumerate(options) if k != picks[index]
-                  and option.deal is not None and shape == {
-                      name: value for name, value in option.deal.items()
-                      if name not in DIGIT_FIELDS}]
+                  and option.deal is not None and shape == _shape_of(option.deal)]
     if not same_shape:
         return []
     alike = logs.alike(picks, index)
     return [k for k in same_shape if k in alike]
+
+
+def _shape_of(deal: dict[str, Any]) -> dict[str, Any]:
+    """A deal without what the row's digit cells say (:data:`DIGIT_FIELDS`): its marks."""
+    return {name: value for name, value in deal.items() if name not in DIGIT_FIELDS}
 
 
 def _digit_fields(deal: dict[str, Any] | None, other: dict[str, Any] | None) -> str:

@@ -266,3 +266,94 @@ def test_a_talon_the_ink_reads_as_no_prize_is_doubtful(ink_reads: int | None,
     assert decoded.rows[deal_index].status == status
     assert ("the ink reads the talon's quick tricks as another digit"
             in decoded.rows[deal_index].note) == (status == "doubtful")
+
+
+def _misread_row(doc: dict[str, Any], k: int, read: dict[str, Any],
+                 sure: float = 0.9999) -> SheetEvidence:
+    """The sheet with row ``k``'s ink reading ``read`` at ``sure`` (a misread its own cells
+    cannot show), every other cell as written."""
+    evidence = sheet_evidence(doc, sure=0.999)
+    rows = list(evidence.rows)
+    rows[k] = row_evidence(read, k, evidence.seats, sure=sure)
+    return replace(evidence, rows=tuple(rows))
+
+
+def _allpasses(count: int) -> list[tuple[dict[str, Any], int]]:
+    """The first ``count`` games (by seed) with an all-pass whose three tricks differ, and
+    that all-pass's row."""
+    found = []
+    for seed in range(100):
+        doc = game(seed=seed)
+        k = next((k for k, d in enumerate(doc["deals"]) if d["type"] == "allpass"
+                  and len(set(d["tricks"].values())) == 3), None)
+        if k is not None:
+            found.append((doc, k))
+        if len(found) == count:
+            return found
+    raise AssertionError("too few games with an all-pass")
+
+
+@pytest.mark.parametrize("which", range(4))
+def test_trick_digits_misread_keeping_the_sum_of_ten_are_never_read_silently(which: int) -> None:
+    """Issue 13 class 3: an all-pass whose tricks (C7 A0 B3) the ink reads C1 A0 B9 at
+    0.9999 a cell, a reading the tricks' sum of 10 cannot catch. The running totals the
+    all-pass writes say otherwise: the row is checked against them however sure its ink,
+    the true split is weighed although the ink's likeliest readings do not hold it, and
+    the row is doubtful, never read."""
+    doc, k = _allpasses(4)[which]
+    deal = doc["deals"][k]
+    tricks = dict(deal["tricks"])
+    low, high = sorted(tricks, key=tricks.__getitem__)[::2]
+    moved = tricks[high] - tricks[low]
+    read = {**deal, "tricks": {**tricks, low: tricks[high], high: tricks[low]}}
+    assert moved and sum(read["tricks"].values()) == 10
+    decoded = decode_sheet(_misread_row(doc, k, read))
+    row = decoded.rows[k]
+    assert row.status == "doubtful"
+    assert row.deal == deal
+    assert "the ink reads this row otherwise" in row.note
+    assert decoded.deals == doc["deals"]
+
+
+@pytest.mark.parametrize("defence", ["pass", "halfwhist"])
+def test_a_contract_not_played_whose_marks_the_reader_missed_never_vanishes(
+        defence: str) -> None:
+    """Issue 13 class 4: a contract not played (marks, no digits: both defenders passed, or
+    a half-whist) whose crosses the mark reader took for empty boxes at 0.9 each. Nothing
+    in its digit cells says the row is filled, so its ink reads it empty at once: the row
+    must still come out (doubtful, never empty and missing from the scan), and the running
+    totals it wrote bring back its deal."""
+    for seed in range(100):
+        doc = game(seed=seed)
+        k = next((k for k, d in enumerate(doc["deals"][:-1]) if "tricks" not in d
+                  and defence in d["defence"].values()), None)
+        if k is not None:
+            break
+    else:
+        raise AssertionError("no game with such a contract")
+    evidence = sheet_evidence(doc, sure=0.99)
+    rows = list(evidence.rows)
+    rows[k] = replace(rows[k], marks={key: 0.1 if p > 0.5 else p
+                                      for key, p in rows[k].marks.items()})
+    decoded = decode_sheet(replace(evidence, rows=tuple(rows)))
+    assert decoded.rows[k].status == "doubtful"
+    assert decoded.rows[k].deal == doc["deals"][k]
+    assert decoded.deals == doc["deals"]
+    assert all(row.status == "read" for row in decoded.rows[k + 1:len(doc["deals"])])
+
+
+@pytest.mark.parametrize("read_as", [0.03, 0.1])
+def test_a_row_read_empty_between_deals_is_doubtful(read_as: float) -> None:
+    """A deal row is never left empty between deals: whether or not the totals find its
+    deal, a row that reads empty before a row that holds a deal is doubtful."""
+    doc = game(seed=3)
+    k = len(doc["deals"]) // 2
+    evidence = sheet_evidence(doc, sure=0.99)
+    rows = list(evidence.rows)
+    rows[k] = replace(rows[k], marks={key: read_as if p > 0.5 else p
+                                      for key, p in rows[k].marks.items()},
+                      digits={key: [0.0] * 10 + [1.0] for key in rows[k].digits})
+    decoded = decode_sheet(replace(evidence, rows=tuple(rows)))
+    assert decoded.rows[k].status == "doubtful"
+    assert [row.status for row in decoded.rows[len(doc["deals"]):]] == \
+        ["empty"] * (len(decoded.rows) - len(doc["deals"]))
