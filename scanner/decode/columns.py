@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from scanner.decode.column_paths import EntryStep, entry_posteriors
+from scanner.decode.column_paths import Edge, EntryStep, entry_posteriors
 from scanner.decode.numbers import (
     EMPTY,
     PROBABILITY_FLOOR,
@@ -182,12 +182,75 @@ def _decisions(entries: list[ColumnEntry], expected: Sequence[SheetEntry],
     them the column ends (an empty entry: the writer has stopped)."""
     steps = entry_posteriors([*entries, EntryPinned(None)], expected,
                              functools.partial(_entry_ink, ceiling=ceiling))
-    decisions = [_decision(entry, step, expected)
-                 for entry, step in zip(entries, steps, strict=False)]
+    decisions = _slips_followed(entries, steps, expected, [
+        _decision(entry, step, expected) for entry, step in zip(entries, steps, strict=False)])
     if ceiling is None:
         return decisions
     return [_above_ceiling(entry, decision, ceiling)
             for entry, decision in zip(entries, decisions, strict=True)]
+
+
+def _slips_followed(entries: list[ColumnEntry], steps: list[EntryStep[ColumnEntry]],
+                    expected: Sequence[SheetEntry], decisions: list[EntryDecision]
+                    ) -> list[EntryDecision]:
+    """``decisions`` with a misread the rules cannot see made *doubtful*: an entry whose
+    value is not the right running total (a slip, or a misread), followed by entries that
+    differ from their right totals by the same digits read as the same others ("102, 112"
+    written, "107, 117" read). As the writer carrying on from a slip they fit the rules;
+    as one writer's digit misread again and again they fit the ink: a person looks at all
+    of them. An entry that is the right total again, or differs otherwise (the writer
+    carried on from a slip), ends the pattern; so does one a person verified."""
+    followed = list(decisions)
+    pattern: list[int] = []
+    confusion: frozenset[tuple[str, str]] = frozenset()
+    for k, (entry, step, decision) in enumerate(zip(entries, steps, decisions, strict=False)):
+        if isinstance(entry, EntryPinned) or decision.value is None:
+            if isinstance(entry, EntryPinned):
+                pattern = []
+            continue
+        right = _right_total(step.best_edge(decision.value), expected)
+        misread = _confusion(right, decision.value)
+        if pattern and misread and misread == confusion:
+            pattern.append(k)
+            for j in pattern:
+                followed[j] = _repeated(followed[j], right if j == k else None, confusion)
+            continue
+        pattern, confusion = ([k], misread) if misread else ([], frozenset())
+    return followed
+
+
+def _confusion(right: int | None, value: int) -> frozenset[tuple[str, str]]:
+    """The digits of ``right`` read as others in ``value`` (right-aligned), as (written,
+    read) pairs; empty when they are equal or ``right`` is unknown.
+
+    >>> sorted(_confusion(112, 117))
+    [('2', '7')]
+    """
+    if right is None or right == value:
+        return frozenset()
+    width = max(len(str(right)), len(str(value)))
+    return frozenset((a, b) for a, b in zip(str(right).rjust(width), str(value).rjust(width),
+                                             strict=True) if a != b)
+
+
+def _repeated(decision: EntryDecision, right: int | None,
+              confusion: frozenset[tuple[str, str]]) -> EntryDecision:
+    """``decision`` made *doubtful* as one of a repeated misread's entries."""
+    if decision.status == "doubtful" and right is None:
+        return decision
+    said = ", ".join(f"{a} read as {b}" for a, b in sorted(confusion))
+    return replace(decision, status="doubtful", note=(
+        f"differs from its right total as the entries next to it do ({said}): a misread "
+        f"repeated, or a slip the writer carried on from"))
+
+
+def _right_total(edge: Edge, expected: Sequence[SheetEntry]) -> int | None:
+    """The right running total for the entry ``edge`` writes: the expected total of the
+    deal it is tied to (``None``: none, or not whole)."""
+    index = edge.option.index if edge.option is not None else edge.source.next
+    if index >= len(expected) or expected[index].total.denominator != 1:
+        return None
+    return int(expected[index].total)
 
 
 def _above_ceiling(entry: ColumnEntry, decision: EntryDecision, ceiling: int) -> EntryDecision:
