@@ -18,8 +18,9 @@ from scoring.notation import Contract, parse_contract
 
 SPLITS_TRIED = 3
 """Trick splits a deal shape is completed with while a row's likeliest readings are sought
-(:func:`trick_options`); the rest are weighed by the running totals
-(:func:`scanner.decode.deals.other_splits`)."""
+(:func:`trick_options`): a bound on work, not a threshold on evidence (the rest are weighed
+by the running totals when they do not confirm the row,
+:func:`scanner.decode.deals.other_splits`)."""
 
 NO_CELL = tuple([0.0] * 10 + [1.0])
 
