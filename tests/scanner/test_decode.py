@@ -357,3 +357,31 @@ def test_a_row_read_empty_between_deals_is_doubtful(read_as: float) -> None:
     assert decoded.rows[k].status == "doubtful"
     assert [row.status for row in decoded.rows[len(doc["deals"]):]] == \
         ["empty"] * (len(decoded.rows) - len(doc["deals"]))
+
+
+@pytest.mark.parametrize(("variant", "players"), [("sochi", 3), ("leningrad", 4)])
+def test_two_whisters_tricks_swapped_by_the_ink_are_never_read_silently(
+        variant: str, players: int) -> None:
+    """Issue 13 class 3 on a contract: both defenders whist and the ink swaps their tricks
+    at 0.9999 a cell (the declarer's tricks and the result cells stay right, the sum stays
+    10). Each whister writes whists for his own tricks, so the running totals tell the two
+    splits apart: the row is doubtful with the split the totals fit."""
+    for seed in range(200):
+        doc = game(variant, players, seed)
+        k = next((k for k, d in enumerate(doc["deals"]) if d["type"] == "contract"
+                  and "tricks" in d and set(d["defence"].values()) == {"whist"}
+                  and len({d["tricks"][s] for s in d["defence"]}) == 2), None)
+        if k is not None:
+            break
+    else:
+        raise AssertionError("no game with such a contract")
+    deal = doc["deals"][k]
+    first, second = deal["defence"]
+    tricks = {**deal["tricks"], first: deal["tricks"][second], second: deal["tricks"][first]}
+    evidence = sheet_evidence(doc, sure=0.999, talon=players == 4)
+    rows = list(evidence.rows)
+    rows[k] = row_evidence({**deal, "tricks": tricks}, k, evidence.seats, sure=0.9999,
+                           talon=players == 4)
+    decoded = decode_sheet(replace(evidence, rows=tuple(rows)))
+    assert decoded.rows[k].status == "doubtful"
+    assert decoded.rows[k].deal == deal
