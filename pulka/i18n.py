@@ -131,6 +131,12 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 _ = gettext
 
 
+def N_(message: str) -> str:  # noqa: N802 - gettext's name for the marker
+    """Mark ``message`` for extraction where it is defined; :func:`gettext` translates it
+    where it is shown (a table of texts built at import time)."""
+    return message
+
+
 def decimal_text(value: float | Decimal, pattern: str = "#,##0.##") -> str:
     """A number in the chosen language's digits and separators (Babel): ``1 234,5`` in ru."""
     return str(format_decimal(value, format=pattern, locale=current_language()))
