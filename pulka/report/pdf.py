@@ -245,6 +245,9 @@ def _doubts(report: SheetReport, styles: dict[str, ParagraphStyle]) -> list[Flow
 DOUBT_COLUMNS_MM = (9, 28, 28, 30, 36, 20, 14, 21)
 """Widths of the doubts table's columns (label, cell, ink, read as, candidates, the ink
 alone, rules expect, note); together the text width of an A4 page."""
+DEAL_COLUMNS_MM = (17, 19, 120, 30)
+"""Widths of the deal log's columns (deal, dealer, what happened, result): the first two hold
+their headings unbroken in ru and uk at the table's type size."""
 ENTRY_CROP_MM = (28, 12)
 """Largest width and height of an entry's crop, in the ink column."""
 WIDE_CROP_MAX_H_MM = 30
@@ -317,7 +320,9 @@ def _tables(report: SheetReport, styles: dict[str, ParagraphStyle]) -> list[Flow
     story: list[Flowable] = []
     columns = columns_table(report)
     story.append(_p(columns.title, styles["h2"]))
-    rows: list[list[object]] = [[_p(h, styles["cellb"]) for h in columns.header]]
+    header = (columns.header[0], _("written (entries named by a finding in red)"),
+              columns.header[2])  # the PDF marks them in red, as the HTML does
+    rows: list[list[object]] = [[_p(h, styles["cellb"]) for h in header]]
     for view in report.columns:
         written = " · ".join(f'<font color="#{_hex(k.FINDING_RGB)}"><b>{escape(v)}</b></font>'
                              if i in view.flagged else escape(v)
@@ -329,7 +334,7 @@ def _tables(report: SheetReport, styles: dict[str, ParagraphStyle]) -> list[Flow
     story.append(_p(columns.note, styles["small"]))
     deals = deals_table(report)
     story.append(_p(deals.title, styles["h2"]))
-    story.append(_text_table(deals, styles, [12, 14, 130, 30], numeric=False))
+    story.append(_text_table(deals, styles, DEAL_COLUMNS_MM, numeric=False))
     head: list[Flowable] = [_p(settlement_title(), styles["h2"]),
                             _p(settlement_lead(), styles["muted"])]
     for table in settlement_tables(report):
@@ -343,7 +348,7 @@ def _tables(report: SheetReport, styles: dict[str, ParagraphStyle]) -> list[Flow
 
 
 def _text_table(table: TextTable, styles: dict[str, ParagraphStyle],
-                widths_mm: list[float] | None = None, numeric: bool = True) -> Table:
+                widths_mm: tuple[float, ...] | None = None, numeric: bool = True) -> Table:
     rows: list[list[object]] = [[_p(h, styles["cellb"]) for h in table.header]]
     rows += [[_p(c, styles["cell"] if i == 0 or not numeric else styles["num"])
               for i, c in enumerate(row)] for row in table.rows]
