@@ -15,6 +15,7 @@ from review_fixture import SHEET1, build_store
 from review_page import Page, chromium, serving, stored
 from test_i18n_report import LATIN_WORD, english_phrases
 
+from pulka import i18n
 from pulka.review import ReviewServer
 
 pytestmark = pytest.mark.browser
@@ -115,7 +116,7 @@ def test_the_review_page_speaks_the_language(browser: Any, server: ReviewServer,
     assert english_left(page_words(page)) == []
 
 
-def test_a_language_the_server_does_not_speak_is_refused(server: ReviewServer) -> None:
+def test_the_catalogue_route(server: ReviewServer) -> None:
     import json
     import urllib.error
     import urllib.request
@@ -126,3 +127,9 @@ def test_a_language_the_server_does_not_speak_is_refused(server: ReviewServer) -
     assert "not a language pulka speaks" in json.loads(refused.value.read())["error"]
     with urllib.request.urlopen(f"{server.url}api/catalogue?lang=uk", timeout=10) as answer:
         assert json.loads(answer.read())["messages"]["Queue"] == "Черга"
+    i18n.use_language("ru")  # what `pulka --lang ru review` (or LANG) chose
+    try:
+        with urllib.request.urlopen(f"{server.url}api/catalogue", timeout=10) as answer:
+            assert json.loads(answer.read())["lang"] == "ru"
+    finally:
+        i18n.use_language("en")
