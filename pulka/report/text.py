@@ -52,8 +52,17 @@ def totals_text(record: GameRecord, sheet: ExpectedSheet) -> str:
     for column in sheet_columns(seats):
         entries = sheet.column(column)
         if entries:
-            lines.append(f"  {str(column):<18} " + ".".join(number(e.total) for e in entries))
+            lines.append(f"  {column_words(column):<18} "
+                         + ".".join(number(e.total) for e in entries))
     return "\n".join(lines + [_("warning: {text}").format(text=w) for w in sheet.warnings])
+
+
+def column_words(column: Column) -> str:
+    """``A pool``, ``A whists on B``: a column of the sheet in the chosen language."""
+    if column.kind == "whists":
+        return f"{column.seat} " + _("whists on {seat}").format(seat=column.on)
+    kinds = {"pool": _("pool"), "mountain": _("mountain")}
+    return f"{column.seat} {kinds.get(column.kind, column.kind)}"
 
 
 def settlement_text(settlement: Settlement, money_unit: str = "") -> str:
@@ -78,7 +87,7 @@ def settlement_text(settlement: Settlement, money_unit: str = "") -> str:
               + ", ".join(f"{s} {number(two.from_mountain[s])}" for s in seats),
               "  " + _("whists written − received") + ": "
               + ", ".join(f"{s} {number(two.from_whists[s])}" for s in seats), ""]
-    header = [_("player"), _("exact"), _("rounded"), "Codex 4.2.12"]
+    header = [_("player"), _("exact"), _("rounded"), _("Codex integer form (4.2.12)")]
     if settlement.money is not None:
         header.append(_("money") + (f" {money_unit}" if money_unit else ""))
     rows = []

@@ -161,3 +161,19 @@ def test_lang_option_and_environment_choose_the_reports_language(
     assert main(["--lang", "uk", "audit", str(record), "--html", str(tmp_path / "uk")]) == 1
     page = (tmp_path / "uk" / "game.html").read_text(encoding="utf-8")
     assert '<html lang="uk">' in page and "Помилки гравців" in page
+
+
+@pytest.mark.parametrize(("language", "words"), [
+    ("ru", ("Способ 1 (4.2.14)", "Остаток по 4.2.12", "висты на A", "деньги", "-164,00")),
+    ("uk", ("Спосіб 1 (4.2.14)", "Залишок за 4.2.12", "вісти на A", "гроші", "-164,00")),
+])
+def test_settle_prints_the_settlement_in_the_language(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], language: str,
+        words: tuple[str, ...]) -> None:
+    record = Path(__file__).parents[2] / "samples" / "reports" / "sochi-3-errors.json"
+    assert main(["--lang", language, "settle", str(record)]) == 0
+    out = capsys.readouterr().out
+    for word in words:
+        assert word in out
+    plain = " ".join(LATIN_WORD.findall(out))
+    assert [p for p in english_phrases() if re.search(rf"\b{re.escape(p)}\b", plain)] == []
