@@ -337,7 +337,7 @@ function renderPanel(previous) {
     blocks.push(el("h3", {}, t("Standings · {name}", { name: table.tournament || t("no tournament") })),
       el("table", { class: "standings" }, el("tbody", {}, table.standings.map((row) => el("tr", {},
         el("td", { class: "num muted" }, String(row.rank)), el("th", {}, row.player),
-        el("td", { class: "num" }, row.rounded),
+        el("td", { class: "num" }, decimalText(row.rounded)),
         el("td", { class: "muted" }, row.provisional ? t("provisional") : ""))))));
   }
   $("#panel").replaceChildren(...blocks);

@@ -48,6 +48,13 @@ function columnWord(kind) {
   return words[kind] || kind;
 }
 
+// A decimal the server sends as text ("-40.67") in the page language's digits: "-40,67" in ru.
+function decimalText(text) {
+  const value = Number(text);
+  return Number.isFinite(value) ? value.toLocaleString(catalogue.lang,
+    { minimumFractionDigits: 2, maximumFractionDigits: 2 }) : String(text);
+}
+
 function keyHints() {
   return [t("[[0]]…[[9]] type a value, [[⏎]] saves it"),
     t("[[⏎]] alone accepts candidate [[a]]"), t("[[a]]…[[i]] accept that candidate"),
