@@ -26,3 +26,6 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e ".[test]"
+# The message catalogues: .po sources in git, .mo compiled here (pulka/locale/update.sh remakes
+# both after a string changes).
+.venv/bin/pybabel compile --statistics -D pulka -d pulka/locale
