@@ -24,14 +24,22 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from samplegen.split import GLYPH_SOURCES, is_forbidden
+from samplegen.split import GLYPH_SOURCES, Part, is_forbidden, names
 from scanner.arrays import Floats, GreyImage
 
+SYSTEM_FONTS = Path("/usr/share/fonts")
 DEBIAN_FONTS = {
-    "humor-sans": "/usr/share/fonts/truetype/humor-sans/Humor-Sans.ttf",
-    "dkg-handwriting": "/usr/share/fonts/truetype/fifthhorseman/dkg.ttf",
+    "humor-sans": "truetype/humor-sans/*.ttf",
+    "dkg-handwriting": "truetype/fifthhorseman/*.ttf",
+    "comic-neue": "opentype/comic-neue/*.otf",
+    "breip": "truetype/breip/*.ttf",
+    "femkeklaver": "truetype/femkeklaver/*.ttf",
+    "klee": "truetype/klee/*.ttf",
+    "kristi": "truetype/kristi/*.ttf",
 }
-"""Debian handwriting fonts by source name (packages fonts-humor-sans, fonts-dkg-handwriting)."""
+"""Debian handwriting fonts by source name: their files under :data:`SYSTEM_FONTS` (packages
+fonts-humor-sans, fonts-dkg-handwriting, fonts-comic-neue, fonts-breip, fonts-femkeklaver,
+fonts-klee, fonts-kristi)."""
 NPM_FONTS = tuple(n for n in GLYPH_SOURCES if n not in DEBIAN_FONTS
                   and n != "mnist" and not n.startswith("strokes-"))
 """The ``@fontsource`` families the split names."""
@@ -60,18 +68,30 @@ def _check(name: str) -> None:
         raise FontError(f"unknown font source {name}; name one in samplegen.split")
 
 
-def font_path(name: str) -> Path:
-    """The font file of source ``name``; :class:`FontError` says what to install when absent."""
+def font_files(name: str) -> list[Path]:
+    """Every file of font source ``name`` here (a Debian family may have several styles)."""
     _check(name)
     if name in DEBIAN_FONTS:
-        path = Path(DEBIAN_FONTS[name])
-        hint = "run scripts/setup.sh (it installs the Debian font packages)"
-    else:
-        path = cache_dir() / f"{name}.woff"
-        hint = "run python -m samplegen.fonts (or scripts/setup.sh) to fetch it"
-    if not path.is_file():
-        raise FontError(f"font {name} is missing ({path}); {hint}")
-    return path
+        return sorted(SYSTEM_FONTS.glob(DEBIAN_FONTS[name]))
+    path = cache_dir() / f"{name}.woff"
+    return [path] if path.is_file() else []
+
+
+def font_path(name: str) -> Path:
+    """The (first) font file of source ``name``; :class:`FontError` says what to do when it is
+    absent."""
+    files = font_files(name)
+    if not files:
+        hint = "run scripts/setup.sh (it installs the Debian font packages)" \
+            if name in DEBIAN_FONTS else "run python -m samplegen.fonts to fetch it"
+        raise FontError(f"font {name} is missing; {hint}")
+    return files[0]
+
+
+def part_files(part: Part) -> list[Path]:
+    """The files of every font of ``part`` that is here (what training may draw from)."""
+    return [f for n in names("glyphs", part) if n in DEBIAN_FONTS or n in NPM_FONTS
+            for f in font_files(n)]
 
 
 def available(names: tuple[str, ...]) -> tuple[str, ...]:

@@ -45,8 +45,9 @@ T, E = Part.TRAINING, Part.EVALUATION
 GLYPH_SOURCES: dict[str, Part] = {
     # the MNIST sample the model trains on (its held-out writers drive the legacy profile)
     "mnist": T,
-    # Debian handwriting fonts (training/train_digits.py FONT_GLOBS trains on them)
-    "humor-sans": T, "dkg-handwriting": T,
+    # Debian handwriting fonts (training/train_digits.py trains on them)
+    "humor-sans": T, "dkg-handwriting": T, "comic-neue": T, "breip": T, "femkeklaver": T,
+    "klee": T, "kristi": T,
     # npm @fontsource handwriting families (fetched by samplegen.fonts)
     "architects-daughter": T, "handlee": T, "neucha": T, "short-stack": T, "gaegu": T,
     "itim": T, "delius": T, "sriracha": T,
