@@ -38,7 +38,8 @@ FORBIDDEN_FONTS = (
 """Handwriting fonts reserved for an independent evaluation; with their variants, never used."""
 
 FORBIDDEN_SOURCES = ("uci",)
-"""Digit sets kept out of the sample generator (evaluation-only elsewhere)."""
+"""Digit sets kept out of the sample generator (evaluation-only elsewhere), matched as a whole
+word of the name."""
 
 T, E = Part.TRAINING, Part.EVALUATION
 
@@ -86,8 +87,9 @@ def _slug(name: str) -> str:
 def is_forbidden(name: str) -> bool:
     """Whether a font or source name is (a variant of) a reserved one."""
     slug = _slug(name)
-    return any(f in slug or f.replace("-", "") in slug.replace("-", "")
-               for f in (*FORBIDDEN_FONTS, *FORBIDDEN_SOURCES))
+    fonts = any(f in slug or f.replace("-", "") in slug.replace("-", "")
+                for f in FORBIDDEN_FONTS)
+    return fonts or any(s in slug.split("-") for s in FORBIDDEN_SOURCES)
 
 
 def part_of(kind: str, name: str) -> Part:

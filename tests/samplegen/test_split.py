@@ -36,13 +36,13 @@ def test_no_font_source_is_reserved() -> None:
 
 @pytest.mark.parametrize("name", [*FORBIDDEN_FONTS, "patrick-hand-sc", "Caveat Brush",
                                   "IndieFlower-Regular.ttf", "kalam-latin-400-normal.woff",
-                                  "Nanum Pen Script", "uci"])
+                                  "Nanum Pen Script", "uci", "UCI digits"])
 def test_reserved_fonts_and_their_variants_are_recognised(name: str) -> None:
     assert is_forbidden(name)
 
 
 @pytest.mark.parametrize("name", ["handlee", "rock-salt", "comic-neue", "strokes-round",
-                                  "mnist"])
+                                  "mnist", "lucida-handwriting"])
 def test_other_sources_are_not_reserved(name: str) -> None:
     assert not is_forbidden(name)
 
