@@ -3,7 +3,8 @@
 A :class:`SheetPlan` is the class of one sheet: its profile and part, the family of its glyph
 sources (``mnist`` for legacy, ``font`` or ``strokes``), its capture, the mark style of the
 seat that keeps the deal rows, and the ink every seat writes with. :func:`plan_sheets` spreads
-a run of sheets evenly over the classes of a part; :func:`open_hands` gives each seat a writer
+a run of sheets evenly over the classes of a part (each family meets every capture and every
+ink, each capture every ink); :func:`open_hands` gives each seat a writer
 of the plan: its own glyph source of the plan's family (no two seats share one where the part
 has enough), its own slant, pen and size.
 
@@ -76,9 +77,13 @@ def plan_sheets(profile: str, part: Part, count: int) -> list[SheetPlan]:
         raise ProfileError(f"no glyph source of the {part} part is here; run "
                            "python -m samplegen.fonts")
     inks = list(INKS)
-    return [SheetPlan("open", part, families[i % len(families)],
-                      captures[(i // 2) % len(captures)], marks[i % len(marks)],
-                      inks[(i + i // len(inks)) % len(inks)]) for i in range(count)]
+    plans = []
+    for i in range(count):
+        family, turn = i % len(families), i // len(families)
+        ink = turn + turn // len(captures) + family * len(inks) // len(families)
+        plans.append(SheetPlan("open", part, families[family], captures[turn % len(captures)],
+                               marks[i % len(marks)], inks[ink % len(inks)]))
+    return plans
 
 
 def _glyphs(source: str, rng: random.Random) -> dict[int, list[GreyImage]]:

@@ -92,10 +92,10 @@ class Ink:
 INKS = {
     "black": Ink((0.1, 0.1, 0.12), (0.3, 0.55), (0.85, 1.0), 0.0),
     "blue-ballpoint": Ink((0.14, 0.22, 0.66), (0.25, 0.45), (0.6, 0.95), 0.15),
-    "pencil": Ink((0.38, 0.38, 0.4), (0.3, 0.6), (0.3, 0.6), 0.55),
+    "pencil": Ink((0.38, 0.38, 0.4), (0.3, 0.6), (0.35, 0.8), 0.45),
     "felt-tip": Ink((0.05, 0.06, 0.12), (0.7, 1.1), (0.95, 1.0), 0.0),
 }
-"""Every ink the open generator writes with (both parts)."""
+"""Every ink the open generator writes with (both parts); pencil from faint to firm."""
 HEIGHT_RANGE = (0.55, 1.1)
 """A digit's height as a fraction of the box height."""
 SPILL_RANGE = (0.1, 0.3)
