@@ -96,6 +96,9 @@ def open_hands(seats: tuple[str, ...], plan: SheetPlan, rng: random.Random
                ) -> dict[str, Hand]:
     """A writer per seat for an open ``plan``."""
     sources = list(family_sources(plan.family, plan.part))
+    if not sources:
+        raise ProfileError(f"no {plan.family} source of the {plan.part} part is here; run "
+                           "python -m samplegen.fonts")
     rng.shuffle(sources)
     cancel = next(m for m in names("marks", plan.part) if m.startswith("cancel-"))
     ink = INKS[plan.ink]

@@ -52,6 +52,15 @@ def test_the_legacy_profile_is_the_training_part_only() -> None:
         plan_sheets("legacy", Part.EVALUATION, 1)
 
 
+def test_a_plan_whose_fonts_are_missing_says_what_to_run(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("PULKA_FONT_CACHE", str(tmp_path / "empty"))
+    plan = SheetPlan("open", Part.EVALUATION, "font", "flatbed-bw", "x-hasty", "black")
+    with pytest.raises(ProfileError, match="python -m samplegen.fonts"):
+        _sheet(plan, tmp_path / "out")
+    assert {p.family for p in plan_sheets("open", Part.EVALUATION, 4)} == {"strokes"}
+
+
 def test_writers_go_over_box_borders(tmp_path: Path) -> None:
     plan = SheetPlan("open", Part.EVALUATION, "strokes", "flatbed-grey", "x-hasty", "black")
     truth = _sheet(plan, tmp_path, seed=2, players=4)
