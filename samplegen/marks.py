@@ -56,17 +56,19 @@ MARK_SHAPES = {
     "x-hasty": MarkShape([[(-0.45, -0.55), (0.55, 0.5)], [(0.4, -0.5), (-0.55, 0.45)]],
                          (0.85, 1.3), 0.2, 20),
     "tick-short": MarkShape([[(-0.45, 0.0), (-0.12, 0.4), (0.5, -0.45)]], (0.6, 0.9), 0.1, 10),
-    "tick-long": MarkShape([[(-0.4, 0.1), (-0.22, 0.5), (0.55, -0.7)]], (0.85, 1.3), 0.2, 15),
+    "tick-long": MarkShape([[(-0.4, 0.05), (-0.2, 0.45), (0.5, -0.55)]], (0.85, 1.3), 0.2, 15),
     "plus-upright": MarkShape([[(0.0, -0.5), (0.0, 0.5)], [(-0.5, 0.0), (0.5, 0.0)]],
                               (0.6, 0.9), 0.1, 6),
     "plus-tilted": MarkShape([[(0.05, -0.5), (-0.05, 0.5)], [(-0.5, 0.05), (0.5, -0.08)]],
                              (0.8, 1.3), 0.2, 18),
     "loop-circle": MarkShape([_ellipse(0.45, 0.45, -80, 300)], (0.6, 0.95), 0.1, 0),
     "loop-oval": MarkShape([_ellipse(0.55, 0.35, 20, 410)], (0.85, 1.3), 0.2, 30),
-    "scribble-zigzag": MarkShape([_zigzag(5)], (0.6, 0.9), 0.1, 15),
-    "scribble-coil": MarkShape([_coil(4)], (0.8, 1.3), 0.2, 20),
+    "scribble-zigzag": MarkShape([_zigzag(3)], (0.6, 0.9), 0.1, 15),
+    "scribble-coil": MarkShape([_coil(2)], (0.8, 1.3), 0.2, 20),
 }
-"""The mark styles (not the cancelling ones) by name."""
+"""The mark styles (not the cancelling ones) by name; each spans about one unit, so its size
+range is its size as a fraction of the box. A scribble stays an open line (a box filled in is
+the legend's cancel)."""
 CANCEL_STYLES = ("cancel-zigzag", "cancel-solid")
 WOBBLE = 0.02
 """Tremor of a stroke point, a fraction of the side."""
