@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import secrets
 from dataclasses import dataclass, replace
 from typing import Any
@@ -32,6 +33,9 @@ from scoring.errors import RuleSetError
 from scoring.rules import SETTING_NAMES, RuleSet
 
 QR_FORMAT = "pulka-sheet/1"
+SHEET_ID_PATTERN = re.compile(r"(?:S|R\d{1,6}-T\d{2,6})-[0-9A-F]{6}(?:-C\d{1,4})?")
+"""Every id :func:`make_sheet_id` makes, and nothing else: what a sheet id read from a page
+must match before it names a file or folder."""
 _FIELDS = ("format", "sheet_id", "tournament", "round", "table", "page", "continuation",
            "layout_id", "rules_id", "settings", "seats", "names", "date")
 
@@ -83,6 +87,15 @@ def make_sheet_id(tournament: str, round_: int | None, table: int | None, rules_
     prefix = "S" if round_ is None and table is None else f"R{round_ or 0}-T{table or 0:02d}"
     suffix = f"-C{continuation}" if continuation else ""
     return f"{prefix}-{digest}{suffix}"
+
+
+def is_sheet_id(text: str) -> bool:
+    """Whether ``text`` is a sheet id :func:`make_sheet_id` could have made.
+
+    >>> is_sheet_id("R2-T07-3F9A1C"), is_sheet_id("S-3F9A1C-C1"), is_sheet_id("../../x")
+    (True, True, False)
+    """
+    return SHEET_ID_PATTERN.fullmatch(text) is not None
 
 
 def to_qr_payload(identity: SheetIdentity) -> str:

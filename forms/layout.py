@@ -28,13 +28,11 @@ from forms.geometry import deal_column, triangle
 from forms.model import (
     Box,
     CalibrationCell,
-    Circle,
     ColumnKind,
     DealCell,
     EntryCell,
     Label,
     Layout,
-    Line,
     Marker,
     Page,
     Region,
@@ -245,12 +243,3 @@ def box_rect_px(box: Box | Region | Marker, dpi: float) -> tuple[int, int, int, 
     return (round(mm_to_px(x, dpi)), round(mm_to_px(y, dpi)),
             round(mm_to_px(x + w, dpi)), round(mm_to_px(y + h, dpi)))
 
-
-def all_lines(layout: Layout, page: int) -> tuple[Line, ...]:
-    """Return the printed lines of one page."""
-    return tuple(ln for ln in layout.lines if ln.page == page)
-
-
-def all_circles(layout: Layout, page: int) -> tuple[Circle, ...]:
-    """Return the printed circles of one page."""
-    return tuple(c for c in layout.circles if c.page == page)

@@ -94,11 +94,6 @@ class Box:
         (string hashes differ between processes)."""
         return (Box, tuple(getattr(self, f.name) for f in fields(self)))
 
-    @property
-    def centre_mm(self) -> tuple[float, float]:
-        """Centre of the box on its page."""
-        return (self.x_mm + self.w_mm / 2, self.y_mm + self.h_mm / 2)
-
 
 @dataclass(frozen=True)
 class Marker:

@@ -1,4 +1,4 @@
-"""Rendered sheets read back by OpenCV: markers, QR identity, cell borders where the layout says."""
+"""Rendered sheets read back: markers, QR identity, cell borders where the layout says."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from conftest import aruco_ids, dropout_mask, gray_of, identity_for, rendered
 from forms.identity import from_qr_payload
 from forms.labels import LANGUAGES
 from forms.layout import build_layout, mm_to_px
-from forms.qr import qr_crop, read_qr
+from scanner.image.identify import read_qr
 
 DPI = 300
 TOLERANCE_MM = 0.3
@@ -55,7 +55,7 @@ def test_markers_qr_and_borders(players: int, lang: str) -> None:
             marker = expected[aruco_id]
             top_left = np.array([mm_to_px(marker.x_mm, DPI), mm_to_px(marker.y_mm, DPI)])
             assert np.abs(corners[0] - top_left).max() / (DPI / 25.4) < TOLERANCE_MM + 0.2
-        text = read_qr(qr_crop(gray, layout, page, DPI))
+        text = read_qr(gray)
         assert text, f"page {page}: QR not decoded"
         assert from_qr_payload(text) == identity_for(players).for_page(page)
         errors = _border_offsets_mm(dropout_mask(rgb), layout, page)

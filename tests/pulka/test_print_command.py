@@ -10,18 +10,16 @@ import cv2
 import pytest
 
 from forms.identity import from_qr_payload
-from forms.layout import build_layout
-from forms.qr import qr_crop, read_qr
-from forms.render.raster import page_count, render_page
+from forms.render.raster import page_count, render_pages
 from pulka.cli.main import main
+from scanner.image.identify import read_qr
 
 DATA = Path(__file__).parents[1] / "data" / "forms"
 
 
-def _qr(pdf: Path, page: int = 0, players: int = 3):
-    gray = cv2.cvtColor(render_page(pdf, page, 300), cv2.COLOR_RGB2GRAY)
-    layout = build_layout(players, talon=players == 4)
-    return from_qr_payload(read_qr(qr_crop(gray, layout, page % len(layout.pages), 300)))
+def _qr(pdf: Path, page: int = 0):
+    gray = cv2.cvtColor(next(render_pages(pdf, 300, pages=[page])), cv2.COLOR_RGB2GRAY)
+    return from_qr_payload(read_qr(gray))
 
 
 def test_blank_sheet_with_settings(tmp_path: Path) -> None:
@@ -29,7 +27,7 @@ def test_blank_sheet_with_settings(tmp_path: Path) -> None:
     assert main(["print", "--players", "4", "--variant", "leningrad", "--pool", "30",
                  "--stake", "0.5", "--set", "stalingrad=true", "--lang", "en",
                  "--names", "Ann,Bob,Cid,Dan", "-o", str(out)]) == 0
-    identity = _qr(out, players=4)
+    identity = _qr(out)
     assert identity.rules["variant"] == "leningrad" and identity.rules["pool"] == 30
     assert identity.rules["stalingrad"] is True and identity.rules["stake"] == "1/2"
     assert identity.names == ("Ann", "Bob", "Cid", "Dan")
