@@ -65,7 +65,7 @@ class FlatbedProfile:
 CAPTURE_PROFILES: dict[str, PhoneProfile | FlatbedProfile] = {
     "phone-near": PhoneProfile((3000, 4000), (0.85, 0.95), None, (0, 12), 6, (0.0, 0.03),
                                (0.05, 0.2), (0.0, 1.5), (70, 90)),
-    "phone-tilted": PhoneProfile((1600, 3200), (0.7, 0.9), None, (8, 25), 12, (0.02, 0.06),
+    "phone-tilted": PhoneProfile((1600, 4000), (0.7, 0.95), None, (8, 25), 12, (0.02, 0.06),
                                  (0.1, 0.35), (0.5, 3.0), (60, 85)),
     "phone-far": PhoneProfile((1600, 2200), (0.7, 0.95), (80, 110), (0, 15), 8, (0.0, 0.04),
                               (0.05, 0.3), (0.0, 1.5), (60, 90)),
