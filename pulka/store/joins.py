@@ -65,8 +65,8 @@ def game_parts(conn: sqlite3.Connection, sheet_pk: int) -> list[tuple[int, int, 
     first = first_sheet_id(sheet_id)
     rows = conn.execute("SELECT id, continuation, sheet_id FROM sheets WHERE sheet_id = ? "
                         "OR sheet_id LIKE ?", (first, f"{first}-C%")).fetchall()
-    return sorted((int(pk), int(c), str(s)) for pk, c, s in rows
-                  if first_sheet_id(str(s)) == first)
+    return sorted(((int(pk), int(c), str(s)) for pk, c, s in rows
+                   if first_sheet_id(str(s)) == first), key=lambda p: (p[1], p[0]))
 
 
 def _renumbered(key: str, continuation: int) -> str:
@@ -80,7 +80,7 @@ def _renumbered(key: str, continuation: int) -> str:
 
 def game_of(conn: sqlite3.Connection, sheet_pk: int) -> Game:
     """The game ``sheet_pk`` belongs to, its sheets' cells joined in continuation order."""
-    parts = sorted(game_parts(conn, sheet_pk), key=lambda p: p[1])
+    parts = game_parts(conn, sheet_pk)
     heads = {pk: sheet_head(conn, pk) for pk, _, _ in parts}
     joined: list[tuple[str, Any]] = []
     own_docs, doubtful = {}, {}
