@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 from day_sheets import split_game, without_page
+
 from pulka.store.database import Store
 from samplegen.scans import synthetic_sheet
 from scoring.rules import RuleSet
