@@ -61,3 +61,10 @@ def held_reason(conn: sqlite3.Connection, sheet_id: str) -> str | None:
     """What to scan before a stored sheet's game can be scored, or ``None``."""
     row = conn.execute("SELECT id FROM sheets WHERE sheet_id = ?", (sheet_id,)).fetchone()
     return None if row is None else game_of(conn, int(row[0])).held
+
+
+def sheet_states(conn: sqlite3.Connection, sheet_ids: list[str]) -> dict[str, str]:
+    """The state each of the stored sheets is in now (by id)."""
+    return {str(i): str(s) for i, s in conn.execute(
+        f"SELECT sheet_id, state FROM sheets WHERE sheet_id IN "
+        f"({', '.join('?' * len(sheet_ids))})", sheet_ids)}

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from pulka.store.database import Store
-from pulka.store.gate import held_reason, refusal
+from pulka.store.gate import held_reason, refusal, sheet_states
 from pulka.store.hashes import file_hash
 from pulka.store.schema import SheetState
 from scanner.errors import ScanFailure
@@ -238,12 +238,21 @@ def import_paths(store: Store, paths: Sequence[Path], out_dir: Path, jobs: int =
         out_dir.mkdir(parents=True, exist_ok=True)
     for group, result in _outcomes(_groups(inputs.images), out_dir, jobs or os.cpu_count() or 1):
         batch.scanned(group, result)
-    for sheet_id in batch.stored:
+    _final_states(store, batch.stored, report)
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def _final_states(store: Store, stored: list[str], report: ImportReport) -> None:
+    """The states of the sheets stored, and what holds them, once the whole batch is in
+    (a continuation imported before its first sheet is held only until that comes)."""
+    report.states = {}
+    for state in sheet_states(store.conn, stored).values():
+        report.states[state] = report.states.get(state, 0) + 1
+    for sheet_id in dict.fromkeys(stored):
         held = held_reason(store.conn, sheet_id)
         if held is not None:
             report.held[sheet_id] = held
-    report.seconds = time.perf_counter() - start
-    return report
 
 
 def _new_images(store: Store, images: list[Path], report: ImportReport) -> list[Path]:
@@ -302,7 +311,6 @@ class _Batch:
         self.store_.notes.clear()
         self.stored.append(scan.sheet_id)
         self.report.sheets += 1
-        self.report.states[state] = self.report.states.get(state, 0) + 1
         log.info("%s: %s", scan.sheet_id, state)
         if self.slow:
             time.sleep(self.slow)
