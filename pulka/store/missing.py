@@ -82,3 +82,10 @@ def round_gaps(conn: sqlite3.Connection, tid: int, round_: int | None = None
         if tables or held:
             gaps.append(RoundGaps(number, tables, held))
     return gaps
+
+
+def missing_document(conn: sqlite3.Connection, tournaments: dict[str, int]) -> dict[str, object]:
+    """``pulka-missing/1``: what each tournament's rounds lack (tournaments by name: row id)."""
+    return {"format": MISSING_FORMAT, "tournaments": [
+        {"name": name, "missing": [gap.to_json() for gap in round_gaps(conn, tid)]}
+        for name, tid in tournaments.items()]}
