@@ -43,10 +43,12 @@ def refusal(conn: sqlite3.Connection, scan: SheetScan, tournament: str | None,
     name = str(scan.identity.get("tournament") or "")
     held = [r[0] for r in conn.execute("SELECT name FROM tournaments ORDER BY id")]
     if held and name not in held and name != tournament:
-        return (f"{sheet} is of tournament {name!r}, the store holds "
+        whose = f"of tournament {name!r}" if name else "printed outside a tournament"
+        return (f"{sheet} is {whose}, the store holds "
                 f"{', '.join(map(repr, held))}: not stored; if it belongs here, run pulka "
-                f"import --tournament {json.dumps(name, ensure_ascii=False)} to add that "
-                f"tournament, or import it into its own store with --db")
+                f"import --tournament {json.dumps(name, ensure_ascii=False)} to add "
+                f"{'that tournament' if name else 'such sheets'}, or import it into its own "
+                f"store with --db")
     row = conn.execute("SELECT identity_json FROM sheets WHERE sheet_id = ?",
                        (scan.sheet_id,)).fetchone()
     differences = [] if row is None else _differences(json.loads(row[0]), scan.identity)
