@@ -7,7 +7,8 @@ import random
 from typing import Any
 
 from forms.layout import build_layout
-from samplegen.fill import FillError, deal_values, entry_values
+from forms.render.fill import FillError
+from samplegen.fill import deal_values, entry_values
 from scoring.random_games import random_record, written_columns
 from scoring.record import parse_record
 from scoring.rules import RuleSet
