@@ -44,10 +44,10 @@ from scanner.arrays import GreyImage
 from scanner.decode.columns import EntryCells
 from scanner.decode.deals import RowEvidence
 from scanner.decode.sheet import DecodedSheet, SheetEvidence, decode_sheet
-from scanner.errors import ScanError
+from scanner.errors import ScanError, UnreadableImage
 from scanner.field_sheets import CropRequest, pixel_rect, write_field_sheets
 from scanner.image.identify import IdentifiedPage, SheetPages, assemble_sheets, identify
-from scanner.image.load import expand_paths, load_file
+from scanner.image.load import expand_paths, iter_file
 from scanner.image.pixels import to_gray
 from scanner.image.register import RegisteredPage, register
 from scanner.memory import reuse_freed_memory
@@ -130,17 +130,21 @@ def _fewer_collections() -> Iterator[None]:
 
 def _scan_files(files: list[Path], waiting: dict[str, list[IdentifiedPage]], out_dir: Path,
                 progress: Progress | None, clock: StageClock) -> Iterator[ScanOutcome]:
-    """:func:`scan_paths` of the files expanded."""
+    """:func:`scan_paths` of the files expanded: each file, and each page of a file, on its
+    own (pages decoded one at a time); a failure is one :class:`ScanFailure` and the rest go
+    on."""
     for number, path in enumerate(files, 1):
         if progress:
             progress(number, len(files), str(path))
-        try:
+        pages = iter_file(path)
+        while True:
             with clock.stage("load"):
-                pages = load_file(path)
-        except ScanError as error:
-            yield _failure(error, path)
-            continue
-        for page in pages:
+                page = next(pages, None)
+            if page is None:
+                break
+            if isinstance(page, ScanError):
+                yield _failure(page, page.where() or path)
+                continue
             try:
                 with clock.stage("register"):
                     registered = register(page)
@@ -149,6 +153,13 @@ def _scan_files(files: list[Path], waiting: dict[str, list[IdentifiedPage]], out
             except ScanError as error:
                 yield _failure(error, page.label)
                 continue
+            except (cv2.error, MemoryError) as error:
+                reason = type(error).__name__
+                yield _failure(UnreadableImage(f"the page cannot be registered ({reason})",
+                                               page.source, page.index_in_file), page.label)
+                continue
+            finally:
+                del page
             waiting.setdefault(identified.sheet_id, []).append(identified)
             yield from _complete_sheets(waiting, out_dir, True, clock)
     yield from _complete_sheets(waiting, out_dir, False, clock)

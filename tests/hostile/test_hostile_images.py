@@ -1,0 +1,110 @@
+"""Fault injection into image and PDF loading: every damaged or hostile file is refused by
+name, from its header, without decoding a bomb, hanging on a pipe or stopping the batch."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from scanner.errors import ScanError
+from scanner.image.load import PageImage, expand_paths, iter_file, iter_pages
+from scanner.pipeline import ScanFailure, scan_paths
+from tests.hostile.images import BAD_FILES, pdf_with_box
+
+SAMPLE_PAGE = Path(__file__).parents[2] / "samples" / "scans" / "sochi-3-scan" / "page-0.jpg"
+
+
+@pytest.mark.parametrize("name", sorted(BAD_FILES))
+def test_each_bad_file_is_refused_by_name(tmp_path: Path, name: str) -> None:
+    path = BAD_FILES[name](tmp_path)
+    start = time.perf_counter()
+    results = list(iter_file(path))
+    assert time.perf_counter() - start < 10
+    errors = [r for r in results if isinstance(r, ScanError)]
+    pages = [r for r in results if isinstance(r, PageImage)]
+    if name == "flipped.jpg" and pages:  # JPEG decoders read damaged data as noise
+        return
+    assert len(errors) == 1 and not pages, results
+    assert name in str(errors[0]) and "\n" not in str(errors[0])
+
+
+def test_sizes_are_read_from_the_header(tmp_path: Path) -> None:
+    bomb = str(next(iter_file(BAD_FILES["bomb.png"](tmp_path))))
+    assert "more than 120000000 pixels" in bomb
+    assert "14400" not in bomb
+    huge = str(next(iter_file(BAD_FILES["huge-page.pdf"](tmp_path))))
+    assert "60000 x 60000 pixels" in huge and "page 1" in huge
+    thin = str(next(iter_file(BAD_FILES["thin.png"](tmp_path))))
+    assert "too small to hold a sheet" in thin
+
+
+def test_a_bad_page_does_not_lose_the_others(tmp_path: Path) -> None:
+    pdf = tmp_path / "three.pdf"
+    data = pdf_with_box(595, 842, pages=3).replace(
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 14400 842] >>", 1)
+    pdf.write_bytes(data)
+    kinds = [type(r).__name__ for r in iter_file(pdf)]
+    assert kinds == ["UnreadableImage", "PageImage", "PageImage"]
+    tiff = tmp_path / "mixed.tif"
+    cv2.imwritemulti(str(tiff), [np.full((200, 150, 3), 200, np.uint8),
+                                 np.full((1, 150, 3), 200, np.uint8),
+                                 np.full((300, 150, 3), 90, np.uint8)])
+    results = list(iter_file(tiff))
+    assert [type(r).__name__ for r in results] == ["PageImage", "UnreadableImage", "PageImage"]
+    assert "page 2" in str(results[1])
+    assert isinstance(results[2], PageImage) and results[2].image.shape == (300, 150, 3)
+
+
+def test_pages_are_decoded_one_at_a_time(tmp_path: Path) -> None:
+    pdf = tmp_path / "many.pdf"
+    pdf.write_bytes(pdf_with_box(595, 842, pages=5))
+    pages = iter_file(pdf)
+    first = next(pages)
+    assert isinstance(first, PageImage) and first.index_in_file == 0
+    # the generator holds only the page it yielded: the rest are rendered when asked for
+    assert [p.index_in_file for p in pages if isinstance(p, PageImage)] == [1, 2, 3, 4]
+
+
+def test_a_folder_of_bad_files_names_each_once(tmp_path: Path) -> None:
+    for make in BAD_FILES.values():
+        make(tmp_path)
+    names = {p.name for p in expand_paths([tmp_path])}
+    assert names == set(BAD_FILES)
+    results = list(iter_pages([tmp_path]))
+    for name in BAD_FILES:
+        if name != "flipped.jpg":
+            assert sum(name in str(r) for r in results if isinstance(r, ScanError)) == 1, name
+
+
+def _damaged(data: bytes, rng: random.Random) -> bytes:
+    """A copy of ``data`` truncated, with bytes flipped, or with a block zeroed."""
+    kind = rng.choice(("truncate", "flip", "zero"))
+    out = bytearray(data)
+    if kind == "truncate":
+        return bytes(out[: rng.randrange(1, len(out))])
+    if kind == "flip":
+        for _ in range(rng.randrange(1, 40)):
+            out[rng.randrange(len(out))] ^= 1 << rng.randrange(8)
+        return bytes(out)
+    start = rng.randrange(len(out))
+    out[start:start + rng.randrange(1, 5000)] = b"\x00" * len(out[start:start + 5000])
+    return bytes(out[: len(data)])
+
+
+@pytest.mark.slow
+def test_damaged_copies_of_a_real_page_never_crash_the_scan(tmp_path: Path) -> None:
+    rng = random.Random(18)
+    data = SAMPLE_PAGE.read_bytes()
+    for index in range(12):
+        (tmp_path / f"damaged-{index:02d}.jpg").write_bytes(_damaged(data, rng))
+    outcomes = list(scan_paths([tmp_path], tmp_path / "out"))
+    failures = [o for o in outcomes if isinstance(o, ScanFailure)]
+    named = {f.source.split(",")[0] for f in failures}
+    assert len(named) == len(failures)  # one line per file at most
+    assert all("\n" not in f.message for f in failures)
