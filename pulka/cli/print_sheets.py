@@ -22,9 +22,10 @@ from typing import Any
 from forms.identity import SheetIdentity, make_sheet_id
 from forms.labels import LANGUAGES
 from forms.layout import PAPERS, build_layout
-from forms.render.batch import DrawError, batch_requests, blank_seatings, read_draw
+from forms.render.batch import Draw, batch_requests, blank_seatings
 from forms.render.fill import FillError, fill_from_record
 from forms.render.sheet import FontMissingError, SheetRequest, render_pdf
+from pulka.cli.draw_file import read_draw_file
 from pulka.exitcodes import ExitCode, PulkaCommandError
 from pulka.records import load_record
 from scoring.errors import RuleSetError
@@ -39,7 +40,7 @@ log = logging.getLogger(__name__)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``pulka print``."""
     parser.add_argument("--players", type=int, choices=(3, 4),
-                        help="3 or 4 players (not needed with --record)")
+                        help="3 or 4 players (not needed with --record or --draw)")
     parser.add_argument("--variant", default="sochi",
                         help=f"rules preset: {', '.join(VARIANTS)} (default sochi)")
     parser.add_argument("--pool", default="20",
@@ -84,7 +85,8 @@ def run(args: argparse.Namespace) -> ExitCode:
 def rules_from_args(args: argparse.Namespace) -> RuleSet:
     """The rule set the options describe; a bad option is one line naming it."""
     if args.players is None:
-        raise PulkaCommandError("--players is required (3 or 4), unless --record is given",
+        raise PulkaCommandError("--players is required (3 or 4), unless --record or --draw is "
+                                "given",
                                 ExitCode.BAD_ARGS)
     settings: dict[str, Any] = {"variant": args.variant, "players": args.players,
                                 "pool": _pool(args.pool)}
@@ -127,10 +129,13 @@ def _pool(text: str) -> int | None:
 def _requests(args: argparse.Namespace) -> list[SheetRequest]:
     if args.record is not None:
         return _record_requests(args)
+    draw = None
+    if args.draw is not None:
+        draw = read_draw_file(args.draw, args.players, "print")
+        args.players = draw.players
     rules = rules_from_args(args)
-    batch = args.tables is not None or args.rounds is not None or args.draw is not None
-    if batch:
-        return _batch_requests(args, rules)
+    if args.tables is not None or args.rounds is not None or draw is not None:
+        return _batch_requests(args, rules, draw)
     if args.continuation < 0:
         raise PulkaCommandError("--continuation: must be 0 or more", ExitCode.BAD_ARGS)
     names = tuple(n.strip() for n in args.names.split(",")) if args.names else ()
@@ -148,17 +153,15 @@ def _requests(args: argparse.Namespace) -> list[SheetRequest]:
     return [SheetRequest(layout, identity, args.lang)]
 
 
-def _batch_requests(args: argparse.Namespace, rules: RuleSet) -> list[SheetRequest]:
+def _batch_requests(args: argparse.Namespace, rules: RuleSet,
+                    draw: Draw | None) -> list[SheetRequest]:
     for option in ("tables", "rounds"):
         value = getattr(args, option)
         if value is not None and value < 1:
             raise PulkaCommandError(f"--{option}: must be 1 or more, got {value}",
                                     ExitCode.BAD_ARGS)
-    if args.draw is not None:
-        try:
-            seatings = read_draw(args.draw, rules.players)
-        except DrawError as error:
-            raise PulkaCommandError(str(error), ExitCode.BAD_INPUT) from None
+    if draw is not None:
+        seatings = draw.seatings
         if args.tables is not None and max(s.table for s in seatings) > args.tables:
             raise PulkaCommandError(f"{args.draw}: the draw has table "
                                     f"{max(s.table for s in seatings)}, --tables says "

@@ -13,7 +13,7 @@ import argparse
 import logging
 from pathlib import Path
 
-from forms.render.batch import DrawError, read_draw
+from pulka.cli.draw_file import read_draw_file
 from pulka.cli.store_options import add_db_argument, open_store
 from pulka.exitcodes import ExitCode, PulkaCommandError
 from pulka.store.database import StoreError
@@ -65,16 +65,9 @@ def run(args: argparse.Namespace) -> ExitCode:
 
 
 def _draw(path: Path) -> list[tuple[int, int, str, tuple[str, ...]]]:
-    try:
-        header = path.read_text(encoding="utf-8-sig").splitlines()[:1]
-    except OSError as error:
-        raise PulkaCommandError(f"{path}: cannot read the draw ({error.strerror})") from None
-    players = 4 if header and "D" in [h.strip() for h in header[0].split(",")] else 3
-    try:
-        seatings = read_draw(path, players)
-    except DrawError as error:
-        raise PulkaCommandError(str(error)) from None
-    return [(s.round, s.table, SEATS[:players], s.names) for s in seatings]
+    """The draw's seatings as the store takes them (the seats from its header)."""
+    draw = read_draw_file(path, None, "tournament")
+    return [(s.round, s.table, SEATS[:draw.players], s.names) for s in draw.seatings]
 
 
 def _list(args: argparse.Namespace) -> ExitCode:
