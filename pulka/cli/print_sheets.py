@@ -29,6 +29,8 @@ from pulka.cli.draw_file import read_draw_file
 from pulka.exitcodes import ExitCode, PulkaCommandError
 from pulka.records import load_record
 from scoring.errors import RuleSetError
+from scoring.limits import MAX_NAME_CHARS
+from scoring.record import text_problem
 from scoring.rules import SETTING_NAMES, VARIANTS, RuleSet
 
 NAME = "print"
@@ -126,7 +128,19 @@ def _pool(text: str) -> int | None:
     return pool
 
 
+def _check_texts(args: argparse.Namespace) -> None:
+    """The texts printed and put into the QR code, within :data:`MAX_NAME_CHARS` each."""
+    names = args.names.split(",") if args.names else []
+    for option, value in [("tournament", args.tournament), ("date", args.date),
+                          *(("names", name.strip()) for name in names)]:
+        problem = text_problem(value, MAX_NAME_CHARS)
+        if problem:
+            raise PulkaCommandError(f"--{option}: {value[:20]!r}... {problem}",
+                                    ExitCode.BAD_ARGS)
+
+
 def _requests(args: argparse.Namespace) -> list[SheetRequest]:
+    _check_texts(args)
     if args.record is not None:
         return _record_requests(args)
     draw = None
