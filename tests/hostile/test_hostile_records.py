@@ -164,3 +164,14 @@ def test_print_and_samples_take_any_seat_letters(
     assert truth["record"]["names"] == dict(zip("ABCD", _game(players)["names"].values(),
                                                 strict=False))
     assert "Traceback" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("option", "value"), [
+    ("--names", ",".join(["Ж" * 3000] * 3)), ("--names", "Ann,B\x00b,Cid"),
+    ("--tournament", "Open" * 500), ("--date", "2026\x0012")])
+def test_printed_texts_are_bounded(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                   option: str, value: str) -> None:
+    assert main(["print", "--players", "3", option, value, "-o", str(tmp_path / "x.pdf")]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and err.startswith(f"pulka print: {option}: ")
+    assert not (tmp_path / "x.pdf").exists()
