@@ -86,6 +86,15 @@ def _folder(folder: Path) -> Path:
     return path
 
 
+def _sparse(folder: Path) -> Path:
+    """A JPEG's first bytes in a sparse file of 3 GiB (no disk used)."""
+    path = folder / "huge.jpg"
+    with path.open("wb") as file:
+        file.write(_JPEG[:1024])
+        file.truncate(3 * 1024**3)
+    return path
+
+
 def _thin(folder: Path) -> Path:
     path = folder / "thin.png"
     cv2.imwrite(str(path), np.full((1, 2000, 3), 255, np.uint8))
@@ -108,6 +117,8 @@ BAD_FILES: dict[str, Callable[[Path], Path]] = {
     "bomb.png": png_bomb,
     "huge-page.pdf": _write("huge-page.pdf", pdf_with_box(14_400, 14_400)),
     "thin.png": _thin,
+    "huge.jpg": _sparse,
+    "many-pages.pdf": _write("many-pages.pdf", pdf_with_box(595, 842, pages=2001)),
     "thin-page.pdf": _write("thin-page.pdf", pdf_with_box(595, 0.1)),
     "pipe.png": _fifo,
     "gone.jpg": _dangling,

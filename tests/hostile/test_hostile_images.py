@@ -41,6 +41,10 @@ def test_sizes_are_read_from_the_header(tmp_path: Path) -> None:
     assert "60000 x 60000 pixels" in huge and "page 1" in huge
     thin = str(next(iter_file(BAD_FILES["thin.png"](tmp_path))))
     assert "too small to hold a sheet" in thin
+    many = str(next(iter_file(BAD_FILES["many-pages.pdf"](tmp_path))))
+    assert "2001 pages, more than 2000" in many
+    huge = str(next(iter_file(BAD_FILES["huge.jpg"](tmp_path))))
+    assert "3221225472 bytes, more than 2147483648" in huge
 
 
 def test_a_bad_page_does_not_lose_the_others(tmp_path: Path) -> None:
