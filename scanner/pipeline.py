@@ -188,7 +188,8 @@ def _has_every_page(pages: list[IdentifiedPage]) -> bool:
 
 
 def _failure(error: ScanError, source: str | Path) -> ScanFailure:
-    log.warning("%s", error)
+    """The failure yielded (its caller says it to the user: logged at info, not twice)."""
+    log.info("%s", error)
     return ScanFailure(str(source), str(error), error.exit_code_name)
 
 

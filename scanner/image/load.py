@@ -74,12 +74,11 @@ def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
         if path.is_dir():
             files += sorted(p for p in path.rglob("*")
                             if p.suffix.lower() in IMAGE_SUFFIXES)
-        elif path.exists() or path.is_symlink():
-            files.append(path)
-        elif any(ch in str(item) for ch in "*?["):
-            files += sorted(Path(p) for p in glob.glob(str(item)) if not Path(p).is_dir())
+        elif any(ch in str(item) for ch in "*?[") and not path.exists():
+            files += sorted(Path(p) for p in glob.glob(str(item)) if not Path(p).is_dir()) \
+                or [path]
         else:
-            raise NotAnImage("no such file or folder", path, advice="check the path")
+            files.append(path)
     return files
 
 
@@ -138,9 +137,10 @@ def _open_kind(path: Path) -> str:
     try:
         info = os.stat(path)
     except FileNotFoundError:
-        what = "is a link to a file that does not exist" if path.is_symlink() else \
-            "does not exist"
-        raise NotAnImage(what, path, advice="leave it out or fix the link") from None
+        if path.is_symlink():
+            raise NotAnImage("is a link to a file that does not exist", path,
+                             advice="leave it out or fix the link") from None
+        raise NotAnImage("does not exist", path, advice="check the path") from None
     except OSError as error:
         raise UnreadableImage(f"cannot read the file ({error.strerror})", path) from None
     if stat.S_ISDIR(info.st_mode):

@@ -112,3 +112,18 @@ def test_damaged_copies_of_a_real_page_never_crash_the_scan(tmp_path: Path) -> N
     named = {f.source.split(",")[0] for f in failures}
     assert len(named) == len(failures)  # one line per file at most
     assert all("\n" not in f.message for f in failures)
+
+
+def test_a_path_that_names_nothing_is_one_line_and_the_batch_goes_on(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from pulka.cli.main import main
+
+    missing, pattern = tmp_path / "missing.jpg", str(tmp_path / "*.tif")
+    results = list(iter_pages([missing, pattern, SAMPLE_PAGE]))
+    assert [str(r) for r in results[:2]] == [
+        f"{missing}: does not exist; check the path",
+        f"{pattern}: does not exist; check the path"]
+    assert isinstance(results[2], PageImage)
+    assert main(["scan", str(missing), "--out", str(tmp_path / "out")]) == 3
+    err = capsys.readouterr().err
+    assert err.count(str(missing)) == 1 and "Traceback" not in err
