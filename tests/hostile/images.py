@@ -10,6 +10,7 @@ import os
 import struct
 import zlib
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 
 import cv2
@@ -21,15 +22,20 @@ def _png_chunk(kind: bytes, data: bytes) -> bytes:
         struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
 
 
-def png_bomb(folder: Path, side: int = 40_000) -> Path:
-    """A 1-bit PNG of ``side`` x ``side`` white pixels: some 200 KB on disk."""
+@cache
+def _bomb_bytes(side: int) -> bytes:
     header = struct.pack(">IIBBBBB", side, side, 1, 0, 0, 0, 0)
     rows = (b"\x00" + b"\xff" * ((side + 7) // 8)) * 1000
     compressor = zlib.compressobj(9)
     body = b"".join(compressor.compress(rows) for _ in range(side // 1000)) + compressor.flush()
+    return b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", header) + _png_chunk(b"IDAT", body) + \
+        _png_chunk(b"IEND", b"")
+
+
+def png_bomb(folder: Path, side: int = 40_000) -> Path:
+    """A 1-bit PNG of ``side`` x ``side`` white pixels: some 200 KB on disk."""
     path = folder / "bomb.png"
-    path.write_bytes(b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", header)
-                     + _png_chunk(b"IDAT", body) + _png_chunk(b"IEND", b""))
+    path.write_bytes(_bomb_bytes(side))
     return path
 
 
