@@ -38,6 +38,9 @@ IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".tif", ".tiff", ".pdf")
 """Suffixes picked up when a folder is given (other files in it are skipped)."""
 POINTS_PER_INCH = 72.0
 """A PDF page's size is in points."""
+PDF_REOPEN_PAGES = 50
+"""A PDF is opened again after this many pages: PDFium keeps data of every page it rendered
+until its document is closed."""
 
 
 @dataclass(frozen=True)
@@ -254,22 +257,27 @@ def _page_count(path: Path, count: int) -> int:
 
 def _pdf_pages(path: Path) -> Iterator[PageImage | ScanError]:
     """The pages of a PDF, each size checked from its media box, rendered one at a time at
-    :data:`~scanner.constants.PDF_RENDER_DPI` and released before the next."""
+    :data:`~scanner.constants.PDF_RENDER_DPI` and released before the next; the document is
+    opened again every :data:`PDF_REOPEN_PAGES` pages, which frees what PDFium keeps of the
+    pages it rendered."""
     import pypdfium2 as pdfium
 
-    try:
-        doc = pdfium.PdfDocument(str(path))
-    except pdfium.PdfiumError as error:
-        raise UnreadableImage(f"the PDF cannot be opened ({error})", path) from None
-    try:
-        count = _page_count(path, len(doc))
-        for index in range(count):
-            try:
-                yield _pdf_page(doc, path, index)
-            except ScanError as error:
-                yield error
-    finally:
-        doc.close()
+    start, count = 0, 1
+    while start < count:
+        try:
+            doc = pdfium.PdfDocument(str(path))
+        except pdfium.PdfiumError as error:
+            raise UnreadableImage(f"the PDF cannot be opened ({error})", path) from None
+        try:
+            count = _page_count(path, len(doc))
+            for index in range(start, min(start + PDF_REOPEN_PAGES, count)):
+                try:
+                    yield _pdf_page(doc, path, index)
+                except ScanError as error:
+                    yield error
+        finally:
+            doc.close()
+        start += PDF_REOPEN_PAGES
 
 
 def _pdf_page(doc: object, path: Path, index: int) -> PageImage:

@@ -41,12 +41,17 @@ def png_bomb(folder: Path, side: int = 40_000) -> Path:
 
 def pdf_with_box(width_pt: float, height_pt: float, pages: int = 1) -> bytes:
     """A minimal valid PDF of empty pages with the media box given."""
+    return pdf_with_boxes([(width_pt, height_pt)] * pages)
+
+
+def pdf_with_boxes(boxes: list[tuple[float, float]]) -> bytes:
+    """A minimal valid PDF of empty pages, one per media box (width, height in points)."""
     objects = [b"<< /Type /Catalog /Pages 2 0 R >>",
                b"<< /Type /Pages /Kids [" + b" ".join(f"{3 + i} 0 R".encode()
-                                                       for i in range(pages))
-               + f"] /Count {pages} >>".encode()]
-    objects += [f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {width_pt} {height_pt}] >>"
-                .encode()] * pages
+                                                       for i in range(len(boxes)))
+               + f"] /Count {len(boxes)} >>".encode()]
+    objects += [f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {w} {h}] >>".encode()
+                for w, h in boxes]
     out = b"%PDF-1.4\n"
     offsets = []
     for number, body in enumerate(objects, 1):

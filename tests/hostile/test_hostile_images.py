@@ -14,7 +14,7 @@ import pytest
 from scanner.errors import ScanError
 from scanner.image.load import PageImage, expand_paths, iter_file, iter_pages
 from scanner.pipeline import ScanFailure, scan_paths
-from tests.hostile.images import BAD_FILES, pdf_with_box
+from tests.hostile.images import BAD_FILES, pdf_with_box, pdf_with_boxes
 
 SAMPLE_PAGE = Path(__file__).parents[2] / "samples" / "scans" / "sochi-3-scan" / "page-0.jpg"
 
@@ -49,10 +49,7 @@ def test_sizes_are_read_from_the_header(tmp_path: Path) -> None:
 
 def test_a_bad_page_does_not_lose_the_others(tmp_path: Path) -> None:
     pdf = tmp_path / "three.pdf"
-    data = pdf_with_box(595, 842, pages=3).replace(
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 14400 842] >>", 1)
-    pdf.write_bytes(data)
+    pdf.write_bytes(pdf_with_boxes([(14_400, 842), (595, 842), (595, 842)]))
     kinds = [type(r).__name__ for r in iter_file(pdf)]
     assert kinds == ["UnreadableImage", "PageImage", "PageImage"]
     tiff = tmp_path / "mixed.tif"
@@ -63,6 +60,17 @@ def test_a_bad_page_does_not_lose_the_others(tmp_path: Path) -> None:
     assert [type(r).__name__ for r in results] == ["PageImage", "UnreadableImage", "PageImage"]
     assert "page 2" in str(results[1])
     assert isinstance(results[2], PageImage) and results[2].image.shape == (300, 150, 3)
+
+
+def test_every_page_of_a_long_pdf_in_order(tmp_path: Path) -> None:
+    pdf = tmp_path / "long.pdf"
+    pdf.write_bytes(pdf_with_boxes([(14_400, 14_400) if i == 50 else (100, 100)
+                                    for i in range(120)]))
+    results = list(iter_file(pdf))
+    assert [r.index_in_file for r in results if isinstance(r, PageImage)] == \
+        [i for i in range(120) if i != 50]
+    assert [str(r).split(": ")[0] for r in results if isinstance(r, ScanError)] == \
+        [f"{pdf}, page 51"]
 
 
 def test_pages_are_decoded_one_at_a_time(tmp_path: Path) -> None:
