@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from forms.render.batch import DrawError, load_draw
-from scanner.pipeline import ScanFailure, scan_paths
+from scanner.errors import ScanFailure
+from scanner.pipeline import scan_paths
 from scoring import ScoringError, parse_record
 from scoring.record import load_json
 from tests.hostile.images import BAD_FILES

@@ -7,8 +7,9 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from pulka.exitcodes import ExitCode, PulkaCommandError
+from pulka.errors import PulkaCommandError
 from scoring import GameRecord, RecordError, parse_record
+from scoring.exitcode import ExitCode
 from scoring.limits import MAX_TEXT_FILE_BYTES
 from scoring.record import load_json
 

@@ -21,14 +21,11 @@ from typing import Any
 
 from forms.layout import entry_cells
 from forms.model import Box, ColumnKind, DealCell, Layout
+from forms.render.fill import FillError
 from forms.render.fill import deal_values as forms_deal_values
 from scoring.record import GameRecord
 
 MARK = "x"
-
-
-class FillError(ValueError):
-    """A record that does not fit the printed sheet (too many deals, entries or digits)."""
 
 
 @dataclass(frozen=True)

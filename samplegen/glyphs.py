@@ -17,15 +17,18 @@ import numpy as np
 
 from scanner.arrays import GreyImage, Ints
 from scanner.digits.constants import CELL_HEIGHT_300DPI_PX, CELL_WIDTH_300DPI_PX
+from scanner.image.load import RASTER_SUFFIXES
+from scoring.exitcode import ExitCode, PulkaError
 
 #: The shipped held-out glyphs.
 HELDOUT_GLYPHS_PATH = (Path(__file__).resolve().parent.parent / "samples" / "glyphs"
                        / "heldout_mnist.npz")
-_IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".pgm", ".webp"}
 
 
-class GlyphDirError(ValueError):
+class GlyphDirError(PulkaError, ValueError):
     """A glyph folder does not have the expected layout or contents."""
+
+    exit_code = ExitCode.BAD_ARGS
 
 
 def load_glyph_dir(path: str | Path) -> dict[int, list[GreyImage]]:
@@ -50,7 +53,7 @@ def load_glyph_dir(path: str | Path) -> dict[int, list[GreyImage]]:
                                 "expected 0 … 9")
         images = []
         for file in sorted(sub.iterdir()):
-            if file.suffix.lower() not in _IMAGE_SUFFIXES:
+            if file.suffix.lower() not in RASTER_SUFFIXES:
                 continue
             image = cast(GreyImage | None, cv2.imread(str(file), cv2.IMREAD_GRAYSCALE))
             if image is None or image.size == 0:

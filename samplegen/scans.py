@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from forms.identity import make_sheet_id
-from scanner.results import FieldReading, ScannedPage, SheetScan, entry_key, row_key
+from scanner.results import CellStatus, FieldReading, ScannedPage, SheetScan, entry_key, row_key
 from scoring import expected_sheet, parse_record
 from scoring.random_games import InjectedError, inject_errors, random_record, written_columns
 from scoring.rules import RuleSet
@@ -60,17 +60,17 @@ def synthetic_sheet(rng: random.Random, rules: RuleSet, tournament: str, round_:
                 "table": table, "page": 0, "continuation": 0, "layout_id": LAYOUT_ID,
                 "rules_id": rules.id, "rules": rules.settings(), "seats": list(seats),
                 "names": list(names), "date": ""}
-    fields = [FieldReading(row_key(n), 1, (10.0, 20.0 + 5 * n, 100.0, 5.0), "read", deal, 0.999,
-                           deal=n + 1) for n, deal in enumerate(doc["deals"])]
+    fields = [FieldReading(row_key(n), 1, (10.0, 20.0 + 5 * n, 100.0, 5.0), CellStatus.READ,
+                           deal, 0.999, deal=n + 1) for n, deal in enumerate(doc["deals"])]
     for seat, cols in doc["written"].items():
         columns = [("pool", None, cols["pool"]), ("mountain", None, cols["mountain"])]
         columns += [("whists", on, values) for on, values in cols["whists"].items()]
         for kind, on, values in columns:
             fields += [FieldReading(entry_key(seat, kind, on, n), 0, (0.0, 0.0, 8.0, 5.0),
-                                    "read", value, 0.99) for n, value in enumerate(values)]
+                                    CellStatus.READ, value, 0.99) for n, value in enumerate(values)]
     for index in rng.sample(range(len(fields)), min(doubtful, len(fields))):
         f = fields[index]
-        fields[index] = FieldReading(f.key, f.page, f.rect_mm, "doubtful", f.value, 0.6,
+        fields[index] = FieldReading(f.key, f.page, f.rect_mm, CellStatus.DOUBTFUL, f.value, 0.6,
                                      ((f.value, 0.6), (None, 0.4)), deal=f.deal)
     pages = []
     for page in range(PAGES):

@@ -27,12 +27,12 @@ import numpy as np
 from forms.identity import SheetIdentity, make_sheet_id
 from forms.layout import build_layout, calibration_cells
 from forms.model import Box, CalibrationCell, DealCell, EntryCell, Layout
+from forms.render.fill import FillError
 from forms.render.raster import render_pages
 from forms.render.sheet import SheetRequest, render_pdf_bytes
 from samplegen import degrade
 from samplegen.fill import (
     MARK,
-    FillError,
     deal_values,
     entry_values,
     mark_groups,

@@ -1,18 +1,33 @@
-"""Typed errors of the scan pipeline: each names the file and page, and says what to do next.
-
-``exit_code_name`` is the name of the :class:`pulka.exitcodes.ExitCode` member the command
-line maps the error to (``scanner`` does not import ``pulka``: imports run one way).
+"""Typed errors of the scan pipeline: each names the file and page, says what to do next, and
+carries its :class:`scoring.exitcode.ExitCode`; :class:`ScanFailure` is one such error as a
+value a batch reports and goes on.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
+from scoring.exitcode import ExitCode, PulkaError
 
-class ScanError(Exception):
+
+@dataclass(frozen=True)
+class ScanFailure:
+    """A file (or page) that could not be read: the one-line reason and its exit code."""
+
+    source: str
+    message: str
+    exit_code: ExitCode = ExitCode.BAD_INPUT
+
+    @classmethod
+    def of(cls, error: PulkaError, source: str | Path) -> ScanFailure:
+        """The failure an error makes of a file."""
+        return cls(str(source), str(error), error.exit_code)
+
+
+class ScanError(PulkaError):
     """Base of every scan error: ``str(error)`` is one plain sentence with the advice."""
 
-    exit_code_name = "BAD_INPUT"
     default_advice = "check the file and scan it again"
 
     def __init__(self, problem: str, source: str | Path | None = None, page: int | None = None,
@@ -69,6 +84,6 @@ class PoorQuality(ScanError):
 class TesseractMissing(ScanError):
     """The tesseract binary is not installed (or too old)."""
 
-    exit_code_name = "MISSING_DEPENDENCY"
+    exit_code = ExitCode.MISSING_DEPENDENCY
     default_advice = ("install it (Debian/Ubuntu: apt-get install tesseract-ocr; macOS: brew "
                       "install tesseract) or scan sheets whose QR codes are readable")

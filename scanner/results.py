@@ -16,15 +16,41 @@ own, with no fragment: the whole file is the crop.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from enum import StrEnum
+from pathlib import Path, PurePosixPath
 from typing import Any
 
+from scanner.jsoncheck import (
+    DocumentError,
+    arr,
+    integer,
+    items,
+    number,
+    obj,
+    optional,
+    plain,
+    text,
+)
+
 SCAN_FORMAT = "pulka-scan/1"
+SCAN_FILE = "scan.json"
+"""A sheet's ``pulka-scan/1`` document, in its folder."""
+RECORD_FILE = "record.json"
+"""A sheet's decoded ``pulka-record/1``, in its folder."""
 STRAIGHT_PAGE_DPI = 100
 """Resolution of the straightened page images a scan keeps (for reports and review); they
 are grey JPEGs (older scans kept them in colour; both read the same)."""
+
+
+class CellStatus(StrEnum):
+    """How a field was read: its value sure, doubtful (a person decides), or nothing written."""
+
+    READ = "read"
+    DOUBTFUL = "doubtful"
+    EMPTY = "empty"
 
 
 @dataclass(frozen=True)
@@ -39,7 +65,7 @@ class FieldReading:
     key: str
     page: int
     rect_mm: tuple[float, float, float, float]
-    status: str
+    status: CellStatus
     value: Any
     confidence: float
     candidates: tuple[tuple[Any, float], ...] = ()
@@ -54,6 +80,9 @@ class FieldReading:
     """An entry's ink evidence: P(ink | value) for the values the decoding weighed, most
     likely first, before the rules had their say (``scanner.decode.columns``); what lets a
     store decode the entry again when a person corrects the sheet. Empty for a row."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "status", CellStatus(self.status))
 
     @property
     def kind(self) -> str:
@@ -93,12 +122,12 @@ class SheetScan:
     @property
     def doubtful(self) -> tuple[FieldReading, ...]:
         """Fields that need a person."""
-        return tuple(f for f in self.fields if f.status == "doubtful")
+        return tuple(f for f in self.fields if f.status is CellStatus.DOUBTFUL)
 
     def to_json(self) -> dict[str, Any]:
         """The ``pulka-scan/1`` document: what ``dataclasses.asdict`` gives, built one level
-        deep (asdict copies every nested value, 40 times slower); it shares the scan's
-        dicts (record, identity, values), so copy it before changing it."""
+        deep without copying; it shares the scan's dicts (record, identity, values), so copy
+        it before changing it."""
         doc = _fields_of(self)
         doc["pages"] = tuple(_fields_of(page) for page in self.pages)
         doc["fields"] = tuple(_fields_of(f) for f in self.fields)
@@ -106,27 +135,109 @@ class SheetScan:
         return doc
 
     @classmethod
-    def from_json(cls, doc: dict[str, Any]) -> SheetScan:
-        """Read a ``pulka-scan/1`` document back."""
+    def from_json(cls, doc: Any) -> SheetScan:
+        """Read a ``pulka-scan/1`` document back, every value's type checked.
+
+        Raises :class:`scanner.jsoncheck.DocumentError` naming the first field that is wrong.
+        """
+        doc = obj(doc, "(document)")
         if doc.get("format") != SCAN_FORMAT:
-            raise ValueError(f"not a {SCAN_FORMAT} document (format {doc.get('format')!r})")
-        pages = tuple(ScannedPage(**{**p, "warnings": tuple(p.get("warnings", ()))})
-                      for p in doc["pages"])
-        fields = tuple(FieldReading(**{**f, "rect_mm": tuple(f["rect_mm"]),
-                                       "candidates": tuple(tuple(c) for c in f["candidates"]),
-                                       "ink": tuple(tuple(c) for c in f.get("ink", ()))})
-                       for f in doc["fields"])
-        return cls(doc["sheet_id"], doc["identity"], doc["layout_id"], pages, fields,
-                   doc["record"], tuple(doc.get("missing_pages", ())),
-                   tuple(doc.get("problems", ())), doc.get("seconds", 0.0),
-                   doc.get("extra", {}))
+            raise DocumentError("format", f"not a {SCAN_FORMAT} document "
+                                          f"(format {doc.get('format')!r})")
+        return cls(text(doc.get("sheet_id"), "sheet_id"), _identity(doc.get("identity")),
+                   text(doc.get("layout_id"), "layout_id"),
+                   items(doc.get("pages"), "pages", _page),
+                   items(doc.get("fields"), "fields", _field), _record(doc.get("record")),
+                   items(doc.get("missing_pages", []), "missing_pages", _page_index),
+                   items(doc.get("problems", []), "problems", text),
+                   number(doc.get("seconds", 0.0), "seconds"),
+                   obj(plain(doc.get("extra", {}), "extra"), "extra"))
+
+
+MAX_PAGE_INDEX = 99
+"""Largest page index a scan may name (pages of one sheet, counted from 0)."""
+FIELD_KEY = re.compile(r"(entry:[^:\s]{1,8}:(pool|mountain|whists)(:[^:\s]{1,8})?|row):\d{1,4}")
+"""What a field's key looks like (:func:`entry_key`, :func:`row_key`)."""
+
+
+def _page_index(value: Any, where: str) -> int:
+    return integer(value, where, 0, MAX_PAGE_INDEX)
+
+
+def _identity(value: Any) -> dict[str, Any]:
+    """The sheet's identity: its seats, names and place checked, the rest plain JSON."""
+    identity = obj(plain(value, "identity"), "identity")
+    for name in ("round", "table", "continuation", "page"):
+        optional(_page_index if name == "page" else integer)(identity.get(name),
+                                                            f"identity.{name}")
+    for name in ("sheet_id", "tournament", "rules_id", "layout_id", "date"):
+        optional(text)(identity.get(name), f"identity.{name}")
+    items(identity.get("seats") or [], "identity.seats", text)
+    items(identity.get("names") or [], "identity.names", optional(text))
+    optional(obj)(identity.get("rules"), "identity.rules")
+    return identity
+
+
+def _record(value: Any) -> dict[str, Any]:
+    """The record as decoded: plain JSON, its parts of the right kind (the rules engine
+    checks the rest when the store scores it)."""
+    record = obj(plain(value, "record"), "record")
+    items(record.get("deals") or [], "record.deals", optional(obj))
+    items(record.get("seats") or [], "record.seats", text)
+    for name in ("rules", "written", "names"):
+        optional(obj)(record.get(name), f"record.{name}")
+    return record
+
+
+def _page(value: Any, where: str) -> ScannedPage:
+    page = obj(value, where)
+    return ScannedPage(_page_index(page.get("index"), f"{where}.index"),
+                       text(page.get("source"), f"{where}.source"),
+                       text(page.get("image"), f"{where}.image"),
+                       number(page.get("fit_error_mm"), f"{where}.fit_error_mm"),
+                       items(page.get("warnings", []), f"{where}.warnings", text))
+
+
+def _pair(value: Any, where: str) -> tuple[Any, float]:
+    pair = arr(value, where)
+    if len(pair) != 2:
+        raise DocumentError(where, f"expected [value, probability], got {len(pair)} items")
+    return plain(pair[0], f"{where}[0]"), number(pair[1], f"{where}[1]")
+
+
+def _field(value: Any, where: str) -> FieldReading:
+    f = obj(value, where)
+    key = text(f.get("key"), f"{where}.key")
+    if not FIELD_KEY.fullmatch(key):
+        raise DocumentError(f"{where}.key", f"{key!r} is neither entry:SEAT:COLUMN[:ON]:N "
+                                            f"nor row:N")
+    status = text(f.get("status"), f"{where}.status")
+    if status not in set(CellStatus):
+        raise DocumentError(f"{where}.status", f"{status!r} is not one of "
+                                               f"{', '.join(CellStatus)}")
+    rect = tuple(items(f.get("rect_mm"), f"{where}.rect_mm", number))
+    if len(rect) != 4:
+        raise DocumentError(f"{where}.rect_mm", f"expected 4 numbers, got {len(rect)}")
+    return FieldReading(
+        key, _page_index(f.get("page"), f"{where}.page"), (rect[0], rect[1], rect[2], rect[3]),
+        CellStatus(status), plain(f.get("value"), f"{where}.value"),
+        number(f.get("confidence"), f"{where}.confidence"),
+        items(f.get("candidates", []), f"{where}.candidates", _pair),
+        plain(f.get("expected"), f"{where}.expected"),
+        optional(integer)(f.get("deal"), f"{where}.deal"),
+        text(f.get("note", ""), f"{where}.note"), optional(text)(f.get("crop"), f"{where}.crop"),
+        items(f.get("ink", []), f"{where}.ink", _ink))
+
+
+def _ink(value: Any, where: str) -> tuple[int | None, float]:
+    written, p = _pair(value, where)
+    return optional(integer)(written, f"{where}[0]"), p
 
 
 def _fields_of(obj: Any) -> dict[str, Any]:
     """A dataclass's fields by name, its values as they are: a copy of its ``__dict__``,
     which for these dataclasses (no slots, no cached properties) holds exactly the fields,
-    set in their order by ``__init__``; ``dataclasses.fields`` per object costs five times
-    more (100 fields a sheet)."""
+    in their order."""
     return dict(vars(obj))
 
 
@@ -193,6 +304,12 @@ def split_crop(crop: str) -> tuple[str, tuple[int, int, int, int] | None]:
     raise ValueError(f"crop {crop!r}: no xywh=x,y,w,h in pixels")
 
 
-def scan_json_path(out_dir: Path, sheet_id: str) -> Path:
+def scan_folder(scan: SheetScan) -> str:
+    """The folder, under the output folder, a scan's files are in: that of its page images
+    (the sheet id, or ``<sheet id>~<n>`` for a further copy, :mod:`scanner.output`)."""
+    return PurePosixPath(scan.pages[0].image).parts[0]
+
+
+def scan_json_path(out_dir: Path, scan: SheetScan) -> Path:
     """Where a sheet's ``pulka-scan/1`` document is written."""
-    return out_dir / sheet_id / "scan.json"
+    return out_dir / scan_folder(scan) / SCAN_FILE

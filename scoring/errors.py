@@ -6,9 +6,11 @@ Every error is a :class:`ValueError` whose message quotes the input and where it
 
 from __future__ import annotations
 
+from scoring.exitcode import PulkaError
 
-class ScoringError(ValueError):
-    """Base class of every error raised by :mod:`scoring`."""
+
+class ScoringError(PulkaError, ValueError):
+    """Base class of every error raised by :mod:`scoring` (exit code ``BAD_INPUT``)."""
 
 
 class RecordError(ScoringError):

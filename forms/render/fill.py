@@ -22,14 +22,16 @@ from forms.layout import calibration_cells, entry_cells
 from forms.model import Box, DealCell, Layout
 from forms.render.sheet import SheetFill
 from scoring.deals import Deal
+from scoring.exitcode import PulkaError
 from scoring.record import GameRecord
 from scoring.sheet import ExpectedSheet, expected_sheet
 
 log = logging.getLogger(__name__)
 
 
-class FillError(ValueError):
-    """A record that does not fit the sheet's cells; the message names the column."""
+class FillError(PulkaError, ValueError):
+    """A record that does not fit the sheet's cells (too many deals, entries or digits); the
+    message names the column."""
 
 
 def fill_from_record(record: GameRecord, layout: Layout,

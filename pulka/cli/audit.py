@@ -18,10 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pulka.exitcodes import ExitCode, PulkaCommandError
+from pulka.errors import PulkaCommandError
 from pulka.records import load_json_file, load_record
-from pulka.report.text import columns_table, findings_text, settlement_text
+from pulka.report.text import findings_text, settlement_text, totals_text
 from scoring import GameRecord, RecordError, audit, expected_sheet, parse_record, settle_record
+from scoring.exitcode import ExitCode
 from scoring.jsonio import audit_json
 
 NAME = "audit"
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace) -> ExitCode:
                 print(("\n" if number else "") + f"== {item.path} ==")
             print(findings_text(findings))
             print()
-            print(columns_table(record, sheet))
+            print(totals_text(record, sheet))
             print()
             print(settlement_text(settlement))
         if html_dir is not None or pdf_dir is not None:
@@ -93,7 +94,7 @@ def _load(path: Path) -> _Input:
             record = parse_record(scan.record)
         except (KeyError, TypeError, ValueError) as error:
             message = str(error) if isinstance(error, RecordError) else \
-                f"not a readable pulka-scan/1 document ({error!r})"
+                f"not a readable pulka-scan/1 document ({error})"
             raise PulkaCommandError(f"{path}: {message}", ExitCode.BAD_INPUT) from None
         doc = scan.record
     else:

@@ -21,8 +21,9 @@ from pathlib import Path
 
 from pulka.cli.progress import ProgressBar
 from pulka.cli.store_options import add_db_argument, open_store
-from pulka.exitcodes import ExitCode, PulkaCommandError
+from pulka.errors import PulkaCommandError
 from pulka.store.importer import collect, import_paths, pipeline_available
+from scoring.exitcode import ExitCode
 
 NAME = "import"
 HELP = "scan folders of sheet images into the tournament store (all cores)"
@@ -71,6 +72,8 @@ def run(args: argparse.Namespace) -> ExitCode:
                                   bar.update)
         finally:
             bar.close()
+    for change in report.changed:
+        print(f"pulka import: {change}", file=sys.stderr)
     for failure in report.failures:
         message = failure.message
         if not message.startswith(failure.source.partition("#")[0]):
@@ -81,7 +84,7 @@ def run(args: argparse.Namespace) -> ExitCode:
     line = (f"{args.db}: imported {report.sheets} sheets in {report.seconds:.1f} s "
             f"({rate:.1f} sheets/s)" + (f": {states}" if states else ""))
     if report.skipped:
-        line += f"; {report.skipped} images already imported"
+        line += f"; skipped {report.skipped} images already imported"
     if report.failures:
         line += f"; {len(report.failures)} files failed"
     print(line)

@@ -7,7 +7,7 @@ import json
 from collections import Counter
 
 from forms.layout import PAPERS, build_layout, default_talon, layout_to_json
-from pulka.exitcodes import ExitCode
+from scoring.exitcode import ExitCode
 
 NAME = "layout"
 HELP = "print the sheet layout (every cell, mark box, marker and QR region, in mm)"

@@ -25,8 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from forms.identity import SheetIdentity
-from pulka.exitcodes import ExitCode, PulkaCommandError
+from pulka.errors import PulkaCommandError
 from scoring import RecordError
+from scoring.exitcode import ExitCode
 from scoring.rules import RuleSet
 
 NAME = "samples"
@@ -96,14 +97,11 @@ def _check(args: argparse.Namespace) -> None:
 
 
 def _glyphs(path: Path | None) -> dict[int, list[Any]]:
-    from samplegen.glyphs import GlyphDirError, default_glyphs, load_glyph_dir
+    from samplegen.glyphs import default_glyphs, load_glyph_dir
 
     if path is None:
         return default_glyphs()
-    try:
-        glyphs = load_glyph_dir(path)
-    except GlyphDirError as error:
-        raise PulkaCommandError(str(error), ExitCode.BAD_ARGS) from None
+    glyphs = load_glyph_dir(path)
     missing = [d for d in range(10) if not glyphs.get(d)]
     if missing:
         raise PulkaCommandError(f"glyph folder {path} has no images for digit(s) "
@@ -128,7 +126,8 @@ def _read_record(path: Path) -> dict[str, Any]:
 def _random_game(rules: RuleSet, rng: random.Random) -> dict[str, Any]:
     """A random game that fits the sheet in whole numbers (no Rostov half-shares)."""
     from forms.layout import build_layout
-    from samplegen.fill import FillError, deal_values, entry_values
+    from forms.render.fill import FillError
+    from samplegen.fill import deal_values, entry_values
     from scoring.random_games import random_record, written_columns
     from scoring.record import parse_record
     from scoring.sheet import expected_sheet
@@ -156,7 +155,7 @@ def _random_game(rules: RuleSet, rng: random.Random) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> ExitCode:
     """Write the sample folder(s); exit 0, 2 for bad arguments, 3 for a bad record or draw."""
     _check(args)
-    from samplegen.fill import FillError
+    from forms.render.fill import FillError
     from samplegen.sheets import make_sample
     from scoring.errors import RuleSetError
 
@@ -193,10 +192,7 @@ def run(args: argparse.Namespace) -> ExitCode:
 
 def draw_identities(path: Path, rules: RuleSet, tournament: str) -> list[SheetIdentity]:
     """The identities ``pulka print --draw`` prints for this draw, tournament and rules."""
-    from forms.render.batch import DrawError, batch_requests, read_draw
+    from forms.render.batch import batch_requests, read_draw
 
-    try:
-        seatings = read_draw(path, rules.players)
-    except DrawError as error:
-        raise PulkaCommandError(str(error), ExitCode.BAD_INPUT) from None
+    seatings = read_draw(path, rules.players)
     return [request.identity for request in batch_requests(seatings, rules, tournament, "ru")]

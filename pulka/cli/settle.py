@@ -6,10 +6,10 @@ import argparse
 import json
 from pathlib import Path
 
-from pulka.exitcodes import ExitCode
 from pulka.records import load_record
-from pulka.report.text import columns_table, settlement_text
+from pulka.report.text import settlement_text, totals_text
 from scoring import expected_sheet, settle_record
+from scoring.exitcode import ExitCode
 from scoring.jsonio import settlement_json
 
 NAME = "settle"
@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> ExitCode:
     if args.json:
         print(json.dumps(settlement_json(settlement, sheet), ensure_ascii=False))
     else:
-        print(columns_table(record, sheet))
+        print(totals_text(record, sheet))
         print()
         print(settlement_text(settlement))
     return ExitCode.OK

@@ -17,10 +17,9 @@ from fractions import Fraction
 from typing import Any
 
 from pulka.cli.store_options import add_db_argument, open_store
-from pulka.exitcodes import ExitCode, PulkaCommandError
 from pulka.report.standings import whists_text
-from pulka.store.database import StoreError
 from scoring.errors import RuleSetError
+from scoring.exitcode import ExitCode
 from scoring.rules import RuleSet
 
 NAME = "show"
@@ -39,10 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> ExitCode:
     """Print the sheet; exit 0 when settled, 1 (FINDINGS) when a person must look at it."""
     with open_store(args.db, create=False) as store:
-        try:
-            summary = store.sheet_summary(args.sheet.strip().upper())
-        except StoreError as error:
-            raise PulkaCommandError(str(error), ExitCode.BAD_ARGS) from None
+        summary = store.sheet_summary(args.sheet.strip().upper())
     if args.json:
         json.dump(summary, sys.stdout, ensure_ascii=False, indent=1)
         print()

@@ -19,9 +19,15 @@ import sys
 from pathlib import Path
 
 from pulka.cli.store_options import add_db_argument, open_store
-from pulka.exitcodes import ExitCode, PulkaCommandError
-from pulka.report.standings import TIEBREAKS, Standings, check_tiebreaks, whists_text
-from pulka.store.database import StoreError
+from pulka.errors import PulkaCommandError
+from pulka.report.standings import (
+    TIEBREAKS,
+    Standings,
+    check_tiebreaks,
+    standings,
+    whists_text,
+)
+from scoring.exitcode import ExitCode
 
 NAME = "standings"
 HELP = "rank the players by total whists (4.1.3), per round or overall; CSV and JSON"
@@ -51,10 +57,7 @@ def run(args: argparse.Namespace) -> ExitCode:
         raise PulkaCommandError(f"--round: rounds count from 1, got {args.round}",
                                 ExitCode.BAD_ARGS)
     with open_store(args.db, create=False) as store:
-        try:
-            result = store.standings(args.tournament, args.round, tiebreaks)
-        except StoreError as error:
-            raise PulkaCommandError(str(error), ExitCode.BAD_ARGS) from None
+        result = standings(store, args.tournament, args.round, tiebreaks)
     if args.csv is not None:
         try:
             args.csv.write_text(result.to_csv(), encoding="utf-8")

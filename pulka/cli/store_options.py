@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import sqlite3
 from pathlib import Path
 
-from pulka.exitcodes import ExitCode, PulkaCommandError
+from pulka.errors import PulkaCommandError
 from pulka.store.database import DEFAULT_DB, Store
-from pulka.store.schema import SchemaTooNew
+from scoring.exitcode import ExitCode
 
 
 def add_db_argument(parser: argparse.ArgumentParser) -> None:
@@ -24,10 +23,4 @@ def open_store(path: Path, create: bool = True) -> Store:
                                 f"`pulka import`, or name it with --db", ExitCode.BAD_ARGS)
     if path.exists() and path.is_dir():
         raise PulkaCommandError(f"--db {path} is a folder; name a file", ExitCode.BAD_ARGS)
-    try:
-        return Store(path)
-    except SchemaTooNew as error:
-        raise PulkaCommandError(f"{path}: {error}", ExitCode.BAD_INPUT) from None
-    except sqlite3.DatabaseError as error:
-        raise PulkaCommandError(f"{path}: not a pulka store ({error})",
-                                ExitCode.BAD_INPUT) from None
+    return Store(path)

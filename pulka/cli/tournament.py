@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 from pathlib import Path
 
-from pulka.cli.draw_file import read_draw_file
+from forms.render.batch import load_draw
 from pulka.cli.store_options import add_db_argument, open_store
-from pulka.exitcodes import ExitCode, PulkaCommandError
-from pulka.store.database import StoreError
+from pulka.errors import PulkaCommandError
+from scoring.exitcode import ExitCode
 
 NAME = "tournament"
 HELP = "create a tournament in the store (rounds, tables, the draw) or list them"
@@ -50,24 +51,19 @@ def run(args: argparse.Namespace) -> ExitCode:
         if value is not None and value < 1:
             raise PulkaCommandError(f"--{option}: must be 1 or more, got {value}",
                                     ExitCode.BAD_ARGS)
-    seatings = _draw(args.draw) if args.draw is not None else []
+    draw = load_draw(args.draw) if args.draw is not None else None
+    seatings = [(s.round, s.table, SEATS[:draw.players], s.names)
+                for s in draw.seatings] if draw else []
     rounds = max([args.rounds or 0, *(s[0] for s in seatings)]) or None
     tables = max([args.tables or 0, *(s[1] for s in seatings)]) or None
     with open_store(args.db) as store:
-        try:
-            store.new_tournament(args.name, rounds, tables, seatings)
-        except StoreError as error:
-            raise PulkaCommandError(str(error), ExitCode.BAD_ARGS) from None
+        store.new_tournament(args.name, rounds, tables, seatings)
     players = len({n for s in seatings for n in s[3] if n})
     print(f"{args.db}: tournament {args.name!r}, {rounds or 0} rounds x {tables or 0} tables"
-          + (f", {players} players from {args.draw}" if seatings else ""))
+          + (f", {players} players from {args.draw}" if draw else ""))
+    if draw is not None:
+        print(f"pulka tournament: {args.draw}: {draw.describe()}", file=sys.stderr)
     return ExitCode.OK
-
-
-def _draw(path: Path) -> list[tuple[int, int, str, tuple[str, ...]]]:
-    """The draw's seatings as the store takes them (the seats from its header)."""
-    draw = read_draw_file(path, None, "tournament")
-    return [(s.round, s.table, SEATS[:draw.players], s.names) for s in draw.seatings]
 
 
 def _list(args: argparse.Namespace) -> ExitCode:

@@ -22,13 +22,15 @@ from __future__ import annotations
 import csv
 import io
 import logging
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 
+from pulka.store.database import Store
+from pulka.store.schema import SheetState
+from pulka.store.standings import StandingsRows
 from scoring.jsonio import fraction_json
 
 log = logging.getLogger(__name__)
@@ -114,43 +116,31 @@ def check_tiebreaks(names: Sequence[str]) -> tuple[str, ...]:
     return tuple(names)
 
 
-def standings(conn: sqlite3.Connection, tournament_id: int, round_: int | None = None,
+def standings(store: Store, tournament: str | None = None, round_: int | None = None,
               tiebreaks: Sequence[str] = ()) -> Standings:
     """Rank the players of a tournament (one round when ``round_`` is given)."""
+    return rank(store.standings_rows(tournament, round_), round_, tiebreaks)
+
+
+def rank(data: StandingsRows, round_: int | None = None,
+         tiebreaks: Sequence[str] = ()) -> Standings:
+    """Rank players by total whists, then the tie-breaks in order; level players share a rank."""
     order = check_tiebreaks(tiebreaks)
-    (name,) = conn.execute("SELECT name FROM tournaments WHERE id = ?",
-                           (tournament_id,)).fetchone()
-    where, args = "s.tournament_id = ?", [tournament_id]
-    if round_ is not None:
-        where, args = where + " AND s.round = ?", [*args, round_]
-    rows = conn.execute(
-        "SELECT p.name, s.round, st.result, st.remises, st.allpass, s.state "
-        "FROM settlements st JOIN sheets s ON s.id = st.sheet_id "
-        "JOIN sheet_players sp ON sp.sheet_id = s.id AND sp.seat = st.seat "
-        f"JOIN players p ON p.id = sp.player_id WHERE {where}", args).fetchall()
-    players = {r[0] for r in conn.execute(
-        "SELECT p.name FROM sheet_players sp JOIN sheets s ON s.id = sp.sheet_id "
-        f"JOIN players p ON p.id = sp.player_id WHERE {where}", args)}
-    round_filter = "" if round_ is None else " AND r.number = ?"
-    players |= {r[0] for r in conn.execute(
-        "SELECT p.name FROM table_seats ts JOIN tables tb ON tb.id = ts.table_id "
-        "JOIN rounds r ON r.id = tb.round_id JOIN players p ON p.id = ts.player_id "
-        f"WHERE r.tournament_id = ?{round_filter}",
-        [tournament_id] + ([] if round_ is None else [round_]))}
+    players = data.players
     totals = {p: Fraction(0) for p in players}
     by_round: dict[str, dict[int, Fraction]] = {p: {} for p in players}
     sheets = dict.fromkeys(players, 0)
     provisional = dict.fromkeys(players, 0)
     remises = dict.fromkeys(players, 0)
     allpass = {p: Fraction(0) for p in players}
-    for player, number, result, player_remises, player_allpass, state in rows:
-        value = Fraction(result)
-        totals[player] += value
-        by_round[player][number or 0] = by_round[player].get(number or 0, Fraction(0)) + value
+    for seat in data.results:
+        player, number = seat.player, seat.round or 0
+        totals[player] += seat.result
+        by_round[player][number] = by_round[player].get(number, Fraction(0)) + seat.result
         sheets[player] += 1
-        provisional[player] += state != "settled"
-        remises[player] += player_remises
-        allpass[player] += Fraction(player_allpass)
+        provisional[player] += seat.state is not SheetState.SETTLED
+        remises[player] += seat.remises
+        allpass[player] += seat.allpass
 
     def key(player: str) -> tuple[Any, ...]:
         parts: list[Any] = [-totals[player]]
@@ -161,15 +151,10 @@ def standings(conn: sqlite3.Connection, tournament_id: int, round_: int | None =
     ranked = sorted(players, key=lambda p: (key(p), p))
     lines: list[Standing] = []
     for index, player in enumerate(ranked):
-        rank = lines[-1].rank if lines and key(ranked[index - 1]) == key(player) else index + 1
-        lines.append(Standing(rank, player, totals[player], by_round[player], sheets[player],
+        place = lines[-1].rank if lines and key(ranked[index - 1]) == key(player) else index + 1
+        lines.append(Standing(place, player, totals[player], by_round[player], sheets[player],
                               provisional[player], remises[player], allpass[player]))
-    states = dict(conn.execute(f"SELECT s.state, count(*) FROM sheets s WHERE {where} "
-                               "GROUP BY s.state", args).fetchall())
-    numbers = {r for p in by_round.values() for r in p}
-    if round_ is None:
-        numbers |= {r[0] for r in conn.execute("SELECT number FROM rounds WHERE tournament_id = ?",
-                                              (tournament_id,))}
-    else:
-        numbers = {round_}
-    return Standings(name, round_, order, tuple(sorted(numbers)), tuple(lines), states)
+    numbers = set(data.rounds) if round_ is not None else \
+        {r for p in by_round.values() for r in p} | data.rounds
+    return Standings(data.tournament, round_, order, tuple(sorted(numbers)), tuple(lines),
+                     data.states)

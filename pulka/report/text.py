@@ -29,7 +29,7 @@ def _table(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
-def columns_table(record: GameRecord, sheet: ExpectedSheet) -> str:
+def totals_text(record: GameRecord, sheet: ExpectedSheet) -> str:
     """Final totals of each column, and the running totals as they were written."""
     seats = record.seats
     header = ["player", "pool", "mountain"] + [f"whists on {s}" for s in seats]

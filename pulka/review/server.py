@@ -1,8 +1,9 @@
-"""The review page's web server: the page's own three files, its JSON API and the scan images.
+"""The review page's web server: the page's own files, its JSON API and the scan images.
 
 Routes (everything else is 404, other methods 405):
 
-* ``GET /``, ``/review.js``, ``/review.css``: the page (``static/``, a fixed list of files);
+* ``GET /``, ``/review.js``, ``/sheet.js``, ``/decide.js``, ``/review.css``: the page
+  (:mod:`pulka.review.files`); the HTML carries this server's token;
 * ``GET /api/queue``: the doubtful cells, worst first, grouped by sheet
   (:func:`pulka.store.review.queue`);
 * ``GET /api/sheet/<sheet id>``: one sheet's cells with their state, findings, settlement;
@@ -13,50 +14,56 @@ Routes (everything else is 404, other methods 405):
   the queue and the standings, so the page needs one round trip per decision;
 * ``POST /api/undo``: takes back this reviewer's last decision (answers as decide);
 * ``GET /img/<sheet id>/page/<n>``, ``/img/<sheet id>/crop/<cell key>``: the straightened
-  page or the ink crop, only at the path the store recorded for it, resolved inside the
-  sheet's scan folder (no ``..``, no absolute path, no symbolic link out of it); a crop
-  that names a rectangle of its page's field sheet (``crops/page-1.jpg#xywh=...``,
-  :func:`scanner.results.split_crop`) is cut out of it and sent as JPEG
-  (:func:`pulka.report.crops.crop_jpeg`), one without (an older scan's own file) as it is.
+  page or the ink crop, only at the path the store recorded for it, inside the sheet's scan
+  folder (:func:`pulka.review.files.safe_file`); a crop that names a rectangle of its page's
+  field sheet is cut out of it and sent as JPEG (:func:`pulka.report.crops.crop_jpeg`).
 
-A POST must be ``application/json`` (which also keeps other web sites from posting to it:
-a cross-site JSON post needs a CORS pre-flight this server never grants), at most
-:data:`MAX_BODY_BYTES` (413 otherwise); a request naming a host other than the one the server
-is bound to is refused (421), against DNS rebinding. Each request opens the store afresh
-(SQLite in WAL mode: reads never wait for an import).
+Every request is checked first (:mod:`pulka.review.checks`: Host; for a POST, Origin, the
+token, ``application/json`` of at most :data:`MAX_BODY_BYTES`); a malformed one is answered
+4xx with ``{"error": one line}`` and nothing in the log but a debug line, and a client that
+hangs up mid-request is dropped quietly. Each request opens the store afresh (SQLite in WAL
+mode: reads never wait for an import).
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import secrets
+import sys
 import threading
-import time
+from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from importlib import resources
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from pulka.report.crops import crop_jpeg
+from pulka.report.standings import standings
+from pulka.review.checks import (
+    TOKEN_HEADER,
+    Decision,
+    RequestError,
+    check_host,
+    check_origin,
+    check_token,
+    parse_body,
+)
+from pulka.review.files import IMAGE_TYPES, STATIC_FILES, safe_file, scan_root, static_file
 from pulka.store import review as review_store
-from pulka.store.database import Store, StoreError
+from pulka.store.database import Store
+from pulka.store.errors import StoreError
 from scanner.results import split_crop
 
 log = logging.getLogger(__name__)
 
 MAX_BODY_BYTES = 64 * 1024
 """Largest request body (a decision is well under 1 KiB)."""
-MAX_IMAGE_BYTES = 32 * 1024 * 1024
-"""Largest image served (a straightened page at 100 dpi is under 2 MiB)."""
-STATIC_FILES = {"/": ("index.html", "text/html; charset=utf-8"),
-                "/index.html": ("index.html", "text/html; charset=utf-8"),
-                "/review.js": ("review.js", "text/javascript; charset=utf-8"),
-                "/review.css": ("review.css", "text/css; charset=utf-8")}
-IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
-ACTIONS = ("accept", "type", "illegible", "skip")
-LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+REQUEST_TIMEOUT_S = 30
+"""How long a connection may stay silent before the server drops it."""
+CLIENT_GONE = (ConnectionError, TimeoutError)
+"""What a client that hangs up or goes silent raises on its socket."""
 SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
@@ -65,57 +72,8 @@ SECURITY_HEADERS = {
 }
 
 
-class RequestError(Exception):
-    """A request the server refuses: HTTP status and one line for the page."""
-
-    def __init__(self, status: HTTPStatus, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-
-
-def scan_root(scan_path: str | None, db: Path) -> Path | None:
-    """The folder a sheet's image paths are relative to: the one above its ``scan.json``.
-
-    A relative scan path is tried from the current folder, then from the store's folder.
-    """
-    if not scan_path:
-        return None
-    path = Path(scan_path)
-    for candidate in [path] if path.is_absolute() else [Path.cwd() / path, db.parent / path]:
-        if candidate.parent.is_dir():
-            return candidate.parent.parent
-    return None
-
-
-def safe_file(root: Path, relative: str) -> Path | None:
-    """``root/relative`` when it is an image file inside ``root``; ``None`` otherwise.
-
-    >>> import tempfile
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     _ = (Path(folder) / "a.png").write_bytes(b"x")
-    ...     [safe_file(Path(folder), p) is not None for p in ("a.png", "../a.png", "/etc/passwd")]
-    [True, False, False]
-    """
-    if not relative or "\\" in relative or "\0" in relative:
-        return None
-    rel = PurePosixPath(relative)
-    if rel.is_absolute() or ".." in rel.parts or rel.suffix.lower() not in IMAGE_TYPES:
-        return None
-    try:
-        base = root.resolve(strict=True)
-        target = (base / rel).resolve(strict=True)
-    except (OSError, RuntimeError):
-        return None
-    if not target.is_relative_to(base) or not target.is_file():
-        return None
-    if target.stat().st_size > MAX_IMAGE_BYTES:
-        log.warning("%s: larger than %d bytes, not served", target, MAX_IMAGE_BYTES)
-        return None
-    return target
-
-
 class ReviewServer(ThreadingHTTPServer):
-    """The server: the store file, who decides, and the cells skipped in this session."""
+    """The server: the store file, who decides, its token, and the cells skipped so far."""
 
     daemon_threads = True
     allow_reuse_address = True
@@ -124,10 +82,10 @@ class ReviewServer(ThreadingHTTPServer):
         super().__init__(address, ReviewHandler)
         self.db = Path(db)
         self.who = who
+        self.token = secrets.token_urlsafe(24)
+        """Issued with the page; every state-changing request must send it back."""
         self.skipped: list[tuple[str, str]] = []
         self.lock = threading.Lock()
-        host = address[0]
-        self.hosts = None if host in ("", "0.0.0.0", "::") else {host, *LOCAL_HOSTS}
 
     @property
     def url(self) -> str:
@@ -149,6 +107,14 @@ class ReviewServer(ThreadingHTTPServer):
         with self.lock:
             return set(self.skipped)
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A connection's failure is one log line, never a traceback on stderr."""
+        error = sys.exc_info()[1]
+        if isinstance(error, CLIENT_GONE):
+            log.debug("review: %s hung up (%s)", client_address, type(error).__name__)
+        else:
+            log.error("review: connection from %s failed: %r", client_address, error)
+
 
 def make_server(db: Path, host: str = "127.0.0.1", port: int = 0,
                 who: str = "reviewer") -> ReviewServer:
@@ -163,8 +129,10 @@ class ReviewHandler(BaseHTTPRequestHandler):
 
     server: ReviewServer
     protocol_version = "HTTP/1.1"
-    disable_nagle_algorithm = True  # headers and body go out as two writes: no 40 ms stall
+    disable_nagle_algorithm = True  # headers and body go out as two writes
     server_version = "pulka-review"
+    default_request_version = "HTTP/1.0"  # a broken request line still gets a status line
+    timeout = REQUEST_TIMEOUT_S
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base's name
         """Requests go to the debug log, not to stderr."""
@@ -193,28 +161,38 @@ class ReviewHandler(BaseHTTPRequestHandler):
                                                             HTTPStatus.LENGTH_REQUIRED)
         self._json({"error": message}, status)
 
-    def _guarded(self, handle: Any) -> None:
-        start = time.perf_counter()
+    def send_error(self, code: int, message: str | None = None,
+                   explain: str | None = None) -> None:
+        """The base class's own refusals (a bad request line, headers too long) as JSON; an
+        unknown method or HTTP version is the client's error (4xx), not the server's."""
+        status = {HTTPStatus.NOT_IMPLEMENTED: HTTPStatus.METHOD_NOT_ALLOWED,
+                  HTTPStatus.HTTP_VERSION_NOT_SUPPORTED: HTTPStatus.BAD_REQUEST
+                  }.get(HTTPStatus(code), HTTPStatus(code))
         try:
-            self._check_host()
-            handle()
-        except RequestError as error:
-            self._error(error.status, str(error))
-        except StoreError as error:
-            self._error(HTTPStatus.BAD_REQUEST, str(error))
-        except Exception:  # noqa: BLE001 - one request's bug must not stop the server
-            log.exception("review: %s %s failed", self.command, self.path)
-            self._error(HTTPStatus.INTERNAL_SERVER_ERROR, "internal error; see the server's log")
-        log.debug("%s %s: %.1f ms", self.command, self.path, (time.perf_counter() - start) * 1e3)
+            self._error(status, (message or status.phrase)[:200])
+        except CLIENT_GONE:
+            pass
+        self.close_connection = True
 
-    def _check_host(self) -> None:
-        if self.server.hosts is None:
-            return
-        host = (self.headers.get("Host") or "").strip()
-        name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
-        if name not in self.server.hosts:
-            raise RequestError(HTTPStatus.MISDIRECTED_REQUEST,
-                               f"host {host!r} is not this server; open {self.server.url}")
+    def _guarded(self, handle: Callable[[], None]) -> None:
+        try:
+            try:
+                check_host(self.headers.get("Host"), str(self.server.server_address[0]))
+                handle()
+            except RequestError as error:
+                log.debug("review: %s %.200s: %s", self.command, self.path, error)
+                self._error(error.status, str(error))
+            except StoreError as error:
+                self._error(HTTPStatus.BAD_REQUEST, str(error))
+            except CLIENT_GONE:
+                raise
+            except Exception:  # noqa: BLE001 - one request's bug must not stop the server
+                log.exception("review: %s %.200s failed", self.command, self.path)
+                self._error(HTTPStatus.INTERNAL_SERVER_ERROR,
+                            "internal error; see the server's log")
+        except CLIENT_GONE as gone:
+            log.debug("review: the client hung up (%s)", type(gone).__name__)
+            self.close_connection = True
 
     # -- methods ---------------------------------------------------------------------------
 
@@ -231,22 +209,18 @@ class ReviewHandler(BaseHTTPRequestHandler):
         self._guarded(self._post)
 
     def _refuse(self) -> None:
-        self._guarded(lambda: self._raise(RequestError(HTTPStatus.METHOD_NOT_ALLOWED,
-                                                       f"{self.command} is not served here")))
+        def refuse() -> None:
+            raise RequestError(HTTPStatus.METHOD_NOT_ALLOWED, f"{self.command} is not served "
+                                                              f"here")
+        self._guarded(refuse)
 
     do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _refuse  # noqa: N815
-
-    @staticmethod
-    def _raise(error: Exception) -> None:
-        raise error
 
     def _get(self) -> None:
         parts = urlsplit(self.path)
         path = parts.path
         if path in STATIC_FILES:
-            name, content_type = STATIC_FILES[path]
-            body = resources.files("pulka.review").joinpath("static", name).read_bytes()
-            self._send(HTTPStatus.OK, body, content_type, "no-cache")
+            self._send(HTTPStatus.OK, *static_file(path, self.server.token), "no-cache")
             return
         if path == "/favicon.ico":
             self._send(HTTPStatus.NO_CONTENT, b"", "image/x-icon", "max-age=86400")
@@ -263,12 +237,12 @@ class ReviewHandler(BaseHTTPRequestHandler):
             elif len(segments) == 4 and segments[0] == "img":
                 self._image(store, *segments[1:])
             else:
-                raise RequestError(HTTPStatus.NOT_FOUND, f"nothing at {path}")
+                raise RequestError(HTTPStatus.NOT_FOUND, f"nothing at {path:.200}")
 
     @staticmethod
     def _sheet(store: Store, sheet_id: str) -> str:
         if sheet_id not in store.sheet_ids():
-            raise RequestError(HTTPStatus.NOT_FOUND, f"no sheet {sheet_id!r} in the store")
+            raise RequestError(HTTPStatus.NOT_FOUND, f"no sheet {sheet_id!r:.200} in the store")
         return sheet_id
 
     @staticmethod
@@ -277,32 +251,23 @@ class ReviewHandler(BaseHTTPRequestHandler):
         out = []
         for name in names:
             try:
-                out.append(store.standings(name).to_json())
+                out.append(standings(store, name).to_json())
             except StoreError as error:
                 raise RequestError(HTTPStatus.NOT_FOUND, str(error)) from None
         return {"tournaments": out}
 
     def _image(self, store: Store, sheet_id: str, kind: str, which: str) -> None:
-        row = store.conn.execute("SELECT id, scan_path FROM sheets WHERE sheet_id = ?",
-                                 (sheet_id,)).fetchone()
-        relative = None
-        if row is not None and kind == "page" and which.isdigit():
-            found = store.conn.execute("SELECT image FROM pages WHERE sheet_id = ? AND "
-                                       "page_index = ?", (row[0], int(which))).fetchone()
-            relative = found and found[0]
-        elif row is not None and kind == "crop":
-            found = store.conn.execute("SELECT crop FROM cells WHERE sheet_id = ? AND key = ?",
-                                       (row[0], which)).fetchone()
-            relative = found and found[0]
-        missing = RequestError(HTTPStatus.NOT_FOUND, f"no {kind} image {which!r} of sheet "
-                                                    f"{sheet_id!r}")
+        ref = store.image_ref(sheet_id, kind, which)
+        relative = ref.relative
+        missing = RequestError(HTTPStatus.NOT_FOUND, f"no {kind:.20} image {which!r:.200} of "
+                                                    f"sheet {sheet_id!r:.200}")
         rect = None
         if kind == "crop" and relative:
             try:
                 relative, rect = split_crop(relative)
             except ValueError:
                 raise missing from None
-        root = scan_root(row[1], self.server.db) if row is not None else None
+        root = scan_root(ref.scan_path, self.server.db)
         target = safe_file(root, relative) if root is not None and relative else None
         if target is None:
             raise missing
@@ -320,30 +285,29 @@ class ReviewHandler(BaseHTTPRequestHandler):
     # -- decisions -------------------------------------------------------------------------
 
     def _body(self) -> dict[str, Any]:
+        """The checked body of a state-changing request: its origin, token, type and size."""
+        check_origin(self.headers.get("Origin"), self.headers.get("Host"))
+        check_token(self.headers.get(TOKEN_HEADER), self.server.token)
         content_type = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
         if content_type != "application/json":
-            raise RequestError(HTTPStatus.UNSUPPORTED_MEDIA_TYPE,
-                               "send application/json")
-        length_text = self.headers.get("Content-Length")
-        if length_text is None or not length_text.isdigit():
+            raise RequestError(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "send application/json")
+        length_text = self.headers.get("Content-Length") or ""
+        if not length_text.isdigit() or len(length_text) > 12:
             raise RequestError(HTTPStatus.LENGTH_REQUIRED, "a Content-Length is needed")
         length = int(length_text)
         if length > MAX_BODY_BYTES:
             raise RequestError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
                                f"a request body may have up to {MAX_BODY_BYTES} bytes, "
                                f"this one has {length}")
-        try:
-            doc = json.loads(self.rfile.read(length) or b"{}")
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise RequestError(HTTPStatus.BAD_REQUEST, f"not JSON: {error}") from None
-        if not isinstance(doc, dict):
-            raise RequestError(HTTPStatus.BAD_REQUEST, "send a JSON object")
-        return doc
+        body = self.rfile.read(length)
+        if len(body) < length:
+            raise ConnectionResetError("the body ended early")
+        return parse_body(body)
 
     def _post(self) -> None:
         path = urlsplit(self.path).path
         if path not in ("/api/decide", "/api/undo"):
-            raise RequestError(HTTPStatus.NOT_FOUND, f"nothing to post at {path}")
+            raise RequestError(HTTPStatus.NOT_FOUND, f"nothing to post at {path:.200}")
         doc = self._body()
         with Store(self.server.db) as store:
             if path == "/api/undo":
@@ -351,33 +315,30 @@ class ReviewHandler(BaseHTTPRequestHandler):
                 sheet = undone["sheet"] if undone else None
                 self._json(self._after(store, sheet, {"undone": undone}))
                 return
-            sheet, key, action = (str(doc.get("sheet") or ""), str(doc.get("key") or ""),
-                                  doc.get("action"))
-            if action not in ACTIONS:
-                raise RequestError(HTTPStatus.BAD_REQUEST,
-                                   f"action {action!r}: use one of {', '.join(ACTIONS)}")
-            self._sheet(store, sheet)
-            cell = store.conn.execute(
-                "SELECT c.candidates_json FROM cells c JOIN sheets s ON s.id = c.sheet_id "
-                "WHERE s.sheet_id = ? AND c.key = ?", (sheet, key)).fetchone()
-            if cell is None:
-                raise RequestError(HTTPStatus.NOT_FOUND, f"sheet {sheet} has no cell {key!r}")
-            if action == "skip":
-                self.server.skip(sheet, key)
-            elif action == "illegible":
-                review_store.decide(store, sheet, key, None, self.server.who, illegible=True)
-            else:
-                value = (self._candidate(key, json.loads(cell[0]), doc.get("candidate"))
-                         if action == "accept" else typed_value(key, doc.get("value")))
-                review_store.decide(store, sheet, key, value, self.server.who)
-            self._json(self._after(store, sheet, {"decided": {"sheet": sheet, "key": key,
-                                                              "action": action}}))
+            decision = Decision.from_json(doc)
+            self._decide(store, decision)
+            self._json(self._after(store, decision.sheet, {"decided": {
+                "sheet": decision.sheet, "key": decision.key, "action": decision.action}}))
+
+    def _decide(self, store: Store, decision: Decision) -> None:
+        sheet, key = self._sheet(store, decision.sheet), decision.key
+        try:
+            cell = store.cell(sheet, key)
+        except StoreError as error:
+            raise RequestError(HTTPStatus.NOT_FOUND, str(error)) from None
+        if decision.action == "skip":
+            self.server.skip(sheet, key)
+        elif decision.action == "illegible":
+            review_store.decide(store, sheet, key, None, self.server.who, illegible=True)
+        else:
+            value = decision.value if decision.action == "type" else \
+                self._candidate(key, cell.candidates, decision.candidate)
+            review_store.decide(store, sheet, key, value, self.server.who)
 
     @staticmethod
-    def _candidate(key: str, candidates: list[Any], number: Any) -> Any:
-        if isinstance(number, bool) or not isinstance(number, int) \
-                or not 1 <= number <= len(candidates):
-            raise RequestError(HTTPStatus.BAD_REQUEST, f"cell {key} has candidates 1 to "
+    def _candidate(key: str, candidates: list[Any], number: int | None) -> Any:
+        if number is None or not 1 <= number <= len(candidates):
+            raise RequestError(HTTPStatus.BAD_REQUEST, f"cell {key}: candidates are 1 to "
                                                        f"{len(candidates)}, not {number!r}")
         return candidates[number - 1][0]
 
@@ -391,27 +352,3 @@ class ReviewHandler(BaseHTTPRequestHandler):
             doc["panel"] = review_store.panel(store, sheet)
             doc["standings"] = self._standings(store, doc["panel"]["tournament"])
         return doc
-
-
-def typed_value(key: str, value: Any) -> Any:
-    """A typed value for a cell: an entry's text becomes a number, a row's text a deal object.
-
-    >>> typed_value("entry:A:pool:2", " 20 "), typed_value("entry:A:pool:2", "")
-    (20, None)
-    """
-    if not isinstance(value, str):
-        return value
-    text = value.strip()
-    if not text or text == "-":
-        return None
-    if key.startswith("row:"):
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as error:
-            raise RequestError(HTTPStatus.BAD_REQUEST, f"cell {key}: a deal row takes a deal "
-                                                       f"as JSON ({error})") from None
-    try:
-        return int(text)
-    except ValueError:
-        raise RequestError(HTTPStatus.BAD_REQUEST, f"cell {key}: {text!r} is not a whole "
-                                                   f"number") from None

@@ -16,69 +16,47 @@ read while an import writes. Tables and migrations: :mod:`pulka.store.schema`.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from pulka.store.errors import GuardedConnection, StoreError, sqlite_errors, whole_number
+from pulka.store.hashes import PageHash, page_hash
 from pulka.store.redecode import redecode_sheet
 from pulka.store.refresh import now, refresh
-from pulka.store.schema import migrate
+from pulka.store.rows import CellRow, ImageRef, named_rows
+from pulka.store.schema import SheetState, migrate
+from pulka.store.standings import StandingsRows, standings_rows
+from pulka.store.summary import sheet_summary
 from scanner.results import ScannedPage, SheetScan
 
 log = logging.getLogger(__name__)
 
 DEFAULT_DB = Path("pulka.sqlite")
-BUSY_TIMEOUT_MS = 10_000
+BUSY_TIMEOUT_S = 10.0
 """How long a writer waits for another one (the review page during an import)."""
+MAX_ROUNDS = 999
+MAX_TABLES = 999
+"""Largest round and table number a tournament has."""
 NO_TOURNAMENT = ""
 """The tournament name of sheets printed outside a tournament."""
-
-
-class StoreError(ValueError):
-    """A request the store cannot do: the message names the sheet, cell or tournament."""
-
-
-@lru_cache(maxsize=4096)
-def _file_digest(path: str, size: int, mtime_ns: int) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as file:
-        for block in iter(lambda: file.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def file_hash(path: Path) -> str:
-    """SHA-256 of a file's content (cached by path, size and modification time)."""
-    stat = path.stat()
-    return _file_digest(str(path.resolve()), stat.st_size, stat.st_mtime_ns)
-
-
-def page_hash(page: ScannedPage, sheet_id: str) -> str:
-    """The content hash that recognises a page: its source file's bytes and page within it.
-
-    When the source file is no longer there (a scan imported from its JSON elsewhere), the
-    sheet id, page index and source name stand in for it.
-    """
-    name, _, fragment = page.source.partition("#")
-    path = Path(name)
-    if path.is_file():
-        return hashlib.sha256(f"{file_hash(path)}#{fragment}".encode()).hexdigest()
-    basis = f"{sheet_id}#{page.index}#{page.source}"
-    return "name:" + hashlib.sha256(basis.encode()).hexdigest()
 
 
 class Store:
     """One store file; use it as a context manager (it closes the connection)."""
 
-    def __init__(self, path: str | Path = DEFAULT_DB) -> None:
+    def __init__(self, path: str | Path = DEFAULT_DB, wait_s: float | None = None) -> None:
         self.path = Path(path)
-        self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+        self.wait_s = BUSY_TIMEOUT_S if wait_s is None else wait_s
+        with sqlite_errors(self.path, self.wait_s):
+            conn = sqlite3.connect(self.path, isolation_level=None, timeout=self.wait_s,
+                                   factory=GuardedConnection)
+        conn.store_path, conn.wait_s = self.path, self.wait_s
+        self.conn: sqlite3.Connection = conn
         try:
             self.conn.execute("PRAGMA journal_mode = WAL")
             self.conn.execute("PRAGMA foreign_keys = ON")
@@ -105,7 +83,8 @@ class Store:
         try:
             yield self.conn
         except BaseException:
-            self.conn.execute("ROLLBACK")
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
             raise
         self.conn.execute("COMMIT")
 
@@ -119,6 +98,11 @@ class Store:
         ``seatings`` are ``(round, table, seats, names)``; raises :class:`StoreError` when the
         name is taken.
         """
+        whole_number("rounds", rounds, MAX_ROUNDS)
+        whole_number("tables", tables, MAX_TABLES)
+        for round_, table, _, _ in seatings:
+            whole_number("the draw's round", round_, MAX_ROUNDS)
+            whole_number("the draw's table", table, MAX_TABLES)
         with self.transaction() as conn:
             if conn.execute("SELECT 1 FROM tournaments WHERE name = ?", (name,)).fetchone():
                 raise StoreError(f"tournament {name!r} already exists in {self.path}")
@@ -133,6 +117,24 @@ class Store:
                         conn.execute("INSERT OR REPLACE INTO table_seats VALUES (?, ?, ?)",
                                      (table_pk, seat, self._player(conn, tid, player)))
         return tid
+
+    def table_seating(self, tournament: str | None, round_: int,
+                      table: int) -> tuple[str, dict[str, str]] | None:
+        """The tournament's name and who sits where (names by seat) at one table of one round
+        (``None`` when the store has no such table); raises :class:`StoreError` as
+        :meth:`tournament_id` does."""
+        tid = self.tournament_id(tournament)
+        name = self.conn.execute("SELECT name FROM tournaments WHERE id = ?", (tid,)).fetchone()
+        table_row = self.conn.execute(
+            "SELECT tb.id FROM tables tb JOIN rounds r ON r.id = tb.round_id "
+            "WHERE r.tournament_id = ? AND r.number = ? AND tb.number = ?",
+            (tid, round_, table)).fetchone()
+        if table_row is None:
+            return None
+        seats = self.conn.execute(
+            "SELECT ts.seat, p.name FROM table_seats ts JOIN players p ON p.id = ts.player_id "
+            "WHERE ts.table_id = ?", (table_row[0],)).fetchall()
+        return str(name[0]), {str(seat): str(player) for seat, player in seats}
 
     def tournament_names(self) -> list[str]:
         """Every tournament in the store, oldest first."""
@@ -182,13 +184,23 @@ class Store:
 
     # -- sheets --------------------------------------------------------------------------
 
-    def known_page_hashes(self) -> set[str]:
-        """Hashes of the pages of sheets stored whole (no page missing): a re-run skips them."""
+    def known_files(self) -> set[str]:
+        """Content hashes of the image files every page of which belongs to a sheet stored
+        whole (no page missing): a re-run of an import skips them."""
         return {r[0] for r in self.conn.execute(
-            "SELECT p.content_hash FROM pages p JOIN sheets s ON s.id = p.sheet_id "
-            "WHERE s.missing_pages_json = '[]'")}
+            "SELECT p.file_hash FROM pages p JOIN sheets s ON s.id = p.sheet_id "
+            "WHERE p.file_hash IS NOT NULL GROUP BY p.file_hash "
+            "HAVING max(s.missing_pages_json != '[]') = 0")}
 
-    def import_scan(self, scan: SheetScan, scan_path: str | Path | None = None) -> str:
+    def changed_pages(self, scan: SheetScan) -> list[ScannedPage]:
+        """The pages of a scan that the store holds for its sheet from another image."""
+        stored = dict(self.conn.execute(
+            "SELECT p.page_index, p.content_hash FROM pages p JOIN sheets s "
+            "ON s.id = p.sheet_id WHERE s.sheet_id = ?", (scan.sheet_id,)).fetchall())
+        return [page for page in scan.pages if page.index in stored
+                and stored[page.index] != page_hash(page, scan.sheet_id).content]
+
+    def import_scan(self, scan: SheetScan, scan_path: str | Path | None = None) -> SheetState:
         """Store one sheet's scan and score it, in one transaction; return its state.
 
         The sheet is found by its id (created on the first import, updated after); a page
@@ -198,19 +210,7 @@ class Store:
         with self.transaction() as conn:
             sheet_pk = self._upsert_sheet(conn, scan, scan_path)
             for page in scan.pages:
-                digest = page_hash(page, scan.sheet_id)
-                conn.execute("DELETE FROM pages WHERE content_hash = ? AND NOT "
-                             "(sheet_id = ? AND page_index = ?)",
-                             (digest, sheet_pk, page.index))
-                conn.execute(
-                    "INSERT INTO pages (sheet_id, page_index, source, content_hash, image, "
-                    "fit_error_mm, warnings_json, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-                    "ON CONFLICT (sheet_id, page_index) DO UPDATE SET source = excluded.source, "
-                    "content_hash = excluded.content_hash, image = excluded.image, "
-                    "fit_error_mm = excluded.fit_error_mm, "
-                    "warnings_json = excluded.warnings_json, imported_at = excluded.imported_at",
-                    (sheet_pk, page.index, page.source, digest, page.image, page.fit_error_mm,
-                     json.dumps(list(page.warnings), ensure_ascii=False), now()))
+                self._store_page(conn, sheet_pk, page, page_hash(page, scan.sheet_id))
             self._store_cells(conn, sheet_pk, scan)
             # cells a person verified before a re-scan: the new entries decoded against them
             verified = conn.execute("SELECT 1 FROM cells WHERE sheet_id = ? AND verified = 1 "
@@ -218,6 +218,22 @@ class Store:
             if verified is not None:
                 redecode_sheet(conn, sheet_pk)
             return refresh(conn, sheet_pk)
+
+    @staticmethod
+    def _store_page(conn: sqlite3.Connection, sheet_pk: int, page: ScannedPage,
+                    digest: PageHash) -> None:
+        """One page row: a page with the same content elsewhere moves here."""
+        conn.execute("DELETE FROM pages WHERE content_hash = ? AND NOT "
+                     "(sheet_id = ? AND page_index = ?)", (digest.content, sheet_pk, page.index))
+        conn.execute(
+            "INSERT INTO pages (sheet_id, page_index, source, content_hash, file_hash, image, "
+            "fit_error_mm, warnings_json, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (sheet_id, page_index) DO UPDATE SET source = excluded.source, "
+            "content_hash = excluded.content_hash, file_hash = excluded.file_hash, "
+            "image = excluded.image, fit_error_mm = excluded.fit_error_mm, "
+            "warnings_json = excluded.warnings_json, imported_at = excluded.imported_at",
+            (sheet_pk, page.index, page.source, digest.content, digest.file, page.image,
+             page.fit_error_mm, json.dumps(list(page.warnings), ensure_ascii=False), now()))
 
     def _upsert_sheet(self, conn: sqlite3.Connection, scan: SheetScan,
                       scan_path: str | Path | None) -> int:
@@ -303,12 +319,7 @@ class Store:
             raise StoreError(f"no sheet {sheet_id!r} in {self.path}; `pulka import` it first")
         return int(row[0])
 
-    def refresh_sheet(self, sheet_id: str) -> str:
-        """Rebuild the sheet's record from its cells and score it again; return its state."""
-        with self.transaction() as conn:
-            return refresh(conn, self._sheet_pk(sheet_id))
-
-    def verify_cell(self, sheet_id: str, key: str, value: Any, who: str) -> str:
+    def verify_cell(self, sheet_id: str, key: str, value: Any, who: str) -> SheetState:
         """A person's value for one cell: saved at once, logged, the sheet scored again.
 
         Returns the sheet's new state; the other entries are decoded again against it (and
@@ -351,13 +362,33 @@ class Store:
 
     def sheet_summary(self, sheet_id: str) -> dict[str, Any]:
         """Everything ``pulka show`` tells about one sheet, as JSON-ready values."""
-        from pulka.store.summary import sheet_summary
-
         return sheet_summary(self.conn, self._sheet_pk(sheet_id))
 
-    def standings(self, tournament: str | None = None, round_: int | None = None,
-                  tiebreaks: Sequence[str] = ()) -> Any:
-        """The ranking of a tournament (:func:`pulka.report.standings.standings`)."""
-        from pulka.report.standings import standings
+    def standings_rows(self, tournament: str | None = None, round_: int | None = None
+                       ) -> StandingsRows:
+        """A tournament's settled seats (:func:`pulka.report.standings.rank` ranks them)."""
+        return standings_rows(self.conn, self.tournament_id(tournament), round_)
 
-        return standings(self.conn, self.tournament_id(tournament), round_, tiebreaks)
+    def image_ref(self, sheet_id: str, kind: str, which: str) -> ImageRef:
+        """Where a sheet's page image (``kind`` ``page``, ``which`` its index) or a cell's
+        crop (``crop``, ``which`` its key) is; its parts ``None`` when the store has none."""
+        row = self.conn.execute("SELECT id, scan_path FROM sheets WHERE sheet_id = ?",
+                                (sheet_id,)).fetchone()
+        if row is None:
+            return ImageRef(None, None)
+        found = None
+        if kind == "page" and which.isdigit() and len(which) < 6:
+            found = self.conn.execute("SELECT image FROM pages WHERE sheet_id = ? AND "
+                                      "page_index = ?", (row[0], int(which))).fetchone()
+        elif kind == "crop":
+            found = self.conn.execute("SELECT crop FROM cells WHERE sheet_id = ? AND key = ?",
+                                      (row[0], which)).fetchone()
+        return ImageRef(row[1], found[0] if found else None)
+
+    def cell(self, sheet_id: str, key: str) -> CellRow:
+        """One stored cell; :class:`StoreError` naming it when there is none."""
+        rows = named_rows(self.conn, "SELECT * FROM cells WHERE sheet_id = ? AND key = ?",
+                          (self._sheet_pk(sheet_id), key))
+        if not rows:
+            raise StoreError(f"sheet {sheet_id} has no cell {key!r}")
+        return CellRow.from_row(rows[0])

@@ -10,8 +10,10 @@ What a folder holds decides what is done with it (folders are walked recursively
   spread over worker processes (``concurrent.futures``, *spawn*: OpenCV and ``fork`` do not
   mix). Only this process writes to the store, one transaction per sheet.
 
-An image whose content hash is already stored for a sheet with no page missing is skipped, so
-a re-run after an interruption scans only what is left. A file that cannot be read is
+An image file whose content hash the store holds (every page of it in a sheet stored whole) is
+skipped, so a re-run after an interruption, or after the next round, scans only what is new; a
+page of a known sheet read from another image is reported, and replaces the old one (cells a
+person verified keep their values). A file that cannot be read is
 reported (one line) and the rest goes on.
 
 ``PULKA_TEST_SLOW_IMPORT=SECONDS`` (for tests only) sleeps after each sheet is committed, so a
@@ -32,24 +34,20 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
-from pulka.store.database import Store, file_hash
+from pulka.store.database import Store
+from pulka.store.hashes import file_hash
+from scanner.errors import ScanFailure
+from scanner.image.load import IMAGE_SUFFIXES
 from scanner.results import SCAN_FORMAT, SheetScan, scan_json_path
+from scoring.exitcode import ExitCode, PulkaError
 
 log = logging.getLogger(__name__)
 
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".tif", ".tiff", ".pdf")
 SCAN_DOCUMENT = "scan.json"
+MAX_SCAN_DOCUMENT_BYTES = 64 * 1024 * 1024
+"""Largest ``scan.json`` read (a sheet's is well under 1 MiB)."""
 SLOW_ENV = "PULKA_TEST_SLOW_IMPORT"
 Progress = Callable[[int, int, str], None]
-
-
-@dataclass(frozen=True)
-class Failure:
-    """A file that could not be read: one line for the user."""
-
-    source: str
-    message: str
-    exit_code_name: str = "BAD_INPUT"
 
 
 @dataclass
@@ -60,7 +58,9 @@ class ImportReport:
     states: dict[str, int] = field(default_factory=dict)
     skipped: int = 0
     """Images already in the store (their sheet complete)."""
-    failures: list[Failure] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    """Pages stored before from another image, one line each."""
+    failures: list[ScanFailure] = field(default_factory=list)
     seconds: float = 0.0
 
 
@@ -70,6 +70,27 @@ class Inputs:
 
     documents: list[Path]
     images: list[Path]
+
+
+class ScanDocumentError(PulkaError):
+    """A ``scan.json`` that cannot be read or does not follow ``pulka-scan/1``."""
+
+
+def read_scan_document(path: Path) -> SheetScan:
+    """A ``scan.json`` read back, every field checked; :class:`ScanDocumentError` names the
+    file and the field otherwise."""
+    advice = "scan the sheet's images again (pulka import --rescan) or restore the file"
+    try:
+        if path.stat().st_size > MAX_SCAN_DOCUMENT_BYTES:
+            raise ScanDocumentError(f"{path}: larger than {MAX_SCAN_DOCUMENT_BYTES} bytes, "
+                                    f"not a scan document; leave it out")
+        return SheetScan.from_json(json.loads(path.read_text(encoding="utf-8")))
+    except OSError as error:
+        raise ScanDocumentError(f"{path}: cannot be read ({error.strerror}); {advice}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError) as error:
+        problem = "nested too deep" if isinstance(error, RecursionError) else str(error)
+        raise ScanDocumentError(f"{path}: not a readable {SCAN_FORMAT} document ({problem}); "
+                                f"{advice}") from None
 
 
 def pipeline_available() -> bool:
@@ -111,15 +132,14 @@ def scan_group(paths: list[str], out_dir: str) -> list[dict[str, Any]]:
     outcomes: list[dict[str, Any]] = []
     for outcome in scan_paths([Path(p) for p in paths], Path(out_dir)):
         if isinstance(outcome, SheetScan):
-            where = scan_json_path(Path(out_dir), outcome.sheet_id)
+            where = scan_json_path(Path(out_dir), outcome)
             if not where.is_file():
                 where.parent.mkdir(parents=True, exist_ok=True)
                 where.write_text(json.dumps(outcome.to_json(), ensure_ascii=False),
                                  encoding="utf-8")
             outcomes.append({"scan": outcome.to_json(), "path": str(where)})
         else:
-            outcomes.append({"failure": [outcome.source, outcome.message,
-                                         outcome.exit_code_name]})
+            outcomes.append({"failure": outcome})
     return outcomes
 
 
@@ -160,56 +180,98 @@ def _outcomes(groups: list[list[Path]], out_dir: Path, jobs: int
 
 def import_paths(store: Store, paths: Sequence[Path], out_dir: Path, jobs: int = 0,
                  rescan: bool = False, progress: Progress | None = None) -> ImportReport:
-    """Import every scan document and image under ``paths`` into ``store``."""
+    """Import every scan document and image under ``paths`` into ``store``.
+
+    Without ``rescan``, an image file whose content the store already holds (every page of
+    it in a sheet stored whole) is skipped, whatever its name or folder.
+    """
     start = time.perf_counter()
     inputs = collect(paths, out_dir)
     report = ImportReport()
     if not rescan and inputs.images:
-        known = store.known_page_hashes()
-        fresh = [p for p in inputs.images if file_hash(p) not in known]
-        report.skipped = len(inputs.images) - len(fresh)
-        inputs = Inputs(inputs.documents, fresh)
-    total = len(inputs.documents) + len(inputs.images)
-    done = 0
-    slow = float(os.environ.get(SLOW_ENV) or 0)
-
-    def stored(scan: SheetScan, path: Path | str | None) -> None:
-        state = store.import_scan(scan, path)
-        report.sheets += 1
-        report.states[state] = report.states.get(state, 0) + 1
-        log.info("%s: %s", scan.sheet_id, state)
-        if slow:
-            time.sleep(slow)
-
+        inputs = Inputs(inputs.documents, _new_images(store, inputs.images, report))
+    batch = _Batch(store, report, progress, len(inputs.documents) + len(inputs.images))
     for document in inputs.documents:
         try:
-            doc = json.loads(document.read_text(encoding="utf-8"))
-            scan = SheetScan.from_json(doc)
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError, ValueError, KeyError,
-                TypeError) as error:
-            report.failures.append(Failure(str(document), f"not a readable {SCAN_FORMAT} "
-                                           f"document ({error})"))
-        else:
-            stored(scan, document)
-        done += 1
-        if progress:
-            progress(done, total, str(document))
+            batch.store(read_scan_document(document), document)
+        except ScanDocumentError as error:
+            report.failures.append(ScanFailure.of(error, document))
+        batch.advance(1, str(document))
     if inputs.images:
         out_dir.mkdir(parents=True, exist_ok=True)
     for group, result in _outcomes(_groups(inputs.images), out_dir, jobs or os.cpu_count() or 1):
+        batch.scanned(group, result)
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def _new_images(store: Store, images: list[Path], report: ImportReport) -> list[Path]:
+    """The images whose content the store does not hold yet; one that is no regular file
+    (a dangling link, a pipe) or cannot be read is reported and left out."""
+    known = store.known_files()
+    fresh = []
+    for path in images:
+        try:
+            if not path.is_file():
+                raise OSError(f"{path}: not a regular file (a dangling link, a pipe or a "
+                              f"device); leave it out")
+            digest = file_hash(path)
+        except OSError as error:
+            message = str(error) if error.strerror is None else \
+                f"{path}: cannot be read ({error.strerror}); copy it again"
+            report.failures.append(ScanFailure(str(path), message))
+            continue
+        if digest in known:
+            report.skipped += 1
+        else:
+            fresh.append(path)
+    return fresh
+
+
+class _Batch:
+    """One import's progress: what it stored, and what it reports."""
+
+    def __init__(self, store: Store, report: ImportReport, progress: Progress | None,
+                 total: int) -> None:
+        self.store_ = store
+        self.report = report
+        self.progress = progress
+        self.total = total
+        self.done = 0
+        self.slow = float(os.environ.get(SLOW_ENV) or 0)
+
+    def store(self, scan: SheetScan, path: Path | str | None) -> None:
+        """One sheet into the store; a page seen before from another image is reported."""
+        for page in self.store_.changed_pages(scan):
+            self.report.changed.append(
+                f"{page.source}: sheet {scan.sheet_id} page {page.index + 1} was imported "
+                f"before from another image; the new one replaces it (cells a person "
+                f"verified are kept)")
+        state = self.store_.import_scan(scan, path)
+        self.report.sheets += 1
+        self.report.states[state] = self.report.states.get(state, 0) + 1
+        log.info("%s: %s", scan.sheet_id, state)
+        if self.slow:
+            time.sleep(self.slow)
+
+    def scanned(self, group: list[Path], result: list[dict[str, Any]] | BaseException) -> None:
+        """One folder's scan outcomes: sheets stored, failures reported."""
         if isinstance(result, BaseException):
             log.debug("scan of %s failed", group[0].parent, exc_info=result)
-            report.failures += [Failure(str(p), f"the scan failed ({type(result).__name__}: "
-                                        f"{result}); please report it with the file",
-                                        "INTERNAL") for p in group]
+            self.report.failures += [
+                ScanFailure(str(p), f"the scan failed ({type(result).__name__}: {result}); "
+                                    f"please report it with the file", ExitCode.INTERNAL)
+                for p in group]
         else:
             for outcome in result:
                 if "failure" in outcome:
-                    report.failures.append(Failure(*outcome["failure"]))
+                    self.report.failures.append(outcome["failure"])
                 else:
-                    stored(SheetScan.from_json(outcome["scan"]), outcome["path"])
-        done += len(group)
-        if progress:
-            progress(done, total, str(group[-1].parent))
-    report.seconds = time.perf_counter() - start
-    return report
+                    self.store(SheetScan.from_json(outcome["scan"]), outcome["path"])
+        self.advance(len(group), str(group[-1].parent))
+
+    def advance(self, files: int, where: str) -> None:
+        """Count files done and tell the progress bar."""
+        self.done += files
+        if self.progress:
+            self.progress(self.done, self.total, where)

@@ -14,10 +14,13 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
+from dataclasses import replace
 from typing import Any, cast
 
-from pulka.store.refresh import parse_key, rebuild_record
+from pulka.store.rebuild import parse_key, rebuild_record
+from pulka.store.rows import CellRow, sheet_cells, sheet_head
 from scanner.decode.redecode import EntryEvidence, ink_mapping, redecode_columns
+from scanner.results import CellStatus
 from scoring import ScoringError
 from scoring.columns import Column, ColumnKind
 from scoring.rules import RuleSet
@@ -35,30 +38,16 @@ def redecode_sheet(conn: sqlite3.Connection, sheet_pk: int) -> int:
     or note); 0 when nothing could be decoded (no ink kept, or a deal log the rules refuse:
     the cells then stay as they are).
     """
-    head = conn.execute("SELECT identity_json, scan_record_json FROM sheets WHERE id = ?",
-                        (sheet_pk,)).fetchone()
-    cells = conn.execute("SELECT id, key, value_json, verified, ink_json, status, confidence, "
-                         "candidates_json, expected_json, deal, note FROM cells "
-                         "WHERE sheet_id = ? ORDER BY id", (sheet_pk,)).fetchall()
-    if not any(ink and not verified for _, _, _, verified, ink, *_ in cells):
+    cells = sheet_cells(conn, sheet_pk)
+    if not any(cell.ink and not cell.verified for cell in cells):
         return 0
-    doc = rebuild_record(json.loads(head[0]), json.loads(head[1]),
-                         ((key, json.loads(value)) for _, key, value, *_ in cells))
+    head = sheet_head(conn, sheet_pk)
+    doc = rebuild_record(head.identity, head.scan_record, ((c.key, c.value) for c in cells))
     try:
         rules = RuleSet.from_settings(doc["rules"])
     except ScoringError:
         return 0
-    by_column: dict[Column, dict[int, tuple[Any, EntryEvidence]]] = {}
-    for cell in cells:
-        pk, key, value, verified, ink = cell[:5]
-        where = parse_key(key)
-        if isinstance(where, int):
-            continue
-        seat, kind, on, n = where
-        evidence = EntryEvidence(ink_mapping(json.loads(ink)) if ink else None,
-                                 json.loads(value), bool(verified))
-        by_column.setdefault(Column(seat, cast(ColumnKind, kind), on), {})[n] = \
-            (cell, evidence)
+    by_column = _entries_by_column(cells)
     entries = {column: [found[n][1] if n in found else EntryEvidence()
                         for n in range(max(found) + 1)]
                for column, found in by_column.items()}
@@ -69,12 +58,15 @@ def redecode_sheet(conn: sqlite3.Connection, sheet_pk: int) -> int:
             cell, evidence = by_column[column].get(n, (None, EntryEvidence()))
             if cell is None or not evidence.decodable:
                 continue
-            new = (decision.status, json.dumps(decision.value), round(decision.confidence, 6),
-                   json.dumps([[v, round(p, 6)] for v, p in decision.candidates]),
-                   json.dumps(decision.expected), decision.deal, decision.note)
-            old = (cell[5], cell[2], cell[6], cell[7], cell[8], cell[9], cell[10])
-            if _changed(old, new):
-                updates.append((*new, cell[0]))
+            new = replace(cell, status=CellStatus(decision.status),
+                          value=_plain(decision.value), confidence=round(decision.confidence, 6),
+                          candidates=_plain([[v, round(p, 6)] for v, p in decision.candidates]),
+                          expected=_plain(decision.expected), deal=decision.deal,
+                          note=decision.note)
+            if _changed(cell, new):
+                updates.append((new.status, json.dumps(new.value), new.confidence,
+                                json.dumps(new.candidates), json.dumps(new.expected), new.deal,
+                                new.note, cell.pk))
     conn.executemany("UPDATE cells SET status = ?, value_json = ?, confidence = ?, "
                      "candidates_json = ?, expected_json = ?, deal = ?, note = ? WHERE id = ?",
                      updates)
@@ -83,14 +75,33 @@ def redecode_sheet(conn: sqlite3.Connection, sheet_pk: int) -> int:
     return len(updates)
 
 
-def _changed(old: tuple[Any, ...], new: tuple[Any, ...]) -> bool:
-    """Whether a cell's decoding changed: JSON compared as values, probabilities to within
-    :data:`SAME_PROBABILITY` (the kept ink is rounded, so the scan's own decoding comes back
-    a millionth off)."""
-    status, value, confidence, candidates, expected, deal, note = old
-    if (status, json.loads(value), json.loads(expected), deal, note) != \
-            (new[0], json.loads(new[1]), json.loads(new[4]), new[5], new[6]):
+def _entries_by_column(cells: list[CellRow]
+                       ) -> dict[Column, dict[int, tuple[CellRow, EntryEvidence]]]:
+    """Each entry cell with its evidence, by column and entry number."""
+    by_column: dict[Column, dict[int, tuple[CellRow, EntryEvidence]]] = {}
+    for cell in cells:
+        where = parse_key(cell.key)
+        if isinstance(where, int):
+            continue
+        seat, kind, on, n = where
+        evidence = EntryEvidence(ink_mapping(cell.ink) if cell.ink else None, cell.value,
+                                 cell.verified)
+        by_column.setdefault(Column(seat, cast(ColumnKind, kind), on), {})[n] = (cell, evidence)
+    return by_column
+
+
+def _plain(value: Any) -> Any:
+    """A value as it comes back from the store's JSON (tuples become lists)."""
+    return json.loads(json.dumps(value))
+
+
+def _changed(old: CellRow, new: CellRow) -> bool:
+    """Whether a cell's decoding changed: values compared as JSON values, probabilities to
+    within :data:`SAME_PROBABILITY` (the kept ink is rounded)."""
+    if (old.status, old.value, old.expected, old.deal, old.note) != \
+            (new.status, new.value, new.expected, new.deal, new.note):
         return True
-    was, now = json.loads(candidates), json.loads(new[3])
-    return abs(confidence - new[2]) > SAME_PROBABILITY or len(was) != len(now) or any(
-        a[0] != b[0] or abs(a[1] - b[1]) > SAME_PROBABILITY for a, b in zip(was, now, strict=True))
+    was, now = old.candidates, new.candidates
+    return abs(old.confidence - new.confidence) > SAME_PROBABILITY or len(was) != len(now) \
+        or any(a[0] != b[0] or abs(a[1] - b[1]) > SAME_PROBABILITY
+               for a, b in zip(was, now, strict=True))

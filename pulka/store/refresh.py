@@ -23,16 +23,20 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
+from pulka.store.rebuild import rebuild_record
+from pulka.store.redecode import redecode_sheet
+from pulka.store.rows import sheet_cells, sheet_head
+from pulka.store.schema import SheetState
+from scanner.results import CellStatus
 from scoring import GameRecord, ScoringError, audit, expected_sheet, parse_record, settle_record
 from scoring.columns import Column, ColumnKind
 from scoring.jsonio import finding_json, fraction_json
-from scoring.record import FORMAT
 from scoring.settlement import MOUNTAIN_POINT_WHISTS
 from scoring.sheet import ExpectedSheet
 
@@ -42,70 +46,6 @@ log = logging.getLogger(__name__)
 def now() -> str:
     """The time stamp stored with every write (UTC, ISO 8601, seconds)."""
     return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def parse_key(key: str) -> tuple[str, str, str | None, int] | int:
-    """A cell key as (seat, column, on, entry) for an entry, or the row number for a row.
-
-    >>> parse_key("entry:A:whists:B:3"), parse_key("entry:C:pool:0"), parse_key("row:12")
-    (('A', 'whists', 'B', 3), ('C', 'pool', None, 0), 12)
-    """
-    parts = key.split(":")
-    if parts[0] == "row" and len(parts) == 2:
-        return int(parts[1])
-    if parts[0] == "entry" and len(parts) == 5:
-        return parts[1], parts[2], parts[3], int(parts[4])
-    if parts[0] == "entry" and len(parts) == 4:
-        return parts[1], parts[2], None, int(parts[3])
-    raise ValueError(f"cell key {key!r} is neither entry:SEAT:COLUMN[:ON]:N nor row:N")
-
-
-def rebuild_record(identity: Mapping[str, Any], scan_record: Mapping[str, Any],
-                   cells: Iterable[tuple[str, Any]]) -> dict[str, Any]:
-    """The ``pulka-record/1`` document of a sheet from its cells ``(key, value)``.
-
-    Rows give the deal log (empty rows skipped), entries the written columns; when a sheet
-    has no row cells (or no entry cells) the scan's record supplies that part.
-    """
-    seats = list(identity.get("seats") or scan_record.get("seats") or ())
-    rows: dict[int, Any] = {}
-    entries: dict[tuple[str, str, str | None], dict[int, Any]] = {}
-    for key, value in cells:
-        where = parse_key(key)
-        if isinstance(where, int):
-            rows[where] = value
-        else:
-            seat, kind, on, n = where
-            entries.setdefault((seat, kind, on), {})[n] = value
-    doc: dict[str, Any] = {"format": FORMAT,
-                           "rules": dict(identity.get("rules") or scan_record.get("rules") or {}),
-                           "seats": seats}
-    names = {s: n for s, n in zip(seats, identity.get("names") or (), strict=False) if n}
-    names = names or dict(scan_record.get("names") or {})
-    if names:
-        doc["names"] = names
-    if rows:
-        doc["deals"] = [rows[n] for n in sorted(rows) if rows[n] is not None]
-    else:
-        doc["deals"] = list(scan_record.get("deals") or [])
-    if entries:
-        written: dict[str, Any] = {s: {"pool": [], "mountain": [],
-                                       "whists": {o: [] for o in seats if o != s}}
-                                   for s in seats}
-        for (seat, kind, on), values in entries.items():
-            column = [values[n] for n in sorted(values) if values[n] is not None]
-            if seat not in written:
-                continue
-            if on:
-                written[seat]["whists"][on] = column
-            else:
-                written[seat][kind] = column
-        doc["written"] = written
-    elif "written" in scan_record:
-        doc["written"] = scan_record["written"]
-    if "end" in scan_record:
-        doc["end"] = scan_record["end"]
-    return doc
 
 
 @dataclass(frozen=True)
@@ -159,67 +99,86 @@ def _whists(seat: str, seats: tuple[str, ...], amounts: Mapping[Column, Fraction
     return result
 
 
-def refresh(conn: sqlite3.Connection, sheet_pk: int, redecode: bool = False) -> str:
-    """Rebuild, score and store one sheet inside the caller's transaction; return its state.
+SQLITE_INTEGER_MAX = 2**63 - 1
+"""Largest integer an SQLite INTEGER column holds (in absolute value, near enough)."""
 
-    With ``redecode`` (after a person's decision), the entries no person verified are first
-    decoded again against the deal log as it now stands (:mod:`pulka.store.redecode`).
-    """
-    if redecode:
-        from pulka.store.redecode import redecode_sheet  # it builds on this module
 
-        redecode_sheet(conn, sheet_pk)
-    row = conn.execute("SELECT identity_json, scan_record_json, missing_pages_json FROM sheets "
-                       "WHERE id = ?", (sheet_pk,)).fetchone()
-    identity = json.loads(row[0])
-    cells = conn.execute("SELECT key, value_json, status, verified FROM cells "
-                         "WHERE sheet_id = ? ORDER BY id", (sheet_pk,)).fetchall()
-    doubtful = sum(1 for _, _, status, verified in cells if status == "doubtful" and not verified)
-    doc = rebuild_record(identity, json.loads(row[1]),
-                         ((key, json.loads(value)) for key, value, _, _ in cells))
-    conn.execute("DELETE FROM findings WHERE sheet_id = ?", (sheet_pk,))
-    conn.execute("DELETE FROM settlements WHERE sheet_id = ?", (sheet_pk,))
-    error = None
-    findings: list[dict[str, Any]] = []
-    finished = None
+@dataclass(frozen=True)
+class Scored:
+    """What the rules engine says about a rebuilt record, or why it refuses it."""
+
+    findings: list[dict[str, Any]]
+    rows: list[tuple[Any, ...]]
+    """Settlement rows ``(seat, result, rounded, codex_integer, money, remises, allpass)``."""
+    finished: bool | None
+    error: str | None
+
+
+def score(doc: dict[str, Any]) -> Scored:
+    """Parse, audit and settle a ``pulka-record/1`` document (Codex 4.2.12-4.2.14)."""
     try:
         record = parse_record(doc)
         sheet = expected_sheet(record)
         findings = [finding_json(f) for f in audit(record, sheet)]
         settlement = settle_record(record, sheet)
         stats = seat_stats(record, sheet)
-        finished = sheet.finished
     except (ScoringError, ArithmeticError) as problem:
-        error = str(problem)
-        log.info("sheet %s: the rules engine refuses the record: %s", identity.get("sheet_id"),
-                 error)
-    if error is None:
-        conn.executemany(
-            "INSERT INTO findings (sheet_id, kind, deal, seat, column_kind, on_seat, entry, "
-            "written, expected, rule, penalty, note, message) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(sheet_pk, f["kind"], f["deal"], f["seat"], f["column"], f["on"], f["entry"],
-              _text(f["written"]), _text(f["expected"]), f["rule"], f["penalty"], f["note"],
-              f["message"]) for f in findings])
-        money = settlement.money or {}
-        conn.executemany(
-            "INSERT INTO settlements (sheet_id, seat, result, rounded, codex_integer, money, "
-            "remises, allpass) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [(sheet_pk, s, fraction_json(settlement.result[s]), settlement.rounded[s],
-              settlement.codex_integer[s],
-              fraction_json(money[s]) if s in money else None,
-              stats[s].remises, fraction_json(stats[s].allpass)) for s in record.seats])
-    missing = json.loads(row[2])
-    if doubtful or missing or error is not None:
-        state = "needs_review"
+        return Scored([], [], None, str(problem))
+    money = settlement.money or {}
+    rows = [(s, fraction_json(settlement.result[s]), settlement.rounded[s],
+             settlement.codex_integer[s], fraction_json(money[s]) if s in money else None,
+             stats[s].remises, fraction_json(stats[s].allpass)) for s in record.seats]
+    if any(abs(n) > SQLITE_INTEGER_MAX for row in rows for n in row[2:4]):
+        return Scored([], [], None, "the settlement's whole numbers are too large for the "
+                                    "store; check the record's stake and pool")
+    return Scored(findings, rows, sheet.finished, None)
+
+
+def refresh(conn: sqlite3.Connection, sheet_pk: int, redecode: bool = False) -> SheetState:
+    """Rebuild, score and store one sheet inside the caller's transaction; return its state.
+
+    With ``redecode`` (after a person's decision), the entries no person verified are first
+    decoded again against the deal log as it now stands (:mod:`pulka.store.redecode`).
+    """
+    if redecode:
+        redecode_sheet(conn, sheet_pk)
+    head = sheet_head(conn, sheet_pk)
+    cells = sheet_cells(conn, sheet_pk)
+    doubtful = sum(1 for c in cells if c.status is CellStatus.DOUBTFUL and not c.verified)
+    doc = rebuild_record(head.identity, head.scan_record, ((c.key, c.value) for c in cells))
+    scored = score(doc)
+    if scored.error is not None:
+        log.info("sheet %s: the rules engine refuses the record: %s",
+                 head.identity.get("sheet_id"), scored.error)
+    _store_scores(conn, sheet_pk, scored)
+    if doubtful or head.missing_pages or scored.error is not None:
+        state = SheetState.NEEDS_REVIEW
     else:
-        state = "audited" if findings else "settled"
+        state = SheetState.AUDITED if scored.findings else SheetState.SETTLED
     conn.execute("UPDATE sheets SET state = ?, findings_count = ?, doubtful_count = ?, "
                  "record_json = ?, record_error = ?, finished = ?, refreshed_at = ? "
                  "WHERE id = ?",
-                 (state, len(findings), doubtful, json.dumps(doc, ensure_ascii=False), error,
-                  None if finished is None else int(finished), now(), sheet_pk))
+                 (state, len(scored.findings), doubtful, json.dumps(doc, ensure_ascii=False),
+                  scored.error, None if scored.finished is None else int(scored.finished),
+                  now(), sheet_pk))
     return state
+
+
+def _store_scores(conn: sqlite3.Connection, sheet_pk: int, scored: Scored) -> None:
+    """Replace the sheet's findings and settlement rows."""
+    conn.execute("DELETE FROM findings WHERE sheet_id = ?", (sheet_pk,))
+    conn.execute("DELETE FROM settlements WHERE sheet_id = ?", (sheet_pk,))
+    conn.executemany(
+        "INSERT INTO findings (sheet_id, kind, deal, seat, column_kind, on_seat, entry, "
+        "written, expected, rule, penalty, note, message) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(sheet_pk, f["kind"], f["deal"], f["seat"], f["column"], f["on"], f["entry"],
+          _text(f["written"]), _text(f["expected"]), f["rule"], f["penalty"], f["note"],
+          f["message"]) for f in scored.findings])
+    conn.executemany(
+        "INSERT INTO settlements (sheet_id, seat, result, rounded, codex_integer, money, "
+        "remises, allpass) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [(sheet_pk, *row) for row in scored.rows])
 
 
 def _text(value: Any) -> str | None:

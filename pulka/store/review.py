@@ -20,12 +20,16 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-from collections.abc import Collection, Iterable
+from collections.abc import Collection
 from typing import Any
 
-from pulka.store.database import Store, StoreError
-from pulka.store.refresh import now, parse_key, refresh
-from scanner.results import ink_shares
+from pulka.store.database import Store
+from pulka.store.errors import StoreError
+from pulka.store.rebuild import parse_key
+from pulka.store.refresh import now, refresh
+from pulka.store.rows import CellRow, last_decision, named_rows, sheet_cells
+from pulka.store.schema import SheetState
+from scanner.results import CellStatus, ink_shares
 
 log = logging.getLogger(__name__)
 
@@ -37,14 +41,6 @@ NEIGHBOURS = 2
 MAX_ENTRY = 100_000
 """Largest typed entry, in absolute value (a running total of whists or points)."""
 CELL_STATES = ("read", "doubtful", "verified", "finding", "empty")
-
-
-def _rows(conn: sqlite3.Connection, sql: str, args: Iterable[Any] = ()) -> list[sqlite3.Row]:
-    conn.row_factory = sqlite3.Row
-    try:
-        return conn.execute(sql, tuple(args)).fetchall()
-    finally:
-        conn.row_factory = None
 
 
 def _players(conn: sqlite3.Connection, sheet_pk: int) -> dict[str, str]:
@@ -84,7 +80,7 @@ def finding_key(finding: dict[str, Any]) -> str | None:
     return f"{base}:{on}:{finding['entry'] - 1}" if on else f"{base}:{finding['entry'] - 1}"
 
 
-def _neighbours(key: str, cells: dict[str, sqlite3.Row]) -> list[dict[str, Any]]:
+def _neighbours(key: str, cells: dict[str, CellRow]) -> list[dict[str, Any]]:
     """The entries around ``key`` in its column (or the rows around a row), in order."""
     where = parse_key(key)
     if isinstance(where, int):
@@ -93,27 +89,24 @@ def _neighbours(key: str, cells: dict[str, sqlite3.Row]) -> list[dict[str, Any]]
         prefix, n = key.rsplit(":", 1)[0], where[3]
     out = []
     for m in range(n - NEIGHBOURS, n + NEIGHBOURS + 1):
-        row = cells.get(f"{prefix}:{m}")
-        if row is None or (prefix == "row" and abs(m - n) > 1):
+        cell = cells.get(f"{prefix}:{m}")
+        if cell is None or (prefix == "row" and abs(m - n) > 1):
             continue
-        out.append({"key": row["key"], "n": m + 1, "value": json.loads(row["value_json"]),
-                    "status": row["status"], "verified": bool(row["verified"]),
-                    "deal": row["deal"], "current": m == n})
+        out.append({"key": cell.key, "n": m + 1, "value": cell.value, "status": cell.status,
+                    "verified": cell.verified, "deal": cell.deal, "current": m == n})
     return out
 
 
-def _cell_json(row: sqlite3.Row, players: dict[str, str]) -> dict[str, Any]:
-    return {"key": row["key"], "page": row["page"], "rect_mm": json.loads(row["rect_json"]),
-            "status": row["status"], "value": json.loads(row["value_json"]),
-            "confidence": row["confidence"],
-            "candidates": json.loads(row["candidates_json"]),
-            "expected": json.loads(row["expected_json"]), "deal": row["deal"],
-            "note": row["note"], "has_crop": bool(row["crop"]),
+def _cell_json(cell: CellRow, players: dict[str, str]) -> dict[str, Any]:
+    return {"key": cell.key, "page": cell.page, "rect_mm": cell.rect_mm,
+            "status": cell.status, "value": cell.value, "confidence": cell.confidence,
+            "candidates": cell.candidates, "expected": cell.expected, "deal": cell.deal,
+            "note": cell.note, "has_crop": bool(cell.crop),
             "ink_alone": [[value, round(share, 4)]
-                          for value, share in ink_shares(json.loads(row["ink_json"] or "[]"))],
-            "verified": bool(row["verified"]), "verified_by": row["verified_by"],
-            "verified_at": row["verified_at"],
-            "label": cell_label(row["key"], players, row["deal"])}
+                          for value, share in ink_shares(cell.ink or ())],
+            "verified": cell.verified, "verified_by": cell.verified_by,
+            "verified_at": cell.verified_at,
+            "label": cell_label(cell.key, players, cell.deal)}
 
 
 def queue(store: Store, skipped: Collection[tuple[str, str]] = ()) -> dict[str, Any]:
@@ -122,44 +115,44 @@ def queue(store: Store, skipped: Collection[tuple[str, str]] = ()) -> dict[str, 
     ``skipped`` are ``(sheet id, key)`` pairs put off in this session: they go last.
     """
     conn = store.conn
-    doubtful = _rows(conn, "SELECT c.*, s.sheet_id AS sheet, s.id AS pk FROM cells c "
-                           "JOIN sheets s ON s.id = c.sheet_id "
-                           "WHERE c.status = 'doubtful' AND c.verified = 0 "
-                           "ORDER BY c.confidence, s.sheet_id, c.id")
-    by_sheet: dict[int, list[sqlite3.Row]] = {}
-    for row in doubtful:
-        by_sheet.setdefault(row["pk"], []).append(row)
-
-    def rank(row: sqlite3.Row) -> tuple[bool, float]:
-        return (row["sheet"], row["key"]) in skipped, row["confidence"]
-
-    groups = []
-    for pk, rows in by_sheet.items():
-        rows.sort(key=rank)
-        head = _rows(conn, "SELECT s.sheet_id, s.round, s.table_number, s.state, "
-                           "s.findings_count, t.name AS tournament FROM sheets s "
-                           "JOIN tournaments t ON t.id = s.tournament_id WHERE s.id = ?",
-                     (pk,))[0]
-        players = _players(conn, pk)
-        cells = {r["key"]: r for r in _rows(conn, "SELECT * FROM cells WHERE sheet_id = ?",
-                                            (pk,))}
-        items = []
-        for row in rows:
-            item = _cell_json(row, players)
-            item["sheet"] = head["sheet_id"]
-            item["skipped"] = (head["sheet_id"], row["key"]) in skipped
-            item["neighbours"] = _neighbours(row["key"], cells)
-            items.append(item)
-        groups.append({"sheet": head["sheet_id"], "tournament": head["tournament"],
-                       "round": head["round"], "table": head["table_number"],
-                       "state": head["state"], "findings": head["findings_count"],
-                       "players": players, "worst": rank(rows[0]), "cells": items})
+    doubtful = [CellRow.from_row(r) for r in named_rows(
+        conn, "SELECT c.* FROM cells c JOIN sheets s ON s.id = c.sheet_id "
+              "WHERE c.status = 'doubtful' AND c.verified = 0 "
+              "ORDER BY c.confidence, s.sheet_id, c.id")]
+    by_sheet: dict[int, list[CellRow]] = {}
+    for cell in doubtful:
+        by_sheet.setdefault(cell.sheet_pk, []).append(cell)
+    groups = [_queue_group(conn, pk, cells, skipped) for pk, cells in by_sheet.items()]
     groups.sort(key=lambda g: (g["worst"], g["sheet"]))
     for group in groups:
         del group["worst"]
     (decided,) = conn.execute("SELECT count(*) FROM decisions").fetchone()
     return {"sheets": groups, "total": len(doubtful), "decided": decided,
             "states": store.state_counts()}
+
+
+def _queue_group(conn: sqlite3.Connection, pk: int, doubtful: list[CellRow],
+                 skipped: Collection[tuple[str, str]]) -> dict[str, Any]:
+    """One sheet's doubtful cells, worst first, skipped ones last."""
+    head = named_rows(conn, "SELECT s.sheet_id, s.round, s.table_number, s.state, "
+                            "s.findings_count, t.name AS tournament FROM sheets s "
+                            "JOIN tournaments t ON t.id = s.tournament_id WHERE s.id = ?",
+                      (pk,))[0]
+    sheet = head["sheet_id"]
+
+    def rank(cell: CellRow) -> tuple[bool, float]:
+        return (sheet, cell.key) in skipped, cell.confidence
+
+    doubtful = sorted(doubtful, key=rank)
+    players = _players(conn, pk)
+    cells = {c.key: c for c in sheet_cells(conn, pk)}
+    items = [{**_cell_json(cell, players), "sheet": sheet,
+              "skipped": (sheet, cell.key) in skipped,
+              "neighbours": _neighbours(cell.key, cells)} for cell in doubtful]
+    return {"sheet": sheet, "tournament": head["tournament"], "round": head["round"],
+            "table": head["table_number"], "state": head["state"],
+            "findings": head["findings_count"], "players": players,
+            "worst": rank(doubtful[0]), "cells": items}
 
 
 def panel(store: Store, sheet_id: str) -> dict[str, Any]:
@@ -182,15 +175,14 @@ def sheet_view(store: Store, sheet_id: str) -> dict[str, Any]:
     pk = store._sheet_pk(sheet_id)  # noqa: SLF001 - same package, same tables
     flagged = {f["key"] for f in info["findings"] if f["key"]}
     cells = []
-    for row in _rows(store.conn, "SELECT * FROM cells WHERE sheet_id = ? ORDER BY page, id",
-                     (pk,)):
-        item = _cell_json(row, info["players"])
-        if row["key"] in flagged:
+    for cell in sheet_cells(store.conn, pk, order="page, id"):
+        item = _cell_json(cell, info["players"])
+        if cell.key in flagged:
             item["state"] = "finding"
-        elif row["verified"]:
+        elif cell.verified:
             item["state"] = "verified"
-        elif row["status"] in ("doubtful", "empty"):
-            item["state"] = row["status"]
+        elif cell.status in (CellStatus.DOUBTFUL, CellStatus.EMPTY):
+            item["state"] = str(cell.status)
         else:
             item["state"] = "read"
         cells.append(item)
@@ -229,7 +221,7 @@ def _strip_illegible(note: str) -> str:
 
 
 def decide(store: Store, sheet_id: str, key: str, value: Any, who: str,
-           illegible: bool = False) -> str:
+           illegible: bool = False) -> SheetState:
     """A person's decision on one cell, saved, logged and scored again in one transaction.
 
     With ``illegible`` the cell is verified empty and its note says ``illegible``. Returns
@@ -239,21 +231,18 @@ def decide(store: Store, sheet_id: str, key: str, value: Any, who: str,
         raise StoreError("a decision needs the name of who made it")
     value = None if illegible else check_value(key, value)
     with store.transaction() as conn:
-        pk = store._sheet_pk(sheet_id)  # noqa: SLF001
-        row = conn.execute("SELECT value_json, note FROM cells WHERE sheet_id = ? AND key = ?",
-                           (pk, key)).fetchone()
-        if row is None:
-            raise StoreError(f"sheet {sheet_id} has no cell {key!r}")
-        note = _strip_illegible(row[1])
+        cell = store.cell(sheet_id, key)
+        pk = cell.sheet_pk
+        note = _strip_illegible(cell.note)
         if illegible:
             note = ILLEGIBLE + (NOTE_SEPARATOR + note if note else "")
         new = json.dumps(value, ensure_ascii=False)
         stamp = now()
         conn.execute("UPDATE cells SET value_json = ?, note = ?, verified = 1, verified_by = ?, "
-                     "verified_at = ? WHERE sheet_id = ? AND key = ?",
-                     (new, note, who, stamp, pk, key))
+                     "verified_at = ? WHERE id = ?", (new, note, who, stamp, cell.pk))
         conn.execute("INSERT INTO decisions (sheet_id, key, who, at, old_json, new_json) "
-                     "VALUES (?, ?, ?, ?, ?, ?)", (pk, key, who, stamp, row[0], new))
+                     "VALUES (?, ?, ?, ?, ?, ?)",
+                     (pk, key, who, stamp, json.dumps(cell.value, ensure_ascii=False), new))
         state = refresh(conn, pk, redecode=True)
     log.info("%s %s: %s by %s -> %s", sheet_id, key, ILLEGIBLE if illegible else new, who,
              state)
@@ -267,28 +256,24 @@ def undo_last(store: Store, who: str) -> dict[str, Any] | None:
     unless an earlier decision on it remains). Refused when someone changed the cell since.
     """
     with store.transaction() as conn:
-        last = conn.execute("SELECT d.id, d.sheet_id, d.key, d.old_json, s.sheet_id "
-                            "FROM decisions d JOIN sheets s ON s.id = d.sheet_id "
-                            "WHERE d.who = ? ORDER BY d.id DESC LIMIT 1", (who,)).fetchone()
+        last = last_decision(conn, "d.who = ?", (who,))
         if last is None:
             return None
-        did, pk, key, old, sheet_id = last
-        later = conn.execute("SELECT who FROM decisions WHERE sheet_id = ? AND key = ? "
-                             "AND id > ? ORDER BY id DESC LIMIT 1", (pk, key, did)).fetchone()
+        later = last_decision(conn, "d.sheet_id = ? AND d.key = ?", (last.sheet_pk, last.key),
+                              after=last.pk)
         if later is not None:
-            raise StoreError(f"sheet {sheet_id} cell {key}: {later[0]} changed it since; "
-                             f"decide it again instead of undoing")
-        conn.execute("DELETE FROM decisions WHERE id = ?", (did,))
-        before = conn.execute("SELECT who, at, new_json FROM decisions WHERE sheet_id = ? AND "
-                              "key = ? ORDER BY id DESC LIMIT 1", (pk, key)).fetchone()
-        (note,) = conn.execute("SELECT note FROM cells WHERE sheet_id = ? AND key = ?",
-                               (pk, key)).fetchone()
-        if before is None or before[2] != "null":
+            raise StoreError(f"sheet {last.sheet_id} cell {last.key}: {later.who} changed it "
+                             f"since; decide it again instead of undoing")
+        conn.execute("DELETE FROM decisions WHERE id = ?", (last.pk,))
+        before = last_decision(conn, "d.sheet_id = ? AND d.key = ?", (last.sheet_pk, last.key))
+        note = store.cell(last.sheet_id, last.key).note
+        if before is None or before.new_json != "null":
             note = _strip_illegible(note)
         conn.execute("UPDATE cells SET value_json = ?, note = ?, verified = ?, verified_by = ?, "
                      "verified_at = ? WHERE sheet_id = ? AND key = ?",
-                     (old, note, int(before is not None), before and before[0],
-                      before and before[1], pk, key))
-        state = refresh(conn, pk, redecode=True)
+                     (last.old_json, note, int(before is not None), before and before.who,
+                      before and before.at, last.sheet_pk, last.key))
+        state = refresh(conn, last.sheet_pk, redecode=True)
+    sheet_id, key = last.sheet_id, last.key
     log.info("%s %s: %s's decision undone -> %s", sheet_id, key, who, state)
     return {"sheet": sheet_id, "key": key, "state": state}

@@ -21,11 +21,25 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from enum import StrEnum
+
+from scanner.results import CellStatus
+from scoring.exitcode import PulkaError
 
 log = logging.getLogger(__name__)
 
-SHEET_STATES = ("read", "needs_review", "audited", "settled")
-CELL_STATUSES = ("read", "doubtful", "empty")
+
+class SheetState(StrEnum):
+    """Where a stored sheet stands (:func:`pulka.store.refresh.refresh` decides it)."""
+
+    READ = "read"
+    NEEDS_REVIEW = "needs_review"
+    AUDITED = "audited"
+    SETTLED = "settled"
+
+
+SHEET_STATES = tuple(str(state) for state in SheetState)
+CELL_STATUSES = tuple(str(status) for status in CellStatus)
 
 _V1 = f"""
 CREATE TABLE tournaments (
@@ -170,18 +184,31 @@ ALTER TABLE cells ADD COLUMN ink_json TEXT;
 ...]``; NULL for a row, or a cell imported before), so that a decision can decode the sheet's
 columns again (:mod:`pulka.store.redecode`)."""
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2)
+_V3 = """
+ALTER TABLE pages ADD COLUMN file_hash TEXT;
+CREATE INDEX pages_by_file ON pages (file_hash);
+"""
+"""Version 3: a page keeps its image file's content hash (``file_hash``, NULL when imported
+before, or from a scan whose image is gone): what a re-run of an import compares, to skip
+the files already imported (:meth:`pulka.store.database.Store.known_files`)."""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
 """Migration ``n`` (from 1) takes a file from version ``n - 1`` to ``n``."""
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
-class SchemaTooNew(RuntimeError):
-    """The file was written by a newer pulka than this one."""
+class SchemaTooNew(PulkaError):
+    """The file was written by a newer pulka than this one (the message names the file)."""
 
 
 def schema_version(conn: sqlite3.Connection) -> int:
     """The file's ``PRAGMA user_version`` (0 for a new, empty file)."""
     return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def conn_path(conn: sqlite3.Connection) -> str:
+    """The file a connection has open."""
+    return str(conn.execute("PRAGMA database_list").fetchone()[2])
 
 
 def migrate(conn: sqlite3.Connection) -> int:
@@ -191,14 +218,14 @@ def migrate(conn: sqlite3.Connection) -> int:
     """
     start = schema_version(conn)
     if start > SCHEMA_VERSION:
-        raise SchemaTooNew(f"the store has schema version {start}, this pulka knows up to "
-                           f"{SCHEMA_VERSION}; update pulka")
+        raise SchemaTooNew(f"{conn_path(conn)}: the store has schema version {start}, this "
+                           f"pulka knows up to {SCHEMA_VERSION}; update pulka")
     for version in range(start + 1, SCHEMA_VERSION + 1):
         log.info("store: migrating to schema version %d", version)
         try:
             conn.executescript(f"BEGIN IMMEDIATE;\n{MIGRATIONS[version - 1]}\n"
                                f"PRAGMA user_version = {version};\nCOMMIT;")
-        except sqlite3.Error:
+        except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise

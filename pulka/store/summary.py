@@ -7,6 +7,9 @@ import logging
 import sqlite3
 from typing import Any
 
+from pulka.store.rows import CellRow, sheet_cells
+from scanner.results import CellStatus
+
 log = logging.getLogger(__name__)
 
 SUMMARY_FORMAT = "pulka-sheet-summary/1"
@@ -37,10 +40,9 @@ def sheet_summary(conn: sqlite3.Connection, sheet_pk: int) -> dict[str, Any]:
                                   "remises": r["remises"], "allpass": r["allpass"]}
                       for r in conn.execute("SELECT * FROM settlements WHERE sheet_id = ? "
                                             "ORDER BY seat", (sheet_pk,))}
-        cells = conn.execute("SELECT * FROM cells WHERE sheet_id = ? ORDER BY id",
-                             (sheet_pk,)).fetchall()
     finally:
         conn.row_factory = None
+    cells = sheet_cells(conn, sheet_pk)
     record = json.loads(sheet["record_json"]) if sheet["record_json"] else {}
     return {
         "format": SUMMARY_FORMAT,
@@ -58,17 +60,16 @@ def sheet_summary(conn: sqlite3.Connection, sheet_pk: int) -> dict[str, Any]:
         "deals": len(record.get("deals", [])),
         "columns": record.get("written", {}),
         "pages": pages, "findings": findings, "settlement": settlement,
-        "doubtful": [_cell(c) for c in cells if c["status"] == "doubtful" and not c["verified"]],
-        "verified": [{**_cell(c), "by": c["verified_by"], "at": c["verified_at"]}
-                     for c in cells if c["verified"]],
+        "doubtful": [_cell(c) for c in cells
+                     if c.status is CellStatus.DOUBTFUL and not c.verified],
+        "verified": [{**_cell(c), "by": c.verified_by, "at": c.verified_at}
+                     for c in cells if c.verified],
         "imported_at": sheet["imported_at"], "refreshed_at": sheet["refreshed_at"],
         "scan_path": sheet["scan_path"],
     }
 
 
-def _cell(row: sqlite3.Row) -> dict[str, Any]:
-    return {"key": row["key"], "page": row["page"], "status": row["status"],
-            "value": json.loads(row["value_json"]), "confidence": row["confidence"],
-            "candidates": json.loads(row["candidates_json"]),
-            "expected": json.loads(row["expected_json"]), "deal": row["deal"],
-            "note": row["note"], "crop": row["crop"]}
+def _cell(cell: CellRow) -> dict[str, Any]:
+    return {"key": cell.key, "page": cell.page, "status": cell.status, "value": cell.value,
+            "confidence": cell.confidence, "candidates": cell.candidates,
+            "expected": cell.expected, "deal": cell.deal, "note": cell.note, "crop": cell.crop}

@@ -34,7 +34,9 @@ from scoring.limits import MAX_FILE_BYTES, MAX_PAGE_PIXELS, MAX_PAGES_PER_FILE, 
 
 log = logging.getLogger(__name__)
 
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".tif", ".tiff", ".pdf")
+RASTER_SUFFIXES = (".jpg", ".jpeg", ".png", ".tif", ".tiff")
+"""Suffixes of the raster image files read (OpenCV decodes them)."""
+IMAGE_SUFFIXES = (*RASTER_SUFFIXES, ".pdf")
 """Suffixes picked up when a folder is given (other files in it are skipped)."""
 POINTS_PER_INCH = 72.0
 """A PDF page's size is in points."""

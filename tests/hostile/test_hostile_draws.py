@@ -52,8 +52,9 @@ def test_print_and_tournament_take_a_windows_1251_draw_without_players(
                  rows)
     assert main(["print", "--draw", str(path), "--tournament", "Open", "-o",
                  str(tmp_path / "draw.pdf")]) == 0
-    err = capsys.readouterr().err
-    assert "read as Windows-1251, separator ';'; 4 players, 3 tables in 2 rounds" in err
+    printed = capsys.readouterr()
+    assert printed.out.endswith("3 sheets, 9 pages\n")
+    assert printed.err == f"pulka print: {path}: read as Windows-1251, separator ';'\n"
     assert (tmp_path / "draw.pdf").stat().st_size > 1000
     assert main(["print", "--draw", str(path), "--players", "3", "-o",
                  str(tmp_path / "x.pdf")]) == 3
@@ -61,8 +62,9 @@ def test_print_and_tournament_take_a_windows_1251_draw_without_players(
         capsys.readouterr().err
     db = tmp_path / "t.db"
     assert main(["tournament", "new", "Open", "--draw", str(path), "--db", str(db)]) == 0
-    out = capsys.readouterr()
-    assert "2 rounds x 2 tables, 7 players" in out.out and "Windows-1251" in out.err
+    printed = capsys.readouterr()
+    assert f"2 rounds x 2 tables, 7 players from {path}" in printed.out
+    assert printed.err == f"pulka tournament: {path}: read as Windows-1251, separator ';'\n"
 
 
 def test_every_bad_line_is_named(tmp_path: Path) -> None:

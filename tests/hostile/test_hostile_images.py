@@ -11,9 +11,9 @@ import cv2
 import numpy as np
 import pytest
 
-from scanner.errors import ScanError
+from scanner.errors import ScanError, ScanFailure
 from scanner.image.load import PageImage, expand_paths, iter_file, iter_pages
-from scanner.pipeline import ScanFailure, scan_paths
+from scanner.pipeline import scan_paths
 from tests.hostile.images import BAD_FILES, pdf_with_box, pdf_with_boxes
 
 SAMPLE_PAGE = Path(__file__).parents[2] / "samples" / "scans" / "sochi-3-scan" / "page-0.jpg"

@@ -23,7 +23,7 @@ from forms.render.raster import page_count
 from pulka.cli.main import main
 from pulka.store.database import Store
 from pulka.store.importer import SLOW_ENV, collect, pipeline_available
-from pulka.store.refresh import parse_key
+from pulka.store.rebuild import parse_key
 from samplegen.scans import synthetic_tournament
 from scoring import parse_record, settle_record
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -12,19 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from review_fixture import SHEET1, SHEET2, TRUTH, build_store
+from review_fixture import SHEET1, SHEET2, TRUTH, build_store, call, serve
 
 from pulka.cli.main import main
-from pulka.review import ReviewServer, make_server
+from pulka.review import ReviewServer
 from pulka.review.server import MAX_BODY_BYTES
 from pulka.store import review as review_store
-from pulka.store.database import Store, StoreError
-
-
-def serve(db: Path, who: str = "anna") -> ReviewServer:
-    server = make_server(db, who=who)
-    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
-    return server
+from pulka.store.database import Store
+from pulka.store.errors import StoreError
 
 
 @pytest.fixture
@@ -33,22 +27,6 @@ def server(tmp_path: Path) -> Iterator[ReviewServer]:
     yield running
     running.shutdown()
     running.server_close()
-
-
-def call(server: ReviewServer, path: str, body: Any = None,
-         headers: dict[str, str] | None = None, raw: bytes | None = None) -> tuple[int, Any]:
-    data = raw if raw is not None else None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(server.url.rstrip("/") + path, data=data,
-                                     headers={"Content-Type": "application/json",
-                                              **(headers or {})})
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            payload = response.read()
-            kind = response.headers["Content-Type"]
-            return response.status, json.loads(payload) if "json" in kind else payload
-    except urllib.error.HTTPError as error:
-        payload = error.read()
-        return error.code, json.loads(payload) if payload.startswith(b"{") else payload
 
 
 def decide(server: ReviewServer, sheet: str, key: str, action: str, **extra: Any) -> Any:

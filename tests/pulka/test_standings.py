@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from pulka.cli.main import main
-from pulka.report.standings import check_tiebreaks, whists_text
+from pulka.report.standings import check_tiebreaks, standings, whists_text
 from pulka.store.database import Store
 from pulka.store.refresh import seat_stats
 from samplegen.scans import synthetic_tournament
@@ -49,7 +49,7 @@ def truth(sheets, round_=None):  # type: ignore[no-untyped-def]
 
 def test_standings_equal_the_rules_engine(store: Store) -> None:
     totals, remises = truth(store.sheets)  # type: ignore[attr-defined]
-    result = store.standings()
+    result = standings(store)
     assert {r.player: r.total for r in result.rows} == totals
     assert {r.player: r.remises for r in result.rows} == remises
     assert sum(r.total for r in result.rows) == 0
@@ -57,7 +57,7 @@ def test_standings_equal_the_rules_engine(store: Store) -> None:
     assert ranked == sorted(ranked, reverse=True)
     assert result.rounds == (1, 2)
     for round_ in (1, 2):
-        per_round = store.standings(round_=round_)
+        per_round = standings(store, round_=round_)
         assert {r.player: r.total for r in per_round.rows} == truth(
             store.sheets, round_)[0]  # type: ignore[attr-defined]
         for row in result.rows:
@@ -77,15 +77,15 @@ def test_allpass_whists_are_zero_sum_and_remises_count_downs(store: Store) -> No
 def test_tiebreaks_order_players_level_on_whists(store: Store) -> None:
     # make everybody level on whists: only the tie-breaks decide
     store.conn.execute("UPDATE settlements SET result = '0'")
-    plain = store.standings()
+    plain = standings(store)
     assert {r.rank for r in plain.rows} == {1}
-    by_remises = store.standings(tiebreaks=["remises"])
+    by_remises = standings(store, tiebreaks=["remises"])
     keys = [r.remises for r in by_remises.rows]
     assert keys == sorted(keys)
     assert by_remises.rows[0].rank == 1
     for a, b in zip(by_remises.rows, by_remises.rows[1:], strict=False):
         assert (a.rank == b.rank) == (a.remises == b.remises)
-    both = store.standings(tiebreaks=["allpass", "remises"])
+    both = standings(store, tiebreaks=["allpass", "remises"])
     keys2 = [(-r.allpass, r.remises) for r in both.rows]
     assert keys2 == sorted(keys2)
 
@@ -100,7 +100,7 @@ def test_check_tiebreaks() -> None:
 
 
 def test_exports(store: Store) -> None:
-    result = store.standings(tiebreaks=["remises"])
+    result = standings(store, tiebreaks=["remises"])
     rows = list(csv.DictReader(io.StringIO(result.to_csv())))
     assert [int(r["rank"]) for r in rows] == [r.rank for r in result.rows]
     assert [Fraction(r["exact"]) for r in rows] == [r.total for r in result.rows]

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from pulka.store.database import Store, StoreError
-from pulka.store.refresh import parse_key, rebuild_record
+from pulka.store.database import Store
+from pulka.store.errors import StoreError
+from pulka.store.rebuild import parse_key, rebuild_record
 from pulka.store.schema import SCHEMA_VERSION, SchemaTooNew, schema_version
 from samplegen.scans import synthetic_sheet, synthetic_tournament
 from scanner.results import FieldReading
@@ -67,11 +68,13 @@ def test_same_page_hash_is_not_duplicated(tmp_path: Path) -> None:
                             tmp_path / "img")
     with Store(tmp_path / "t.sqlite") as store:
         store.import_scan(sheet.scan)
-        hashes = store.known_page_hashes()
+        files = store.known_files()
+        assert len(files) == 2
         # a later scan of the same files, its pages listed in another order
         again = replace(sheet.scan, pages=tuple(reversed(sheet.scan.pages)))
+        assert store.changed_pages(again) == []
         store.import_scan(again)
-        assert store.known_page_hashes() == hashes
+        assert store.known_files() == files
         assert counts(store)["pages"] == 2
 
 
@@ -159,10 +162,10 @@ def test_missing_pages_need_review_until_scanned(tmp_path: Path) -> None:
                      fields=tuple(f for f in sheet.scan.fields if f.page == 1))
     with Store(tmp_path / "t.sqlite") as store:
         assert store.import_scan(first) == "needs_review"
-        assert store.known_page_hashes() == set()  # the sheet is not whole yet
+        assert store.known_files() == set()  # the sheet is not whole yet
         assert store.import_scan(second) == "settled"  # page 0's cells were kept
         assert counts(store)["cells"] == len(sheet.scan.fields)
-        assert len(store.known_page_hashes()) == 2
+        assert len(store.known_files()) == 2
 
 
 def test_tournament_draw_names_players(tmp_path: Path) -> None:

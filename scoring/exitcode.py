@@ -1,4 +1,10 @@
-"""Process exit codes, mapped in one place (:func:`pulka.cli.main.main`), as OCRmyPDF does."""
+"""Exit codes and the error base that carries one, for every package (as OCRmyPDF does).
+
+A library raises a :class:`PulkaError` subclass whose ``exit_code`` says what the failure
+means; the command line turns it into the process's exit status in one place
+(:func:`pulka.cli.main.main`). It lives in ``scoring``, the base package, so that every
+package can raise with it (imports run scoring <- forms <- scanner <- pulka).
+"""
 
 from __future__ import annotations
 
@@ -22,11 +28,11 @@ class ExitCode(IntEnum):
     """A batch finished, but some of its files could not be read (each was reported)."""
     INTERNAL = 15
     """A bug in pulka; the traceback is logged."""
+    INTERRUPTED = 130
+    """Stopped by Ctrl+C (128 + SIGINT, as shells report it)."""
 
 
-class PulkaCommandError(Exception):
-    """An error a command reports to the user as one line, with its exit code."""
+class PulkaError(Exception):
+    """Base of every error reported as one line: ``str(error)`` is that line."""
 
-    def __init__(self, message: str, exit_code: ExitCode = ExitCode.BAD_INPUT) -> None:
-        super().__init__(message)
-        self.exit_code = exit_code
+    exit_code: ExitCode = ExitCode.BAD_INPUT
