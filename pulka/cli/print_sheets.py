@@ -149,8 +149,8 @@ def _pool(text: str) -> int | None:
 
 def _check_texts(args: argparse.Namespace) -> None:
     """The texts printed and put into the QR code, within :data:`MAX_NAME_CHARS` each."""
-    names = args.names.split(",") if getattr(args, "names", None) else []
-    for option, value in [("tournament", args.tournament), ("date", getattr(args, "date", "")),
+    names = args.names.split(",") if args.names else []
+    for option, value in [("tournament", args.tournament), ("date", args.date),
                           *(("names", name.strip()) for name in names)]:
         problem = text_problem(value, MAX_NAME_CHARS)
         if problem:

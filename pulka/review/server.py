@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from pulka.i18n import LanguageError, check_language, current_language, page_catalogue
 from pulka.report.crops import crop_jpeg
 from pulka.report.standings import standings
 from pulka.review.checks import (
@@ -225,6 +226,9 @@ class ReviewHandler(BaseHTTPRequestHandler):
         if path == "/favicon.ico":
             self._send(HTTPStatus.NO_CONTENT, b"", "image/x-icon", "max-age=86400")
             return
+        if path == "/api/catalogue":
+            self._json(self._catalogue(parse_qs(parts.query).get("lang")))
+            return
         segments = [unquote(s) for s in path.split("/")[1:]]
         with Store(self.server.db) as store:
             if segments == ["api", "queue"]:
@@ -238,6 +242,15 @@ class ReviewHandler(BaseHTTPRequestHandler):
                 self._image(store, *segments[1:])
             else:
                 raise RequestError(HTTPStatus.NOT_FOUND, f"nothing at {path:.200}")
+
+    @staticmethod
+    def _catalogue(asked: list[str] | None) -> dict[str, Any]:
+        """The page's words in the language asked for, else the one the server speaks."""
+        try:
+            return page_catalogue(check_language(asked[0][:40]) if asked else
+                                  current_language())
+        except LanguageError as error:
+            raise RequestError(HTTPStatus.BAD_REQUEST, str(error)) from None
 
     @staticmethod
     def _sheet(store: Store, sheet_id: str) -> str:
