@@ -24,7 +24,6 @@ Examples::
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import random
 from pathlib import Path
@@ -134,22 +133,16 @@ def _glyphs(path: Path | None) -> dict[int, list[Any]]:
 
 
 def _read_record(path: Path) -> dict[str, Any]:
-    from scoring.record import parse_record
+    from forms.layout import build_layout
+    from pulka.records import load_json_file
+    from scoring.record import parse_record, relabel_seats
 
+    doc = load_json_file(path)
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise PulkaCommandError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise PulkaCommandError(f"{path}: cannot be read as UTF-8 text ({error})") from None
-    except json.JSONDecodeError as error:
-        raise PulkaCommandError(f"{path}: not JSON: {error.msg} at line {error.lineno}, "
-                                f"column {error.colno}") from None
-    try:
-        parse_record(doc)
+        record = parse_record(doc)
     except RecordError as error:
         raise PulkaCommandError(f"{path}: {error}") from None
-    return doc  # type: ignore[no-any-return]
+    return relabel_seats(doc, build_layout(record.rules.players).seats)
 
 
 def _random_game(rules: RuleSet, rng: random.Random) -> dict[str, Any]:

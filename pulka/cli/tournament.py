@@ -16,7 +16,7 @@ import logging
 import sys
 from pathlib import Path
 
-from forms.render.batch import read_draw
+from forms.render.batch import load_draw
 from pulka.cli.store_options import add_db_argument, open_store
 from pulka.errors import PulkaCommandError
 from pulka.store.missing import round_gaps
@@ -67,25 +67,19 @@ def run(args: argparse.Namespace) -> ExitCode:
         if value is not None and value < 1:
             raise PulkaCommandError(f"--{option}: must be 1 or more, got {value}",
                                     ExitCode.BAD_ARGS)
-    seatings = _draw(args.draw) if args.draw is not None else []
+    draw = load_draw(args.draw) if args.draw is not None else None
+    seatings = [(s.round, s.table, SEATS[:draw.players], s.names)
+                for s in draw.seatings] if draw else []
     rounds = max([args.rounds or 0, *(s[0] for s in seatings)]) or None
     tables = max([args.tables or 0, *(s[1] for s in seatings)]) or None
     with open_store(args.db) as store:
         store.new_tournament(args.name, rounds, tables, seatings)
     players = len({n for s in seatings for n in s[3] if n})
     print(f"{args.db}: tournament {args.name!r}, {rounds or 0} rounds x {tables or 0} tables"
-          + (f", {players} players from {args.draw}" if seatings else ""))
+          + (f", {players} players from {args.draw}" if draw else ""))
+    if draw is not None:
+        print(f"pulka tournament: {args.draw}: {draw.describe()}", file=sys.stderr)
     return ExitCode.OK
-
-
-def _draw(path: Path) -> list[tuple[int, int, str, tuple[str, ...]]]:
-    try:
-        header = path.read_text(encoding="utf-8-sig").splitlines()[:1]
-    except OSError as error:
-        raise PulkaCommandError(f"{path}: cannot read the draw ({error.strerror})") from None
-    players = 4 if header and "D" in [h.strip() for h in header[0].split(",")] else 3
-    seatings = read_draw(path, players)
-    return [(s.round, s.table, SEATS[:players], s.names) for s in seatings]
 
 
 def _list(args: argparse.Namespace) -> ExitCode:
