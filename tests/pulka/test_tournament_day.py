@@ -67,10 +67,7 @@ def write_draw(path: Path, encoding: str, separator: str) -> None:
 
 
 DRAWS = [pytest.param("utf-8", ",", id="utf8-comma"),
-         pytest.param("cp1251", ";", id="cp1251-semicolon", marks=pytest.mark.xfail(
-             strict=True, reason="the draw reader of branch hostile-input (not on main "
-                                 "yet) reads Windows-1251, semicolons and Russian headings; "
-                                 "drop this mark with it"))]
+         pytest.param("cp1251", ";", id="cp1251-semicolon")]
 
 
 @pytest.mark.parametrize(("encoding", "separator"), DRAWS)
