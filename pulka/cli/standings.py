@@ -20,6 +20,7 @@ from pathlib import Path
 
 from pulka.cli.store_options import add_db_argument, open_store
 from pulka.errors import PulkaCommandError
+from pulka.i18n import N_, _
 from pulka.report.standings import (
     TIEBREAKS,
     Standings,
@@ -27,11 +28,12 @@ from pulka.report.standings import (
     standings,
     whists_text,
 )
+from pulka.report.text import states_text
 from pulka.store.missing import round_gaps, round_numbers
 from scoring.exitcode import ExitCode
 
 NAME = "standings"
-HELP = "rank the players by total whists (4.1.3), per round or overall; CSV and JSON"
+HELP = N_("rank the players by total whists (4.1.3), per round or overall; CSV and JSON")
 
 log = logging.getLogger(__name__)
 
@@ -39,13 +41,15 @@ log = logging.getLogger(__name__)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``pulka standings``."""
     add_db_argument(parser)
-    parser.add_argument("--tournament", help="which tournament (needed when the store has more "
-                                             "than one)")
-    parser.add_argument("--round", type=int, metavar="N", help="one round only")
+    parser.add_argument("--tournament", help=_("which tournament (needed when the store has more "
+                                             "than one)"))
+    parser.add_argument("--round", type=int, metavar="N", help=_("one round only"))
     parser.add_argument("--tiebreak", default="", metavar="LIST",
-                        help=f"tie-breaks in order, comma-separated: {', '.join(TIEBREAKS)}")
-    parser.add_argument("--csv", type=Path, metavar="FILE", help="also write the table as CSV")
-    parser.add_argument("--json", action="store_true", help="print pulka-standings/1 JSON")
+                        help=_("tie-breaks in order, comma-separated: {list}").format(
+                            list=", ".join(TIEBREAKS)))
+    parser.add_argument("--csv", type=Path, metavar="FILE", help=_("also write the table as CSV"))
+    parser.add_argument("--json", action="store_true", help=_("print {format} JSON").format(
+        format="pulka-standings/1"))
 
 
 def run(args: argparse.Namespace) -> ExitCode:
@@ -56,40 +60,45 @@ def run(args: argparse.Namespace) -> ExitCode:
     except ValueError as error:
         raise PulkaCommandError(f"--tiebreak: {error}", ExitCode.BAD_ARGS) from None
     if args.round is not None and args.round < 1:
-        raise PulkaCommandError(f"--round: rounds count from 1, got {args.round}",
+        raise PulkaCommandError(_("--round: rounds count from 1, got {n}").format(n=args.round),
                                 ExitCode.BAD_ARGS)
     with open_store(args.db, create=False) as store:
         tid = store.tournament_id(args.tournament)
         rounds = round_numbers(store.conn, tid)
         if args.round is not None and args.round not in rounds:
             raise PulkaCommandError(
-                f"--round {args.round}: the tournament has "
-                + (f"rounds {', '.join(map(str, rounds))}" if rounds else "no rounds yet")
-                + "; name one of them", ExitCode.BAD_ARGS)
+                _("--round {n}: the tournament has rounds {list}; name one of them").format(
+                    n=args.round, list=", ".join(map(str, rounds))) if rounds else
+                _("--round {n}: the tournament has no rounds yet").format(n=args.round),
+                ExitCode.BAD_ARGS)
         result = standings(store, args.tournament, args.round, tiebreaks)
         gaps = round_gaps(store.conn, tid, args.round)
     if args.csv is not None:
         try:
             args.csv.write_text(result.to_csv(), encoding="utf-8")
         except OSError as error:
-            raise PulkaCommandError(f"{args.csv}: cannot write ({error.strerror})",
+            raise PulkaCommandError(_("{file}: cannot write ({reason})").format(
+                file=args.csv, reason=error.strerror),
                                     ExitCode.BAD_ARGS) from None
     if args.json:
         json.dump(result.to_json(), sys.stdout, ensure_ascii=False, indent=1)
         print()
     else:
         print(table(result))
-        print("\n".join(f"missing: {gap.text()}" for gap in gaps) or "missing: nothing")
+        print("\n".join(_("missing: {what}").format(what=gap.text()) for gap in gaps)
+              or _("missing: nothing"))
     return ExitCode.OK
 
 
 def table(result: Standings) -> str:
     """The standings as a plain-text table for people."""
-    title = result.tournament or "(no tournament)"
-    title += f", round {result.round}" if result.round is not None else ", overall"
+    title = result.tournament or _("(no tournament)")
+    title += ", " + (_("round {n}").format(n=result.round) if result.round is not None
+                     else _("overall"))
     rounds = result.rounds if result.round is None and len(result.rounds) > 1 else ()
-    head = ["#", "player", "whists", *(f"R{r}" for r in rounds), "sheets"]
-    head += [{"remises": "remises", "allpass": "all-pass"}[t] for t in result.tiebreaks]
+    head = ["#", _("player"), _("whists"), *(_("R{n}").format(n=r) for r in rounds),
+            _("sheets")]
+    head += [_("remises") if t == "remises" else _("all-pass") for t in result.tiebreaks]
     lines = [head]
     for row in result.rows:
         line = [str(row.rank), row.player, whists_text(row.total)]
@@ -103,9 +112,8 @@ def table(result: Standings) -> str:
     for line in lines:
         text.append("  ".join(cell.ljust(w) if i == 1 else cell.rjust(w)
                               for i, (cell, w) in enumerate(zip(line, widths, strict=True))))
-    states = ", ".join(f"{n} {s.replace('_', ' ')}" for s, n in sorted(result.states.items()))
-    text.append(f"sheets: {states or 'none'}")
+    text.append(_("sheets: {states}").format(states=states_text(result.states) or _("none")))
     if any(row.provisional for row in result.rows):
-        text.append("* some of the player's sheets are not settled yet (findings or cells to "
-                    "check): see `pulka show SHEET`")
+        text.append(_("* some of the player's sheets are not settled yet (findings or cells to "
+                      "check): see `pulka show SHEET`"))
     return "\n".join(text)

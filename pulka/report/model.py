@@ -29,7 +29,7 @@ from pulka.report.pages import (
     page_images,
     scan_images,
 )
-from pulka.report.text import number
+from pulka.report.text import number, rules_text
 from scanner.results import FieldReading, SheetScan, entry_key, ink_shares
 from scoring import (
     Column,
@@ -177,7 +177,7 @@ def build_report(record_doc: dict[str, Any], scan: SheetScan | None = None,
     sheet_id = scan.sheet_id if scan is not None else ""
     return SheetReport(
         name=name or sheet_id or "report", sheet_id=sheet_id, source=source,
-        seats=record.seats, names=dict(record.names), rules=record.rules.describe(),
+        seats=record.seats, names=dict(record.names), rules=rules_text(record.rules),
         rules_id=record.rules.id, stake=record.rules.stake, finished=sheet.finished,
         scanned=scan is not None, pages=pages, findings=views, doubts=doubts,
         columns=_columns(record, sheet, findings), deals=tuple(_deal_view(d)
