@@ -70,6 +70,13 @@ class Finding:
     rule: str
     penalty: str | None = None
     note: str = ""
+    note_code: str = ""
+    """What the note says, language-neutral: ``amount`` (args: the amount, then the rules'
+    reasons), ``reasons``, ``no_deal``, ``correction``, ``mixed_amnesty``, ``help_belongs``
+    (args: the right player, the wrong one)."""
+    note_args: tuple[str, ...] = ()
+    penalty_amount: Fraction | None = None
+    """The amount overstated in the writer's favour, which the penalty moves (4.2.7)."""
 
     def __str__(self) -> str:
         where = f"deal {self.deal}, " if self.deal is not None else ""
@@ -95,7 +102,7 @@ def audit(record: GameRecord, sheet: ExpectedSheet | None = None) -> list[Findin
         expected = sheet.column(column)
         steps = [_Step(entry, _alternatives(entry, deals.get(entry.deal or 0), record))
                  for entry in expected]
-        column_findings, styles = _align(column, list(written), steps, record)
+        column_findings, styles = _align(column, list(written), steps)
         findings += column_findings
         amnesty_styles += styles
     findings += _mixed_amnesty(amnesty_styles)
@@ -126,7 +133,7 @@ def _alternatives(entry: SheetEntry, deal: Deal | None, record: GameRecord
     return accepted
 
 
-def _align(column: Column, written: list[Fraction], steps: list[_Step], record: GameRecord
+def _align(column: Column, written: list[Fraction], steps: list[_Step]
            ) -> tuple[list[Finding], list[tuple[int, str, bool]]]:
     """Least-cost alignment of written totals with expected entries (see module doc)."""
     n, m = len(written), len(steps)
@@ -164,7 +171,7 @@ def _align(column: Column, written: list[Fraction], steps: list[_Step], record: 
                 relax(i, j + 1, here + _skip_cost(steps[j]), "missing")
             if i < n:
                 relax(i + 1, j, here + _COST_SKIP, "extra")
-    return _trace(column, written, steps, move, record)
+    return _trace(column, written, steps, move)
 
 
 def _skip_cost(step: _Step) -> float:
@@ -174,7 +181,7 @@ def _skip_cost(step: _Step) -> float:
 
 
 def _trace(column: Column, written: list[Fraction], steps: list[_Step],
-           move: dict[tuple[int, int], str], record: GameRecord
+           move: dict[tuple[int, int], str]
            ) -> tuple[list[Finding], list[tuple[int, str, bool]]]:
     path: list[tuple[str, int, int]] = []
     i, j = len(written), len(steps)
@@ -201,18 +208,19 @@ def _trace(column: Column, written: list[Fraction], steps: list[_Step],
             findings.append(Finding("missing", column, deal, None, None, step.entry.total,
                                     RULE_OF_KIND["missing"],
                                     note=f"amount {step.entry.amount}: "
-                                    + "; ".join(step.entry.reasons)))
+                                    + "; ".join(step.entry.reasons), note_code="amount",
+                                    note_args=(str(step.entry.amount), *step.entry.reasons)))
         elif how == "extra":
             base = written[i - 2] if i > 1 else Fraction(0)
             findings.append(_error("extra", column, last_deal, i, written[i - 1], base,
-                                   None, record))
+                                   None))
         elif how in ("wrong", "correction") and step is not None:
             entry_index = i - 1 if how == "wrong" else i - 2
             base = written[entry_index - 1] if entry_index > 0 else Fraction(0)
             kind = "correction" if how == "correction" else _wrong_kind(
                 written[entry_index] - base, step.entry)
             findings.append(_error(kind, column, deal, entry_index + 1, written[entry_index],
-                                   base, step.entry, record))
+                                   base, step.entry))
         if step is not None and how != "extra":
             last_deal = step.entry.deal
     return findings, styles
@@ -237,21 +245,27 @@ def _unit(amount: Fraction) -> Fraction:
 
 
 def _error(kind: FindingKind, column: Column, deal: int | None, entry: int,
-           written: Fraction, base: Fraction, expected: SheetEntry | None,
-           record: GameRecord) -> Finding:
+           written: Fraction, base: Fraction, expected: SheetEntry | None) -> Finding:
     right = base + expected.amount if expected is not None else base
     note = "; ".join(expected.reasons) if expected is not None else "no deal changed this column"
+    code, args = ("reasons", expected.reasons) if expected is not None else ("no_deal", ())
     if kind == "correction":
-        note = "a wrong value followed by the right one"
-    penalty = _penalty(column, written - right, record) if kind != "correction" else None
+        note, code, args = "a wrong value followed by the right one", "correction", ()
+    favour = _favour(column, written - right) if kind != "correction" else None
     return Finding(kind, column, deal, entry, written, right if expected else None,
-                   RULE_OF_KIND[kind], penalty, note)
+                   RULE_OF_KIND[kind], _penalty(column, favour), note, code, tuple(args),
+                   favour)
 
 
-def _penalty(column: Column, excess: Fraction, record: GameRecord) -> str | None:
-    """4.2.7: the penalty for writing more than one's due equals the amount overstated."""
+def _favour(column: Column, excess: Fraction) -> Fraction | None:
+    """How much a wrong entry favours its writer (more pool or whists, less mountain)."""
     favour = -excess if column.kind == "mountain" else excess
-    if favour <= 0:
+    return favour if favour > 0 else None
+
+
+def _penalty(column: Column, favour: Fraction | None) -> str | None:
+    """4.2.7: the penalty for writing more than one's due equals the amount overstated."""
+    if favour is None:
         return None
     amount = str(favour)
     if column.kind == "whists":
@@ -276,7 +290,8 @@ def _mixed_amnesty(styles: list[tuple[int, str, bool]]) -> list[Finding]:
                     findings.append(Finding(
                         "wrong_amount", Column(seat, "mountain"), deal, None, None, None,
                         "4.2.7", note="this all-pass was written with amnesty by some players "
-                        "and in full by others; all must write it the same way"))
+                        "and in full by others; all must write it the same way",
+                        note_code="mixed_amnesty"))
     return findings
 
 
@@ -297,6 +312,7 @@ def _pair_wrong_help(findings: list[Finding]) -> list[Finding]:
                     "wrong_help", extra.column, extra.deal, extra.entry, extra.written,
                     None, RULE_OF_KIND["wrong_help"],
                     note=f"help belongs to {missing.column.on} (the largest open pool, ties to "
-                    f"the left), not {extra.column.on}")
+                    f"the left), not {extra.column.on}", note_code="help_belongs",
+                    note_args=(str(missing.column.on), str(extra.column.on)))
                 break
     return sorted(result, key=lambda f: (f.deal or 0, f.column, f.entry or 0))

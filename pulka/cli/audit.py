@@ -21,7 +21,8 @@ from typing import Any
 from pulka.errors import PulkaCommandError
 from pulka.i18n import N_, _
 from pulka.records import load_json_file, load_record
-from pulka.report.text import findings_text, settlement_text, totals_text
+from pulka.report.finding_text import findings_text
+from pulka.report.text import settlement_text, totals_text
 from scoring import GameRecord, RecordError, audit, expected_sheet, parse_record, settle_record
 from scoring.exitcode import ExitCode
 from scoring.jsonio import audit_json

@@ -20,6 +20,7 @@ from typing import Any
 from forms.layout import build_layout, layout_by_id
 from forms.model import Layout
 from pulka.i18n import N_, _, ngettext
+from pulka.report.finding_text import note_text, penalty_text
 from pulka.report.pages import (
     Mark,
     PageImages,
@@ -209,7 +210,8 @@ def _finding_view(label: str, finding: Finding, sheet: ExpectedSheet, deals: dic
         expected=_("no entry") if finding.expected is None else number(finding.expected),
         deal=finding.deal, deal_text=_deal_text(deal) if deal is not None else
         (_("end of game") if finding.deal is None else _("deal {n}").format(n=finding.deal)),
-        reasons=reasons, rule=finding.rule, penalty=finding.penalty, note=finding.note,
+        reasons=reasons, rule=finding.rule, penalty=penalty_text(finding),
+        note=note_text(finding),
         crop_png=crop, reading_doubtful=field is not None and field.status == "doubtful")
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from pulka.i18n import N_, _, decimal_text, ngettext
-from scoring import Column, ExpectedSheet, Finding, GameRecord, Settlement
+from scoring import Column, ExpectedSheet, GameRecord, Settlement
 from scoring.columns import sheet_columns
 from scoring.rules import RuleSet
 
@@ -114,14 +114,6 @@ def settlement_text(settlement: Settlement, money_unit: str = "") -> str:
               for m in settlement.remainders]
     lines.append(_("Variants 1 and 2 agree; the results sum to zero."))
     return "\n".join(lines)
-
-
-def findings_text(findings: list[Finding]) -> str:
-    """One line per finding, or a line saying there are none."""
-    if not findings:
-        return _("No findings: every written total agrees with the rules.")
-    head = ngettext("{n} finding:", "{n} findings:", len(findings)).format(n=len(findings))
-    return "\n".join([head] + [f"  {f}" for f in findings])
 
 
 def remainder_text(seat: str, mountain_change: int, compensation: int) -> str:

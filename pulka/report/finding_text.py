@@ -1,0 +1,87 @@
+"""A finding in words, in the chosen language: the sentence the rules engine's
+:class:`scoring.Finding` is read as, made here from its codes and parameters (``kind``,
+``rule``, ``note_code`` and ``note_args``, ``penalty_amount``); Codex 4.2.7 for the penalty.
+In English it is the engine's own ``str(finding)``."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from pulka.i18n import N_, _, ngettext
+from pulka.report.text import column_words
+from scoring import Finding
+
+KIND_NAMES = {"slip": N_("slip"), "wrong_amount": N_("wrong amount"), "missing": N_("missing"),
+              "extra": N_("extra"), "correction": N_("correction"),
+              "wrong_help": N_("wrong help")}
+"""The finding kinds for people (the engine keeps the code: ``wrong_amount``)."""
+
+
+def kind_text(kind: str) -> str:
+    """A finding's kind in the chosen language."""
+    name = KIND_NAMES.get(kind)
+    return _(name) if name else kind.replace("_", " ")
+
+
+def note_text(finding: Finding) -> str:
+    """The finding's note (why the expected entry is what it is) from its code; the rules'
+    reasons for an amount are the engine's own words."""
+    args = finding.note_args
+    if finding.note_code == "amount":
+        return _("amount {amount}: {reasons}").format(amount=args[0], reasons="; ".join(args[1:]))
+    if finding.note_code == "reasons":
+        return "; ".join(args)
+    if finding.note_code == "no_deal":
+        return _("no deal changed this column")
+    if finding.note_code == "correction":
+        return _("a wrong value followed by the right one")
+    if finding.note_code == "mixed_amnesty":
+        return _("this all-pass was written with amnesty by some players and in full by "
+                 "others; all must write it the same way")
+    if finding.note_code == "help_belongs":
+        return _("help belongs to {right} (the largest open pool, ties to the left), not "
+                 "{wrong}").format(right=args[0], wrong=args[1])
+    return finding.note
+
+
+def penalty_text(finding: Finding) -> str | None:
+    """The penalty 4.2.7 would justify: the amount overstated, taken back."""
+    amount, column = finding.penalty_amount, finding.column
+    if amount is None:
+        return finding.penalty
+    if column.kind == "whists":
+        return _("take back {amount}; {on} may write {amount} on {seat}").format(
+            amount=amount, on=column.on, seat=column.seat)
+    if column.kind == "pool":
+        return _("{amount} pool points moved, and {amount} onto {seat}'s mountain").format(
+            amount=amount, seat=column.seat)
+    return _("{amount} onto {seat}'s mountain").format(amount=amount, seat=column.seat)
+
+
+def finding_text(finding: Finding) -> str:
+    """The whole finding in one line: where, what was written and expected, kind and rule,
+    note, penalty."""
+    where = _("deal {n}, ").format(n=finding.deal) if finding.deal is not None else ""
+    entry = _(" entry {n}").format(n=finding.entry) if finding.entry is not None else ""
+    text = _("{where}{column}{entry}: wrote {written}, expected {expected} ({kind}, "
+             "{rule})").format(where=where, column=column_words(finding.column), entry=entry,
+                               written=_value(finding.written, _("nothing")),
+                               expected=_value(finding.expected, _("no entry")),
+                               kind=kind_text(finding.kind), rule=finding.rule)
+    note = note_text(finding)
+    if note:
+        text += f"; {note}"
+    penalty = penalty_text(finding)
+    return text + (_("; penalty: {text}").format(text=penalty) if penalty else "")
+
+
+def _value(value: Fraction | None, absent: str) -> str:
+    return absent if value is None else str(value)
+
+
+def findings_text(findings: list[Finding]) -> str:
+    """One line per finding, or a line saying there are none."""
+    if not findings:
+        return _("No findings: every written total agrees with the rules.")
+    head = ngettext("{n} finding:", "{n} findings:", len(findings)).format(n=len(findings))
+    return "\n".join([head] + [f"  {finding_text(f)}" for f in findings])
