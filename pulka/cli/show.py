@@ -18,6 +18,7 @@ from typing import Any
 
 from pulka.cli.store_options import add_db_argument, open_store
 from pulka.i18n import N_, _, ngettext
+from pulka.report.finding_text import stored_finding_text
 from pulka.report.standings import whists_text
 from pulka.report.text import rules_text, state_text
 from pulka.store.joins import pages_text
@@ -83,7 +84,8 @@ def text(s: dict[str, Any]) -> str:
     lines += _columns(s["columns"])
     if s["findings"]:
         lines.append(_("findings:"))
-        lines += [f"  {f['message']}" for f in s["findings"]]
+        lines += [f"  {stored_finding_text(f, s['columns'])}"
+                  for f in s["findings"]]
     if s["settlement"]:
         lines.append(_("settlement (whists): {list}").format(list=", ".join(
             f"{seat} {whists_text(Fraction(v['result']))}" for seat, v in s["settlement"].items())))

@@ -5,11 +5,14 @@ In English it is the engine's own ``str(finding)``."""
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from fractions import Fraction
+from typing import Any
 
 from pulka.i18n import N_, _, ngettext
 from pulka.report.text import column_words
-from scoring import Finding
+from scoring import Column, Finding
 
 KIND_NAMES = {"slip": N_("slip"), "wrong_amount": N_("wrong amount"), "missing": N_("missing"),
               "extra": N_("extra"), "correction": N_("correction"),
@@ -73,6 +76,57 @@ def finding_text(finding: Finding) -> str:
         text += f"; {note}"
     penalty = penalty_text(finding)
     return text + (_("; penalty: {text}").format(text=penalty) if penalty else "")
+
+
+def stored_finding_text(row: dict[str, Any], columns: dict[str, Any]) -> str:
+    """A finding as the store keeps it (``pulka-sheet-summary/1``, beside the sheet's written
+    ``columns``) in words, in the chosen language. The penalty's amount is the amount
+    overstated (4.2.7): the written total less the right one, which is the expected total or,
+    for an entry no deal called for, the column's previous total. The note is the engine's;
+    its fixed sentences are translated."""
+    column = Column(row["seat"], row["column"], row["on"])
+    written, expected = _fraction(row["written"]), _fraction(row["expected"])
+    favour = None
+    if row["penalty"] is not None and written is not None:
+        right = expected if expected is not None else _previous(columns, column, row["entry"])
+        if right is not None:
+            favour = right - written if column.kind == "mountain" else written - right
+    finding = Finding(row["kind"], column, row["deal"], row["entry"], written, expected,
+                      row["rule"], row["penalty"], row["note"] or "", penalty_amount=favour)
+    return finding_text(replace(finding, note=_stored_note(finding.note)))
+
+
+def _previous(columns: dict[str, Any], column: Column, entry: int | None) -> Fraction | None:
+    """The written total before entry ``entry`` (1-based) of ``column``, 0 before the first."""
+    seat = columns.get(column.seat, {})
+    values = seat.get("whists", {}).get(column.on) if column.on else seat.get(column.kind)
+    if entry is None or values is None or entry - 2 >= len(values):
+        return None
+    return Fraction(values[entry - 2]) if entry > 1 else Fraction(0)
+
+
+FIXED_NOTES = (N_("no deal changed this column"), N_("a wrong value followed by the right one"),
+               N_("this all-pass was written with amnesty by some players and in full by "
+                  "others; all must write it the same way"))
+_AMOUNT = re.compile(r"amount (\S+): (.*)", re.S)
+_HELP = re.compile(r"help belongs to (\S+) \(the largest open pool, ties to the left\), not (\S+)")
+
+
+def _stored_note(note: str) -> str:
+    """An engine's note as stored, in the chosen language where it is one of its own fixed
+    sentences (the rules' reasons in it stay the engine's)."""
+    if note in FIXED_NOTES:
+        return _(note)
+    if match := _AMOUNT.fullmatch(note):
+        return _("amount {amount}: {reasons}").format(amount=match[1], reasons=match[2])
+    if match := _HELP.fullmatch(note):
+        return _("help belongs to {right} (the largest open pool, ties to the left), not "
+                 "{wrong}").format(right=match[1], wrong=match[2])
+    return note
+
+
+def _fraction(text: str | None) -> Fraction | None:
+    return None if text is None else Fraction(text)
 
 
 def _value(value: Fraction | None, absent: str) -> str:
