@@ -7,16 +7,19 @@ check: the scanner's page warnings and the rules engine's reasons and stored not
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from i18n_day import run_day
+from i18n_day import faulty_record, run_day
 from test_i18n_report import LATIN_WORD, english_phrases, html_text, pdf_text
 
 from pulka import i18n
+from pulka.cli.main import main
+from pulka.report import build_report
 from pulka.report.finding_text import stored_finding_text
 from pulka.store.summary import sheet_summary
 
@@ -92,3 +95,30 @@ def test_a_stored_finding_reads_as_its_stored_sentence_in_english(
     assert any(f["penalty"] for f, _ in findings)
     for finding, columns in findings:
         assert stored_finding_text(finding, columns) == finding["message"]
+
+
+def _first_page_text(pdf: Path) -> str:
+    return pdf_text(pdf.read_bytes())
+
+
+def test_print_follows_the_chosen_language(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in i18n.ENVIRONMENT_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    sheet = ["print", "--players", "3", "--tournament", "Open", "-o"]
+    assert main(["--lang", "uk", *sheet, str(tmp_path / "uk.pdf")]) == 0
+    monkeypatch.setenv("LANG", "ru_RU.UTF-8")
+    assert main([*sheet, str(tmp_path / "ru.pdf")]) == 0
+    assert main([*sheet, str(tmp_path / "en.pdf"), "--lang", "en"]) == 0
+    assert "Турнір: Open" in _first_page_text(tmp_path / "uk.pdf")
+    assert "Турнир: Open" in _first_page_text(tmp_path / "ru.pdf")
+    assert "Tournament: Open" in _first_page_text(tmp_path / "en.pdf")
+
+
+def test_the_reports_drawn_sheet_speaks_the_reports_language(tmp_path: Path) -> None:
+    doc = json.loads(faulty_record(tmp_path).read_text(encoding="utf-8"))
+    drawn = {}
+    for language in ("en", "ru"):
+        i18n.use_language(language)
+        drawn[language] = [p.primary_image for p in build_report(doc).pages]
+    assert drawn["en"] != drawn["ru"]
