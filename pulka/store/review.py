@@ -24,6 +24,7 @@ from collections.abc import Collection
 from typing import Any
 
 from pulka.i18n import _
+from pulka.report.finding_text import stored_finding_text
 from pulka.store.database import Store
 from pulka.store.errors import StoreError
 from pulka.store.rebuild import parse_key
@@ -162,7 +163,8 @@ def panel(store: Store, sheet_id: str) -> dict[str, Any]:
     """A sheet's state, findings (with the cell each points at) and settlement by player."""
     summary = store.sheet_summary(sheet_id)
     players = summary["players"]
-    findings = [{**f, "key": finding_key(f)} for f in summary["findings"]]
+    findings = [{**f, "key": finding_key(f), "text": stored_finding_text(f, summary["columns"])}
+                for f in summary["findings"]]
     settlement = [{"seat": seat, "player": players.get(seat, seat), **row}
                   for seat, row in summary["settlement"].items()]
     return {"sheet": sheet_id, "tournament": summary["tournament"], "round": summary["round"],

@@ -80,8 +80,8 @@ def run_day(folder: Path, language: str) -> dict[str, str]:
 
 
 def write_samples(root: Path, language: str) -> None:
-    """The day's CLI outputs, reports and standings CSV under ``root/language``, paths made
-    relative to it."""
+    """The day's CLI outputs (``cli.txt``, paths made relative), reports (HTML, PDF and its
+    first page as PNG) and standings CSV under ``root/language``."""
     import shutil
     import tempfile
 
@@ -95,6 +95,15 @@ def write_samples(root: Path, language: str) -> None:
         for report in sorted((Path(work) / "reports").iterdir()):
             shutil.copy(report, target / "reports" / report.name)
         shutil.copy(Path(work) / "standings.csv", target / "standings.csv")
+    _first_page_png(target / "reports" / "game.pdf", target / "reports" / "game.pdf-page1.png")
+
+
+def _first_page_png(pdf: Path, png: Path) -> None:
+    """The PDF's first page as a PNG at 100 dpi, to look at without a PDF reader."""
+    import pypdfium2 as pdfium
+
+    page = pdfium.PdfDocument(pdf)[0]
+    page.render(scale=100 / 72).to_pil().save(png)
 
 
 if __name__ == "__main__":

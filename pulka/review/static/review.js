@@ -322,7 +322,7 @@ function renderPanel(previous) {
       ? el("ul", { class: "findings" }, panel.findings.map((f) => el("li", {
         "data-key": f.key || "",
         onclick: () => f.key && showCellInSheet(panel.sheet, f.key),
-      }, f.message)))
+      }, f.text || f.message)))
       : el("p", { class: "muted" }, t("none")));
     blocks.push(el("h3", {}, t("Settlement")), el("table", { class: "settlement" },
       el("tbody", {}, panel.settlement.map((row) => el("tr", {
