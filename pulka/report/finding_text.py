@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from pulka.i18n import N_, _, ngettext
+from pulka.report.reasons import reason_text, reasons_text
 from pulka.report.text import column_words
 from scoring import Column, Finding
 
@@ -27,13 +28,14 @@ def kind_text(kind: str) -> str:
 
 
 def note_text(finding: Finding) -> str:
-    """The finding's note (why the expected entry is what it is) from its code; the rules'
-    reasons for an amount are the engine's own words."""
+    """The finding's note (why the expected entry is what it is) from its code and the
+    rules' reasons (:mod:`pulka.report.reasons`)."""
     args = finding.note_args
     if finding.note_code == "amount":
-        return _("amount {amount}: {reasons}").format(amount=args[0], reasons="; ".join(args[1:]))
+        return _("amount {amount}: {reasons}").format(
+            amount=args[0], reasons="; ".join(map(reason_text, args[1:])))
     if finding.note_code == "reasons":
-        return "; ".join(args)
+        return "; ".join(map(reason_text, args))
     if finding.note_code == "no_deal":
         return _("no deal changed this column")
     if finding.note_code == "correction":
@@ -82,8 +84,8 @@ def stored_finding_text(row: dict[str, Any], columns: dict[str, Any]) -> str:
     """A finding as the store keeps it (``pulka-sheet-summary/1``, beside the sheet's written
     ``columns``) in words, in the chosen language. The penalty's amount is the amount
     overstated (4.2.7): the written total less the right one, which is the expected total or,
-    for an entry no deal called for, the column's previous total. The note is the engine's;
-    its fixed sentences are translated."""
+    for an entry no deal called for, the column's previous total. The note, stored in the
+    engine's words, is said again in the chosen language."""
     column = Column(row["seat"], row["column"], row["on"])
     written, expected = _fraction(row["written"]), _fraction(row["expected"])
     favour = None
@@ -113,16 +115,17 @@ _HELP = re.compile(r"help belongs to (\S+) \(the largest open pool, ties to the 
 
 
 def _stored_note(note: str) -> str:
-    """An engine's note as stored, in the chosen language where it is one of its own fixed
-    sentences (the rules' reasons in it stay the engine's)."""
+    """An engine's note as stored, in the chosen language: its fixed sentences, the amount
+    and the rules' reasons."""
     if note in FIXED_NOTES:
         return _(note)
     if match := _AMOUNT.fullmatch(note):
-        return _("amount {amount}: {reasons}").format(amount=match[1], reasons=match[2])
+        return _("amount {amount}: {reasons}").format(amount=match[1],
+                                                      reasons=reasons_text(match[2]))
     if match := _HELP.fullmatch(note):
         return _("help belongs to {right} (the largest open pool, ties to the left), not "
                  "{wrong}").format(right=match[1], wrong=match[2])
-    return note
+    return reasons_text(note) if note else note
 
 
 def _fraction(text: str | None) -> Fraction | None:

@@ -3,7 +3,7 @@ import, show, standings, tournament list and seat, audit with its HTML and PDF r
 run in Russian and in Ukrainian leaves no English catalogue id in what it prints, in the HTML
 report's text or in the PDF's (pypdfium2), except proper names and codes; argparse's own
 words too. What still comes in English is named here, and only that is left out of the
-check: the scanner's page warnings and the rules engine's reasons and stored notes."""
+check: the scanner's page warnings."""
 
 from __future__ import annotations
 
@@ -23,12 +23,9 @@ from pulka.report import build_report
 from pulka.report.finding_text import stored_finding_text
 from pulka.store.summary import sheet_summary
 
-ENGINE_WORDS = re.compile(
-    r"(whists for|help(?: from)?|made|not played|all passed|pool points x|tricks x|"
-    r"page \d+ is only \d+ dpi: check its readings|misère/-?\d+)[^;\n)<]*")
-"""English that is not pulka's catalogue's: the rules engine's reasons for an amount (stored
-with each finding and each expected entry), a deal's notation (``misère/-1``) and the
-scanner's page warnings (scan.json)."""
+ENGINE_WORDS = re.compile(r"(page \d+ is only \d+ dpi: check its readings|misère/-?\d+)")
+"""English that is not pulka's catalogue's: the scanner's page warnings (scan.json, no codes
+yet) and a deal's Codex notation (``misère/-1``, a code)."""
 
 
 @pytest.fixture(autouse=True)
