@@ -80,7 +80,9 @@ def row_columns(context: RowContext) -> dict[str, Any]:
     for group in groups:
         heading = label_text(HEADINGS_LANG, f"{group.key}_seat:{group.sub}" if group.sub
                              else group.key)
+        short = group.sub if group.key == "tricks" else heading
         columns.append({"group": group.key, "seat": group.sub or None, "heading": heading,
+                        "short": short,
                         "options": [{"value": o, "label": _option_label(o)}
                                     for o in options.get(group.key, [])],
                         "x0": share(group.x0_mm), "x1": share(group.x1_mm)})

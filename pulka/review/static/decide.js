@@ -21,7 +21,9 @@ async function afterDecision(doc, sheetId) {
   setQueue(doc.queue, sheetId);
   if (doc.standings) state.standings = doc.standings;
   const nextSheet = state.current ? state.current.sheet : sheetId;
-  if (state.view === "sheet" || nextSheet !== sheetId || !doc.panel) {
+  if (state.view === "sheet") {
+    await loadSheet(sheetId);  // the sheet being looked at stays on screen
+  } else if (nextSheet !== sheetId || !doc.panel) {
     await loadSheet(nextSheet || sheetId);
   } else {
     state.panel = doc.panel;
@@ -43,7 +45,9 @@ function savedText(target, action, extra) {
     const [value] = target.candidates[extra.candidate - 1] || [null];
     return `${valueText(value)} (candidate ${candidateKey(extra.candidate - 1)})`;
   }
-  if (action === "type") return `${extra.value.trim() || "empty"} (typed)`;
+  if (action === "type") {
+    return `${typeof extra.value === "string" ? extra.value.trim() || "empty" : valueText(extra.value)} (typed)`;
+  }
   return action === "illegible" ? "marked illegible" : "comes back last";
 }
 
@@ -142,6 +146,7 @@ function typeKey(event, input) {
 }
 
 function enter(cell, input) {
+  if (cell.key.startsWith("row:")) return enterRow(cell, input);
   const text = input.value;
   if (text.trim() !== "") decide(cell, "type", { value: text });
   else if (cell.candidates.length) decide(cell, "accept", { candidate: 1 });
@@ -163,7 +168,7 @@ function editKey(event, cell, input) {
 function commandKey(event, cell, input) {
   const key = event.key;
   const choice = CANDIDATE_KEYS.indexOf(key);
-  if (/^[0-9-]$/.test(key) || (key === "{" && cell.key.startsWith("row:"))) {
+  if (/^[0-9-]$/.test(key) || (cell.key.startsWith("row:") && event.target === input)) {
     typeKey(event, input);
     return;
   }
@@ -207,9 +212,9 @@ function onKey(event) {
     enter(state.current, input);
   } else if (typed) {
     editKey(event, state.current, input);
-  } else if (event.key === "v" || event.key === "u") {
+  } else if (event.key === "v" || event.key === "u" || event.key === "l") {
     event.preventDefault();
-    if (event.key === "v") toggleView(); else undo();
+    if (event.key === "v") toggleView(); else if (event.key === "l") enqueue(showSheetList); else undo();
   } else if (queueCard) {
     commandKey(event, state.current, input);
   }
@@ -219,5 +224,6 @@ document.addEventListener("keydown", onKey);
 document.addEventListener("DOMContentLoaded", () => {
   $("#to-queue").addEventListener("click", () => state.view !== "queue" && toggleView());
   $("#to-sheet").addEventListener("click", () => state.view !== "sheet" && toggleView());
+  $("#to-sheets").addEventListener("click", () => enqueue(showSheetList));
   enqueue(refreshAll);
 });

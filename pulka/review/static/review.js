@@ -155,8 +155,11 @@ function render(previousPanel) {
   $("#card").hidden = state.view !== "queue" || empty;
   $("#empty").hidden = state.view !== "queue" || !empty;
   $("#sheet-view").hidden = state.view !== "sheet";
+  $("#sheet-list").hidden = state.view !== "sheets";
   if (state.view === "queue") {
     if (empty) renderEmpty(); else renderCard(state.current);
+  } else if (state.view === "sheets") {
+    renderSheetList();
   } else {
     renderSheetView();
   }
@@ -265,24 +268,25 @@ function renderCard(cell) {
   const row = cell.key.startsWith("row:");
   const input = el("input", {
     id: "typed", type: "text", inputmode: row ? "text" : "numeric", autocomplete: "off",
-    placeholder: row ? "deal as JSON" : "digits", "aria-label": "type the value",
+    placeholder: row ? "t, then B 7NT whist pass 6 3 1" : "digits", "aria-label": "type the value",
+    oninput: row ? () => input.value.trim() && askVerdict({ text: input.value }) : null,
   });
   Object.assign($("#card").dataset, { sheet: cell.sheet, key: cell.key });
   $("#card").replaceChildren(
     el("div", { class: "where" }, sheetTitle(group)),
     el("h2", {}, cell.label),
     el("div", { class: "value-now" }, "Read as ", el("strong", {}, valueText(cell.value)),
-      ` · ${percent(cell.confidence)} sure`, inkAlone(cell),
+      confidenceText(cell), inkAlone(cell),
       cell.skipped ? el("em", {}, " · skipped once") : null),
-    cropView(cell),
+    row ? rowCard(cell) : cropView(cell),
     el("div", { class: "columns" },
       el("div", {}, el("h3", {}, "Candidates"), candidates, expected, note),
       el("div", {}, neighbours)),
-    el("div", { class: "type" }, el("label", { for: "typed" }, "Type a value"), input,
+    el("div", { class: "type" }, el("label", { for: "typed" }, row ? "Type the row" : "Type a value"), input,
       el("span", { class: "muted" }, "⏎ saves what is typed, or with nothing typed accepts ",
         el("kbd", {}, "a"), " · Esc clears")),
   );
-  input.focus({ preventScroll: true });
+  if (!row) input.focus({ preventScroll: true });
   for (const fill of document.querySelectorAll(".fill")) {
     fill.style.width = `${Math.round(Number(fill.dataset.p) * 100)}%`;
   }
@@ -295,7 +299,9 @@ function renderEmpty() {
     el("h2", {}, nothing ? "The store has no sheets yet" : "Nothing left to check"),
     el("p", { class: "muted" }, nothing
       ? "Import scans with `pulka import FOLDER`; their doubtful cells appear here."
-      : "Every doubtful cell has been decided. Press v to look at a sheet."),
+      : "Every doubtful cell has been decided. Press v to look at a sheet, l for every sheet."),
+    nothing ? null : el("button", { type: "button", id: "empty-sheets", onclick: showSheetList },
+      "All sheets (l)"),
   );
 }
 
