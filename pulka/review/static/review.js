@@ -335,9 +335,12 @@ function renderPanel(previous) {
     if (tournament && table.tournament !== tournament) continue;
     blocks.push(el("h3", {}, `Standings · ${table.tournament || "no tournament"}`),
       el("table", { class: "standings" }, el("tbody", {}, table.standings.map((row) => el("tr", {},
-        el("td", { class: "num muted" }, String(row.rank)), el("th", {}, row.player),
-        el("td", { class: "num" }, row.rounded),
-        el("td", { class: "muted" }, row.provisional ? "provisional" : ""))))));
+        el("td", { class: "num muted" }, row.rank === null ? "–" : String(row.rank)),
+        el("th", {}, row.player),
+        el("td", { class: "num", title: `exact ${row.total}` }, row.no_sheet ? ""
+          : row.whists > 0 ? `+${row.whists}` : String(row.whists)),
+        el("td", { class: "muted" }, row.no_sheet ? "no sheet yet"
+          : row.final ? "" : "provisional"))))));
   }
   $("#panel").replaceChildren(...blocks);
 }
