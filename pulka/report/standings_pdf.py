@@ -65,7 +65,7 @@ def write_pdf(result: Standings, path: Path) -> None:
     head = ["#", "player", *(f"R{r}" for r in rounds), "whists", "exact", *breaks, "sheets",
             "result"]
     data = [head, *(_cells(result, row, rounds) for row in result.rows)]
-    widths = [10 * mm, 50 * mm, *(15 * mm for _ in rounds), 18 * mm, 20 * mm,
+    widths = [10 * mm, 44 * mm, *(15 * mm for _ in rounds), 18 * mm, 20 * mm,
               *(17 * mm for _ in breaks), 14 * mm, 24 * mm]
     whists = 2 + len(rounds)
     table = Table(data, colWidths=widths, repeatRows=1)
@@ -80,9 +80,9 @@ def write_pdf(result: Standings, path: Path) -> None:
     table.setStyle(TableStyle(style))
     where = f"round {result.round}" if result.round is not None else "overall"
     states = ", ".join(f"{n} {s.replace('_', ' ')}" for s, n in sorted(result.states.items()))
-    breaks = ", ".join(result.tiebreaks) or "none"
+    order = ", ".join(result.tiebreaks) or "none"
     story = [Paragraph(escape(f"{result.tournament or 'Standings'} · {where}"), title),
-             Paragraph(f"Standings by total whists (Codex 4.1.3) · tie-breaks: {breaks} · "
+             Paragraph(f"Standings by total whists (Codex 4.1.3) · tie-breaks: {order} · "
                        f"sheets: {states or 'none'}", small), Spacer(1, 5 * mm), table,
              Spacer(1, 5 * mm), Paragraph(ROUNDING_NOTE, small)]
     SimpleDocTemplate(str(path), pagesize=A4, leftMargin=MARGIN_MM * mm,
