@@ -132,3 +132,29 @@ def test_screens_fit_the_window(tmp_path: Path, size: tuple[int, int]) -> None:
         page.press("l")
         no_sideways_scroll(driver)
         page.screenshot(f"sheet-list-{size[0]}x{size[1]}.png")
+
+
+def test_a_row_retyped_in_the_sheet_view_on_one_line(tmp_path: Path) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    db = build_store(tmp_path, doubts=({}, {}))
+    with chromium((1366, 768)) as driver, serving(db) as server:
+        page = Page(driver, server, tmp_path)
+        page.press("l")
+        page.press(Keys.ENTER)
+        assert SHEET1 in page.text("#sheet-view .where")
+        page.wait.until(lambda d: d.find_elements("css selector",
+                                                  f'#sheet-view rect[data-key="{ROW}"]'))
+        rect = driver.find_element("css selector", f'#sheet-view rect[data-key="{ROW}"]')
+        driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', "
+                              "{bubbles: true, clientX: 300, clientY: 300}))", rect)
+        editor = driver.find_element("css selector", ".editor input")
+        page.wait.until(lambda d: editor.get_attribute("value") == "B 9C pass pass")
+        editor.clear()
+        editor.send_keys("Б 9Т пас", Keys.ENTER)
+        page.wait.until(lambda d: "give 2 calls" in page.text("#status"))
+        assert stored(db, SHEET1, ROW)[1] == 0 and driver.find_elements("css selector", ".editor")
+        editor.send_keys(" пас", Keys.ENTER)
+        page.wait.until(lambda d: stored(db, SHEET1, ROW)[1] == 1)
+        page.settle()
+        assert stored(db, SHEET1, ROW) == (TRUTH[ROW], 1)

@@ -252,3 +252,29 @@ function enterRow(cell, input) {
     return decide(cell, "type", { value: verdict.deal });
   });
 }
+
+// -- a deal row in the sheet view's editor: the one-line form, not JSON ---------------------
+
+function rowEditorLine(target, input) {
+  // The row's one-line form fills the editor once the server sends it.
+  input.value = "";
+  input.placeholder = "B 7NT whist pass 6 3 1";
+  api(`/api/row/${encodeURIComponent(target.sheet)}/${encodeURIComponent(target.key)}`)
+    .then((doc) => { if (!input.value) input.value = doc.line; })
+    .catch((error) => showStatus(error.message, true));
+}
+
+function rowEditorSave(target, input, close) {
+  // The typed line checked by the rules; saved when legal, else the reason and the editor stays.
+  return api("/api/row-check", { sheet: target.sheet, key: target.key, text: input.value })
+    .then((verdict) => {
+      if (!verdict.legal) {
+        showStatus(`not saved: ${verdict.reason}`, true);
+        input.focus();
+        return null;
+      }
+      close();
+      return decide(target, "type", { value: verdict.deal });
+    })
+    .catch((error) => showStatus(error.message, true));
+}
