@@ -43,7 +43,7 @@ def get(store: Store, segments: list[str]) -> dict[str, Any] | None:
     return None
 
 
-def post(store: Store, path: str, doc: dict[str, Any]) -> dict[str, Any]:
+def post(store: Store, doc: dict[str, Any]) -> dict[str, Any]:
     """The answer to ``POST /api/row-check``."""
     sheet, key = doc.get("sheet"), doc.get("key")
     if not isinstance(sheet, str) or not isinstance(key, str):

@@ -316,7 +316,7 @@ class ReviewHandler(BaseHTTPRequestHandler):
         doc = self._body()
         with Store(self.server.db) as store:
             if path in desk.POST_PATHS:
-                self._json(desk.post(store, path, doc))
+                self._json(desk.post(store, doc))
                 return
             if path == "/api/undo":
                 undone = review_store.undo_last(store, self.server.who)

@@ -5,7 +5,6 @@
 "use strict";
 
 const grid = { cell: null, doc: null, deal: null, verdict: null, asked: 0 };
-const LEVEL_OF = { 6: "6", 7: "7", 8: "8", 9: "9", 10: "10" };
 
 // A doubtful card never calls its reading "sure": the score is the reading's share among the
 // legal readings, and a row whose ink is no legal deal shows the nearest legal one.
@@ -106,7 +105,7 @@ function choose(column, option) {
       delete deal.contract; delete deal.defence;
     } else {
       deal.type = "contract";
-      deal.contract = LEVEL_OF[option] + (suitOf(deal) || "S");
+      deal.contract = option + (suitOf(deal) || "S");
     }
   } else if (column.group === "suit") {
     deal.contract = (levelOf(deal) && levelOf(deal) !== "misere" ? levelOf(deal) : "6") + option;
