@@ -19,6 +19,7 @@ from typing import Any
 
 from forms.layout import build_layout, layout_by_id
 from forms.model import Layout
+from pulka.i18n import N_, _, ngettext
 from pulka.report.pages import (
     Mark,
     PageImages,
@@ -49,12 +50,12 @@ from scoring.notation import parse_contract
 log = logging.getLogger(__name__)
 
 KIND_TITLES = {
-    "slip": "arithmetic slip in a running total",
-    "wrong_amount": "wrong amount",
-    "missing": "entry missing",
-    "extra": "entry no deal caused",
-    "correction": "corrected entry (a wrong value, then the right one)",
-    "wrong_help": "pool help written to the wrong player",
+    "slip": N_("arithmetic slip in a running total"),
+    "wrong_amount": N_("wrong amount"),
+    "missing": N_("entry missing"),
+    "extra": N_("entry no deal caused"),
+    "correction": N_("corrected entry (a wrong value, then the right one)"),
+    "wrong_help": N_("pool help written to the wrong player"),
 }
 
 
@@ -202,12 +203,12 @@ def _finding_view(label: str, finding: Finding, sheet: ExpectedSheet, deals: dic
     if field is not None:
         crop = crop_png(field, scan_images, layout, scan_dir)
     return FindingView(
-        label=label, finding=finding, title=KIND_TITLES.get(finding.kind, finding.kind),
+        label=label, finding=finding, title=_(KIND_TITLES.get(finding.kind, finding.kind)),
         column=_column_text(finding.column, record),
-        written="nothing" if finding.written is None else number(finding.written),
-        expected="no entry" if finding.expected is None else number(finding.expected),
+        written=_("nothing") if finding.written is None else number(finding.written),
+        expected=_("no entry") if finding.expected is None else number(finding.expected),
         deal=finding.deal, deal_text=_deal_text(deal) if deal is not None else
-        ("end of game" if finding.deal is None else f"deal {finding.deal}"),
+        (_("end of game") if finding.deal is None else _("deal {n}").format(n=finding.deal)),
         reasons=reasons, rule=finding.rule, penalty=finding.penalty, note=finding.note,
         crop_png=crop, reading_doubtful=field is not None and field.status == "doubtful")
 
@@ -236,17 +237,17 @@ def _ink_alone(field: FieldReading) -> str:
 def _field_where(field: FieldReading, record: GameRecord) -> str:
     parts = field.key.split(":")
     if parts[0] == "row":
-        return f"deal row {int(parts[1]) + 1}"
+        return _("deal row {n}").format(n=int(parts[1]) + 1)
     if parts[0] == "entry" and len(parts) in (4, 5):
         on = parts[3] if len(parts) == 5 else None
         column = Column(parts[1], parts[2], on)  # type: ignore[arg-type]
-        return f"{_column_text(column, record)}, entry {int(parts[-1]) + 1}"
+        return _column_text(column, record) + _(", entry {n}").format(n=int(parts[-1]) + 1)
     return field.key
 
 
 def _value_text(value: Any) -> str:
     if value is None:
-        return "empty"
+        return _("empty")
     if isinstance(value, dict):
         return _raw_deal_text(value)
     if isinstance(value, float | Fraction):
@@ -260,7 +261,7 @@ def _raw_deal_text(deal: dict[str, Any]) -> str:
     ``B plays 7♦, A passes, C whists; tricks A 0, B 8, C 2; talon 1 quick trick``."""
     kind = deal.get("type", "")
     try:
-        bid = "misère" if kind == "misere" else str(parse_contract(deal.get("contract", "")))
+        bid = _("misère") if kind == "misere" else str(parse_contract(deal.get("contract", "")))
     except RecordError:
         bid = str(deal.get("contract", "?"))
     tricks = deal.get("tricks")
@@ -269,7 +270,8 @@ def _raw_deal_text(deal: dict[str, Any]) -> str:
                       sorted(tricks.items()) if tricks else None)
     quick = deal.get("talon", {}).get("quick_tricks", 0)
     if quick:
-        body += f"; talon {quick} quick trick{'s' if quick > 1 else ''}"
+        body += "; " + ngettext("talon {n} quick trick", "talon {n} quick tricks",
+                                quick).format(n=quick)
     return body
 
 
@@ -277,31 +279,34 @@ def _column_text(column: Column, record: GameRecord) -> str:
     name = record.names.get(column.seat)
     who = f"{column.seat} ({name})" if name else column.seat
     if column.kind == "whists":
-        return f"{who}: whists on {column.on}"
-    return f"{who}: {column.kind}"
+        return _("{who}: whists on {seat}").format(who=who, seat=column.on)
+    kinds = {"pool": _("pool"), "mountain": _("mountain")}
+    return f"{who}: {kinds.get(column.kind, column.kind)}"
 
 
 def _deal_text(deal: Deal) -> str:
     """``deal 5 (dealt by A): B plays 6♠, C whists, A passes; tricks B 6, C 3, A 1 → 6♠/=``."""
-    head = f"deal {deal.number} (dealt by {deal.dealer})"
-    bid = "misère" if deal.kind == "misere" else str(deal.bid)
+    head = _("deal {n} (dealt by {dealer})").format(n=deal.number, dealer=deal.dealer)
+    bid = _("misère") if deal.kind == "misere" else str(deal.bid)
     body = _play_text(deal.kind, deal.declarer, bid, deal.defence, deal.tricks)
     if deal.tricks is None and deal.kind != "allpass":
-        body += "; not played"
+        body += "; " + _("not played")
     return f"{head}: {body} → {deal.result_notation()}"
 
 
-_CALLS = {"whist": "whists", "pass": "passes", "halfwhist": "half-whists"}
+_CALLS = {"whist": N_("{seat} whists"), "pass": N_("{seat} passes"),
+          "halfwhist": N_("{seat} half-whists")}
 
 
 def _play_text(kind: str, declarer: str | None, bid: str,
                defence: Iterable[tuple[str, str]],
                tricks: Iterable[tuple[str, int]] | None) -> str:
     """``B plays 6♠, C whists, A passes; tricks B 6, C 3, A 1`` (``all-pass; tricks ...``)."""
-    body = "all-pass" if kind == "allpass" else f"{declarer} plays {bid}" + "".join(
-        f", {seat} {_CALLS.get(call, call)}" for seat, call in defence)
+    body = _("all-pass") if kind == "allpass" else _("{seat} plays {bid}").format(
+        seat=declarer, bid=bid) + "".join(
+        ", " + _(_CALLS.get(call, "{seat} " + call)).format(seat=seat) for seat, call in defence)
     if tricks is not None:
-        body += "; tricks " + ", ".join(f"{s} {n}" for s, n in tricks)
+        body += "; " + _("tricks {list}").format(list=", ".join(f"{s} {n}" for s, n in tricks))
     return body
 
 

@@ -13,7 +13,7 @@ function confidenceText(cell) {
     return " · the ink is no legal deal: this is the nearest legal one";
   }
   if (cell.status === "doubtful") return ` · doubtful (${percent(cell.confidence)} of the readings)`;
-  return ` · ${percent(cell.confidence)} sure`;
+  return ` · ${t("{p} sure", { p: percent(cell.confidence) })}`;
 }
 
 function rowCard(cell) {
@@ -21,7 +21,7 @@ function rowCard(cell) {
   grid.cell = cell;
   grid.doc = null;
   grid.verdict = null;
-  const box = el("div", { class: "row-grid", id: "row-grid", "aria-label": "the deal row's columns" },
+  const box = el("div", { class: "row-grid", id: "row-grid" },
     el("p", { class: "muted" }, "loading the row's columns…"));
   api(`/api/row/${encodeURIComponent(cell.sheet)}/${encodeURIComponent(cell.key)}`)
     .then((doc) => {
