@@ -29,7 +29,7 @@ function renderSheetList() {
     el("td", {}, el("button", { type: "button", class: "open", "data-sheet": row.sheet,
       title: `open ${row.sheet} (Enter)`, onclick: () => openSheet(row.sheet) }, row.sheet)),
     el("td", { class: "players" }, row.players.join(", ")),
-    el("td", {}, el("span", { class: `badge ${row.state}` }, row.state.replace("_", " "))),
+    el("td", {}, el("span", { class: `badge ${row.state}` }, stateWord(row.state))),
     el("td", { class: "num" }, row.doubts), el("td", { class: "num" }, row.findings)))));
   table.addEventListener("keydown", moveInList);
   list.replaceChildren(el("h2", {}, `Sheets (${rows.length})`),
