@@ -6,8 +6,11 @@ Examples::
     pulka standings --round 2 --tiebreak remises,allpass
     pulka standings --csv standings.csv
     pulka standings --json > standings.json
+    pulka standings --pdf standings.pdf
+    pulka standings --player "Иванова"
 
-The tie-breaks and how they are counted: :mod:`pulka.report.standings`.
+Whists are the sheets' Codex 4.2.12 integer results; the tie-breaks and how they are counted:
+:mod:`pulka.report.standings`; a player's card: :mod:`pulka.report.player_card`.
 """
 
 from __future__ import annotations
@@ -20,13 +23,16 @@ from pathlib import Path
 
 from pulka.cli.store_options import add_db_argument, open_store
 from pulka.errors import PulkaCommandError
+from pulka.report.player_card import mixed, player_card
 from pulka.report.standings import (
+    NO_SHEET,
     TIEBREAKS,
     Standings,
     check_tiebreaks,
     standings,
     whists_text,
 )
+from pulka.report.standings_pdf import write_pdf
 from pulka.store.missing import round_gaps, round_numbers
 from scoring.exitcode import ExitCode
 
@@ -46,6 +52,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"tie-breaks in order, comma-separated: {', '.join(TIEBREAKS)}")
     parser.add_argument("--csv", type=Path, metavar="FILE", help="also write the table as CSV")
     parser.add_argument("--json", action="store_true", help="print pulka-standings/1 JSON")
+    parser.add_argument("--pdf", type=Path, metavar="FILE",
+                        help="also write the standings as a printable PDF")
+    parser.add_argument("--player", metavar="NAME",
+                        help="one player's card instead: tables, opponents, result per game")
 
 
 def run(args: argparse.Namespace) -> ExitCode:
@@ -59,6 +69,14 @@ def run(args: argparse.Namespace) -> ExitCode:
         raise PulkaCommandError(f"--round: rounds count from 1, got {args.round}",
                                 ExitCode.BAD_ARGS)
     with open_store(args.db, create=False) as store:
+        if args.player is not None:
+            card = player_card(store, args.tournament, args.player)
+            if args.json:
+                json.dump(card.to_json(), sys.stdout, ensure_ascii=False, indent=1)
+                print()
+            else:
+                print(card.text())
+            return ExitCode.OK
         tid = store.tournament_id(args.tournament)
         rounds = round_numbers(store.conn, tid)
         if args.round is not None and args.round not in rounds:
@@ -68,11 +86,14 @@ def run(args: argparse.Namespace) -> ExitCode:
                 + "; name one of them", ExitCode.BAD_ARGS)
         result = standings(store, args.tournament, args.round, tiebreaks)
         gaps = round_gaps(store.conn, tid, args.round)
-    if args.csv is not None:
+    for path, write in ((args.csv, lambda p: p.write_text(result.to_csv(), encoding="utf-8")),
+                        (args.pdf, lambda p: write_pdf(result, p))):
+        if path is None:
+            continue
         try:
-            args.csv.write_text(result.to_csv(), encoding="utf-8")
+            write(path)
         except OSError as error:
-            raise PulkaCommandError(f"{args.csv}: cannot write ({error.strerror})",
+            raise PulkaCommandError(f"{path}: cannot write ({error.strerror})",
                                     ExitCode.BAD_ARGS) from None
     if args.json:
         json.dump(result.to_json(), sys.stdout, ensure_ascii=False, indent=1)
@@ -92,8 +113,12 @@ def table(result: Standings) -> str:
     head += [{"remises": "remises", "allpass": "all-pass"}[t] for t in result.tiebreaks]
     lines = [head]
     for row in result.rows:
-        line = [str(row.rank), row.player, whists_text(row.total)]
-        line += [whists_text(row.by_round[r]) if r in row.by_round else "-" for r in rounds]
+        if row.rank is None:
+            lines.append(["-", row.player, NO_SHEET, *("" for _ in head[3:])])
+            continue
+        line = [str(row.rank), row.player, f"{row.integer:+d}"]
+        line += [f"{row.by_round_integer[r]:+d}" if r in row.by_round_integer else "-"
+                 for r in rounds]
         line.append(f"{row.sheets}" + ("*" if row.provisional else ""))
         line += [str(row.remises) if t == "remises" else whists_text(row.allpass)
                  for t in result.tiebreaks]
@@ -105,6 +130,11 @@ def table(result: Standings) -> str:
                               for i, (cell, w) in enumerate(zip(line, widths, strict=True))))
     states = ", ".join(f"{n} {s.replace('_', ' ')}" for s, n in sorted(result.states.items()))
     text.append(f"sheets: {states or 'none'}")
+    off = [f"{row.player} {mixed(row.total)}" for row in result.rows
+           if row.rank is not None and row.total != row.integer]
+    if off:
+        text.append("whists are the sheets' Codex 4.2.12 integer results (mountain remainders "
+                    "settled in whole whists); exact sums: " + ", ".join(off))
     if any(row.provisional for row in result.rows):
         text.append("* some of the player's sheets are not settled yet (findings or cells to "
                     "check): see `pulka show SHEET`")

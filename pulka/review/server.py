@@ -15,6 +15,8 @@ Routes (everything else is 404, other methods 405):
   object), ``illegible`` or ``skip``; answers the sheet's new state, findings and settlement,
   the queue and the standings, so the page needs one round trip per decision;
 * ``POST /api/undo``: takes back this reviewer's last decision (answers as decide);
+* ``GET /api/sheets``, ``GET /api/row/<sheet id>/<row key>``, ``POST /api/row-check``: the
+  sheet list and the deal-row grid (:mod:`pulka.review.desk`);
 * ``GET /img/<sheet id>/page/<n>``, ``/img/<sheet id>/crop/<cell key>``: the straightened
   page or the ink crop, only at the path the store recorded for it, inside the sheet's scan
   folder (:func:`pulka.review.files.safe_file`); a crop that names a rectangle of its page's
@@ -44,6 +46,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from pulka.i18n import LanguageError, check_language, current_language, page_catalogue
 from pulka.report.crops import crop_jpeg
 from pulka.report.standings import standings
+from pulka.review import desk
 from pulka.review.checks import (
     TOKEN_HEADER,
     Decision,
@@ -246,6 +249,8 @@ class ReviewHandler(BaseHTTPRequestHandler):
                 self._json(self._missing(store, names[0] if names else None))
             elif len(segments) == 4 and segments[0] == "img":
                 self._image(store, *segments[1:])
+            elif (answer := desk.get(store, segments)) is not None:
+                self._json(answer)
             else:
                 raise RequestError(HTTPStatus.NOT_FOUND, f"nothing at {path:.200}")
 
@@ -333,10 +338,13 @@ class ReviewHandler(BaseHTTPRequestHandler):
 
     def _post(self) -> None:
         path = urlsplit(self.path).path
-        if path not in ("/api/decide", "/api/undo"):
+        if path not in ("/api/decide", "/api/undo", *desk.POST_PATHS):
             raise RequestError(HTTPStatus.NOT_FOUND, f"nothing to post at {path:.200}")
         doc = self._body()
         with Store(self.server.db) as store:
+            if path in desk.POST_PATHS:
+                self._json(desk.post(store, doc))
+                return
             if path == "/api/undo":
                 undone = review_store.undo_last(store, self.server.who)
                 sheet = undone["sheet"] if undone else None
