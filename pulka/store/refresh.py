@@ -14,6 +14,10 @@ the sheet gets its state:
 * ``read``: imported, the rules not run yet (only between the two steps of an import, which
   share one transaction, so a file seldom shows it).
 
+A finding that rests on a doubtful field nobody verified waits for review (status
+``waits_for_review``, no penalty); a 4.2.7 penalty a judge applied enters the settlement;
+scoring a sheet again drops its sign-off (:mod:`pulka.store.rulings`).
+
 Per seat, the settlement row also keeps the two tie-breaks of Codex 4.1.3 (see
 :mod:`pulka.report.standings`): remises and all-pass whists.
 """
@@ -24,20 +28,22 @@ import json
 import logging
 import sqlite3
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
+from pulka.store.doubts import sheet_doubts
 from pulka.store.rebuild import rebuild_record
 from pulka.store.redecode import redecode_sheet
 from pulka.store.rows import sheet_cells, sheet_head
-from pulka.store.schema import SheetState
+from pulka.store.schema import FindingStatus, RulingAction, SheetState
 from scanner.results import CellStatus
-from scoring import GameRecord, ScoringError, audit, expected_sheet, parse_record, settle_record
+from scoring import GameRecord, ScoringError, audit, expected_sheet, parse_record
+from scoring.audit import Doubts, Finding, finding_key, penalty_columns, rests_on
 from scoring.columns import Column, ColumnKind
 from scoring.jsonio import finding_json, fraction_json
-from scoring.settlement import MOUNTAIN_POINT_WHISTS
+from scoring.settlement import MOUNTAIN_POINT_WHISTS, settle
 from scoring.sheet import ExpectedSheet
 
 log = logging.getLogger(__name__)
@@ -114,13 +120,24 @@ class Scored:
     error: str | None
 
 
-def score(doc: dict[str, Any]) -> Scored:
-    """Parse, audit and settle a ``pulka-record/1`` document (Codex 4.2.12-4.2.14)."""
+def score(doc: dict[str, Any], doubts: Doubts | None = None,
+          applied: frozenset[str] = frozenset()) -> Scored:
+    """Parse, audit and settle a ``pulka-record/1`` document (Codex 4.2.12-4.2.14).
+
+    A finding that rests on one of ``doubts`` waits for review and proposes no penalty; the
+    4.2.7 penalty of each finding whose key is in ``applied`` enters the settlement.
+    """
     try:
         record = parse_record(doc)
         sheet = expected_sheet(record)
-        findings = [finding_json(f) for f in audit(record, sheet)]
-        settlement = settle_record(record, sheet)
+        findings = judged_findings(audit(record, sheet), doubts or Doubts())
+        columns = dict(sheet.totals)
+        for finding, status in findings:
+            if status is FindingStatus.ERROR and finding_key(finding) in applied:
+                for column, amount in penalty_columns(finding).items():
+                    columns[column] = columns.get(column, Fraction(0)) + amount
+        rules = record.rules
+        settlement = settle(record.seats, columns, rules.pool_point_whists, rules.stake)
         stats = seat_stats(record, sheet)
     except (ScoringError, ArithmeticError) as problem:
         return Scored([], [], None, str(problem))
@@ -131,7 +148,16 @@ def score(doc: dict[str, Any]) -> Scored:
     if any(abs(n) > SQLITE_INTEGER_MAX for row in rows for n in row[2:4]):
         return Scored([], [], None, "the settlement's whole numbers are too large for the "
                                     "store; check the record's stake and pool")
-    return Scored(findings, rows, sheet.finished, None)
+    return Scored([{**finding_json(f), "key": finding_key(f), "status": str(status)}
+                   for f, status in findings], rows, sheet.finished, None)
+
+
+def judged_findings(findings: list[Finding], doubts: Doubts
+                    ) -> list[tuple[Finding, FindingStatus]]:
+    """Each finding with its status; one that waits for review loses its proposed penalty
+    (:func:`scoring.audit.rests_on` says which fields a finding rests on)."""
+    return [(replace(f, penalty=None), FindingStatus.WAITS) if rests_on(f, doubts)
+            else (f, FindingStatus.ERROR) for f in findings]
 
 
 def refresh(conn: sqlite3.Connection, sheet_pk: int, redecode: bool = False) -> SheetState:
@@ -146,7 +172,11 @@ def refresh(conn: sqlite3.Connection, sheet_pk: int, redecode: bool = False) -> 
     cells = sheet_cells(conn, sheet_pk)
     doubtful = sum(1 for c in cells if c.status is CellStatus.DOUBTFUL and not c.verified)
     doc = rebuild_record(head.identity, head.scan_record, ((c.key, c.value) for c in cells))
-    scored = score(doc)
+    applied = frozenset(r[0] for r in conn.execute(
+        "SELECT finding_key FROM rulings WHERE sheet_id = ? AND action = ?",
+        (sheet_pk, RulingAction.APPLY)))
+    scored = score(doc, sheet_doubts(cells), applied)
+    conn.execute("DELETE FROM signoffs WHERE sheet_id = ?", (sheet_pk,))
     if scored.error is not None:
         log.info("sheet %s: the rules engine refuses the record: %s",
                  head.identity.get("sheet_id"), scored.error)
@@ -170,11 +200,11 @@ def _store_scores(conn: sqlite3.Connection, sheet_pk: int, scored: Scored) -> No
     conn.execute("DELETE FROM settlements WHERE sheet_id = ?", (sheet_pk,))
     conn.executemany(
         "INSERT INTO findings (sheet_id, kind, deal, seat, column_kind, on_seat, entry, "
-        "written, expected, rule, penalty, note, message) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "written, expected, rule, penalty, note, message, key, status) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [(sheet_pk, f["kind"], f["deal"], f["seat"], f["column"], f["on"], f["entry"],
           _text(f["written"]), _text(f["expected"]), f["rule"], f["penalty"], f["note"],
-          f["message"]) for f in scored.findings])
+          f["message"], f["key"], f["status"]) for f in scored.findings])
     conn.executemany(
         "INSERT INTO settlements (sheet_id, seat, result, rounded, codex_integer, money, "
         "remises, allpass) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
