@@ -335,6 +335,17 @@ def penalty_columns(finding: Finding) -> dict[Column, Fraction]:
     return {Column(column.seat, "mountain"): amount}
 
 
+def penalised(columns: Mapping[Column, Fraction], applied: list[Finding]
+              ) -> dict[Column, Fraction]:
+    """The columns' totals with the penalties of the ``applied`` findings added: what the
+    settlement is made from once a judge applied them (:func:`penalty_columns`)."""
+    totals = dict(columns)
+    for finding in applied:
+        for column, amount in penalty_columns(finding).items():
+            totals[column] = totals.get(column, Fraction(0)) + amount
+    return totals
+
+
 def finding_key(finding: Finding) -> str:
     """A finding's name that stays while what it says stays: a ruling is kept under it.
 

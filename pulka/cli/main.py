@@ -21,7 +21,7 @@ from scoring.exitcode import ExitCode, PulkaError
 
 COMMAND_MODULES = (
     "settle", "audit", "print_sheets", "layout", "samples", "scan",
-    "tournament", "import_scans", "standings", "show", "review", "rule", "signoff",
+    "tournament", "import_scans", "standings", "show", "review", "rule", "signoff", "report",
 )
 
 log = logging.getLogger("pulka")

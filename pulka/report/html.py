@@ -131,7 +131,9 @@ def _header(report: SheetReport) -> str:
              + (f" ({escape(report.source)})" if report.source else "")
              + f"<br><b>{escape(report.rules)}</b>{stake}"
              + ("" if report.finished else " · game not finished")
-             + f" · {len(report.deals)} deals<br>Players: {players}</p>",
+             + f" · {len(report.deals)} deals<br>Players: {players}"
+             + (f"<br><b>{escape(report.signed_off)}</b>" if report.signed_off else "")
+             + "</p>",
              f'<div class="summary">{"".join(badges)}</div>']
     for warning in (*report.warnings, *report.scan_problems):
         lines.append(f'<p class="warn">{escape(warning)}</p>')

@@ -171,6 +171,7 @@ def _head(report: SheetReport, styles: dict[str, ParagraphStyle]) -> list[Flowab
     lines.append(_p(meta, styles["muted"]))
     stake = f" · stake {stake_text(report.stake)} a whist" if report.stake else ""
     finished = "" if report.finished else " · game not finished"
+    finished += f" · {report.signed_off}" if report.signed_off else ""
     lines.append(_p(f"{report.rules}{stake}{finished} · {len(report.deals)} deals",
                     styles["body"]))
     lines.append(_p("Players: " + ", ".join(report.player(s) for s in report.seats),

@@ -33,8 +33,11 @@ def finding_fields(view: FindingView) -> list[tuple[str, str]]:
         if view.note:
             lines.append(("Note", view.note))
     lines.append(("Codex rule", view.rule))
-    lines.append(("Penalty (4.2.7)", view.penalty or
-                  "none: the error does not favour its writer"))
+    lines.append(("Penalty (4.2.7)", view.penalty or (
+        "none yet: it rests on a doubtful reading and waits for review" if view.waits
+        else "none: the error does not favour its writer")))
+    if view.ruling:
+        lines.append(("Ruling", view.ruling))
     if view.reading_doubtful:
         lines.append(("Scan", "the reading of this cell is itself doubtful: look at the ink "
                               "before proposing any penalty"))
@@ -44,7 +47,8 @@ def finding_fields(view: FindingView) -> list[tuple[str, str]]:
 def finding_heading(view: FindingView) -> str:
     """``F1 · wrong amount · B (Петренко): pool, entry 4``."""
     entry = f", entry {view.finding.entry}" if view.finding.entry is not None else ""
-    return f"{view.label} · {view.title} · {view.column}{entry}"
+    waits = "waits for review · " if view.waits else ""
+    return f"{view.label} · {waits}{view.title} · {view.column}{entry}"
 
 
 def doubt_row(view: DoubtView) -> tuple[str, ...]:

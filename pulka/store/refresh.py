@@ -40,7 +40,7 @@ from pulka.store.rows import sheet_cells, sheet_head
 from pulka.store.schema import FindingStatus, RulingAction, SheetState
 from scanner.results import CellStatus
 from scoring import GameRecord, ScoringError, audit, expected_sheet, parse_record
-from scoring.audit import Doubts, Finding, finding_key, penalty_columns, rests_on
+from scoring.audit import Doubts, Finding, finding_key, penalised, rests_on
 from scoring.columns import Column, ColumnKind
 from scoring.jsonio import finding_json, fraction_json
 from scoring.settlement import MOUNTAIN_POINT_WHISTS, settle
@@ -131,11 +131,8 @@ def score(doc: dict[str, Any], doubts: Doubts | None = None,
         record = parse_record(doc)
         sheet = expected_sheet(record)
         findings = judged_findings(audit(record, sheet), doubts or Doubts())
-        columns = dict(sheet.totals)
-        for finding, status in findings:
-            if status is FindingStatus.ERROR and finding_key(finding) in applied:
-                for column, amount in penalty_columns(finding).items():
-                    columns[column] = columns.get(column, Fraction(0)) + amount
+        columns = penalised(sheet.totals, [f for f, status in findings if status
+                                           is FindingStatus.ERROR and finding_key(f) in applied])
         rules = record.rules
         settlement = settle(record.seats, columns, rules.pool_point_whists, rules.stake)
         stats = seat_stats(record, sheet)

@@ -1,0 +1,58 @@
+"""pulka report: each sheet's report rebuilt from the store as it stands (issue 14 item 6)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from pulka.cli.main import main
+from pulka.report.stored import stored_report
+from pulka.store.database import Store
+from pulka.store.rulings import findings, rule, sign_off
+from pulka.store.stored_sheet import stored_sheet
+from tests.pulka.judge_fixture import ROW, misread_row
+
+
+def test_a_report_before_review_has_no_player_error(tmp_path: Path) -> None:
+    path, sheet_id, _, _ = misread_row(tmp_path)
+    with Store(path) as store:
+        report = stored_report(stored_sheet(store, sheet_id), None)
+    assert report.findings and all(v.waits and v.penalty is None for v in report.findings)
+
+
+def test_the_report_follows_the_judge(tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    path, sheet_id, read, _ = misread_row(tmp_path)
+    with Store(path) as store:
+        store.verify_cell(sheet_id, ROW, read, "Ivanov")
+        penal = next(f for f in findings(store, sheet_id) if f.penalty)
+        rule(store, sheet_id, str(penal.number), "apply", "Ivanov")
+        for f in findings(store, sheet_id):
+            if f.ruling is None:
+                rule(store, sheet_id, str(f.number), "waive", "Ivanov")
+        sign_off(store, sheet_id, "Ivanov")
+        settled = {s: Fraction(v["result"])
+                   for s, v in store.sheet_summary(sheet_id)["settlement"].items()}
+        report = stored_report(stored_sheet(store, sheet_id), None)
+    assert not any(v.waits for v in report.findings)
+    rulings = [v.ruling for v in report.findings]
+    assert sum(r.startswith("penalty applied by Ivanov") for r in rulings) == 1
+    assert all(r.startswith("penalty waived by Ivanov") for r in rulings
+               if not r.startswith("penalty applied"))
+    assert dict(report.settlement.result) == settled
+    assert main(["report", sheet_id, "--db", str(path), "--out", str(tmp_path / "out")]) == 0
+    html = (tmp_path / "out" / f"{sheet_id}.html").read_text(encoding="utf-8")
+    assert "signed off by Ivanov" in html and "penalty applied by Ivanov" in html
+    assert (tmp_path / "out" / f"{sheet_id}.pdf").read_bytes().startswith(b"%PDF")
+    capsys.readouterr()
+
+
+def test_report_of_an_unknown_sheet_is_one_line(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    path, _, _, _ = misread_row(tmp_path)
+    assert main(["report", "S-NOPE", "--db", str(path), "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert "no sheet 'S-NOPE'" in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "o").exists()
