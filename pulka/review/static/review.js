@@ -310,13 +310,7 @@ function renderPanel(previous) {
     blocks.push(el("h2", {}, "This sheet", el("span", { class: `badge ${panel.state}` },
       panel.state.replace("_", " "))));
     if (panel.record_error) blocks.push(el("p", { class: "error" }, panel.record_error));
-    blocks.push(el("h3", {}, `Findings (${panel.findings.length})`));
-    blocks.push(panel.findings.length
-      ? el("ul", { class: "findings" }, panel.findings.map((f) => el("li", {
-        "data-key": f.key || "",
-        onclick: () => f.key && showCellInSheet(panel.sheet, f.key),
-      }, f.message)))
-      : el("p", { class: "muted" }, "none"));
+    blocks.push(...findingsBlock(panel));  // findings.js
     blocks.push(el("h3", {}, "Settlement"), el("table", { class: "settlement" },
       el("tbody", {}, panel.settlement.map((row) => el("tr", {
         class: row.seat in old && old[row.seat] !== row.rounded ? "changed" : null,
