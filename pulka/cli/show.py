@@ -83,7 +83,7 @@ def text(s: dict[str, Any]) -> str:
             lines += [f"  {seat} whists on {on}: {_numbers(v)}"
                       for on, v in cols["whists"].items()]
     if s["findings"]:
-        lines.append("findings (rule on them with `pulka rule SHEET N apply|waive|misread`):")
+        lines.append("findings: (rule on each with `pulka rule SHEET N apply|waive|misread`)")
         lines += [f"  {finding_line(f)}" for f in s["findings"]]
     if s["settlement"]:
         lines.append("settlement (whists): " + ", ".join(
