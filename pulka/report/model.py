@@ -29,6 +29,7 @@ from pulka.report.pages import (
     scan_images,
 )
 from pulka.report.text import number
+from pulka.store.doubts import scan_doubts
 from scanner.results import FieldReading, SheetScan, entry_key, ink_shares
 from scoring import (
     Column,
@@ -169,9 +170,12 @@ def build_report(record_doc: dict[str, Any], scan: SheetScan | None = None,
                  scan_dir: Path | None = None, name: str | None = None,
                  source: str = "", judged: Judged | None = None) -> SheetReport:
     """Audit and settle a record (and its scan, if any) and gather the report; ``judged``
-    (from the store) marks the findings that wait for review and puts the applied penalties
-    into the settlement."""
-    judged = judged or Judged()
+    (from the store; by default the scan's doubtful fields) marks the findings that wait for
+    review and puts the applied penalties into the settlement."""
+    if judged is None:
+        judged = Judged(scan_doubts(scan.fields) if scan is not None else Doubts())
+    if scan is not None and not _printed_here(scan):
+        scan = None
     record = parse_record(record_doc)
     sheet = expected_sheet(record)
     findings = audit(record, sheet)
@@ -209,6 +213,17 @@ def build_report(record_doc: dict[str, Any], scan: SheetScan | None = None,
         settlement=settlement, warnings=sheet.warnings,
         scan_problems=scan.problems if scan is not None else (),
         signed_off=judged.signed_off)
+
+
+def _printed_here(scan: SheetScan) -> bool:
+    """Whether this pulka knows the scan's layout; a sheet it does not is drawn as written."""
+    try:
+        layout_by_id(scan.layout_id)
+    except KeyError:
+        log.warning("sheet %s: layout %s is not one this pulka prints; the report draws the "
+                    "sheet as written", scan.sheet_id, scan.layout_id)
+        return False
+    return True
 
 
 RULING_WORDS = {"apply": "penalty applied", "waive": "penalty waived"}

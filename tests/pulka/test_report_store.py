@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -10,8 +12,10 @@ import pytest
 from pulka.cli.main import main
 from pulka.report.stored import stored_report
 from pulka.store.database import Store
+from pulka.store.rebuild import rebuild_record
 from pulka.store.rulings import findings, rule, sign_off
 from pulka.store.stored_sheet import stored_sheet
+from scanner.results import SheetScan
 from tests.pulka.judge_fixture import ROW, misread_row
 
 
@@ -56,3 +60,20 @@ def test_report_of_an_unknown_sheet_is_one_line(tmp_path: Path,
     err = capsys.readouterr().err
     assert "no sheet 'S-NOPE'" in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "o").exists()
+
+
+def test_pulka_audit_of_a_scan_shows_findings_on_doubtful_cells_waiting(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from review_fixture import DOUBTS1, SHEET1, build_store
+
+    build_store(tmp_path, doubts=(DOUBTS1, {}))
+    scan_json = tmp_path / "scans" / SHEET1 / "scan.json"
+    scan = SheetScan.from_json(json.loads(scan_json.read_text(encoding="utf-8")))
+    record = rebuild_record(scan.identity, scan.record, ((f.key, f.value) for f in scan.fields))
+    scan_json.write_text(json.dumps(replace(scan, record=record).to_json(), ensure_ascii=False),
+                         encoding="utf-8")  # the record as read, its doubtful values in it
+    assert main(["audit", str(scan_json), "--html", str(tmp_path / "html")]) == 1
+    capsys.readouterr()
+    html = (tmp_path / "html" / f"{SHEET1}.html").read_text(encoding="utf-8")
+    assert html.count("waits for review · ") >= 2
+    assert "it rests on a doubtful reading and waits for review" in html
