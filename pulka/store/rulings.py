@@ -41,8 +41,15 @@ class Ruled:
 
 
 def findings(store: Store, sheet_id: str) -> list[FindingRow]:
-    """A sheet's findings, numbered as ``pulka show`` lists them, with their rulings."""
-    return sheet_findings(store.conn, store._sheet_pk(sheet_id))  # noqa: SLF001
+    """A sheet's findings, numbered as ``pulka show`` lists them, with their rulings; a sheet
+    scored before findings had keys (schema version 3) is scored again first."""
+    sheet_pk = store._sheet_pk(sheet_id)  # noqa: SLF001 - same package, same tables
+    rows = sheet_findings(store.conn, sheet_pk)
+    if any(not row.key for row in rows):
+        with store.transaction() as conn:
+            refresh(conn, sheet_pk)
+        rows = sheet_findings(store.conn, sheet_pk)
+    return rows
 
 
 def signoff(store: Store, sheet_id: str) -> SignOff | None:

@@ -183,3 +183,12 @@ def test_a_version_3_file_migrates_to_rulings(tmp_path: Path) -> None:
         tables = {r[0] for r in store.conn.execute("SELECT name FROM sqlite_master")}
         assert {"rulings", "signoffs"} <= tables
         assert store.tournament_names() == ["Old"]
+
+
+def test_findings_scored_before_keys_are_scored_again(tmp_path: Path) -> None:
+    path, sheet_id, read, _ = misread_row(tmp_path)
+    with Store(path) as store:
+        store.verify_cell(sheet_id, ROW, read, "J")
+        keys = [f.key for f in findings(store, sheet_id)]
+        store.conn.execute("UPDATE findings SET key = ''")  # as a version 3 file migrated
+        assert [f.key for f in findings(store, sheet_id)] == keys
