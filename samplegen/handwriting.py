@@ -127,32 +127,39 @@ def draw_digit(glyph: GreyImage, size: tuple[int, int], style: WriterStyle, dpi:
                rng: random.Random) -> Floats:
     """A digit specimen placed into a cell of ``size`` (w, h): scaled, slanted, moved, inked."""
     cw, ch = size
-    ink = _ink_of(glyph)
-    bh, bw = ink.shape
     frac = np.clip(style.height_fraction + rng.uniform(-HEIGHT_JITTER, HEIGHT_JITTER),
                    *HEIGHT_FRACTION_RANGE)
-    th = max(3, round(frac * ch))
+    big = shape_digit(glyph, round(frac * ch), round(MAX_WIDTH_FRACTION * cw), style.slant,
+                      style.pen_mm, dpi, rng)
+    return _place(big, cw, ch, rng) * style.pressure
+
+
+def shape_digit(glyph: GreyImage, height_px: int, max_width_px: int, slant: float,
+                pen_mm: float, dpi: float, rng: random.Random) -> Floats:
+    """A specimen's darkness scaled to ``height_px``, slanted, tilted and drawn with the pen."""
+    ink = _ink_of(glyph)
+    bh, bw = ink.shape
+    th = max(3, height_px)
     tw = max(2, round(th * bw / bh * rng.uniform(*ASPECT_JITTER_RANGE)))
-    tw = min(tw, round(MAX_WIDTH_FRACTION * cw))
+    tw = min(tw, max_width_px)
     pad = max(2, th // 4)
-    big = np.zeros((th + 2 * pad, tw + 2 * pad), np.float32)
+    big: Floats = np.zeros((th + 2 * pad, tw + 2 * pad), np.float32)
     interp = cv2.INTER_AREA if th < bh else cv2.INTER_CUBIC
     big[pad:pad + th, pad:pad + tw] = np.clip(cv2.resize(ink, (tw, th), interpolation=interp), 0, 1)
     # slant and tilt about the centre
     angle = np.deg2rad(rng.uniform(-TILT_JITTER_DEG, TILT_JITTER_DEG))
     c, s = np.cos(angle), np.sin(angle)
-    shear = np.array([[1.0, style.slant], [0.0, 1.0]]) @ np.array([[c, -s], [s, c]])
+    shear = np.array([[1.0, slant], [0.0, 1.0]]) @ np.array([[c, -s], [s, c]])
     centre = np.array([big.shape[1] / 2, big.shape[0] / 2])
     matrix = np.hstack([shear, (centre - shear @ centre)[:, None]])
     big = cast(Floats, cv2.warpAffine(big, matrix, (big.shape[1], big.shape[0]),
                                       flags=cv2.INTER_LINEAR))
-    big = _pen_width(big, th, style, dpi)
-    return _place(big, cw, ch, rng) * style.pressure
+    return _pen_width(big, th, pen_mm, dpi)
 
 
-def _pen_width(dark: Floats, height_px: int, style: WriterStyle, dpi: float) -> Floats:
+def _pen_width(dark: Floats, height_px: int, pen_mm: float, dpi: float) -> Floats:
     """Thicken or thin the strokes to the writer's pen."""
-    change = mm_to_px(style.pen_mm, dpi) - NATIVE_STROKE_FRACTION * height_px
+    change = mm_to_px(pen_mm, dpi) - NATIVE_STROKE_FRACTION * height_px
     n = int(round(change / 2))
     if n == 0:
         return dark
@@ -194,7 +201,7 @@ def _curve(p0: Doubles, p1: Doubles, bend: float, n: int = 12) -> Doubles:
     return points
 
 
-def _strokes(size: tuple[int, int], strokes: list[Doubles], pen_px: float) -> Floats:
+def draw_strokes(size: tuple[int, int], strokes: list[Doubles], pen_px: float) -> Floats:
     """Polylines (in cell pixels) drawn antialiased as a darkness map of ``size`` (w, h)."""
     w, h = size
     big = np.zeros((h * SUPERSAMPLE, w * SUPERSAMPLE), np.uint8)
@@ -235,7 +242,7 @@ def draw_cross(size: tuple[int, int], style: WriterStyle, dpi: float,
         phase = rng.uniform(0, 2 * np.pi)
         pts = pts + wobble * np.sin(np.linspace(0, 3 * np.pi, len(pts)) + phase)[:, None]
         strokes.append(_inside(pts, w, h, pen / 2 + 1))
-    return _strokes(size, strokes, pen) * style.pressure
+    return draw_strokes(size, strokes, pen) * style.pressure
 
 
 def draw_cancelled(size: tuple[int, int], style: WriterStyle, dpi: float,
@@ -251,7 +258,7 @@ def draw_cancelled(size: tuple[int, int], style: WriterStyle, dpi: float,
         y = m + (h - 1 - 2 * m) * i / n + rng.uniform(-0.3, 0.3) * pen
         x = (m + rng.uniform(0, pen)) if i % 2 == 0 else (w - 1 - m - rng.uniform(0, pen))
         zig.append((x, y))
-    scribble = _strokes(size, [_inside(np.array(zig), w, h, m)], pen * 1.3)
+    scribble = draw_strokes(size, [_inside(np.array(zig), w, h, m)], pen * 1.3)
     return cast(Floats, np.maximum(cross, scribble) * style.pressure)
 
 
@@ -267,7 +274,7 @@ def draw_minus(size: tuple[int, int], style: WriterStyle, dpi: float,
     p0 = np.array([cx - length / 2, cy + tilt / 2])
     p1 = np.array([cx + length / 2, cy - tilt / 2])
     stroke = _inside(_curve(p0, p1, rng.uniform(-0.5, 0.5) * pen), w, h, pen / 2 + 1)
-    return _strokes(size, [stroke], pen) * style.pressure
+    return draw_strokes(size, [stroke], pen) * style.pressure
 
 
 # --- onto the page ----------------------------------------------------------------------
@@ -282,9 +289,19 @@ def apply_ink(page: Floats, box: Box, dark: Floats, style: WriterStyle,
               dpi: float) -> None:
     """Turn a writer-frame darkness map toward its writer and multiply it onto ``page`` (float
     RGB 0..1, changed in place)."""
+    ink_around(page, box, dark, style.ink_rgb, dpi, 0)
+
+
+def ink_around(page: Floats, box: Box, dark: Floats, ink_rgb: tuple[float, float, float],
+               dpi: float, pad: int) -> None:
+    """:func:`apply_ink` for a map of the box and ``pad`` pixels around it (clipped to the
+    page): ink that goes over the border lands on the border and the neighbour box."""
     turned = np.rot90(dark, k=-(box.rotation_deg // 90) % 4)
     x0, y0, x1, y1 = box_rect_px(box, dpi)
-    region = page[y0:y1, x0:x1]
-    turned = turned[:region.shape[0], :region.shape[1]]
-    tint = 1.0 - np.asarray(style.ink_rgb, np.float32)
+    x0, y0 = x0 - pad, y0 - pad
+    cx, cy = max(0, -x0), max(0, -y0)
+    region = page[y0 + cy:y1 + pad, x0 + cx:x1 + pad]
+    turned = turned[cy:cy + region.shape[0], cx:cx + region.shape[1]]
+    region = region[:turned.shape[0], :turned.shape[1]]
+    tint = 1.0 - np.asarray(ink_rgb, np.float32)
     region *= 1.0 - turned[:, :, None] * tint

@@ -31,6 +31,7 @@ from forms.render.fill import FillError
 from forms.render.raster import render_pages
 from forms.render.sheet import SheetRequest, render_pdf_bytes
 from samplegen import degrade
+from samplegen.capture import capture
 from samplegen.fill import (
     MARK,
     deal_values,
@@ -38,16 +39,8 @@ from samplegen.fill import (
     mark_groups,
     whole_written,
 )
-from samplegen.handwriting import (
-    WriterStyle,
-    apply_ink,
-    draw_cancelled,
-    draw_cross,
-    draw_digit,
-    draw_minus,
-    make_writers,
-    upright_size,
-)
+from samplegen.profiles import SheetPlan, legacy_hands, open_hands
+from samplegen.writers import Hand
 from scanner.arrays import Floats, GreyImage, Image
 from scoring.random_games import inject_errors, written_columns
 from scoring.record import parse_record
@@ -145,20 +138,6 @@ def _identity(layout: Layout, doc: dict[str, Any], rng: random.Random) -> SheetI
                          rules=rules.settings(), seats=layout.seats, names=names)
 
 
-def _write_digit(page: Floats, box: Box, char: str, style: WriterStyle,
-                 glyphs: dict[int, list[GreyImage]], dpi: int, rng: random.Random,
-                 calibration: bool = False) -> None:
-    size = upright_size(box, dpi)
-    if char == "-":
-        dark = draw_minus(size, style, dpi, rng)
-    else:
-        digit = int(char)
-        choices = [i for i in style.glyph_indices.get(digit, ()) if i < len(glyphs[digit])]
-        index = choices[0] if calibration else rng.choice(choices)
-        dark = draw_digit(glyphs[digit][index], size, style, dpi, rng)
-    apply_ink(page, box, dark, style, dpi)
-
-
 def _deal_marks(layout: Layout, values: dict[Box, str], rows: int, rng: random.Random
                 ) -> dict[Box, str]:
     """Mark states of every mark box: the crosses, and now and then a cancelled wrong choice."""
@@ -175,43 +154,36 @@ def _deal_marks(layout: Layout, values: dict[Box, str], rows: int, rng: random.R
 
 
 def fill_pages(layout: Layout, doc: dict[str, Any], pages: list[Floats],
-               glyphs: dict[int, list[GreyImage]], rng: random.Random, dpi: int
-               ) -> tuple[dict[Box, str], dict[Box, str], dict[str, WriterStyle], str]:
-    """Write the record into the page images (changed in place, float RGB 0..1).
+               hands: dict[str, Hand], rng: random.Random, dpi: int
+               ) -> tuple[dict[Box, str], dict[Box, str], str]:
+    """Write the record into the page images (changed in place, float RGB 0..1), each seat in
+    its own hand.
 
-    Returns the character per digit/sign box, the state per mark box, the writers and the seat
-    that kept the deal column.
+    Returns the character per digit/sign box, the state per mark box and the seat that kept
+    the deal column.
     """
     record = parse_record(doc)
-    missing = [d for d in range(10) if not glyphs.get(d)]
-    if missing:
-        raise FillError(f"the glyph set has no images of digit(s) {missing}")
-    writers = make_writers(layout.seats, glyphs, rng)
     scorer = rng.choice(layout.seats)
     chars: dict[Box, str] = {b: "" for b in layout.boxes if b.kind != "mark"}
     for seat in layout.seats:
         for digit, box in enumerate(calibration_cells(layout, seat)):
             chars[box] = str(digit)
-            _write_digit(pages[box.page], box, str(digit), writers[seat], glyphs, dpi, rng,
-                         calibration=True)
+            hands[seat].digit(pages[box.page], box, str(digit), dpi, rng, calibration=True)
     for box, char in entry_values(layout, doc["written"]).items():
         chars[box] = char
         if char:
             seat = box.meaning.seat  # type: ignore[union-attr]
-            _write_digit(pages[box.page], box, char, writers[seat], glyphs, dpi, rng)
+            hands[seat].digit(pages[box.page], box, char, dpi, rng)
     values = deal_values(layout, record)
-    style = writers[scorer]
     for box, char in values.items():
         if box.kind != "mark":
             chars[box] = char
-            _write_digit(pages[box.page], box, char, style, glyphs, dpi, rng)
+            hands[scorer].digit(pages[box.page], box, char, dpi, rng)
     states = _deal_marks(layout, values, len(record.deals), rng)
     for box, state in states.items():
         if state != "empty":
-            draw = draw_cross if state == "marked" else draw_cancelled
-            apply_ink(pages[box.page], box, draw(upright_size(box, dpi), style, dpi, rng),
-                      style, dpi)
-    return chars, states, writers, scorer
+            hands[scorer].mark(pages[box.page], box, state, dpi, rng)
+    return chars, states, scorer
 
 
 def render_blank(layout: Layout, identity: SheetIdentity, dpi: int) -> list[Image]:
@@ -223,9 +195,13 @@ def render_blank(layout: Layout, identity: SheetIdentity, dpi: int) -> list[Imag
 def make_sample(record_doc: dict[str, Any], out_dir: str | Path,
                 glyphs: dict[int, list[GreyImage]], rng: random.Random, photo: bool = False,
                 scan: bool = False, errors: int = 0, dpi: int = DEFAULT_DPI,
-                identity: SheetIdentity | None = None) -> SampleTruth:
+                identity: SheetIdentity | None = None,
+                plan: SheetPlan | None = None) -> SampleTruth:
     """Fill a sheet with ``record_doc`` in handwriting and write its images and ``truth.json``.
 
+    Without ``plan`` (or with a legacy one) the old generator writes ``glyphs`` and takes a
+    ``photo`` or ``scan``; an open ``plan`` names the writers' sources, marks, ink and
+    capture instead (:mod:`samplegen.profiles`).
     ``identity`` is the printed sheet to fill (e.g. one sheet of a tournament batch,
     :func:`forms.render.batch.batch_requests`): its QR, names and sheet id; the record gets its
     names.
@@ -241,24 +217,66 @@ def make_sample(record_doc: dict[str, Any], out_dir: str | Path,
     doc, injected, rounded = prepare_record(record_doc, errors, rng)
     rules = parse_record(doc).rules
     layout = build_layout(rules.players, "A4", rules.talon_prize)
-    if identity is None:
-        identity = _identity(layout, doc, rng)
-    else:
-        if (identity.rules_id, identity.layout_id) != (rules.id, layout.id):
-            raise FillError(f"sheet {identity.sheet_id} is printed for rules "
-                            f"{identity.rules_id} (layout {identity.layout_id}); the game "
-                            f"was played under {rules.id} (layout {layout.id})")
-        doc["names"] = {seat: name for seat, name in zip(identity.seats, identity.names,
-                                                         strict=True) if name}
+    identity = _sheet_identity(layout, doc, identity, rng)
     blank = render_blank(layout, identity, dpi)
     pages = [p.astype(np.float32) / 255.0 for p in blank]
-    chars, states, writers, scorer = fill_pages(layout, doc, pages, glyphs, rng, dpi)
+    hands = _hands(layout.seats, glyphs, plan, rng)
+    chars, states, scorer = fill_pages(layout, doc, pages, hands, rng, dpi)
     clean = [np.clip(p * 255.0 + 0.5, 0, 255).astype(np.uint8) for p in pages]
     out.mkdir(parents=True, exist_ok=True)
+    if plan is not None and plan.profile == "legacy":
+        photo, scan = plan.capture == "legacy-photo", plan.capture == "legacy-scan"
+    page_docs = _capture_pages(clean, out, dpi, rng, photo, scan, plan)
+    cells = tuple({**_box_json(b), "char": c} for b, c in chars.items())
+    marks = tuple({**_box_json(b), "state": s} for b, s in states.items())
+    writers = {"seats": {s: h.to_json() for s, h in hands.items()}, "deals": scorer,
+               "plan": None if plan is None else dataclasses.asdict(plan)}
+    truth = SampleTruth(
+        sheet_id=identity.sheet_id, layout_id=layout.id, dpi=dpi, pages=tuple(page_docs),
+        record=doc, errors=tuple(injected), rounded=tuple(rounded), writers=writers,
+        cells=cells, marks=marks, seconds=time.perf_counter() - start, images=tuple(clean),
+        blank=tuple(blank))
+    write_truth(truth, out / "truth.json")
+    log.info("sample %s: %d pages in %.1f s", out, len(clean), truth.seconds)
+    return truth
+
+
+def _sheet_identity(layout: Layout, doc: dict[str, Any], identity: SheetIdentity | None,
+                    rng: random.Random) -> SheetIdentity:
+    """``identity`` checked against the game's rules (the record takes its names), or a sheet
+    of its own."""
+    if identity is None:
+        return _identity(layout, doc, rng)
+    rules = parse_record(doc).rules
+    if (identity.rules_id, identity.layout_id) != (rules.id, layout.id):
+        raise FillError(f"sheet {identity.sheet_id} is printed for rules "
+                        f"{identity.rules_id} (layout {identity.layout_id}); the game "
+                        f"was played under {rules.id} (layout {layout.id})")
+    doc["names"] = {seat: name for seat, name in zip(identity.seats, identity.names,
+                                                     strict=True) if name}
+    return identity
+
+
+def _hands(seats: tuple[str, ...], glyphs: dict[int, list[GreyImage]],
+           plan: SheetPlan | None, rng: random.Random) -> dict[str, Hand]:
+    if plan is not None and plan.profile == "open":
+        return open_hands(seats, plan, rng)
+    missing = [d for d in range(10) if not glyphs.get(d)]
+    if missing:
+        raise FillError(f"the glyph set has no images of digit(s) {missing}")
+    return legacy_hands(seats, glyphs, rng)
+
+
+def _capture_pages(clean: list[Image], out: Path, dpi: int, rng: random.Random, photo: bool,
+                   scan: bool, plan: SheetPlan | None) -> list[dict[str, Any]]:
+    """Capture each clean page, save it under ``out``; the pages' truth."""
     page_docs = []
     scanner = degrade.ScanSettings.random(rng) if scan else None
+    sheet_seed = rng.getrandbits(32) if plan is not None and plan.profile == "open" else 0
     for index, image in enumerate(clean):
-        if photo:
+        if plan is not None and plan.profile == "open":
+            result = capture(plan.capture, image, dpi, rng, sheet_seed)
+        elif photo:
             result = degrade.photo(image, dpi, rng)
         elif scan:
             result = degrade.scan(image, dpi, rng, scanner)
@@ -270,17 +288,7 @@ def make_sample(record_doc: dict[str, Any], out_dir: str | Path,
                           "height_px": int(result.image.shape[0]),
                           "degradations": result.steps,
                           "page_to_image": np.round(result.page_to_image, 6).tolist()})
-    cells = tuple({**_box_json(b), "char": c} for b, c in chars.items())
-    marks = tuple({**_box_json(b), "state": s} for b, s in states.items())
-    truth = SampleTruth(
-        sheet_id=identity.sheet_id, layout_id=layout.id, dpi=dpi, pages=tuple(page_docs),
-        record=doc, errors=tuple(injected), rounded=tuple(rounded),
-        writers={"seats": {s: w.to_json() for s, w in writers.items()}, "deals": scorer},
-        cells=cells, marks=marks, seconds=time.perf_counter() - start, images=tuple(clean),
-        blank=tuple(blank))
-    write_truth(truth, out / "truth.json")
-    log.info("sample %s: %d pages in %.1f s", out, len(clean), truth.seconds)
-    return truth
+    return page_docs
 
 
 def _save(result: degrade.Degraded, path: Path) -> None:

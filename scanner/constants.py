@@ -9,8 +9,6 @@ from __future__ import annotations
 # --- loading --------------------------------------------------------------------------------
 PDF_RENDER_DPI = 300.0
 """Resolution at which PDF pages are rasterised."""
-MAX_IMAGE_PIXELS = 120_000_000
-"""Larger images are refused (a 600-dpi A3 scan is 70 Mpx)."""
 
 # --- registration ----------------------------------------------------------------------------
 DETECT_MAX_SIDE_PX = 1000

@@ -3,7 +3,7 @@
 Stages, each its own module: load (:mod:`scanner.image.load`), register
 (:mod:`scanner.image.register`), identify (:mod:`scanner.image.identify`), read marks and
 digits (:mod:`scanner.read`), decode with the rules (:mod:`scanner.decode.sheet`), write the
-sheet's folder (:mod:`scanner.output`). A file that cannot be read becomes one
+sheet's folder (:mod:`scanner.output`). A file or page that cannot be read becomes one
 :class:`ScanFailure` naming it, and the batch goes on. Pages are kept in memory only until
 their sheet is complete, so a folder of sheets scanned in order streams. A
 :class:`~scanner.timing.StageClock` handed to :func:`scan_paths` gets the time of each stage.
@@ -17,11 +17,13 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
+
 from scanner.decode.sheet import decode_sheet
 from scanner.digits.recognizer import DigitRecognizer
-from scanner.errors import ScanError, ScanFailure
+from scanner.errors import ScanError, ScanFailure, UnreadableImage
 from scanner.image.identify import IdentifiedPage, Identifier, SheetPages, assemble_sheets
-from scanner.image.load import expand_paths, load_file
+from scanner.image.load import expand_paths, iter_file
 from scanner.image.register import register
 from scanner.output import SheetWriter
 from scanner.read import read_page, sheet_evidence
@@ -69,15 +71,19 @@ def scan_paths(paths: Sequence[str | Path], out_dir: Path,
 
 def _scan_file(path: Path, waiting: dict[str, list[IdentifiedPage]],
                state: ScanState) -> Iterator[ScanOutcome]:
-    """Load, register and identify one file's pages; read each sheet it completes."""
+    """Load, register and identify one file's pages, each on its own and decoded one at a
+    time (a page's failure is one :class:`ScanFailure`, the next pages follow); read each
+    sheet it completes."""
     clock = state.clock
-    try:
+    pages = iter_file(path)
+    while True:
         with clock.stage("load"):
-            pages = load_file(path)
-    except ScanError as error:
-        yield _failure(error, path)
-        return
-    for page in pages:
+            page = next(pages, None)
+        if page is None:
+            return
+        if isinstance(page, ScanError):
+            yield _failure(page, page.where() or path)
+            continue
         try:
             with clock.stage("register"):
                 registered = register(page)
@@ -86,6 +92,11 @@ def _scan_file(path: Path, waiting: dict[str, list[IdentifiedPage]],
         except ScanError as error:
             yield _failure(error, page.label)
             continue
+        except (cv2.error, MemoryError) as error:
+            reason = f"the page cannot be registered ({type(error).__name__})"
+            yield _failure(UnreadableImage(reason, page.source, page.index_in_file), page.label)
+            continue
+        del page
         waiting.setdefault(identified.sheet_id, []).append(identified)
         yield from _complete_sheets(waiting, state, only_complete=True)
 
@@ -113,7 +124,8 @@ def _has_every_page(pages: list[IdentifiedPage]) -> bool:
 
 
 def _failure(error: ScanError, source: str | Path) -> ScanFailure:
-    log.warning("%s", error)
+    """The failure yielded (its caller says it to the user: logged at info, not twice)."""
+    log.info("%s", error)
     return ScanFailure.of(error, source)
 
 

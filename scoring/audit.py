@@ -395,7 +395,6 @@ def rests_on(finding: Finding, doubts: Doubts) -> bool:
     """
     uncaused = finding.deal is None or finding.kind in ("extra", "wrong_help")
     deals = doubts.deals if uncaused else {d for d in doubts.deals if d <= (finding.deal or 0)}
-    entries = doubts.entries.get(finding.column, frozenset())
-    if finding.entry is not None:
-        entries = frozenset(e for e in entries if e <= finding.entry)
+    entries = [e for e in doubts.entries.get(finding.column, ())
+               if finding.entry is None or e <= finding.entry]
     return bool(deals or entries)

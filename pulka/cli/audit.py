@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from pulka.errors import PulkaCommandError
-from pulka.records import load_record
+from pulka.records import load_json_file, load_record
 from pulka.report.text import findings_text, settlement_text, totals_text
 from scoring import GameRecord, RecordError, audit, expected_sheet, parse_record, settle_record
 from scoring.exitcode import ExitCode
@@ -84,11 +84,7 @@ def run(args: argparse.Namespace) -> ExitCode:
 
 
 def _load(path: Path) -> _Input:
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-        load_record(path)  # raises the one-line message for the file
-        raise
+    doc = load_json_file(path)
     scan = None
     if isinstance(doc, dict) and doc.get("format") == "pulka-scan/1":
         from scanner.results import SheetScan

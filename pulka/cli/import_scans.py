@@ -5,16 +5,21 @@ Examples::
     pulka import photos/round-1 photos/round-2
     pulka import photos --db kyiv.sqlite --out kyiv-scans --jobs 8
     pulka import kyiv-scans          # the scans already made (their scan.json), read back
+    pulka import other-cup --tournament "Other Cup"   # a second tournament, on purpose
+    pulka import photos --json       # what was done, as pulka-import/1
 
 Images are scanned on all cores (``--jobs``); a page already imported is recognised by its
 content and skipped; a re-scan never overwrites a cell a person verified. Each file that
-cannot be read gives one line; the rest is imported, and the exit status is then 5 (PARTIAL).
+cannot be read gives one line; the rest is imported, and the exit status is then 5 (PARTIAL);
+otherwise 1 (FINDINGS) when a sheet needs review or was refused (blank, of another
+tournament, an id stored with another identity: :mod:`pulka.store.gate`), else 0.
 What a folder may hold: :mod:`pulka.store.importer`.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import sys
 from pathlib import Path
@@ -22,7 +27,13 @@ from pathlib import Path
 from pulka.cli.progress import ProgressBar
 from pulka.cli.store_options import add_db_argument, open_store
 from pulka.errors import PulkaCommandError
-from pulka.store.importer import collect, import_paths, pipeline_available
+from pulka.store.importer import (
+    Admission,
+    ImportReport,
+    collect,
+    import_paths,
+    pipeline_available,
+)
 from scoring.exitcode import ExitCode
 
 NAME = "import"
@@ -44,10 +55,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rescan", action="store_true",
                         help="scan images again even when already imported (verified cells "
                              "still keep their values)")
+    parser.add_argument("--tournament", metavar="NAME",
+                        help="import sheets of tournament NAME even when the store does not "
+                             "hold it yet (starts a second tournament)")
+    parser.add_argument("--replace", action="store_true",
+                        help="store a sheet whose id is stored with another identity in "
+                             "place of the stored one")
+    parser.add_argument("--json", action="store_true", help="print pulka-import/1 JSON")
 
 
 def run(args: argparse.Namespace) -> ExitCode:
-    """Import; exit 0, or 5 (PARTIAL) when some files failed."""
+    """Import; exit 0, 1 (FINDINGS) when a sheet needs review or was refused, 5 (PARTIAL)
+    when some files failed."""
     if args.jobs < 0:
         raise PulkaCommandError(f"--jobs: must be 1 or more (0: all cores), got {args.jobs}",
                                 ExitCode.BAD_ARGS)
@@ -69,11 +88,27 @@ def run(args: argparse.Namespace) -> ExitCode:
     with open_store(args.db) as store:
         try:
             report = import_paths(store, args.folders, out_dir, args.jobs, args.rescan,
-                                  bar.update)
+                                  bar.update, Admission(args.tournament, args.replace))
         finally:
             bar.close()
-    for change in report.changed:
-        print(f"pulka import: {change}", file=sys.stderr)
+    if args.json:
+        json.dump({**report.to_json(), "db": str(args.db)}, sys.stdout, ensure_ascii=False,
+                  indent=1)
+        print()
+    else:
+        _print(args.db, report)
+    if report.failures:
+        return ExitCode.PARTIAL
+    return ExitCode.FINDINGS if report.needs_review else ExitCode.OK
+
+
+def _print(db: Path, report: ImportReport) -> None:
+    """What the import did, for people: one line per thing to look at, then the summary."""
+    for line in [*report.changed, *report.refused, *report.notes]:
+        print(f"pulka import: {line}", file=sys.stderr)
+    for sheet_id, held in report.held.items():
+        print(f"pulka import: sheet {sheet_id} is held, not scored: {held}, then import "
+              f"again", file=sys.stderr)
     for failure in report.failures:
         message = failure.message
         if not message.startswith(failure.source.partition("#")[0]):
@@ -81,11 +116,14 @@ def run(args: argparse.Namespace) -> ExitCode:
         print(f"pulka import: {message}", file=sys.stderr)
     states = ", ".join(f"{n} {s.replace('_', ' ')}" for s, n in sorted(report.states.items()))
     rate = report.sheets / report.seconds if report.seconds else 0.0
-    line = (f"{args.db}: imported {report.sheets} sheets in {report.seconds:.1f} s "
+    line = (f"{db}: imported {report.sheets} sheets in {report.seconds:.1f} s "
             f"({rate:.1f} sheets/s)" + (f": {states}" if states else ""))
     if report.skipped:
         line += f"; skipped {report.skipped} images already imported"
+    if report.refused:
+        line += f"; {len(report.refused)} sheets refused"
+    if report.held:
+        line += f"; {len(report.held)} held for missing pages or sheets"
     if report.failures:
         line += f"; {len(report.failures)} files failed"
     print(line)
-    return ExitCode.PARTIAL if report.failures else ExitCode.OK

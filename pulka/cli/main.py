@@ -17,6 +17,7 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
+from pulka.i18n import LanguageError, check_language, choose_language, use_language
 from scoring.exitcode import ExitCode, PulkaError
 
 COMMAND_MODULES = (
@@ -62,6 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="pulka", description="Preferans score sheets: print, scan, audit, settle.")
     parser.add_argument("-v", "--verbose", action="count", default=0,
                         help="more log output (-vv for debugging)")
+    parser.add_argument("--lang", dest="ui_lang", type=_language, metavar="LANG",
+                        help="language of reports and pages: en, ru or uk (default: the "
+                             "tournament's, else $LANG, else en)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for module in _load_commands():
         sub = commands.add_parser(module.NAME, help=module.HELP, description=module.HELP)
@@ -70,9 +74,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _language(value: str) -> str:
+    try:
+        return check_language(value)
+    except LanguageError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``pulka`` console script; returns the exit status."""
     args = build_parser().parse_args(argv)
+    use_language(choose_language(args.ui_lang))
     level = (logging.WARNING, logging.INFO, logging.DEBUG)[min(args.verbose, 2)]
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
     tune_process()

@@ -19,13 +19,14 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import sys
 from pathlib import Path
 from typing import Any
 
 from forms.identity import SheetIdentity, make_sheet_id
 from forms.labels import LANGUAGES
 from forms.layout import PAPERS, build_layout
-from forms.render.batch import DrawError, Seating, batch_requests, blank_seatings, read_draw
+from forms.render.batch import Draw, Seating, batch_requests, blank_seatings, load_draw
 from forms.render.fill import FillError, fill_from_record
 from forms.render.sheet import FontMissingError, SheetRequest, render_pdf
 from pulka.cli.store_options import open_store
@@ -34,6 +35,8 @@ from pulka.records import load_record
 from pulka.store.errors import StoreError
 from scoring.errors import RuleSetError
 from scoring.exitcode import ExitCode
+from scoring.limits import MAX_NAME_CHARS
+from scoring.record import text_problem
 from scoring.rules import SETTING_NAMES, VARIANTS, RuleSet
 
 NAME = "print"
@@ -45,7 +48,7 @@ log = logging.getLogger(__name__)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``pulka print``."""
     parser.add_argument("--players", type=int, choices=(3, 4),
-                        help="3 or 4 players (not needed with --record)")
+                        help="3 or 4 players (not needed with --record or --draw)")
     parser.add_argument("--variant", default="sochi",
                         help=f"rules preset: {', '.join(VARIANTS)} (default sochi)")
     parser.add_argument("--pool", default="20",
@@ -83,7 +86,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> ExitCode:
     """Check every option, then draw the PDF."""
-    requests = _requests(args)
+    draw = _read_draw(args)
+    requests = _requests(args, draw)
     try:
         args.output.parent.mkdir(parents=True, exist_ok=True)
         pages = render_pdf(requests, args.output)
@@ -94,13 +98,16 @@ def run(args: argparse.Namespace) -> ExitCode:
                                 ExitCode.BAD_ARGS) from None
     print(f"{args.output}: {len(requests)} {'sheet' if len(requests) == 1 else 'sheets'}, "
           f"{pages} pages")
+    if draw is not None:
+        print(f"pulka print: {args.draw}: {draw.describe()}", file=sys.stderr)
     return ExitCode.OK
 
 
 def rules_from_args(args: argparse.Namespace) -> RuleSet:
     """The rule set the options describe; a bad option is one line naming it."""
     if args.players is None:
-        raise PulkaCommandError("--players is required (3 or 4), unless --record is given",
+        raise PulkaCommandError("--players is required (3 or 4), unless --record or --draw is "
+                                "given",
                                 ExitCode.BAD_ARGS)
     settings: dict[str, Any] = {"variant": args.variant, "players": args.players,
                                 "pool": _pool(args.pool)}
@@ -140,20 +147,42 @@ def _pool(text: str) -> int | None:
     return pool
 
 
-def _requests(args: argparse.Namespace) -> list[SheetRequest]:
+def _check_texts(args: argparse.Namespace) -> None:
+    """The texts printed and put into the QR code, within :data:`MAX_NAME_CHARS` each."""
+    names = args.names.split(",") if args.names else []
+    for option, value in [("tournament", args.tournament), ("date", args.date),
+                          *(("names", name.strip()) for name in names)]:
+        problem = text_problem(value, MAX_NAME_CHARS)
+        if problem:
+            raise PulkaCommandError(f"--{option}: {value[:20]!r}... {problem}",
+                                    ExitCode.BAD_ARGS)
+
+
+def _read_draw(args: argparse.Namespace) -> Draw | None:
+    """The ``--draw`` file read (its table size becomes ``--players`` when not given)."""
+    if args.draw is None or args.record is not None:
+        return None
+    draw = load_draw(args.draw, args.players)
+    args.players = draw.players
+    return draw
+
+
+def _requests(args: argparse.Namespace, draw: Draw | None = None) -> list[SheetRequest]:
+    """The sheets the options ask for (``draw``: the ``--draw`` file, read when not given)."""
+    draw = draw or _read_draw(args)
+    _check_texts(args)
     if args.record is not None:
         return _record_requests(args)
     if args.continuation < 0:
         raise PulkaCommandError("--continuation: must be 0 or more", ExitCode.BAD_ARGS)
     rules = rules_from_args(args)
     if args.round is not None or args.table is not None:
-        return _table_requests(args, rules)
+        return _table_requests(args, rules, draw)
     if args.db is not None:
         raise PulkaCommandError("--db gives the draw of one table: add --round and --table",
                                 ExitCode.BAD_ARGS)
-    batch = args.tables is not None or args.rounds is not None or args.draw is not None
-    if batch:
-        return _batch_requests(args, rules)
+    if args.tables is not None or args.rounds is not None or draw is not None:
+        return _batch_requests(args, rules, draw)
     names = tuple(n.strip() for n in args.names.split(",")) if args.names else ()
     if names and len(names) != rules.players:
         raise PulkaCommandError(f"--names: {len(names)} names for {rules.players} players",
@@ -169,15 +198,15 @@ def _requests(args: argparse.Namespace) -> list[SheetRequest]:
     return [SheetRequest(layout, identity.continued(args.continuation), args.lang)]
 
 
-def _table_requests(args: argparse.Namespace, rules: RuleSet) -> list[SheetRequest]:
+def _table_requests(args: argparse.Namespace, rules: RuleSet,
+                    draw: Draw | None) -> list[SheetRequest]:
     """The sheet of one table of one round, from the draw file or the store."""
     if args.round is None or args.table is None:
         raise PulkaCommandError("--round and --table go together: name the round and the "
                                 "table whose sheet to print", ExitCode.BAD_ARGS)
-    if args.draw is not None:
+    if draw is not None:
         source, tournament = str(args.draw), args.tournament
-        seatings = [s for s in _read_draw(args, rules)
-                    if (s.round, s.table) == (args.round, args.table)]
+        seatings = [s for s in draw.seatings if (s.round, s.table) == (args.round, args.table)]
     elif args.db is not None:
         source = str(args.db)
         tournament, seatings = _store_seating(args, rules)
@@ -205,14 +234,15 @@ def _store_seating(args: argparse.Namespace, rules: RuleSet) -> tuple[str, list[
     return tournament, [Seating(args.round, args.table, names)]
 
 
-def _batch_requests(args: argparse.Namespace, rules: RuleSet) -> list[SheetRequest]:
+def _batch_requests(args: argparse.Namespace, rules: RuleSet,
+                    draw: Draw | None) -> list[SheetRequest]:
     for option in ("tables", "rounds"):
         value = getattr(args, option)
         if value is not None and value < 1:
             raise PulkaCommandError(f"--{option}: must be 1 or more, got {value}",
                                     ExitCode.BAD_ARGS)
-    if args.draw is not None:
-        seatings = _read_draw(args, rules)
+    if draw is not None:
+        seatings = draw.seatings
         if args.tables is not None and max(s.table for s in seatings) > args.tables:
             raise PulkaCommandError(f"{args.draw}: the draw has table "
                                     f"{max(s.table for s in seatings)}, --tables says "
@@ -228,13 +258,6 @@ def _batch_requests(args: argparse.Namespace, rules: RuleSet) -> list[SheetReque
         seatings = blank_seatings(args.rounds, args.tables, rules.players)
     return list(batch_requests(seatings, rules, args.tournament, args.lang, args.paper,
                                args.date, args.continuation))
-
-
-def _read_draw(args: argparse.Namespace, rules: RuleSet) -> list[Seating]:
-    try:
-        return read_draw(args.draw, rules.players)
-    except DrawError as error:
-        raise PulkaCommandError(str(error), ExitCode.BAD_INPUT) from None
 
 
 def _record_requests(args: argparse.Namespace) -> list[SheetRequest]:

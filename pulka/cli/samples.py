@@ -8,18 +8,22 @@ same sheet ids and names: :func:`forms.render.batch.batch_requests`) into ``OUT/
 ``--photo`` or ``--scan`` degrade the pages (``--photo-every K``: every K-th sample a photo, the
 others clean or ``--scan``); ``--errors N`` makes the players commit N recording errors (listed in
 ``truth.json``; ``--errors-every K``: on every K-th sample only).
+``--profile open`` fills with the open generator instead of the old one (``legacy``, the
+default): writers, inks, marks and captures drawn from one ``--part`` of the split
+(``training``, the default, or ``evaluation``: :mod:`samplegen.split`), spread evenly over
+its classes (:func:`samplegen.profiles.plan_sheets`).
 
 Examples::
 
     pulka samples --random 5 --scan --errors 2 --out samples
     pulka print --players 3 --tournament Open --draw draw.csv -o batch.pdf
     pulka samples --draw draw.csv --tournament Open --scan --photo-every 4 --out filled
+    pulka samples --random 8 --profile open --part evaluation --dpi 300 --out eval
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import random
 from pathlib import Path
@@ -69,6 +73,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--errors-every", type=int, metavar="K",
                         help="--errors on every K-th sample only (default: on every one)")
     parser.add_argument("--dpi", type=int, default=200, help="page resolution (default 200)")
+    parser.add_argument("--profile", choices=("legacy", "open"), default="legacy",
+                        help="legacy: the old generator (MNIST digits in the box, neat "
+                             "crosses); open: fonts, pen-stroke writers, inks, marks and "
+                             "captures of one --part")
+    parser.add_argument("--part", choices=("training", "evaluation"), default="training",
+                        help="the part of the split the open profile draws from (default "
+                             "training; the evaluation part is for measuring only)")
 
 
 def _check(args: argparse.Namespace) -> None:
@@ -89,6 +100,16 @@ def _check(args: argparse.Namespace) -> None:
                                 "printed with (it is part of every sheet id)", ExitCode.BAD_ARGS)
     if args.draw is None and args.tournament is not None:
         raise PulkaCommandError("--tournament goes with --draw", ExitCode.BAD_ARGS)
+    if args.profile == "open":
+        given = [o for o, v in (("--photo", args.photo), ("--scan", args.scan),
+                                ("--photo-every", args.photo_every), ("--glyphs", args.glyphs))
+                 if v]
+        if given:
+            raise PulkaCommandError(f"--profile open draws its own glyphs and captures; leave "
+                                    f"out {', '.join(given)}", ExitCode.BAD_ARGS)
+    elif args.part != "training":
+        raise PulkaCommandError("--part evaluation needs --profile open (the legacy profile "
+                                "is the training part's old generator)", ExitCode.BAD_ARGS)
     if not 72 <= args.dpi <= 600:
         raise PulkaCommandError(f"--dpi {args.dpi}: use 72 to 600", ExitCode.BAD_ARGS)
     if args.players not in (3, 4):
@@ -112,51 +133,27 @@ def _glyphs(path: Path | None) -> dict[int, list[Any]]:
 
 
 def _read_record(path: Path) -> dict[str, Any]:
-    from scoring.record import parse_record
+    from forms.layout import build_layout
+    from pulka.records import load_json_file
+    from scoring.record import parse_record, relabel_seats
 
+    doc = load_json_file(path)
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise PulkaCommandError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise PulkaCommandError(f"{path}: cannot be read as UTF-8 text ({error})") from None
-    except json.JSONDecodeError as error:
-        raise PulkaCommandError(f"{path}: not JSON: {error.msg} at line {error.lineno}, "
-                                f"column {error.colno}") from None
-    try:
-        parse_record(doc)
+        record = parse_record(doc)
     except RecordError as error:
         raise PulkaCommandError(f"{path}: {error}") from None
-    return doc  # type: ignore[no-any-return]
+    return relabel_seats(doc, build_layout(record.rules.players).seats)
 
 
 def _random_game(rules: RuleSet, rng: random.Random) -> dict[str, Any]:
     """A random game that fits the sheet in whole numbers (no Rostov half-shares)."""
-    from forms.layout import build_layout
     from forms.render.fill import FillError
-    from samplegen.fill import deal_values, entry_values
-    from scoring.random_games import random_record, written_columns
-    from scoring.record import parse_record
-    from scoring.sheet import expected_sheet
+    from samplegen.games import fitting_game
 
-    layout = build_layout(rules.players, "A4", rules.talon_prize)
-    for _ in range(RANDOM_TRIES):
-        doc = random_record(rules, rng)
-        record = parse_record(doc)
-        written = written_columns(expected_sheet(record))
-        values = [v for cols in written.values() for v in
-                  [*cols["pool"], *cols["mountain"], *sum(cols["whists"].values(), [])]]
-        if any(isinstance(v, float) for v in values):
-            continue
-        try:
-            entry_values(layout, written)
-            deal_values(layout, record)
-        except FillError:
-            continue
-        return doc
-    raise PulkaCommandError(f"no random {rules.variant} game for {rules.players} fitted the "
-                            f"sheet in {RANDOM_TRIES} tries; try a smaller --pool",
-                            ExitCode.BAD_ARGS)
+    try:
+        return fitting_game(rules, rng, RANDOM_TRIES)
+    except FillError as error:
+        raise PulkaCommandError(f"{error} (--pool)", ExitCode.BAD_ARGS) from None
 
 
 def run(args: argparse.Namespace) -> ExitCode:
@@ -166,7 +163,7 @@ def run(args: argparse.Namespace) -> ExitCode:
     from samplegen.sheets import make_sample
     from scoring.errors import RuleSetError
 
-    glyphs = _glyphs(args.glyphs)
+    glyphs = _glyphs(args.glyphs) if args.profile == "legacy" else {}
     rng = random.Random(args.seed)
     jobs: list[tuple[Path, dict[str, Any], SheetIdentity | None]]
     if args.record is not None:
@@ -182,19 +179,36 @@ def run(args: argparse.Namespace) -> ExitCode:
         else:
             jobs = [(args.out / f"sample-{k + 1:03d}", _random_game(rules, rng), None)
                     for k in range(args.random)]
-    for number, (out, doc, identity) in enumerate(jobs, start=1):
+    plans = _plans(args, len(jobs))
+    for number, ((out, doc, identity), plan) in enumerate(zip(jobs, plans, strict=True),
+                                                         start=1):
         photo = args.photo or (args.photo_every is not None and number % args.photo_every == 0)
         errors = args.errors if args.errors_every is None or number % args.errors_every == 0 \
             else 0
         try:
             truth = make_sample(doc, out, glyphs, rng, photo=photo, scan=args.scan and not photo,
-                                errors=errors, dpi=args.dpi, identity=identity)
+                                errors=errors, dpi=args.dpi, identity=identity, plan=plan)
         except FillError as error:
             source = args.record or "random game"
             raise PulkaCommandError(f"{source}: {error}") from None
+        kind = f", {plan.label()}" if plan else ", photo" if photo else \
+            ", scan" if args.scan else ""
         print(f"{out}: {truth.sheet_id}, {len(truth.pages)} pages, {len(truth.errors)} errors"
-              f"{', photo' if photo else ', scan' if args.scan else ''}, {truth.seconds:.1f} s")
+              f"{kind}, {truth.seconds:.1f} s")
     return ExitCode.OK
+
+
+def _plans(args: argparse.Namespace, count: int) -> list[Any]:
+    """The open profile's sheet plans (``None`` each for the legacy profile)."""
+    if args.profile == "legacy":
+        return [None] * count
+    from samplegen.profiles import ProfileError, plan_sheets
+    from samplegen.split import Part
+
+    try:
+        return list(plan_sheets("open", Part(args.part), count))
+    except ProfileError as error:
+        raise PulkaCommandError(str(error), ExitCode.BAD_ARGS) from None
 
 
 def draw_identities(path: Path, rules: RuleSet, tournament: str) -> list[SheetIdentity]:

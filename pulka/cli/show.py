@@ -18,6 +18,8 @@ from typing import Any
 
 from pulka.cli.store_options import add_db_argument, open_store
 from pulka.report.standings import whists_text
+from pulka.store.joins import pages_text
+from pulka.store.rebuild import parse_key
 from scoring.errors import RuleSetError
 from scoring.exitcode import ExitCode
 from scoring.rules import RuleSet
@@ -67,11 +69,14 @@ def text(s: dict[str, Any]) -> str:
                                      for seat in s["seats"])]
     for page in s["pages"]:
         warn = f"; {'; '.join(page['warnings'])}" if page["warnings"] else ""
-        lines.append(f"page {page['page']}: {page['source']} (fit {page['fit_error_mm']} mm"
+        lines.append(f"page {page['page'] + 1}: {page['source']} (fit {page['fit_error_mm']} mm"
                      f"{warn})")
     if s["missing_pages"]:
-        lines.append(f"missing pages: {', '.join(map(str, s['missing_pages']))}: scan them "
-                     f"and import again")
+        lines.append(f"missing {pages_text(s['missing_pages'])}: scan them and import again")
+    if len(s["game"]) > 1:
+        lines.append(f"one game on sheets {', '.join(s['game'])} (joined, settled on the first)")
+    if s["held"]:
+        lines.append(f"held, not scored: {s['held']}, then import again")
     lines += [f"problem: {p}" for p in s["problems"]]
     if s["record_error"]:
         lines.append(f"the rules engine refuses the record: {s['record_error']}")
@@ -93,7 +98,7 @@ def text(s: dict[str, Any]) -> str:
         for cell in s["doubtful"]:
             options = ", ".join(f"{json.dumps(v, ensure_ascii=False)} {p:.2f}"
                                 for v, p in cell["candidates"])
-            lines.append(f"  {cell['key']} (page {cell['page']}): read "
+            lines.append(f"  {cell_label(cell['key'])} (page {cell['page'] + 1}): read "
                          f"{json.dumps(cell['value'], ensure_ascii=False)} "
                          f"{cell['confidence']:.2f}" + (f"; or {options}" if options else ""))
     if s["verified"]:
@@ -111,6 +116,19 @@ def finding_line(f: dict[str, Any]) -> str:
     ruled = (f" [{'penalty applied' if ruling['action'] == 'apply' else 'penalty waived'} by "
              f"{ruling['by']} at {ruling['at']}]") if ruling else ""
     return f"{f['number']}. {mark}{f['message']}{ruled}"
+
+
+def cell_label(key: str) -> str:
+    """A cell key as people count: deal rows and entries from 1 (stored keys count from 0).
+
+    >>> cell_label("row:0"), cell_label("entry:A:pool:0"), cell_label("entry:B:whists:C:2")
+    ('deal row 1', 'A pool entry 1', 'B whists on C entry 3')
+    """
+    where = parse_key(key)
+    if isinstance(where, int):
+        return f"deal row {where + 1}"
+    seat, kind, on, n = where
+    return f"{seat} {kind}{f' on {on}' if on else ''} entry {n + 1}"
 
 
 def _numbers(values: list[Any]) -> str:

@@ -27,6 +27,7 @@ from pulka.report.standings import (
     standings,
     whists_text,
 )
+from pulka.store.missing import round_gaps, round_numbers
 from scoring.exitcode import ExitCode
 
 NAME = "standings"
@@ -48,7 +49,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> ExitCode:
-    """Rank and print; exit 0."""
+    """Rank and print, with what each round still lacks; exit 0, or 2 for a round the
+    tournament does not have."""
     try:
         tiebreaks = check_tiebreaks([t.strip() for t in args.tiebreak.split(",") if t.strip()])
     except ValueError as error:
@@ -57,7 +59,15 @@ def run(args: argparse.Namespace) -> ExitCode:
         raise PulkaCommandError(f"--round: rounds count from 1, got {args.round}",
                                 ExitCode.BAD_ARGS)
     with open_store(args.db, create=False) as store:
+        tid = store.tournament_id(args.tournament)
+        rounds = round_numbers(store.conn, tid)
+        if args.round is not None and args.round not in rounds:
+            raise PulkaCommandError(
+                f"--round {args.round}: the tournament has "
+                + (f"rounds {', '.join(map(str, rounds))}" if rounds else "no rounds yet")
+                + "; name one of them", ExitCode.BAD_ARGS)
         result = standings(store, args.tournament, args.round, tiebreaks)
+        gaps = round_gaps(store.conn, tid, args.round)
     if args.csv is not None:
         try:
             args.csv.write_text(result.to_csv(), encoding="utf-8")
@@ -69,6 +79,7 @@ def run(args: argparse.Namespace) -> ExitCode:
         print()
     else:
         print(table(result))
+        print("\n".join(f"missing: {gap.text()}" for gap in gaps) or "missing: nothing")
     return ExitCode.OK
 
 

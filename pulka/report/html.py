@@ -10,21 +10,30 @@ from __future__ import annotations
 import base64
 from html import escape
 
+from pulka.i18n import _, current_language, ngettext
 from pulka.report import constants as k
 from pulka.report.crops import is_wide
 from pulka.report.model import SheetReport
 from pulka.report.pages import Mark, PageImages
 from pulka.report.tables import (
-    DOUBT_HEADER,
     Table,
     columns_table,
     deals_table,
+    doubt_header,
     doubt_row,
+    doubts_lead,
+    doubts_text,
+    errors_text,
     finding_fields,
     finding_heading,
+    findings_lead,
+    no_scan_text,
+    penalty_label,
+    result_text,
+    settlement_lead,
     settlement_tables,
+    settlement_title,
     stake_text,
-    summary_line,
 )
 
 RED, AMBER = k.css_rgb(k.FINDING_RGB), k.css_rgb(k.DOUBT_RGB)
@@ -94,50 +103,62 @@ footer {{ margin-top: 40px; color: var(--muted); font-size: 12px; }}
 
 def render_html(report: SheetReport) -> str:
     """The whole report as an HTML document (UTF-8 text)."""
+    title = _("Audit report · {name}").format(name=report.name)
+    footer = _("Made by pulka from {source}; rules id {rules}. Penalties are proposed, never "
+               "applied (Codex 4.2.7, 4.2.8–4.2.10: an audit reports, it does not judge).")
     parts = [
-        "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+        "<!DOCTYPE html>", f'<html lang="{current_language()}">', "<head>",
+        '<meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>Audit report · {escape(report.name)}</title>", f"<style>{CSS}</style>",
-        "</head>", "<body>", _header(report),
-        '<nav><a href="#findings">Player errors</a><a href="#doubts">Scan doubts</a>'
-        '<a href="#sheet">The sheet</a><a href="#columns">Columns</a>'
-        '<a href="#deals">Deals</a><a href="#settlement">Settlement</a></nav>',
-        _findings(report), _doubts(report), _sheet(report), _columns(report),
+        f"<title>{escape(title)}</title>", f"<style>{CSS}</style>",
+        "</head>", "<body>", _header(report), _nav(), _findings(report), _doubts(report),
+        _sheet(report), _columns(report),
         _table_html(deals_table(report), "deals", numeric=(0,)), _settlement(report),
-        f"<footer>Made by pulka from {escape(report.source or 'a record')}; rules id "
-        f"{escape(report.rules_id)}. Penalties are proposed, never applied (Codex 4.2.7, "
-        "4.2.8–4.2.10: an audit reports, it does not judge).</footer>",
+        "<footer>" + escape(footer.format(source=report.source or _("a record"),
+                                          rules=report.rules_id)) + "</footer>",
         "</body>", "</html>"]
     return "\n".join(parts) + "\n"
 
 
+def _nav() -> str:
+    links = (("findings", _("Player errors")), ("doubts", _("Scan doubts")),
+             ("sheet", _("The sheet")), ("columns", _("Columns")), ("deals", _("Deals")),
+             ("settlement", _("Settlement")))
+    return "<nav>" + "".join(f'<a href="#{a}">{escape(t)}</a>' for a, t in links) + "</nav>"
+
+
 def _header(report: SheetReport) -> str:
     players = ", ".join(escape(report.player(s)) for s in report.seats)
-    ident = f"sheet <b>{escape(report.sheet_id)}</b> · " if report.sheet_id else ""
-    source = "scanned sheet" if report.scanned else "record file (no scan)"
-    stake = f" · stake {escape(stake_text(report.stake))} a whist" if report.stake else ""
-    badges = []
-    if report.findings:
-        badges.append(f'<span class="badge red">{len(report.findings)} player error(s)</span>')
-    else:
-        badges.append('<span class="badge ok">no player errors</span>')
+    ident = _("sheet {id}").format(id=f"<b>{escape(report.sheet_id)}</b>") + " · " \
+        if report.sheet_id else ""
+    source = _("scanned sheet") if report.scanned else _("record file (no scan)")
+    stake = " · " + escape(_("stake {stake} a whist").format(stake=stake_text(report.stake))) \
+        if report.stake else ""
+    badges = [_badge("red", errors_text(len(report.findings))) if report.findings
+              else _badge("ok", _("no player errors"))]
     if report.scanned:
-        badges.append(f'<span class="badge amber">{len(report.doubts)} scan doubt(s)</span>'
-                      if report.doubts else '<span class="badge ok">no scan doubts</span>')
-    result = escape(summary_line(report).split(" · ")[-1])
-    badges.append(f'<span class="badge plain">result: {result}</span>')
-    lines = [f"<header><h1>Pulka audit report · {escape(report.name)}</h1>",
+        badges.append(_badge("amber", doubts_text(len(report.doubts))) if report.doubts
+                      else _badge("ok", _("no scan doubts")))
+    badges.append(_badge("plain", _("result: {result}").format(result=result_text(report))))
+    lines = [f"<header><h1>{escape(_('Pulka audit report · {name}').format(name=report.name))}"
+             "</h1>",
              f'<p class="meta">{ident}{escape(source)}'
              + (f" ({escape(report.source)})" if report.source else "")
              + f"<br><b>{escape(report.rules)}</b>{stake}"
-             + ("" if report.finished else " · game not finished")
-             + f" · {len(report.deals)} deals<br>Players: {players}"
+             + ("" if report.finished else " · " + escape(_("game not finished")))
+             + " · " + escape(ngettext("{n} deal", "{n} deals", len(report.deals))
+                              .format(n=len(report.deals)))
+             + "<br>" + escape(_("Players:")) + f" {players}"
              + (f"<br><b>{escape(report.signed_off)}</b>" if report.signed_off else "")
              + "</p>",
              f'<div class="summary">{"".join(badges)}</div>']
     for warning in (*report.warnings, *report.scan_problems):
         lines.append(f'<p class="warn">{escape(warning)}</p>')
     return "\n".join(lines) + "</header>"
+
+
+def _badge(kind: str, text: str) -> str:
+    return f'<span class="badge {kind}">{escape(text)}</span>'
 
 
 def _data_uri(data: bytes, mime: str) -> str:
@@ -166,48 +187,51 @@ def _svg(page: PageImages, image: bytes, mime: str, marks: tuple[Mark, ...], tit
 
 
 def _sheet(report: SheetReport) -> str:
-    left = "Scanned sheet (straightened)" if report.scanned else \
-        "As written (the record's columns, in a computer hand)"
-    parts = ['<section id="sheet"><h2>The sheet</h2>',
-             '<p class="lead">Left: ' + escape(left) + ". Right: the reference copy, filled by "
-             "the computer from the deal log as the rules write it.</p>",
-             '<p class="legend"><span><i style="border-color:' + RED + '"></i>player error '
-             '(finding)</span><span><i style="border-color:' + AMBER + '"></i>scan doubt'
-             "</span></p>"]
+    left = _("Scanned sheet (straightened)") if report.scanned else \
+        _("As written (the record's columns, in a computer hand)")
+    lead = _("Left: {left}. Right: the reference copy, filled by the computer from the deal "
+             "log as the rules write it.").format(left=left)
+    parts = [f'<section id="sheet"><h2>{escape(_("The sheet"))}</h2>',
+             f'<p class="lead">{escape(lead)}</p>',
+             '<p class="legend"><span><i style="border-color:' + RED + '"></i>'
+             + escape(_("player error (finding)")) + '</span><span><i style="border-color:'
+             + AMBER + '"></i>' + escape(_("scan doubt")) + "</span></p>"]
+    right = _("Reference copy (computer, from the deal log)")
     for page in report.pages:
-        name = "triangle page" if page.kind == "triangle" else "contracts and results page"
+        name = _("triangle page") if page.kind == "triangle" else \
+            _("contracts and results page")
+        where = _("page {n}, {name}").format(n=page.index + 1, name=name)
         parts.append('<div class="pair">')
         if page.primary_image is not None:
             svg = _svg(page, page.primary_image, page.primary_mime, page.primary_marks, left)
-            parts.append(f"<figure>{svg}<figcaption>{escape(left)} · page {page.index + 1}, {name}"
+            parts.append(f"<figure>{svg}<figcaption>{escape(left)} · {escape(where)}"
                          "</figcaption></figure>")
         else:
-            parts.append(f"<figure><p class='warn'>Page {page.index + 1} was not scanned."
-                         "</p></figure>")
-        svg = _svg(page, page.reference_png, "image/png", page.reference_marks,
-                   "reference copy")
-        parts.append(f"<figure>{svg}<figcaption>Reference copy (computer, from the deal log) "
-                     f"· page {page.index + 1}, {name}</figcaption></figure>")
+            parts.append("<figure><p class='warn'>" + escape(_(
+                "Page {n} was not scanned.").format(n=page.index + 1)) + "</p></figure>")
+        svg = _svg(page, page.reference_png, "image/png", page.reference_marks, right)
+        parts.append(f"<figure>{svg}<figcaption>{escape(right)} · {escape(where)}"
+                     "</figcaption></figure>")
         parts.append("</div>")
     parts.append("</section>")
     return "\n".join(parts)
 
 
 def _findings(report: SheetReport) -> str:
-    parts = ['<section id="findings"><h2>Player errors (findings)</h2>',
-             '<p class="lead">What the players wrote against what the rules write. Each error '
-             "is outlined in red on the sheet. The penalty is what Codex 4.2.7 would justify "
-             "(the amount overstated); it is proposed, never applied.</p>"]
+    parts = [f'<section id="findings"><h2>{escape(_("Player errors (findings)"))}</h2>',
+             f'<p class="lead">{escape(findings_lead())}</p>']
     if not report.findings:
-        parts.append("<p>None: every written total agrees with the rules.</p>")
+        parts.append(f"<p>{escape(_('None: every written total agrees with the rules.'))}</p>")
     for view in report.findings:
         crop = ""
         if view.crop_png is not None:
-            crop = (f'<div class="crop"><img alt="ink of {escape(view.label)}" '
-                    f'src="{_data_uri(view.crop_png, "image/png")}">the ink</div>')
+            alt = _("ink of {where}").format(where=view.label)
+            crop = (f'<div class="crop"><img alt="{escape(alt)}" '
+                    f'src="{_data_uri(view.crop_png, "image/png")}">{escape(_("the ink"))}'
+                    "</div>")
         rows = "".join(
             f"<tr><th>{escape(label)}</th><td"
-            + (' class="pen"' if label.startswith("Penalty") and view.penalty else "")
+            + (' class="pen"' if label == penalty_label() and view.penalty else "")
             + f">{escape(text)}</td></tr>" for label, text in finding_fields(view))
         parts.append(f'<article class="card"><h3>{escape(finding_heading(view))}</h3>'
                      f'<div class="body">{crop}<table class="fields">{rows}</table></div>'
@@ -217,15 +241,12 @@ def _findings(report: SheetReport) -> str:
 
 
 def _doubts(report: SheetReport) -> str:
-    parts = ['<section id="doubts" class="doubts"><h2>Scan doubts</h2>',
-             '<p class="lead">Cells the scanner could not read with confidence, outlined in '
-             "amber. These are <b>not</b> player errors: look at the ink and confirm or "
-             "correct the reading.</p>"]
+    parts = [f'<section id="doubts" class="doubts"><h2>{escape(_("Scan doubts"))}</h2>',
+             f'<p class="lead">{escape(doubts_lead())}</p>']
     if not report.scanned:
-        parts.append("<p>No scan: this report was made from a record file, so there is "
-                     "nothing to doubt.</p>")
+        parts.append(f"<p>{escape(no_scan_text())}</p>")
     elif not report.doubts:
-        parts.append("<p>None: every cell was read with confidence.</p>")
+        parts.append(f"<p>{escape(_('None: every cell was read with confidence.'))}</p>")
     else:
         parts.append(_doubt_table(report))
     parts.append("</section>")
@@ -240,16 +261,15 @@ alone, rules expect, note): fixed, so no crop or long value squeezes the text co
 def _doubt_table(report: SheetReport) -> str:
     """The doubts, one line each; a wide crop (a deal row's) on a line of its own below."""
     cols = "".join(f'<col style="width:{w}%">' for w in DOUBT_COLUMNS_PERCENT)
-    head = "".join(f"<th>{escape(h)}</th>" for h in (*DOUBT_HEADER[:2], "ink",
-                                                        *DOUBT_HEADER[2:]))
+    head = "".join(f"<th>{escape(h)}</th>" for h in doubt_header())
     rows = []
     for view in report.doubts:
         cells = doubt_row(view)
         img = ("" if view.crop_png is None else
-               f'<img alt="ink of {escape(view.where)}" '
+               f'<img alt="{escape(_("ink of {where}").format(where=view.where))}" '
                f'src="{_data_uri(view.crop_png, "image/png")}">')
         wide = bool(img) and is_wide(view.crop_png or b"", k.WIDE_CROP_RATIO)
-        ink = "below" if wide else img or "-"
+        ink = escape(_("below")) if wide else img or "-"
         rows.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in cells[:2])
                     + f"<td>{ink}</td>"
                     + "".join(f"<td>{escape(c)}</td>" for c in cells[2:]) + "</tr>")
@@ -269,9 +289,10 @@ def _columns(report: SheetReport) -> str:
             for i, v in enumerate(view.written, 1)) or "-"
         rows.append(f"<tr><td>{escape(view.column)}</td><td>{written}</td>"
                     f"<td>{escape(' · '.join(view.expected) or '-')}</td></tr>")
+    head = (_("column"), _("written (entries named by a finding in red)"), _("rules"))
     return (f'<section id="columns"><h2>{escape(table.title)}</h2><table class="wide"><tr>'
-            "<th>column</th><th>written (entries named by a finding in red)</th>"
-            f"<th>rules</th></tr>{''.join(rows)}</table>"
+            + "".join(f"<th>{escape(h)}</th>" for h in head)
+            + f"</tr>{''.join(rows)}</table>"
             f'<p class="note">{escape(table.note)}</p></section>')
 
 
@@ -288,8 +309,8 @@ def _table_html(table: Table, anchor: str = "", numeric: tuple[int, ...] = (),
 
 
 def _settlement(report: SheetReport) -> str:
-    parts = ['<section id="settlement"><h2>Settlement (Codex 4.2.12–4.2.14)</h2>',
-             '<p class="lead">Both Codex methods, step by step; they must agree.</p>']
+    parts = [f'<section id="settlement"><h2>{escape(settlement_title())}</h2>',
+             f'<p class="lead">{escape(settlement_lead())}</p>']
     for table in settlement_tables(report):
         parts.append(_table_html(table, numeric=tuple(range(1, len(table.header))),
                                  heading="h3"))

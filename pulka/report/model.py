@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from forms.layout import build_layout, layout_by_id
 from forms.model import Layout
+from pulka.i18n import N_, _, ngettext
+from pulka.report.judged import Judged, applied_penalty, ruling_text
 from pulka.report.pages import (
     Mark,
     PageImages,
@@ -42,7 +44,7 @@ from scoring import (
     expected_sheet,
     parse_record,
 )
-from scoring.audit import Doubts, finding_key, penalised, rests_on
+from scoring.audit import Doubts, penalised, rests_on
 from scoring.columns import sheet_columns
 from scoring.errors import RecordError
 from scoring.notation import parse_contract
@@ -51,12 +53,12 @@ from scoring.settlement import settle
 log = logging.getLogger(__name__)
 
 KIND_TITLES = {
-    "slip": "arithmetic slip in a running total",
-    "wrong_amount": "wrong amount",
-    "missing": "entry missing",
-    "extra": "entry no deal caused",
-    "correction": "corrected entry (a wrong value, then the right one)",
-    "wrong_help": "pool help written to the wrong player",
+    "slip": N_("arithmetic slip in a running total"),
+    "wrong_amount": N_("wrong amount"),
+    "missing": N_("entry missing"),
+    "extra": N_("entry no deal caused"),
+    "correction": N_("corrected entry (a wrong value, then the right one)"),
+    "wrong_help": N_("pool help written to the wrong player"),
 }
 
 
@@ -85,16 +87,6 @@ class FindingView:
     """It rests on a doubtful field nobody verified: not a player's error yet, no penalty."""
     ruling: str = ""
     """The judge's ruling on it, in words (``penalty applied by ... at ...``), if any."""
-
-
-@dataclass(frozen=True)
-class Judged:
-    """What the store adds to a sheet's audit: the doubtful fields nobody verified, the
-    judge's rulings by finding key (``(action, who, at)``) and the sign-off."""
-
-    doubts: Doubts = Doubts()
-    rulings: Mapping[str, tuple[str, str, str]] = field(default_factory=dict)
-    signed_off: str = ""
 
 
 @dataclass(frozen=True)
@@ -179,8 +171,7 @@ def build_report(record_doc: dict[str, Any], scan: SheetScan | None = None,
     record = parse_record(record_doc)
     sheet = expected_sheet(record)
     findings = audit(record, sheet)
-    applied = [f for f in findings if not rests_on(f, judged.doubts)
-               and judged.rulings.get(finding_key(f), ("",))[0] == "apply"]
+    applied = [f for f in findings if applied_penalty(judged, f)]
     rules = record.rules
     settlement = settle(record.seats, penalised(sheet.totals, applied),
                         rules.pool_point_whists, rules.stake)
@@ -226,18 +217,12 @@ def _printed_here(scan: SheetScan) -> bool:
     return True
 
 
-RULING_WORDS = {"apply": "penalty applied", "waive": "penalty waived"}
-
-
 def _judged(view: FindingView, judged: Judged) -> FindingView:
     """A finding as the store has it: waiting for review (no penalty), or with its ruling."""
     if rests_on(view.finding, judged.doubts):
         return replace(view, waits=True, penalty=None)
-    ruling = judged.rulings.get(finding_key(view.finding))
-    if ruling is None:
-        return view
-    action, who, at = ruling
-    return replace(view, ruling=f"{RULING_WORDS.get(action, action)} by {who} at {at}")
+    ruling = ruling_text(judged, view.finding)
+    return replace(view, ruling=ruling) if ruling else view
 
 
 # --- findings and doubts -----------------------------------------------------------------
@@ -257,12 +242,12 @@ def _finding_view(label: str, finding: Finding, sheet: ExpectedSheet, deals: dic
     if field is not None:
         crop = crop_png(field, scan_images, layout, scan_dir)
     return FindingView(
-        label=label, finding=finding, title=KIND_TITLES.get(finding.kind, finding.kind),
+        label=label, finding=finding, title=_(KIND_TITLES.get(finding.kind, finding.kind)),
         column=_column_text(finding.column, record),
-        written="nothing" if finding.written is None else number(finding.written),
-        expected="no entry" if finding.expected is None else number(finding.expected),
+        written=_("nothing") if finding.written is None else number(finding.written),
+        expected=_("no entry") if finding.expected is None else number(finding.expected),
         deal=finding.deal, deal_text=_deal_text(deal) if deal is not None else
-        ("end of game" if finding.deal is None else f"deal {finding.deal}"),
+        (_("end of game") if finding.deal is None else _("deal {n}").format(n=finding.deal)),
         reasons=reasons, rule=finding.rule, penalty=finding.penalty, note=finding.note,
         crop_png=crop, reading_doubtful=field is not None and field.status == "doubtful")
 
@@ -291,17 +276,17 @@ def _ink_alone(field: FieldReading) -> str:
 def _field_where(field: FieldReading, record: GameRecord) -> str:
     parts = field.key.split(":")
     if parts[0] == "row":
-        return f"deal row {int(parts[1]) + 1}"
+        return _("deal row {n}").format(n=int(parts[1]) + 1)
     if parts[0] == "entry" and len(parts) in (4, 5):
         on = parts[3] if len(parts) == 5 else None
         column = Column(parts[1], parts[2], on)  # type: ignore[arg-type]
-        return f"{_column_text(column, record)}, entry {int(parts[-1]) + 1}"
+        return _column_text(column, record) + _(", entry {n}").format(n=int(parts[-1]) + 1)
     return field.key
 
 
 def _value_text(value: Any) -> str:
     if value is None:
-        return "empty"
+        return _("empty")
     if isinstance(value, dict):
         return _raw_deal_text(value)
     if isinstance(value, float | Fraction):
@@ -315,7 +300,7 @@ def _raw_deal_text(deal: dict[str, Any]) -> str:
     ``B plays 7♦, A passes, C whists; tricks A 0, B 8, C 2; talon 1 quick trick``."""
     kind = deal.get("type", "")
     try:
-        bid = "misère" if kind == "misere" else str(parse_contract(deal.get("contract", "")))
+        bid = _("misère") if kind == "misere" else str(parse_contract(deal.get("contract", "")))
     except RecordError:
         bid = str(deal.get("contract", "?"))
     tricks = deal.get("tricks")
@@ -324,7 +309,8 @@ def _raw_deal_text(deal: dict[str, Any]) -> str:
                       sorted(tricks.items()) if tricks else None)
     quick = deal.get("talon", {}).get("quick_tricks", 0)
     if quick:
-        body += f"; talon {quick} quick trick{'s' if quick > 1 else ''}"
+        body += "; " + ngettext("talon {n} quick trick", "talon {n} quick tricks",
+                                quick).format(n=quick)
     return body
 
 
@@ -332,31 +318,34 @@ def _column_text(column: Column, record: GameRecord) -> str:
     name = record.names.get(column.seat)
     who = f"{column.seat} ({name})" if name else column.seat
     if column.kind == "whists":
-        return f"{who}: whists on {column.on}"
-    return f"{who}: {column.kind}"
+        return _("{who}: whists on {seat}").format(who=who, seat=column.on)
+    kinds = {"pool": _("pool"), "mountain": _("mountain")}
+    return f"{who}: {kinds.get(column.kind, column.kind)}"
 
 
 def _deal_text(deal: Deal) -> str:
     """``deal 5 (dealt by A): B plays 6♠, C whists, A passes; tricks B 6, C 3, A 1 → 6♠/=``."""
-    head = f"deal {deal.number} (dealt by {deal.dealer})"
-    bid = "misère" if deal.kind == "misere" else str(deal.bid)
+    head = _("deal {n} (dealt by {dealer})").format(n=deal.number, dealer=deal.dealer)
+    bid = _("misère") if deal.kind == "misere" else str(deal.bid)
     body = _play_text(deal.kind, deal.declarer, bid, deal.defence, deal.tricks)
     if deal.tricks is None and deal.kind != "allpass":
-        body += "; not played"
+        body += "; " + _("not played")
     return f"{head}: {body} → {deal.result_notation()}"
 
 
-_CALLS = {"whist": "whists", "pass": "passes", "halfwhist": "half-whists"}
+_CALLS = {"whist": N_("{seat} whists"), "pass": N_("{seat} passes"),
+          "halfwhist": N_("{seat} half-whists")}
 
 
 def _play_text(kind: str, declarer: str | None, bid: str,
                defence: Iterable[tuple[str, str]],
                tricks: Iterable[tuple[str, int]] | None) -> str:
     """``B plays 6♠, C whists, A passes; tricks B 6, C 3, A 1`` (``all-pass; tricks ...``)."""
-    body = "all-pass" if kind == "allpass" else f"{declarer} plays {bid}" + "".join(
-        f", {seat} {_CALLS.get(call, call)}" for seat, call in defence)
+    body = _("all-pass") if kind == "allpass" else _("{seat} plays {bid}").format(
+        seat=declarer, bid=bid) + "".join(
+        ", " + _(_CALLS.get(call, "{seat} " + call)).format(seat=seat) for seat, call in defence)
     if tricks is not None:
-        body += "; tricks " + ", ".join(f"{s} {n}" for s, n in tricks)
+        body += "; " + _("tricks {list}").format(list=", ".join(f"{s} {n}" for s, n in tricks))
     return body
 
 

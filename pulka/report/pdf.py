@@ -33,22 +33,29 @@ from reportlab.platypus import (
 )
 
 from forms.render.sheet import register_fonts
+from pulka.i18n import _, current_language, ngettext
 from pulka.report import constants as k
 from pulka.report.crops import is_wide
 from pulka.report.model import SheetReport
 from pulka.report.pages import Mark, PageImages
+from pulka.report.tables import Table as TextTable
 from pulka.report.tables import (
-    DOUBT_HEADER,
     columns_table,
     deals_table,
+    doubt_header,
     doubt_row,
+    doubts_lead,
     finding_fields,
     finding_heading,
+    findings_lead,
+    no_scan_text,
+    penalty_label,
+    settlement_lead,
     settlement_tables,
+    settlement_title,
     stake_text,
     summary_line,
 )
-from pulka.report.tables import Table as TextTable
 
 MARGIN_MM = 12
 FONT, BOLD = "DejaVuSans", "DejaVuSans-Bold"
@@ -122,7 +129,8 @@ def render_pdf(report: SheetReport) -> bytes:
     styles = _styles()
     buffer = io.BytesIO()
     portrait_size, landscape_size = A4, landscape(A4)
-    doc = BaseDocTemplate(buffer, pagesize=portrait_size, title=f"Audit report · {report.name}",
+    doc = BaseDocTemplate(buffer, pagesize=portrait_size, lang=current_language(),
+                          title=_("Audit report · {name}").format(name=report.name),
                           author="pulka", leftMargin=MARGIN_MM * mm, rightMargin=MARGIN_MM * mm,
                           topMargin=MARGIN_MM * mm, bottomMargin=MARGIN_MM * mm)
     m = MARGIN_MM * mm
@@ -135,7 +143,8 @@ def render_pdf(report: SheetReport) -> bytes:
         canvas.saveState()
         canvas.setFont(FONT, 7)
         canvas.setFillColor(GREY)
-        canvas.drawString(m, m / 2, f"pulka audit report · {report.name} · page {document.page}")
+        canvas.drawString(m, m / 2, _("pulka audit report · {name} · page {page}").format(
+            name=report.name, page=document.page))
         canvas.restoreState()
 
     doc.addPageTemplates([
@@ -164,22 +173,23 @@ def _p(text: str, style: ParagraphStyle) -> Paragraph:
 
 
 def _head(report: SheetReport, styles: dict[str, ParagraphStyle]) -> list[Flowable]:
-    source = "scanned sheet" if report.scanned else "record file (no scan)"
-    lines = [_p(f"Pulka audit report · {report.name}", styles["h1"])]
-    meta = (f"sheet {report.sheet_id} · " if report.sheet_id else "") + source + \
-        (f" ({report.source})" if report.source else "")
+    source = _("scanned sheet") if report.scanned else _("record file (no scan)")
+    lines = [_p(_("Pulka audit report · {name}").format(name=report.name), styles["h1"])]
+    meta = (_("sheet {id}").format(id=report.sheet_id) + " · " if report.sheet_id else "") \
+        + source + (f" ({report.source})" if report.source else "")
     lines.append(_p(meta, styles["muted"]))
-    stake = f" · stake {stake_text(report.stake)} a whist" if report.stake else ""
-    finished = "" if report.finished else " · game not finished"
+    stake = " · " + _("stake {stake} a whist").format(stake=stake_text(report.stake)) \
+        if report.stake else ""
+    finished = "" if report.finished else " · " + _("game not finished")
     finished += f" · {report.signed_off}" if report.signed_off else ""
-    lines.append(_p(f"{report.rules}{stake}{finished} · {len(report.deals)} deals",
-                    styles["body"]))
-    lines.append(_p("Players: " + ", ".join(report.player(s) for s in report.seats),
+    deals = ngettext("{n} deal", "{n} deals", len(report.deals)).format(n=len(report.deals))
+    lines.append(_p(f"{report.rules}{stake}{finished} · {deals}", styles["body"]))
+    lines.append(_p(_("Players:") + " " + ", ".join(report.player(s) for s in report.seats),
                     styles["body"]))
     lines.append(Spacer(1, 4))
     lines.append(_p(summary_line(report), styles["red"] if report.findings else styles["h3"]))
     for warning in (*report.warnings, *report.scan_problems):
-        lines.append(_p("Warning: " + warning, styles["body"]))
+        lines.append(_p(_("Warning: {text}").format(text=warning), styles["body"]))
     return lines
 
 
@@ -192,21 +202,18 @@ def _grid(style: list[tuple[object, ...]] | None = None) -> TableStyle:
 
 def _findings(report: SheetReport, styles: dict[str, ParagraphStyle]) -> list[Flowable]:
     story: list[Flowable] = [
-        _p("Player errors (findings)", styles["h2"]),
-        _p("What the players wrote against what the rules write; each is outlined in red on "
-           "the sheet. The penalty is what Codex 4.2.7 would justify (the amount overstated): "
-           "proposed, never applied.", styles["muted"])]
+        _p(_("Player errors (findings)"), styles["h2"]), _p(findings_lead(), styles["muted"])]
     if not report.findings:
-        story.append(_p("None: every written total agrees with the rules.", styles["body"]))
+        story.append(_p(_("None: every written total agrees with the rules."), styles["body"]))
     for view in report.findings:
         rows = [[_p(label, styles["cellb"]),
-                 _p(text, styles["red"] if label.startswith("Penalty") and view.penalty
+                 _p(text, styles["red"] if label == penalty_label() and view.penalty
                     else styles["cell"])] for label, text in finding_fields(view)]
         fields = Table(rows, colWidths=[34 * mm, 104 * mm],
                        style=TableStyle([("LINEBELOW", (0, 0), (-1, -1), 0.3, LINE),
                                          ("VALIGN", (0, 0), (-1, -1), "TOP")]))
-        crop: Flowable = _p("(no ink: record file)" if not report.scanned else "(no crop)",
-                            styles["small"])
+        crop: Flowable = _p(_("(no ink: record file)") if not report.scanned
+                            else _("(no crop)"), styles["small"])
         if view.crop_png is not None:
             crop = _image(view.crop_png, 40 * mm, 22 * mm)
         body = Table([[crop, fields]], colWidths=[44 * mm, 142 * mm],
@@ -225,16 +232,12 @@ def _image(data: bytes, max_w: float, max_h: float) -> Image:
 
 def _doubts(report: SheetReport, styles: dict[str, ParagraphStyle]) -> list[Flowable]:
     story: list[Flowable] = [
-        _p("Scan doubts", styles["h2"]),
-        _p("Cells the scanner could not read with confidence, outlined in amber. These are "
-           "not player errors: look at the ink and confirm or correct the reading.",
-           styles["muted"])]
+        _p(_("Scan doubts"), styles["h2"]), _p(doubts_lead(), styles["muted"])]
     if not report.scanned:
-        story.append(_p("No scan: this report was made from a record file, so there is "
-                        "nothing to doubt.", styles["body"]))
+        story.append(_p(no_scan_text(), styles["body"]))
         return story
     if not report.doubts:
-        story.append(_p("None: every cell was read with confidence.", styles["body"]))
+        story.append(_p(_("None: every cell was read with confidence."), styles["body"]))
         return story
     story.append(_doubt_table(report, styles))
     return story
@@ -243,6 +246,9 @@ def _doubts(report: SheetReport, styles: dict[str, ParagraphStyle]) -> list[Flow
 DOUBT_COLUMNS_MM = (9, 28, 28, 30, 36, 20, 14, 21)
 """Widths of the doubts table's columns (label, cell, ink, read as, candidates, the ink
 alone, rules expect, note); together the text width of an A4 page."""
+DEAL_COLUMNS_MM = (17, 19, 120, 30)
+"""Widths of the deal log's columns (deal, dealer, what happened, result): the first two hold
+their headings unbroken in ru and uk at the table's type size."""
 ENTRY_CROP_MM = (28, 12)
 """Largest width and height of an entry's crop, in the ink column."""
 WIDE_CROP_MAX_H_MM = 30
@@ -250,8 +256,7 @@ WIDE_CROP_MAX_H_MM = 30
 
 
 def _doubt_table(report: SheetReport, styles: dict[str, ParagraphStyle]) -> Table:
-    rows: list[list[object]] = [[_p(h, styles["cellb"]) for h in
-                                 (*DOUBT_HEADER[:2], "ink", *DOUBT_HEADER[2:])]]
+    rows: list[list[object]] = [[_p(h, styles["cellb"]) for h in doubt_header()]]
     spans: list[tuple[object, ...]] = []
     across = (sum(DOUBT_COLUMNS_MM) - 3) * mm
     for view in report.doubts:
@@ -259,7 +264,7 @@ def _doubt_table(report: SheetReport, styles: dict[str, ParagraphStyle]) -> Tabl
         wide = view.crop_png is not None and is_wide(view.crop_png, k.WIDE_CROP_RATIO)
         ink: object = "-"
         if view.crop_png is not None:
-            ink = _p("below", styles["small"]) if wide else _image(
+            ink = _p(_("below"), styles["small"]) if wide else _image(
                 view.crop_png, ENTRY_CROP_MM[0] * mm, ENTRY_CROP_MM[1] * mm)
         rows.append([_p(c, styles["cell"]) for c in cells[:2]] + [ink]
                     + [_p(c, styles["cell"]) for c in cells[2:]])
@@ -275,16 +280,16 @@ def _doubt_table(report: SheetReport, styles: dict[str, ParagraphStyle]) -> Tabl
 def _sheet(report: SheetReport, styles: dict[str, ParagraphStyle],
            portrait_size: tuple[float, float], landscape_size: tuple[float, float]
            ) -> list[Flowable]:
-    left = "Scanned sheet (straightened)" if report.scanned else \
-        "As written (the record's columns, computer hand)"
-    right = "Reference copy (computer, from the deal log)"
+    left = _("Scanned sheet (straightened)") if report.scanned else \
+        _("As written (the record's columns, in a computer hand)")
+    right = _("Reference copy (computer, from the deal log)")
     story: list[Flowable] = []
     m = 2 * MARGIN_MM * mm
     for page in report.pages:
         wide = page.w_mm < page.h_mm  # a portrait page: two side by side on landscape
         story += [NextPageTemplate("landscape" if wide else "portrait"), PageBreak()]
-        story.append(_p(f"The sheet, page {page.index + 1}: red = player error, amber = scan "
-                        "doubt", styles["h3"]))
+        story.append(_p(_("The sheet, page {n}: red = player error, amber = scan doubt")
+                        .format(n=page.index + 1), styles["h3"]))
         size = landscape_size if wide else portrait_size
         room_w, room_h = size[0] - m, size[1] - m - 30
         if wide:
@@ -292,13 +297,15 @@ def _sheet(report: SheetReport, styles: dict[str, ParagraphStyle],
         else:
             width = min(room_w, ((room_h - 24) / 2 - 12) * page.w_mm / page.h_mm)
         figures: list[Flowable] = []
+        where = _("page {n}").format(n=page.index + 1)
         if page.primary_image is not None:
             figures.append(PageImage(page, page.primary_image, page.primary_marks, width,
-                                     f"{left} · page {page.index + 1}"))
+                                     f"{left} · {where}"))
         else:
-            figures.append(_p(f"Page {page.index + 1} was not scanned.", styles["body"]))
+            figures.append(_p(_("Page {n} was not scanned.").format(n=page.index + 1),
+                              styles["body"]))
         figures.append(PageImage(page, page.reference_png, page.reference_marks, width,
-                                 f"{right} · page {page.index + 1}"))
+                                 f"{right} · {where}"))
         if wide:
             story.append(Table([figures], colWidths=[width + 8] * len(figures),
                                style=TableStyle([("LEFTPADDING", (0, 0), (-1, -1), 0),
@@ -314,7 +321,9 @@ def _tables(report: SheetReport, styles: dict[str, ParagraphStyle]) -> list[Flow
     story: list[Flowable] = []
     columns = columns_table(report)
     story.append(_p(columns.title, styles["h2"]))
-    rows: list[list[object]] = [[_p(h, styles["cellb"]) for h in columns.header]]
+    header = (columns.header[0], _("written (entries named by a finding in red)"),
+              columns.header[2])  # the PDF marks them in red, as the HTML does
+    rows: list[list[object]] = [[_p(h, styles["cellb"]) for h in header]]
     for view in report.columns:
         written = " · ".join(f'<font color="#{_hex(k.FINDING_RGB)}"><b>{escape(v)}</b></font>'
                              if i in view.flagged else escape(v)
@@ -323,13 +332,12 @@ def _tables(report: SheetReport, styles: dict[str, ParagraphStyle]) -> list[Flow
                      _p(" · ".join(view.expected) or "-", styles["cell"])])
     story.append(Table(rows, colWidths=[42 * mm, 72 * mm, 72 * mm], repeatRows=1,
                        style=_grid([("BACKGROUND", (0, 0), (-1, 0), colors.whitesmoke)])))
-    story.append(_p(columns.note.replace("[ ]", "red"), styles["small"]))
-    story.append(_p("Deal log (Codex 4.2.11)", styles["h2"]))
-    story.append(_text_table(deals_table(report), styles, [12, 14, 130, 30],
-                             numeric=False))
-    head: list[Flowable] = [_p("Settlement (Codex 4.2.12–4.2.14)", styles["h2"]),
-                            _p("Both Codex methods, step by step; they must agree.",
-                               styles["muted"])]
+    story.append(_p(columns.note, styles["small"]))
+    deals = deals_table(report)
+    story.append(_p(deals.title, styles["h2"]))
+    story.append(_text_table(deals, styles, DEAL_COLUMNS_MM, numeric=False))
+    head: list[Flowable] = [_p(settlement_title(), styles["h2"]),
+                            _p(settlement_lead(), styles["muted"])]
     for table in settlement_tables(report):
         part: list[Flowable] = [*head, _p(table.title, styles["h3"]),
                                 _text_table(table, styles)]
@@ -341,7 +349,7 @@ def _tables(report: SheetReport, styles: dict[str, ParagraphStyle]) -> list[Flow
 
 
 def _text_table(table: TextTable, styles: dict[str, ParagraphStyle],
-                widths_mm: list[float] | None = None, numeric: bool = True) -> Table:
+                widths_mm: tuple[float, ...] | None = None, numeric: bool = True) -> Table:
     rows: list[list[object]] = [[_p(h, styles["cellb"]) for h in table.header]]
     rows += [[_p(c, styles["cell"] if i == 0 or not numeric else styles["num"])
               for i, c in enumerate(row)] for row in table.rows]

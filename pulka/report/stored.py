@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pulka.report.model import Judged, SheetReport, build_report
+from pulka.i18n import _
+from pulka.report.judged import Judged
+from pulka.report.model import SheetReport, build_report
 from pulka.store.stored_sheet import StoredSheet
 
 
@@ -14,6 +16,7 @@ def stored_report(stored: StoredSheet, scan_dir: Path | None) -> SheetReport:
     relative to."""
     signed = stored.signoff
     judged = Judged(stored.doubts, stored.rulings,
-                    "" if signed is None else f"signed off by {signed.who} at {signed.at}")
+                    "" if signed is None else _("signed off by {who} at {at}").format(
+                        who=signed.who, at=signed.at))
     return build_report(dict(stored.record), stored.scan, scan_dir, name=stored.scan.sheet_id,
                         source=stored.scan_path or "the store", judged=judged)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from pulka.i18n import _, decimal_text, ngettext
 from scoring import Column, ExpectedSheet, Finding, GameRecord, Settlement
 from scoring.columns import sheet_columns
 
@@ -32,7 +33,8 @@ def _table(header: list[str], rows: list[list[str]]) -> str:
 def totals_text(record: GameRecord, sheet: ExpectedSheet) -> str:
     """Final totals of each column, and the running totals as they were written."""
     seats = record.seats
-    header = ["player", "pool", "mountain"] + [f"whists on {s}" for s in seats]
+    header = [_("player"), _("pool"), _("mountain")] + [
+        _("whists on {seat}").format(seat=s) for s in seats]
     rows = []
     for seat in seats:
         name = record.names.get(seat)
@@ -42,60 +44,84 @@ def totals_text(record: GameRecord, sheet: ExpectedSheet) -> str:
         row += ["" if other == seat else number(sheet.totals[Column(seat, "whists", other)])
                 for other in seats]
         rows.append(row)
-    lines = [record.rules.describe() + f" (rules {record.rules.id}), {len(record.deals)} deals"
-             + ("" if sheet.finished else ", not finished"), "", _table(header, rows), "",
-             "Running totals (Codex 4.2.1):"]
+    deals = ngettext("{n} deal", "{n} deals", len(record.deals)).format(n=len(record.deals))
+    lines = [record.rules.describe() + " " + _("(rules {id}), {deals}").format(
+                 id=record.rules.id, deals=deals)
+             + ("" if sheet.finished else ", " + _("not finished")), "", _table(header, rows),
+             "", _("Running totals (Codex 4.2.1):")]
     for column in sheet_columns(seats):
         entries = sheet.column(column)
         if entries:
-            lines.append(f"  {str(column):<18} " + ".".join(number(e.total) for e in entries))
-    return "\n".join(lines + [f"warning: {w}" for w in sheet.warnings])
+            lines.append(f"  {column_words(column):<18} "
+                         + ".".join(number(e.total) for e in entries))
+    return "\n".join(lines + [_("warning: {text}").format(text=w) for w in sheet.warnings])
+
+
+def column_words(column: Column) -> str:
+    """``A pool``, ``A whists on B``: a column of the sheet in the chosen language."""
+    if column.kind == "whists":
+        return f"{column.seat} " + _("whists on {seat}").format(seat=column.on)
+    kinds = {"pool": _("pool"), "mountain": _("mountain")}
+    return f"{column.seat} {kinds.get(column.kind, column.kind)}"
 
 
 def settlement_text(settlement: Settlement, money_unit: str = "") -> str:
     """Codex 4.2.14 step by step, both variants, then the results (4.2.12, 4.2.13)."""
     seats = settlement.seats
     one, two = settlement.variant1, settlement.variant2
-    lines = ["Variant 1 (4.2.14): amnesty, then each mountain x 10 / players as whists",
-             "  mountains (pools brought level): "
+    lines = [_("Variant 1 (4.2.14): amnesty, then each mountain × 10 / players as whists"),
+             "  " + _("mountains (pools brought level):") + " "
              + ", ".join(f"{s} {number(one.mountains[s])}" for s in seats),
-             f"  amnesty: {number(one.amnesty)} off every mountain",
-             "  each other player writes on: "
+             "  " + _("Amnesty: {n} off every mountain.").format(n=number(one.amnesty)),
+             "  " + _("each other player writes on:") + " "
              + ", ".join(f"{s} {number(one.per_opponent[s])}" for s in seats),
-             "  whists compared pairwise:"]
+             "  " + _("whists compared pairwise:")]
     for index, seat in enumerate(seats):
         for other in seats[index + 1:]:
             lines.append(f"    {seat}-{other}: {number(one.whists[(seat, other)])} - "
                          f"{number(one.whists[(other, seat)])} = "
                          f"{number(one.whists[(seat, other)] - one.whists[(other, seat)])}")
-    lines += ["Variant 2 (4.2.14): the mean mountain",
-              f"  mean mountain {number(two.mean)}",
-              "  (mean - mountain) x 10: "
+    lines += [_("Variant 2 (4.2.14): the mean mountain"),
+              "  " + _("Mean mountain {n}.").format(n=number(two.mean)),
+              "  " + _("(mean − mountain) × 10") + ": "
               + ", ".join(f"{s} {number(two.from_mountain[s])}" for s in seats),
-              "  whists written - whists received: "
+              "  " + _("whists written − received") + ": "
               + ", ".join(f"{s} {number(two.from_whists[s])}" for s in seats), ""]
-    header = ["player", "exact", "rounded", "Codex 4.2.12"]
+    header = [_("player"), _("exact"), _("rounded"), _("Codex integer form (4.2.12)")]
     if settlement.money is not None:
-        header.append(f"money{(' ' + money_unit) if money_unit else ''}")
+        header.append(_("money") + (f" {money_unit}" if money_unit else ""))
     rows = []
     for seat in seats:
         row = [seat, number(settlement.result[seat]), str(settlement.rounded[seat]),
                str(settlement.codex_integer[seat])]
         if settlement.money is not None:
-            row.append(f"{float(settlement.money[seat]):.2f}")
+            row.append(decimal_text(float(settlement.money[seat]), "0.00"))
         rows.append(row)
     lines.append(_table(header, rows))
-    for move in settlement.remainders:
-        verb = "written off" if move.mountain_change < 0 else "added to"
-        who = "the others write" if move.compensation > 0 else f"{move.seat} writes"
-        lines.append(f"4.2.12: one point {verb} {move.seat}'s mountain; {who} "
-                     f"{abs(move.compensation)} whists each")
-    lines.append("Variants 1 and 2 agree; the results sum to zero.")
+    lines += [remainder_text(m.seat, m.mountain_change, m.compensation)
+              for m in settlement.remainders]
+    lines.append(_("Variants 1 and 2 agree; the results sum to zero."))
     return "\n".join(lines)
 
 
 def findings_text(findings: list[Finding]) -> str:
     """One line per finding, or a line saying there are none."""
     if not findings:
-        return "No findings: every written total agrees with the rules."
-    return "\n".join([f"{len(findings)} finding(s):"] + [f"  {f}" for f in findings])
+        return _("No findings: every written total agrees with the rules.")
+    head = ngettext("{n} finding:", "{n} findings:", len(findings)).format(n=len(findings))
+    return "\n".join([head] + [f"  {f}" for f in findings])
+
+
+def remainder_text(seat: str, mountain_change: int, compensation: int) -> str:
+    """Codex 4.2.12 in words."""
+    if mountain_change < 0:
+        point = _("4.2.12 remainder: one point written off {seat}'s mountain;")
+    else:
+        point = _("4.2.12 remainder: one point added to {seat}'s mountain;")
+    if compensation > 0:
+        who = ngettext("each other player writes {n} whist on {seat}.",
+                       "each other player writes {n} whists on {seat}.", compensation)
+    else:
+        who = ngettext("{seat} writes {n} whist on each other player.",
+                       "{seat} writes {n} whists on each other player.", -compensation)
+    return f"{point.format(seat=seat)} {who.format(seat=seat, n=abs(compensation))}"

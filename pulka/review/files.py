@@ -14,6 +14,7 @@ MAX_IMAGE_BYTES = 32 * 1024 * 1024
 """Largest image served (a straightened page at 100 dpi is under 2 MiB)."""
 STATIC_FILES = {"/": ("index.html", "text/html; charset=utf-8"),
                 "/index.html": ("index.html", "text/html; charset=utf-8"),
+                "/words.js": ("words.js", "text/javascript; charset=utf-8"),
                 "/review.js": ("review.js", "text/javascript; charset=utf-8"),
                 "/sheet.js": ("sheet.js", "text/javascript; charset=utf-8"),
                 "/decide.js": ("decide.js", "text/javascript; charset=utf-8"),

@@ -8,6 +8,8 @@ Routes (everything else is 404, other methods 405):
   (:func:`pulka.store.review.queue`);
 * ``GET /api/sheet/<sheet id>``: one sheet's cells with their state, findings, settlement;
 * ``GET /api/standings[?tournament=NAME]``: the standings of each tournament (or of one);
+* ``GET /api/missing[?tournament=NAME]``: per round, the tables without a sheet and the
+  games held for a page or sheet not scanned (:mod:`pulka.store.missing`);
 * ``POST /api/decide`` ``{"sheet", "key", "action", "candidate" | "value"}``: ``action`` is
   ``accept`` (candidate number, from 1), ``type`` (a value: an entry's number, a row's deal
   object), ``illegible`` or ``skip``; answers the sheet's new state, findings and settlement,
@@ -41,6 +43,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from pulka.i18n import LanguageError, check_language, current_language, page_catalogue
 from pulka.report.crops import crop_jpeg
 from pulka.report.standings import standings
 from pulka.review import judging
@@ -57,6 +60,7 @@ from pulka.review.files import IMAGE_TYPES, STATIC_FILES, safe_file, scan_root, 
 from pulka.store import review as review_store
 from pulka.store.database import Store
 from pulka.store.errors import StoreError
+from pulka.store.missing import missing_document
 from scanner.results import split_crop
 
 log = logging.getLogger(__name__)
@@ -228,6 +232,9 @@ class ReviewHandler(BaseHTTPRequestHandler):
         if path == "/favicon.ico":
             self._send(HTTPStatus.NO_CONTENT, b"", "image/x-icon", "max-age=86400")
             return
+        if path == "/api/catalogue":
+            self._json(self._catalogue(parse_qs(parts.query).get("lang")))
+            return
         segments = [unquote(s) for s in path.split("/")[1:]]
         with Store(self.server.db) as store:
             if segments == ["api", "queue"]:
@@ -237,6 +244,9 @@ class ReviewHandler(BaseHTTPRequestHandler):
             elif segments == ["api", "standings"]:
                 names = parse_qs(parts.query).get("tournament")
                 self._json(self._standings(store, names[0] if names else None))
+            elif segments == ["api", "missing"]:
+                names = parse_qs(parts.query).get("tournament")
+                self._json(self._missing(store, names[0] if names else None))
             elif len(segments) == 4 and segments[0] == "img":
                 self._image(store, *segments[1:])
             elif len(segments) == 2 and segments[0] == "report":
@@ -246,6 +256,15 @@ class ReviewHandler(BaseHTTPRequestHandler):
                            csp=judging.REPORT_CSP)
             else:
                 raise RequestError(HTTPStatus.NOT_FOUND, f"nothing at {path:.200}")
+
+    @staticmethod
+    def _catalogue(asked: list[str] | None) -> dict[str, Any]:
+        """The page's words in the language asked for, else the one the server speaks."""
+        try:
+            return page_catalogue(check_language(asked[0][:40]) if asked else
+                                  current_language())
+        except LanguageError as error:
+            raise RequestError(HTTPStatus.BAD_REQUEST, str(error)) from None
 
     @staticmethod
     def _sheet(store: Store, sheet_id: str) -> str:
@@ -263,6 +282,14 @@ class ReviewHandler(BaseHTTPRequestHandler):
             except StoreError as error:
                 raise RequestError(HTTPStatus.NOT_FOUND, str(error)) from None
         return {"tournaments": out}
+
+    @staticmethod
+    def _missing(store: Store, tournament: str | None) -> dict[str, Any]:
+        names = store.tournament_names() if tournament is None else [tournament]
+        try:
+            return missing_document(store.conn, {n: store.tournament_id(n) for n in names})
+        except StoreError as error:
+            raise RequestError(HTTPStatus.NOT_FOUND, str(error)) from None
 
     def _image(self, store: Store, sheet_id: str, kind: str, which: str) -> None:
         ref = store.image_ref(sheet_id, kind, which)

@@ -30,6 +30,7 @@ from pulka.store.redecode import redecode_sheet
 from pulka.store.refresh import now, refresh
 from pulka.store.rows import CellRow, ImageRef, named_rows
 from pulka.store.schema import SheetState, migrate
+from pulka.store.seating import change_seat, drawn_names, seat_players, table_of
 from pulka.store.standings import StandingsRows, standings_rows
 from pulka.store.summary import sheet_summary
 from scanner.results import ScannedPage, SheetScan
@@ -57,6 +58,9 @@ class Store:
                                    factory=GuardedConnection)
         conn.store_path, conn.wait_s = self.path, self.wait_s
         self.conn: sqlite3.Connection = conn
+        self.notes: list[str] = []
+        """What the store noticed while it wrote (a printed name taken as the draw's), one
+        line each, for the command to print; whoever prints them clears the list."""
         try:
             self.conn.execute("PRAGMA journal_mode = WAL")
             self.conn.execute("PRAGMA foreign_keys = ON")
@@ -125,16 +129,25 @@ class Store:
         :meth:`tournament_id` does."""
         tid = self.tournament_id(tournament)
         name = self.conn.execute("SELECT name FROM tournaments WHERE id = ?", (tid,)).fetchone()
-        table_row = self.conn.execute(
-            "SELECT tb.id FROM tables tb JOIN rounds r ON r.id = tb.round_id "
-            "WHERE r.tournament_id = ? AND r.number = ? AND tb.number = ?",
-            (tid, round_, table)).fetchone()
-        if table_row is None:
+        table_pk = table_of(self.conn, tid, round_, table)
+        if table_pk is None:
             return None
-        seats = self.conn.execute(
-            "SELECT ts.seat, p.name FROM table_seats ts JOIN players p ON p.id = ts.player_id "
-            "WHERE ts.table_id = ?", (table_row[0],)).fetchall()
-        return str(name[0]), {str(seat): str(player) for seat, player in seats}
+        return str(name[0]), drawn_names(self.conn, table_pk)
+
+    def seat(self, tournament: str | None, round_: int, table: int, seat: str,
+             player: str) -> list[str]:
+        """Seat ``player`` at one seat of one table (a substitute, a wrong table): the draw
+        and the table's stored sheets change, and those sheets are settled again; return
+        their ids. :class:`StoreError` names a table or seat that is not there."""
+        tid = self.tournament_id(tournament)
+        with self.transaction() as conn:
+            sheets = change_seat(conn, tid, round_, table, seat,
+                                 self._player(conn, tid, player))
+            for sheet_pk in sheets:
+                refresh(conn, sheet_pk)
+            return [str(r[0]) for r in conn.execute(
+                f"SELECT sheet_id FROM sheets WHERE id IN ({', '.join('?' * len(sheets))}) "
+                f"ORDER BY sheet_id", sheets)]
 
     def tournament_names(self) -> list[str]:
         """Every tournament in the store, oldest first."""
@@ -270,21 +283,10 @@ class Store:
             assignments = ", ".join(f"{c.strip()} = ?" for c in columns.split(","))
             conn.execute(f"UPDATE sheets SET {assignments}, state = 'read' WHERE id = ?",
                          (*values, sheet_pk))
-        place = f"R{round_}-T{table}" if table_pk is not None else scan.sheet_id
-        self._seat_players(conn, sheet_pk, tid, table_pk, seats, names, place)
+        self.notes += seat_players(conn, sheet_pk, tid, table_pk, seats, names,
+                                   f"sheet {scan.sheet_id}",
+                                   lambda player: self._player(conn, tid, player))
         return sheet_pk
-
-    def _seat_players(self, conn: sqlite3.Connection, sheet_pk: int, tid: int,
-                      table_pk: int | None, seats: Sequence[str], names: Sequence[str],
-                      place: str) -> None:
-        """Who sat where: the name on the sheet, else the draw's, else a place holder."""
-        drawn = {} if table_pk is None else dict(conn.execute(
-            "SELECT ts.seat, p.name FROM table_seats ts JOIN players p ON p.id = ts.player_id "
-            "WHERE ts.table_id = ?", (table_pk,)).fetchall())
-        for seat, name in zip(seats, names, strict=False):
-            player = name or drawn.get(seat) or f"{place} {seat}"
-            conn.execute("INSERT OR REPLACE INTO sheet_players VALUES (?, ?, ?)",
-                         (sheet_pk, seat, self._player(conn, tid, player)))
 
     def _store_cells(self, conn: sqlite3.Connection, sheet_pk: int, scan: SheetScan) -> None:
         verified = {r[0] for r in conn.execute(

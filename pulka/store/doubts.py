@@ -6,16 +6,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from pulka.store.rebuild import parse_key
-from pulka.store.rows import CellRow
 from scanner.results import CellStatus, FieldReading
 from scoring.audit import Doubts
 from scoring.columns import Column, ColumnKind
-
-
-def sheet_doubts(cells: Iterable[CellRow]) -> Doubts:
-    """A stored sheet's doubtful cells nobody verified (:func:`field_doubts`)."""
-    return field_doubts((c.key, c.value, c.status is CellStatus.DOUBTFUL and not c.verified)
-                        for c in cells)
 
 
 def scan_doubts(fields: Iterable[FieldReading]) -> Doubts:

@@ -35,7 +35,9 @@ from pathlib import Path
 from typing import Any
 
 from pulka.store.database import Store
+from pulka.store.gate import held_reason, refusal, sheet_states
 from pulka.store.hashes import file_hash
+from pulka.store.schema import SheetState
 from scanner.errors import ScanFailure
 from scanner.image.load import IMAGE_SUFFIXES
 from scanner.results import SCAN_FORMAT, SheetScan, scan_json_path
@@ -47,6 +49,7 @@ SCAN_DOCUMENT = "scan.json"
 MAX_SCAN_DOCUMENT_BYTES = 64 * 1024 * 1024
 """Largest ``scan.json`` read (a sheet's is well under 1 MiB)."""
 SLOW_ENV = "PULKA_TEST_SLOW_IMPORT"
+IMPORT_FORMAT = "pulka-import/1"
 Progress = Callable[[int, int, str], None]
 
 
@@ -61,7 +64,27 @@ class ImportReport:
     changed: list[str] = field(default_factory=list)
     """Pages stored before from another image, one line each."""
     failures: list[ScanFailure] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+    """Sheets not stored (blank, another tournament, an id stored with another identity)."""
+    notes: list[str] = field(default_factory=list)
+    """What the store noticed (a printed name taken as the draw's), one line each."""
+    held: dict[str, str] = field(default_factory=dict)
+    """Sheets stored but not scored yet, by id: what to scan first."""
     seconds: float = 0.0
+
+    @property
+    def needs_review(self) -> bool:
+        """Whether a person must look at something: a sheet needing review, or refused."""
+        return bool(self.refused or self.states.get(SheetState.NEEDS_REVIEW)
+                    or self.states.get(SheetState.AUDITED))
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``pulka-import/1`` document ``pulka import --json`` prints."""
+        return {"format": IMPORT_FORMAT, "sheets": self.sheets, "states": self.states,
+                "skipped": self.skipped, "changed": self.changed, "refused": self.refused,
+                "notes": self.notes, "held": self.held,
+                "failures": [{"source": f.source, "message": f.message} for f in self.failures],
+                "seconds": round(self.seconds, 3)}
 
 
 @dataclass(frozen=True)
@@ -178,12 +201,25 @@ def _outcomes(groups: list[list[Path]], out_dir: Path, jobs: int
                 yield futures[future], error
 
 
+@dataclass(frozen=True)
+class Admission:
+    """Which sheets an import may store beyond the usual (``pulka import`` options)."""
+
+    tournament: str | None = None
+    """A tournament the store does not hold yet whose sheets may start it."""
+    replace: bool = False
+    """Store a sheet whose id the store holds with another identity in its place."""
+
+
 def import_paths(store: Store, paths: Sequence[Path], out_dir: Path, jobs: int = 0,
-                 rescan: bool = False, progress: Progress | None = None) -> ImportReport:
+                 rescan: bool = False, progress: Progress | None = None,
+                 admission: Admission = Admission()) -> ImportReport:
     """Import every scan document and image under ``paths`` into ``store``.
 
     Without ``rescan``, an image file whose content the store already holds (every page of
-    it in a sheet stored whole) is skipped, whatever its name or folder.
+    it in a sheet stored whole) is skipped, whatever its name or folder. Blank sheets, sheets
+    of a tournament the store does not hold, and sheet ids stored with another identity are
+    refused (:mod:`pulka.store.gate`), unless ``admission`` lets them in.
     """
     start = time.perf_counter()
     inputs = collect(paths, out_dir)
@@ -191,6 +227,7 @@ def import_paths(store: Store, paths: Sequence[Path], out_dir: Path, jobs: int =
     if not rescan and inputs.images:
         inputs = Inputs(inputs.documents, _new_images(store, inputs.images, report))
     batch = _Batch(store, report, progress, len(inputs.documents) + len(inputs.images))
+    batch.admission = admission
     for document in inputs.documents:
         try:
             batch.store(read_scan_document(document), document)
@@ -201,8 +238,21 @@ def import_paths(store: Store, paths: Sequence[Path], out_dir: Path, jobs: int =
         out_dir.mkdir(parents=True, exist_ok=True)
     for group, result in _outcomes(_groups(inputs.images), out_dir, jobs or os.cpu_count() or 1):
         batch.scanned(group, result)
+    _final_states(store, batch.stored, report)
     report.seconds = time.perf_counter() - start
     return report
+
+
+def _final_states(store: Store, stored: list[str], report: ImportReport) -> None:
+    """The states of the sheets stored, and what holds them, once the whole batch is in
+    (a continuation imported before its first sheet is held only until that comes)."""
+    report.states = {}
+    for state in sheet_states(store.conn, stored).values():
+        report.states[state] = report.states.get(state, 0) + 1
+    for sheet_id in dict.fromkeys(stored):
+        held = held_reason(store.conn, sheet_id)
+        if held is not None:
+            report.held[sheet_id] = held
 
 
 def _new_images(store: Store, images: list[Path], report: ImportReport) -> list[Path]:
@@ -239,17 +289,28 @@ class _Batch:
         self.total = total
         self.done = 0
         self.slow = float(os.environ.get(SLOW_ENV) or 0)
+        self.admission = Admission()
+        self.stored: list[str] = []
 
     def store(self, scan: SheetScan, path: Path | str | None) -> None:
-        """One sheet into the store; a page seen before from another image is reported."""
+        """One sheet into the store, unless refused; a page seen before from another image,
+        a printed name taken as the draw's and a sheet held are reported."""
+        refused = refusal(self.store_.conn, scan, self.admission.tournament,
+                          self.admission.replace)
+        if refused is not None:
+            self.report.refused.append(f"{scan.pages[0].source if scan.pages else path}: "
+                                       f"{refused}")
+            return
         for page in self.store_.changed_pages(scan):
             self.report.changed.append(
                 f"{page.source}: sheet {scan.sheet_id} page {page.index + 1} was imported "
                 f"before from another image; the new one replaces it (cells a person "
                 f"verified are kept)")
         state = self.store_.import_scan(scan, path)
+        self.report.notes += self.store_.notes
+        self.store_.notes.clear()
+        self.stored.append(scan.sheet_id)
         self.report.sheets += 1
-        self.report.states[state] = self.report.states.get(state, 0) + 1
         log.info("%s: %s", scan.sheet_id, state)
         if self.slow:
             time.sleep(self.slow)

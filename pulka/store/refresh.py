@@ -33,12 +33,10 @@ from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
-from pulka.store.doubts import sheet_doubts
-from pulka.store.rebuild import rebuild_record
+from pulka.store.doubts import field_doubts
+from pulka.store.joins import game_of
 from pulka.store.redecode import redecode_sheet
-from pulka.store.rows import sheet_cells, sheet_head
 from pulka.store.schema import FindingStatus, RulingAction, SheetState
-from scanner.results import CellStatus
 from scoring import GameRecord, ScoringError, audit, expected_sheet, parse_record
 from scoring.audit import Doubts, Finding, finding_key, penalised, rests_on
 from scoring.columns import Column, ColumnKind
@@ -120,6 +118,10 @@ class Scored:
     error: str | None
 
 
+HELD = Scored([], [], None, None)
+"""What a held game, or a continuation sheet, stores: no findings, no settlement."""
+
+
 def score(doc: dict[str, Any], doubts: Doubts | None = None,
           applied: frozenset[str] = frozenset()) -> Scored:
     """Parse, audit and settle a ``pulka-record/1`` document (Codex 4.2.12-4.2.14).
@@ -158,36 +160,41 @@ def judged_findings(findings: list[Finding], doubts: Doubts
 
 
 def refresh(conn: sqlite3.Connection, sheet_pk: int, redecode: bool = False) -> SheetState:
-    """Rebuild, score and store one sheet inside the caller's transaction; return its state.
+    """Rebuild, score and store one sheet's game inside the caller's transaction; return its
+    state.
 
     With ``redecode`` (after a person's decision), the entries no person verified are first
-    decoded again against the deal log as it now stands (:mod:`pulka.store.redecode`).
+    decoded again against the deal log as it now stands (:mod:`pulka.store.redecode`). The
+    game's sheets are joined and scored once, on its first sheet; a game with a page or a
+    sheet missing is held, not scored (:mod:`pulka.store.joins`).
     """
     if redecode:
         redecode_sheet(conn, sheet_pk)
-    head = sheet_head(conn, sheet_pk)
-    cells = sheet_cells(conn, sheet_pk)
-    doubtful = sum(1 for c in cells if c.status is CellStatus.DOUBTFUL and not c.verified)
-    doc = rebuild_record(head.identity, head.scan_record, ((c.key, c.value) for c in cells))
+    game = game_of(conn, sheet_pk)
     applied = frozenset(r[0] for r in conn.execute(
         "SELECT finding_key FROM rulings WHERE sheet_id = ? AND action = ?",
-        (sheet_pk, RulingAction.APPLY)))
-    scored = score(doc, sheet_doubts(cells), applied)
-    conn.execute("DELETE FROM signoffs WHERE sheet_id = ?", (sheet_pk,))
+        (game.parts[0], RulingAction.APPLY)))
+    scored = HELD if game.held is not None else score(game.doc, field_doubts(game.fields),
+                                                       applied)
+    conn.executemany("DELETE FROM signoffs WHERE sheet_id = ?", [(pk,) for pk in game.parts])
     if scored.error is not None:
         log.info("sheet %s: the rules engine refuses the record: %s",
-                 head.identity.get("sheet_id"), scored.error)
-    _store_scores(conn, sheet_pk, scored)
-    if doubtful or head.missing_pages or scored.error is not None:
+                 game.doc.get("sheet_id", sheet_pk), scored.error)
+    if any(game.doubtful.values()) or game.held is not None or scored.error is not None:
         state = SheetState.NEEDS_REVIEW
     else:
         state = SheetState.AUDITED if scored.findings else SheetState.SETTLED
-    conn.execute("UPDATE sheets SET state = ?, findings_count = ?, doubtful_count = ?, "
-                 "record_json = ?, record_error = ?, finished = ?, refreshed_at = ? "
-                 "WHERE id = ?",
-                 (state, len(scored.findings), doubtful, json.dumps(doc, ensure_ascii=False),
-                  scored.error, None if scored.finished is None else int(scored.finished),
-                  now(), sheet_pk))
+    for pk in game.parts:
+        lead = pk == game.parts[0]
+        part = scored if lead else HELD
+        _store_scores(conn, pk, part)
+        doc = game.doc if lead else game.own_docs[pk]
+        conn.execute("UPDATE sheets SET state = ?, findings_count = ?, doubtful_count = ?, "
+                     "record_json = ?, record_error = ?, finished = ?, refreshed_at = ? "
+                     "WHERE id = ?",
+                     (state, len(part.findings), game.doubtful[pk],
+                      json.dumps(doc, ensure_ascii=False), part.error,
+                      None if part.finished is None else int(part.finished), now(), pk))
     return state
 
 

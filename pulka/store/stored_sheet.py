@@ -8,8 +8,9 @@ import json
 from dataclasses import dataclass
 
 from pulka.store.database import Store
-from pulka.store.doubts import sheet_doubts
+from pulka.store.doubts import field_doubts
 from pulka.store.errors import StoreError
+from pulka.store.joins import game_of
 from pulka.store.rows import CellRow, SignOff, named_rows, sheet_cells, sheet_signoff
 from scanner.results import CellStatus, FieldReading, ScannedPage, SheetScan
 from scoring.audit import Doubts
@@ -49,7 +50,8 @@ def stored_sheet(store: Store, sheet_id: str) -> StoredSheet:
     rulings = {r[0]: (r[1], r[2], r[3]) for r in store.conn.execute(
         "SELECT finding_key, action, who, at FROM rulings WHERE sheet_id = ?", (sheet_pk,))}
     return StoredSheet(json.loads(sheet["record_json"]), scan, sheet["scan_path"],
-                       sheet_doubts(cells), rulings, sheet_signoff(store.conn, sheet_pk))
+                       field_doubts(game_of(store.conn, sheet_pk).fields), rulings,
+                       sheet_signoff(store.conn, sheet_pk))
 
 
 def _field(cell: CellRow) -> FieldReading:

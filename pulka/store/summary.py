@@ -7,6 +7,7 @@ import logging
 import sqlite3
 from typing import Any
 
+from pulka.store.joins import game_of, game_parts
 from pulka.store.rows import CellRow, sheet_cells, sheet_findings, sheet_signoff
 from scanner.results import CellStatus
 
@@ -40,6 +41,7 @@ def sheet_summary(conn: sqlite3.Connection, sheet_pk: int) -> dict[str, Any]:
     cells = sheet_cells(conn, sheet_pk)
     findings = [f.to_json() for f in sheet_findings(conn, sheet_pk)]
     signed = sheet_signoff(conn, sheet_pk)
+    game = game_of(conn, sheet_pk)
     record = json.loads(sheet["record_json"]) if sheet["record_json"] else {}
     return {
         "format": SUMMARY_FORMAT,
@@ -64,6 +66,8 @@ def sheet_summary(conn: sqlite3.Connection, sheet_pk: int) -> dict[str, Any]:
                      for c in cells if c.verified],
         "imported_at": sheet["imported_at"], "refreshed_at": sheet["refreshed_at"],
         "scan_path": sheet["scan_path"],
+        "held": game.held,
+        "game": [sheet_id for _, _, sheet_id in game_parts(conn, sheet_pk)],
     }
 
 

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import Any
 
-from scanner.decode.column_paths import EntryStep, entry_posteriors
+from scanner.decode.column_paths import Edge, EntryStep, entry_posteriors
 from scanner.decode.numbers import (
     EMPTY,
     PROBABILITY_FLOOR,
@@ -25,6 +26,8 @@ from scanner.decode.numbers import (
     cell_spelling,
     likeliest_values,
 )
+from scoring.columns import Column
+from scoring.rules import RuleSet
 from scoring.sheet import SheetEntry
 
 READ_POSTERIOR = 0.995
@@ -116,6 +119,21 @@ class EntryDecision:
     the rules' prior (what :class:`EntryInk` takes back to decode the entry again)."""
 
 
+def column_ceiling(column: Column, rules: RuleSet) -> int | None:
+    """The largest running total ``column`` can hold (``None``: no bound): a pool never
+    exceeds the agreed pool where the points past it help the other pools or come off the
+    player's own mountain (Sochi and Rostov, RULES.md §6); in Leningrad a pool may pass it.
+
+    >>> column_ceiling(Column("A", "pool"), RuleSet.preset("sochi", 3, 50))
+    50
+    >>> column_ceiling(Column("A", "pool"), RuleSet.preset("leningrad", 3, 50)) is None
+    True
+    """
+    if column.kind != "pool" or rules.pool is None or not rules.helps_on_close:
+        return None
+    return rules.pool
+
+
 def value_probability(entry: EntryCells, value: int | None) -> float:
     """P(ink | value) for one entry (:func:`scanner.decode.numbers.spelled_probability`); each
     entry remembers its answers (a sheet's decoding asks about the same values again for
@@ -123,8 +141,8 @@ def value_probability(entry: EntryCells, value: int | None) -> float:
     return entry.spelling.probability(value)
 
 
-def decode_column(entries: Sequence[ColumnEntry], expected: Sequence[SheetEntry]
-                  ) -> list[EntryDecision]:
+def decode_column(entries: Sequence[ColumnEntry], expected: Sequence[SheetEntry],
+                  ceiling: int | None = None) -> list[EntryDecision]:
     """Decode a column's written entries together, against its expected entries.
 
     An entry is its cells (a scan), the ink kept from them (:class:`EntryInk`, decoding a
@@ -136,17 +154,20 @@ def decode_column(entries: Sequence[ColumnEntry], expected: Sequence[SheetEntry]
     An entry decided empty counts as empty for the others (the others are decided again
     with it pinned): a stored sheet keeps no ink of its empty entries, and decoding it again
     (:mod:`scanner.decode.redecode`) must come to the scan's own decisions.
+
+    Values above ``ceiling`` (:func:`column_ceiling`) get no weight; an entry whose ink
+    insists on one is *doubtful* (:func:`_above_ceiling`).
     """
     written = max((i for i, e in enumerate(entries) if not _blank(e)), default=-1) + 1
     column = list(entries[:written])
-    decisions = _decisions(column, expected)
+    decisions = _decisions(column, expected, ceiling)
     for _ in range(EMPTY_PASSES):
         pinned: list[ColumnEntry] = [
             EntryPinned(None) if d.status == "empty" and not isinstance(e, EntryPinned) else e
             for e, d in zip(column, decisions, strict=True)]
         if all(p is e for p, e in zip(pinned, column, strict=True)):
             break
-        again = _decisions(pinned, expected)
+        again = _decisions(pinned, expected, ceiling)
         decisions = [was if was.status == "empty" else now
                      for was, now in zip(decisions, again, strict=True)]
         column = pinned
@@ -155,13 +176,100 @@ def decode_column(entries: Sequence[ColumnEntry], expected: Sequence[SheetEntry]
                         for _ in entries[written:]]
 
 
-def _decisions(entries: list[ColumnEntry], expected: Sequence[SheetEntry]
-               ) -> list[EntryDecision]:
+def _decisions(entries: list[ColumnEntry], expected: Sequence[SheetEntry],
+               ceiling: int | None) -> list[EntryDecision]:
     """One pass of :func:`decode_column` over the entries up to the last written one; after
     them the column ends (an empty entry: the writer has stopped)."""
-    steps = entry_posteriors([*entries, EntryPinned(None)], expected, _entry_ink)
-    return [_decision(entry, step, expected)
-            for entry, step in zip(entries, steps, strict=False)]
+    steps = entry_posteriors([*entries, EntryPinned(None)], expected,
+                             functools.partial(_entry_ink, ceiling=ceiling))
+    decisions = _slips_followed(entries, steps, expected, [
+        _decision(entry, step, expected) for entry, step in zip(entries, steps, strict=False)])
+    if ceiling is None:
+        return decisions
+    return [_above_ceiling(entry, decision, ceiling)
+            for entry, decision in zip(entries, decisions, strict=True)]
+
+
+def _slips_followed(entries: list[ColumnEntry], steps: list[EntryStep[ColumnEntry]],
+                    expected: Sequence[SheetEntry], decisions: list[EntryDecision]
+                    ) -> list[EntryDecision]:
+    """``decisions`` with a misread the rules cannot see made *doubtful*: an entry whose
+    value is not the right running total (a slip, or a misread), followed by entries that
+    differ from their right totals by the same digits read as the same others ("102, 112"
+    written, "107, 117" read). As the writer carrying on from a slip they fit the rules;
+    as one writer's digit misread again and again they fit the ink: a person looks at all
+    of them. An entry that is the right total again, or differs otherwise (the writer
+    carried on from a slip), ends the pattern; so does one a person verified."""
+    followed = list(decisions)
+    pattern: list[int] = []
+    confusion: frozenset[tuple[str, str]] = frozenset()
+    for k, (entry, step, decision) in enumerate(zip(entries, steps, decisions, strict=False)):
+        if isinstance(entry, EntryPinned) or decision.value is None:
+            if isinstance(entry, EntryPinned):
+                pattern = []
+            continue
+        right = _right_total(step.best_edge(decision.value), expected)
+        misread = _confusion(right, decision.value)
+        if pattern and misread and misread == confusion:
+            pattern.append(k)
+            for j in pattern:
+                followed[j] = _repeated(followed[j], right if j == k else None, confusion)
+            continue
+        pattern, confusion = ([k], misread) if misread else ([], frozenset())
+    return followed
+
+
+def _confusion(right: int | None, value: int) -> frozenset[tuple[str, str]]:
+    """The digits of ``right`` read as others in ``value`` (right-aligned), as (written,
+    read) pairs; empty when they are equal or ``right`` is unknown.
+
+    >>> sorted(_confusion(112, 117))
+    [('2', '7')]
+    """
+    if right is None or right == value:
+        return frozenset()
+    width = max(len(str(right)), len(str(value)))
+    return frozenset((a, b) for a, b in zip(str(right).rjust(width), str(value).rjust(width),
+                                             strict=True) if a != b)
+
+
+def _repeated(decision: EntryDecision, right: int | None,
+              confusion: frozenset[tuple[str, str]]) -> EntryDecision:
+    """``decision`` made *doubtful* as one of a repeated misread's entries."""
+    if decision.status == "doubtful" and right is None:
+        return decision
+    said = ", ".join(f"{a} read as {b}" for a, b in sorted(confusion))
+    return replace(decision, status="doubtful", note=(
+        f"differs from its right total as the entries next to it do ({said}): a misread "
+        f"repeated, or a slip the writer carried on from"))
+
+
+def _right_total(edge: Edge, expected: Sequence[SheetEntry]) -> int | None:
+    """The right running total for the entry ``edge`` writes: the expected total of the
+    deal it is tied to (``None``: none, or not whole)."""
+    index = edge.option.index if edge.option is not None else edge.source.next
+    if index >= len(expected) or expected[index].total.denominator != 1:
+        return None
+    return int(expected[index].total)
+
+
+def _above_ceiling(entry: ColumnEntry, decision: EntryDecision, ceiling: int) -> EntryDecision:
+    """``decision`` with the ink's values above ``ceiling`` kept in its :attr:`~EntryDecision.ink`
+    (a stored sheet decodes again from them), and *doubtful* where the ink insists on one:
+    where it finds the decided value :data:`INK_OUTWEIGHED` times less likely."""
+    if isinstance(entry, EntryPinned):
+        return decision
+    above = {v: p for v, p in _likelihoods(entry, []).items() if v is not None and v > ceiling}
+    if not above:
+        return decision
+    ink = dict(decision.ink) | above
+    changes: dict[str, Any] = {"ink": tuple(sorted(ink.items(), key=lambda item: -item[1]))}
+    said = max(above, key=above.__getitem__)
+    if above[said] >= INK_OUTWEIGHED * ink.get(decision.value, 0.0):
+        changes |= {"status": "doubtful",
+                    "note": f"the ink says {said}, above the pool of {ceiling}; the rules "
+                            f"make it {_said(decision.value)}"}
+    return replace(decision, **changes)
 
 
 def _shown(ranked: list[tuple[int | None, float]]) -> tuple[tuple[int | None, float], ...]:
@@ -180,12 +288,16 @@ def _blank(entry: ColumnEntry) -> bool:
         (entry.minus is None or entry.minus <= 1 - BLANK_CELL)
 
 
-def _entry_ink(entry: ColumnEntry, values: Iterable[int | None]) -> dict[int | None, float]:
+def _entry_ink(entry: ColumnEntry, values: Iterable[int | None], ceiling: int | None
+               ) -> dict[int | None, float]:
     """P(ink | value) for the ink's likeliest values and for ``values`` (a verified entry:
-    its value only)."""
+    its value only), none above ``ceiling``."""
     if isinstance(entry, EntryPinned):
         return {entry.value: 1.0}
-    return _likelihoods(entry, list(values))
+    ink = _likelihoods(entry, list(values))
+    if ceiling is None:
+        return ink
+    return {v: p for v, p in ink.items() if v is None or v <= ceiling}
 
 
 def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequence[SheetEntry]

@@ -29,6 +29,7 @@ from scanner.decode.columns import (
     EntryDecision,
     EntryInk,
     EntryPinned,
+    column_ceiling,
     decode_column,
 )
 from scoring.columns import Column
@@ -91,5 +92,5 @@ def redecode_columns(record_deals: Sequence[Mapping[str, Any]], rules: RuleSet,
     if sheet is None:
         return {}
     return {column: decode_column([e.column_entry() for e in column_entries],
-                                  sheet.column(column))
+                                  sheet.column(column), column_ceiling(column, rules))
             for column, column_entries in entries.items()}

@@ -1,10 +1,13 @@
 """Decode a whole sheet: the deal log and the running totals, two records of the same game.
 
 1. Each row of the contract/result column gets its legal readings (:mod:`scanner.decode.deals`).
-2. Rows the ink leaves unsure are re-ranked by how well the triangle's running totals fit each
-   reading (the totals are evidence of the deal: a 6 made writes 2 in the pool, one down writes
-   the mountain and consolation). Digits whose other readings write the same totals (the
-   defenders' split under one whister) are left to the ink, which must be surer of them.
+2. Every row is checked against the running totals it writes (the totals are evidence of the
+   deal: a 6 made writes 2 in the pool, one down writes the mountain and consolation). Rows
+   the ink leaves unsure, rows the totals do not confirm (then with every split of their
+   tricks) and rows read empty are re-ranked by how well the totals fit each reading. Where
+   the ink and the totals disagree strongly the row is doubtful, and no row is left empty
+   between deals. Digits whose other readings write the same totals (the defenders' split
+   under one whister) are left to the ink, which must be surer of them.
 3. With the deal log fixed, each column is decoded against the expected sheet
    (:mod:`scanner.decode.columns`).
 
@@ -14,25 +17,22 @@ Every field ends *read* (with its confidence), *doubtful* (with its top candidat
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from fractions import Fraction
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scanner.decode.columns import (
     EntryCells,
     EntryDecision,
+    column_ceiling,
     decode_column,
 )
-from scanner.decode.deals import RowCandidate, RowEvidence, decode_row
+from scanner.decode.deal_logs import DealLogs
+from scanner.decode.deals import RowCandidate, RowEvidence, decode_row, other_splits
 from scanner.decode.legality import verdicts
 from scoring.columns import Column, sheet_columns
-from scoring.deals import Deal, make_deal
-from scoring.errors import RecordError
-from scoring.record import FORMAT, parse_record
+from scoring.record import FORMAT
 from scoring.rules import RuleSet
-from scoring.sheet import ExpectedSheet, SheetWriter
 
 ROW_READ = 0.998
 """A deal row whose best reading has this probability (after the totals had their say) is
@@ -42,11 +42,15 @@ more doubtful fields and no field right.)"""
 INK_DISAGREES_LOG = 6.9
 """A row whose best legal reading is this much (natural log: 1000 times) less likely than the
 ink's own reading is doubtful however sure the choice among legal readings is: the ink says
-something that cannot happen (a player's slip, or a misread)."""
+something that cannot happen (a player's slip, or a misread). The same odds mark a strong
+disagreement between a row's ink and the running totals (:func:`_disagreement`), and the
+most the totals right after a row may fall short of their ink for the row to count as
+confirmed (:meth:`DealLogs.confirmed`); not tuned for either."""
 RERANK_BELOW = 0.999
 """Rows whose best reading from the ink alone is less likely than this are re-ranked by the
-running totals. Stricter than :data:`ROW_READ`: a row the ink reads at 0.999 (a talon's 2
-quick tricks read 1) is still checked against the totals, which may say otherwise."""
+running totals (surer rows are too when the totals do not confirm them). Stricter than
+:data:`ROW_READ`: a row the ink reads at 0.999 (a talon's 2 quick tricks read 1) is still
+checked against the totals, which may say otherwise."""
 OVERTURNED_READ = 0.9999
 """A row whose decoded reading is not the ink's own best (the running totals overturned it)
 is *read* only at this probability, else *doubtful*: the totals mislead as well as correct
@@ -79,8 +83,6 @@ the totals made it 3 at 0.99959), which it marks."""
 JOINT_PASSES = 2
 ALTERNATIVE_MIN = 1e-4
 """Row readings less likely than this (from the ink alone) are not tried against the totals."""
-ILLEGAL_FIT = -1e9
-"""The totals' log-likelihood for a deal log the rules refuse: never chosen."""
 
 
 @dataclass(frozen=True)
@@ -148,38 +150,115 @@ class DecodedSheet:
 def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
     """Decode the deal log and the written columns together (see module doc)."""
     legality = verdicts(evidence.rules, evidence.seats)
-    candidates = [[c for c in decode_row(row, evidence.rules, evidence.seats, legality)
-                   if c.probability >= ALTERNATIVE_MIN] for row in evidence.rows]
-    chosen = [0] * len(candidates)
-    posterior: list[list[float]] = [[c.probability for c in options] for options in candidates]
-    logs = _DealLogs(evidence, candidates)
-    fits: dict[tuple[int, ...], float] = {}
-    for _ in range(JOINT_PASSES):
-        for index, options in enumerate(candidates):
-            if len(options) < 2 or posterior[index][chosen[index]] >= RERANK_BELOW:
-                continue  # only rows the ink leaves unsure are re-ranked
-            scores = [option.log_score + _totals_fit(logs, chosen, index, k, fits)
-                      for k, option in enumerate(options)]
-            top = max(scores)
-            weights = [math.exp(s - top) for s in scores]
-            posterior[index] = [w / sum(weights) for w in weights]
-            chosen[index] = scores.index(top)
-    picks = tuple(chosen)
-    rows = tuple(_row_decision(evidence.rows[i].row, candidates[i], posterior[i], chosen[i],
-                               _unchecked_digits(logs, candidates[i], picks, i))
-                 for i in range(len(candidates)))
-    sheet = logs.sheet(picks, len(chosen))
-    entries = {column: tuple(decode_column(cells, sheet.column(column) if sheet else ()))
+    candidates = [_kept(decode_row(row, evidence.rules, evidence.seats, legality))
+                  for row in evidence.rows]
+    logs = DealLogs(evidence.rules, evidence.seats, evidence.columns, candidates)
+    ranking = _rank(evidence, logs, candidates)
+    picks = tuple(ranking.chosen)
+    rows = _between_deals([
+        _row_decision(evidence.rows[i].row, candidates[i], ranking.posterior[i], picks[i],
+                      _unchecked_digits(logs, candidates[i], picks, i), ranking.gaps[i])
+        for i in range(len(candidates))])
+    sheet = logs.sheet(picks, len(picks))
+    entries = {column: tuple(decode_column(cells, sheet.column(column) if sheet else (),
+                                           column_ceiling(column, evidence.rules)))
                for column, cells in evidence.columns.items()}
     return DecodedSheet(evidence.rules, evidence.seats, dict(evidence.names), rows, entries)
 
 
+def _kept(options: list[RowCandidate]) -> list[RowCandidate]:
+    """The readings of a row the running totals weigh: those the ink finds at least
+    :data:`ALTERNATIVE_MIN` likely, and its likeliest reading that holds a deal however
+    unlikely (a contract not played has marks only, and a mark the reader missed must not
+    make the row vanish: the totals may say a deal was there)."""
+    kept = [option for option in options if option.probability >= ALTERNATIVE_MIN]
+    if any(option.deal is not None for option in kept):
+        return kept
+    return kept + [option for option in options if option.deal is not None][:1]
+
+
+@dataclass
+class _Ranking:
+    """Each row's pick, its readings' posterior, and how much better (log-likelihood) the
+    running totals fit the best of its readings than the pick (0 for a row not weighed)."""
+
+    chosen: list[int]
+    posterior: list[list[float]]
+    gaps: list[float]
+
+
+def _rank(evidence: SheetEvidence, logs: DealLogs, candidates: list[list[RowCandidate]]
+          ) -> _Ranking:
+    """Weigh rows by how well the running totals fit each reading, :data:`JOINT_PASSES`
+    times over the deal log: every row the ink leaves unsure (:data:`RERANK_BELOW`), every
+    row whose reading the totals do not confirm (:meth:`DealLogs.confirmed`), then with
+    every split of its tricks (:func:`~scanner.decode.deals.other_splits`), and every row
+    read empty that has a reading with a deal."""
+    ranking = _Ranking([0] * len(candidates), [[c.probability for c in options]
+                                               for options in candidates], [0.0] * len(candidates))
+    chosen, posterior = ranking.chosen, ranking.posterior
+    fits: dict[tuple[int, ...], float] = {}
+    extended = [False] * len(candidates)
+    for _ in range(JOINT_PASSES):
+        for index, options in enumerate(candidates):
+            if not options:
+                continue
+            pick = options[chosen[index]]
+            sure = posterior[index][chosen[index]] >= RERANK_BELOW
+            confirmed = pick.deal is None or logs.confirmed(tuple(chosen), index,
+                                                            INK_DISAGREES_LOG)
+            if not confirmed and not extended[index]:
+                extended[index] = True
+                _add_splits(evidence, logs, tuple(chosen), index, options, posterior[index])
+            if len(options) < 2 or (sure and confirmed and pick.deal is not None):
+                continue
+            totals = [_totals_fit(logs, chosen, index, k, fits) for k in range(len(options))]
+            scores = [option.log_score + fit for option, fit in zip(options, totals, strict=True)]
+            top = max(scores)
+            weights = [math.exp(s - top) for s in scores]
+            posterior[index] = [w / sum(weights) for w in weights]
+            chosen[index] = scores.index(top)
+            ranking.gaps[index] = max(totals) - totals[chosen[index]]
+    return ranking
+
+
+def _add_splits(evidence: SheetEvidence, logs: DealLogs, picks: tuple[int, ...], index: int,
+                options: list[RowCandidate], posterior: list[float]) -> None:
+    """The other trick splits of row ``index``'s reading in the deal log ``picks`` that fit
+    the entries right after the row better than that reading
+    (:meth:`DealLogs.entry_fit`), added to its ``options`` (and ``posterior``) in place,
+    each deal once: the totals weigh them with the rest of the sheet."""
+    pick = options[picks[index]]
+    if pick.deal is None:
+        return
+    own = logs.entry_fit(picks, index, pick.deal)
+    known = [option.deal for option in options]
+    for split in other_splits(evidence.rows[index], pick, evidence.rules, evidence.seats):
+        if split.deal not in known and logs.entry_fit(picks, index, split.deal or {}) > own:
+            options.append(split)
+            posterior.append(split.probability)
+
+
+def _between_deals(rows: list[RowDecision]) -> tuple[RowDecision, ...]:
+    """``rows`` with each row decided empty before a row that holds a deal made *doubtful*:
+    the deal log is written row after row, so an empty row among them is a deal the ink
+    did not show (a tick the reader missed) or a skipped row, which a person must see."""
+    last = max((k for k, row in enumerate(rows) if row.deal is not None), default=-1)
+    return tuple(replace(row, status="doubtful",
+                         note="nothing read here, but a later row holds a deal")
+                 if k < last and row.status == "empty" else row
+                 for k, row in enumerate(rows))
+
+
 def _row_decision(row: int, options: list[RowCandidate], posterior: list[float],
-                  chosen: int, unchecked: Sequence[int] = ()) -> RowDecision:
+                  chosen: int, unchecked: Sequence[int] = (), totals_gap: float = 0.0
+                  ) -> RowDecision:
     """The row's status, confidence and candidates once its reading is ``chosen``:
     ``unchecked`` are its other readings that differ from it only in digits no running
     total checks (:func:`_unchecked_digits`), weighed by the ink alone
-    (:data:`UNCHECKED_READ`)."""
+    (:data:`UNCHECKED_READ`); ``totals_gap`` is how much better the running totals fit
+    another of its readings. Where the ink and the totals disagree strongly
+    (:data:`INK_DISAGREES_LOG`, either way) the row is *doubtful*."""
     if not options:
         return RowDecision(row, "doubtful", None, 0.0, ())
     ranked = sorted(zip(options, posterior, strict=True), key=lambda item: -item[1])
@@ -205,8 +284,27 @@ def _row_decision(row: int, options: list[RowCandidate], posterior: list[float],
     if best.ink_gap > INK_DISAGREES_LOG:
         status = "doubtful"
         note = "the ink does not read as a legal deal; this is the nearest one"
+    disagreement = _disagreement(options, chosen, totals_gap)
+    if disagreement:
+        status, note = "doubtful", disagreement
     return RowDecision(row, status, best.deal, confidence,
                        tuple((option.deal, p) for option, p in ranked[:4]), note)
+
+
+def _disagreement(options: list[RowCandidate], chosen: int, totals_gap: float) -> str:
+    """A note when the ink and the running totals disagree strongly on a row
+    (:data:`INK_DISAGREES_LOG` either way): the totals overturned a reading the ink finds far
+    likelier, or the ink's reading stands where the totals fit another far better; ``""``
+    when they agree."""
+    pick, ink_best = options[chosen], options[0]
+    if ink_best.log_score - pick.log_score > INK_DISAGREES_LOG:
+        said = _digit_fields(ink_best.deal, pick.deal) if ink_best.deal and pick.deal and \
+            _shape_of(ink_best.deal) == _shape_of(pick.deal) else ""
+        return (f"the ink reads this row otherwise{f' ({said})' if said else ''}; the running "
+                f"totals make it this")
+    if totals_gap > INK_DISAGREES_LOG:
+        return "the running totals fit another reading of this row far better than the ink's"
+    return ""
 
 
 DIGIT_FIELDS = ("tricks", "talon")
@@ -214,23 +312,26 @@ DIGIT_FIELDS = ("tricks", "talon")
 from the tricks); the rest come from its marks."""
 
 
-def _unchecked_digits(logs: _DealLogs, options: list[RowCandidate], picks: tuple[int, ...],
+def _unchecked_digits(logs: DealLogs, options: list[RowCandidate], picks: tuple[int, ...],
                       index: int) -> list[int]:
     """The readings (``options``) of row ``index`` other than its pick in the deal log
     ``picks`` that differ from it only in :data:`DIGIT_FIELDS` and that the running totals
-    cannot tell from it (:meth:`_DealLogs.alike`): only the ink tells them apart."""
+    cannot tell from it (:meth:`DealLogs.alike`): only the ink tells them apart."""
     own = options[picks[index]].deal if options else None
     if own is None:
         return []
-    shape = {name: value for name, value in own.items() if name not in DIGIT_FIELDS}
+    shape = _shape_of(own)
     same_shape = [k for k, option in enumerate(options) if k != picks[index]
-                  and option.deal is not None and shape == {
-                      name: value for name, value in option.deal.items()
-                      if name not in DIGIT_FIELDS}]
+                  and option.deal is not None and shape == _shape_of(option.deal)]
     if not same_shape:
         return []
     alike = logs.alike(picks, index)
     return [k for k in same_shape if k in alike]
+
+
+def _shape_of(deal: dict[str, Any]) -> dict[str, Any]:
+    """A deal without what the row's digit cells say (:data:`DIGIT_FIELDS`): its marks."""
+    return {name: value for name, value in deal.items() if name not in DIGIT_FIELDS}
 
 
 def _digit_fields(deal: dict[str, Any] | None, other: dict[str, Any] | None) -> str:
@@ -258,7 +359,7 @@ def _digit_fields(deal: dict[str, Any] | None, other: dict[str, Any] | None) -> 
     return "; ".join(parts)
 
 
-def _totals_fit(logs: _DealLogs, chosen: list[int], index: int, option: int,
+def _totals_fit(logs: DealLogs, chosen: list[int], index: int, option: int,
                 fits: dict[tuple[int, ...], float]) -> float:
     """Log-likelihood of the written columns if row ``index`` held its ``option``; ``fits``
     remembers each deal log's (a later pass asks about the same ones again)."""
@@ -267,234 +368,3 @@ def _totals_fit(logs: _DealLogs, chosen: list[int], index: int, option: int,
     if fit is None:
         fit = fits[picks] = logs.fit(picks, index)
     return fit
-
-
-_Written = tuple[SheetWriter, int] | None
-"""A writer after some rows and how many deals they held; ``None``: a row's deal is illegal
-there (the rules engine refused it), and so is every deal log with these rows."""
-_Course = tuple[tuple[Fraction, ...], int, bool]
-"""What the amounts a deal writes depend on besides the deal
-(:meth:`scoring.sheet.SheetWriter.course`)."""
-_Step = tuple[tuple[tuple[Column, "int | Fraction"], ...], int]
-"""What one deal writes on one course: each entry's column and amount (an ``int`` when
-whole), and the course after it (its number, :meth:`_DealLogs._course_number`)."""
-_Tally = tuple[int, "int | Fraction", float]
-"""One column of a deal log being weighed: how many entries it holds so far, their running
-total, and the log-likelihood of the column's ink at those entries, added up in order."""
-_Fold = tuple[int, int, dict[Column, _Tally]] | None
-"""A deal log weighed up to some row: the course after it (its number), how many deals it
-held, and each column's tally; ``None``: a row's deal is illegal there."""
-
-
-def _whole(amount: Fraction) -> int | Fraction:
-    """An amount as an ``int`` when it is whole (the same number: quicker to add)."""
-    return amount.numerator if amount.denominator == 1 else amount
-
-
-class _DealLogs:
-    """The expected sheets of one sheet's candidate deal logs, each a pick of one reading per
-    row: as :func:`scoring.sheet.expected_sheet` of the record of the picked deals, but each
-    deal is checked once per place in the log, and the rows before the one being weighed are
-    written once for all of its readings (:class:`scoring.sheet.SheetWriter`)."""
-
-    def __init__(self, evidence: SheetEvidence, candidates: list[list[RowCandidate]]) -> None:
-        self._candidates = candidates
-        self._spellings = {column: [entry.spelling for entry in entries]
-                           for column, entries in evidence.columns.items()}
-        self._blank_logs = {column: [spelling.log_probability(None) for spelling in spellings]
-                            for column, spellings in self._spellings.items()}
-        """Each entry's log-likelihood of holding nothing, per column (:meth:`fit` adds up
-        those past a column's expected entries for every deal log it weighs)."""
-        self._deals: dict[tuple[int, int, int], Deal | None] = {}
-        self._prefixes: dict[tuple[int, ...], _Written] = {}
-        self._courses: dict[_Course, int] = {}
-        self._on_course: list[SheetWriter] = []
-        self._steps: dict[tuple[int, int, int, int], _Step | None] = {}
-        self._folds: dict[tuple[int, ...], _Fold] = {}
-        doc = {"format": FORMAT, "rules": evidence.rules.settings(),
-               "seats": list(evidence.seats), "deals": []}
-        try:
-            record = parse_record(doc)
-        except RecordError:
-            self._start: _Written = None
-            self._first: _Fold = None
-        else:
-            self._rules, self._seats = record.rules, record.seats
-            self._start = SheetWriter(record.rules, record.seats), 0
-            self._first = (self._course_number(self._start[0]), 0,
-                           {column: (0, 0, 0.0) for column in self._spellings})
-
-    def sheet(self, picks: tuple[int, ...], shared: int) -> ExpectedSheet | None:
-        """The expected sheet when row ``i`` holds its reading ``picks[i]``; ``None`` if the
-        rows do not make a legal game. The first ``shared`` rows' state is kept for the
-        next deal logs that share them."""
-        written = self._written(self._prefix(picks, shared), picks, shared, len(picks))
-        return None if written is None else written[0].sheet()
-
-    def fit(self, picks: tuple[int, ...], index: int) -> float:
-        """Log-likelihood of the sheet's written columns when row ``i`` holds its reading
-        ``picks[i]`` (:data:`ILLEGAL_FIT` if the rows do not make a legal game), as
-        :func:`~scanner.decode.columns.column_log_likelihood` of :meth:`sheet`, column by
-        column in order, each column's entries added up in order.
-
-        The rows before ``index`` are weighed once for all its readings (:meth:`_fold`);
-        each later row's deal is written once per course (:meth:`_step`): two deal logs on
-        the same course before a deal have it write the same amounts."""
-        fold = self._fold(picks, index)
-        if fold is not None:  # weighed on from there in a copy of its tallies
-            fold = fold[0], fold[1], dict(fold[2])
-        for row in range(index, len(picks)):
-            if fold is None:
-                break
-            fold = self._folded(fold, row, picks[row], copy=False)
-        if fold is None:
-            return ILLEGAL_FIT
-        tallies = fold[2]
-        fits = []
-        for column, blank_logs in self._blank_logs.items():
-            count, _, log_likelihood = tallies[column]
-            for blank_log in blank_logs[count:]:  # past the expected entries: empty
-                log_likelihood += blank_log
-            fits.append(log_likelihood)
-        return sum(fits)
-
-    def alike(self, picks: tuple[int, ...], index: int) -> list[int]:
-        """The readings of row ``index`` the running totals cannot tell from its pick in the
-        deal log ``picks``: those that write the same amounts in the same columns on the
-        course the rows before it leave, and leave the same course for the rows after it
-        (:meth:`scoring.sheet.SheetWriter.course`), so that every written total is the same
-        whichever of them the row holds: another suit (§2: the suit sets no price), or
-        another split of the defenders' tricks when one whister writes for the pair
-        (greedy; gentleman: RULES.md §3, §9a). A reading the rules refuse there is not
-        alike. When the rows before it make no legal game, no total checks anything and
-        every reading is alike."""
-        options = self._candidates[index]
-        fold = self._fold(picks, index)
-        if fold is None:
-            return list(range(len(options)))
-        course, count, _ = fold
-        writes = [self._writes(index, option, course, count + 1)
-                  for option in range(len(options))]
-        own = writes[picks[index]]
-        return [option for option, written in enumerate(writes) if written == own]
-
-    def _writes(self, row: int, option: int, course: int, number: int
-                ) -> tuple[Counter[tuple[Column, int | Fraction]], int] | None:
-        """What ``option`` of ``row`` writes on ``course`` as deal ``number`` (each entry's
-        column and amount, in any order) and the course after it; ``None`` if the rules
-        refuse it there. An empty row writes nothing and keeps the course."""
-        if self._candidates[row][option].deal is None:
-            return Counter(), course
-        step = self._step(row, option, course, number)
-        return None if step is None else (Counter(step[0]), step[1])
-
-    def _fold(self, picks: tuple[int, ...], stop: int) -> _Fold:
-        """The deal log weighed up to row ``stop``, kept for the deal logs that share it."""
-        key = picks[:stop]
-        if key not in self._folds:
-            known = next(k for k in range(stop, -1, -1) if k == 0 or picks[:k] in self._folds)
-            fold = self._folds[picks[:known]] if known else self._first
-            for row in range(known, stop):
-                if fold is None:
-                    break
-                fold = self._folded(fold, row, picks[row], copy=True)
-            self._folds[key] = fold
-        return self._folds[key]
-
-    def _folded(self, fold: tuple[int, int, dict[Column, _Tally]], row: int, option: int,
-                copy: bool) -> _Fold:
-        """``fold`` with ``option`` of ``row`` weighed on (its tallies changed in place
-        unless ``copy``): each entry the row's deal writes in a column adds the column's
-        ink at the new total (none past the column's cells, none once not whole)."""
-        options = self._candidates[row]
-        if not options or options[option].deal is None:
-            return fold
-        course, count, tallies = fold
-        step = self._step(row, option, course, count + 1)
-        if step is None:
-            return None
-        amounts, course = step
-        if copy:
-            tallies = dict(tallies)
-        for column, amount in amounts:
-            tally = tallies.get(column)
-            if tally is None:
-                continue  # a column the sheet has no cells for
-            written, total, log_likelihood = tally
-            total += amount
-            spellings = self._spellings[column]
-            if written < len(spellings):
-                value = total if total.__class__ is int else \
-                    int(total) if total.denominator == 1 else None
-                log_likelihood += spellings[written].log_probability(value)
-            tallies[column] = (written + 1, total, log_likelihood)
-        return course, count + 1, tallies
-
-    def _step(self, row: int, option: int, course: int, number: int) -> _Step | None:
-        """What ``option`` of ``row``, deal ``number`` of the log, writes on ``course``
-        (``None``: the rules refuse it), written once on a writer on that course."""
-        key = (row, option, course, number)
-        if key not in self._steps:
-            raw = self._candidates[row][option].deal
-            assert raw is not None
-            deal = self._deal(row, option, number, raw)
-            step: _Step | None = None
-            if deal is not None:
-                writer = self._on_course[course].copy()
-                step = (tuple((entry.column, _whole(entry.amount))
-                              for entry in writer.add(deal)),
-                        self._course_number(writer))
-            self._steps[key] = step
-        return self._steps[key]
-
-    def _course_number(self, writer: SheetWriter) -> int:
-        """The number of ``writer``'s course (:meth:`scoring.sheet.SheetWriter.course`),
-        numbered as first met; the writer is kept as the one to write on it from."""
-        course = writer.course()
-        number = self._courses.setdefault(course, len(self._courses))
-        if number == len(self._on_course):
-            self._on_course.append(writer)
-        return number
-
-    def _prefix(self, picks: tuple[int, ...], shared: int) -> _Written:
-        """The first ``shared`` rows written, kept for the deal logs that share them."""
-        key = picks[:shared]
-        if key not in self._prefixes:
-            known = next(k for k in range(shared, -1, -1) if k == 0 or picks[:k] in self._prefixes)
-            resumed = self._prefixes[picks[:known]] if known else self._start
-            self._prefixes[key] = self._written(resumed, picks, known, shared)
-        return self._prefixes[key]
-
-    def _written(self, start: _Written, picks: tuple[int, ...], first: int, stop: int
-                 ) -> _Written:
-        """``start`` (left as it is) with rows ``first`` to ``stop`` written on."""
-        if start is None or first == stop:
-            return start
-        writer, count = start[0].copy(), start[1]
-        for row in range(first, stop):
-            options = self._candidates[row]
-            raw = options[picks[row]].deal if options else None
-            if raw is None:
-                continue
-            count += 1
-            deal = self._deal(row, picks[row], count, raw)
-            if deal is None:
-                return None
-            writer.add(deal)
-        return writer, count
-
-    def _deal(self, row: int, option: int, number: int, raw: dict[str, Any]) -> Deal | None:
-        """Deal ``number`` of the log read from ``option`` of ``row``, checked as
-        :func:`scoring.record.parse_record` checks it; ``None`` if the rules refuse it."""
-        key = (row, option, number)
-        if key not in self._deals:
-            try:
-                self._deals[key] = make_deal(
-                    self._rules, self._seats, number=number, dealer=raw["dealer"],
-                    kind=str(raw.get("type")), declarer=raw.get("declarer"),
-                    contract=raw.get("contract"), defence=raw.get("defence"),
-                    tricks=raw.get("tricks"),
-                    talon_quick_tricks=raw.get("talon", {}).get("quick_tricks", 0))
-            except RecordError:
-                self._deals[key] = None
-        return self._deals[key]

@@ -1,26 +1,36 @@
-"""Stage 1, load: expand paths into files and files into page images.
+"""Stage 1, load: expand paths into files and files into page images, one page at a time.
 
 Accepts JPEG, PNG, TIFF (multi-page) and PDF (multi-page), told apart by their first bytes,
 not their names. Each page becomes a :class:`PageImage` (BGR ``uint8``); EXIF orientation is
-ignored because the markers tell the page's rotation. A truncated JPEG or PNG is refused
-rather than read half grey.
+ignored because the markers tell the page's rotation. Every size is read from the file's
+header and checked against :mod:`scoring.limits` before a pixel is decoded; the pages of a
+PDF or TIFF are decoded and released one at a time (:func:`iter_file`), so memory stays flat
+in the page count. A truncated JPEG or PNG is refused rather than read half grey; a pipe, a
+device, a folder or a dangling link is refused by name without being opened.
 """
 
 from __future__ import annotations
 
 import glob
 import logging
-from collections.abc import Iterable, Iterator, Sequence
+import os
+import stat
+import time
+import warnings
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from io import BytesIO
 from pathlib import Path
 from typing import cast
 
 import cv2
 import numpy as np
+from PIL import Image as PILImage
 
 from scanner.arrays import Image
-from scanner.constants import MAX_IMAGE_PIXELS, PDF_RENDER_DPI
+from scanner.constants import PDF_RENDER_DPI
 from scanner.errors import NotAnImage, ScanError, UnreadableImage
+from scoring.limits import MAX_FILE_BYTES, MAX_PAGE_PIXELS, MAX_PAGES_PER_FILE, MIN_PAGE_SIDE_PX
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +38,11 @@ RASTER_SUFFIXES = (".jpg", ".jpeg", ".png", ".tif", ".tiff")
 """Suffixes of the raster image files read (OpenCV decodes them)."""
 IMAGE_SUFFIXES = (*RASTER_SUFFIXES, ".pdf")
 """Suffixes picked up when a folder is given (other files in it are skipped)."""
+POINTS_PER_INCH = 72.0
+"""A PDF page's size is in points."""
+PDF_REOPEN_PAGES = 50
+"""A PDF is opened again after this many pages: PDFium keeps data of every page it rendered
+until its document is closed."""
 
 
 @dataclass(frozen=True)
@@ -50,23 +65,25 @@ class PageImage:
 
 
 def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
-    """Return the files named by ``paths``: files as given, the images in folders and their
-    subfolders (sorted), globs.
+    """Return the files named by ``paths``: files as given, the entries of folders and their
+    subfolders named like images (sorted), globs.
 
-    A path that names nothing raises :class:`NotAnImage` naming it.
+    An entry named like an image that is not a regular file (a pipe, a device, a dangling
+    link, a folder, whose images are read as well) is kept, for :func:`iter_file` to refuse
+    by name. A path that names nothing raises
+    :class:`NotAnImage` naming it.
     """
     files: list[Path] = []
     for item in paths:
         path = Path(item)
         if path.is_dir():
             files += sorted(p for p in path.rglob("*")
-                            if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
-        elif path.is_file():
-            files.append(path)
-        elif any(ch in str(item) for ch in "*?["):
-            files += sorted(Path(p) for p in glob.glob(str(item)) if Path(p).is_file())
+                            if p.suffix.lower() in IMAGE_SUFFIXES)
+        elif any(ch in str(item) for ch in "*?[") and not path.exists():
+            files += sorted(Path(p) for p in glob.glob(str(item)) if not Path(p).is_dir()) \
+                or [path]
         else:
-            raise NotAnImage("no such file or folder", path, advice="check the path")
+            files.append(path)
     return files
 
 
@@ -83,130 +100,210 @@ def sniff(head: bytes) -> str | None:
     return None
 
 
-def load_file(path: str | Path) -> list[PageImage]:
-    """Decode every page of one file; raises a :class:`ScanError` naming the file."""
+def iter_file(path: str | Path) -> Iterator[PageImage | ScanError]:
+    """Yield each page of one file as it is decoded, or the error of a page (the next pages
+    follow) or of the whole file (nothing follows); each error names the file and page."""
     path = Path(path)
     try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise UnreadableImage(f"cannot read the file ({error.strerror})", path) from None
-    kind = sniff(data[:1024])
-    if kind is None:
-        raise NotAnImage("is not a JPEG, PNG, TIFF or PDF file", path)
-    if kind == "pdf":
-        return _load_pdf(path, data)
-    if kind == "tiff":
-        return _load_tiff(path, data)
-    _check_complete(path, kind, data)
-    return [_decode_single(path, data)]
+        kind = _open_kind(path)
+        if kind == "pdf":
+            yield from _pdf_pages(path)
+        elif kind == "tiff":
+            yield from _tiff_pages(path)
+        else:
+            yield _single_page(path, kind)
+    except ScanError as error:
+        yield error
+
+
+def load_file(path: str | Path) -> list[PageImage]:
+    """Decode every page of one file; raises the first :class:`ScanError` (naming the file)."""
+    pages = []
+    for page in iter_file(path):
+        if isinstance(page, ScanError):
+            raise page
+        pages.append(page)
+    return pages
 
 
 def iter_pages(paths: Iterable[str | Path]) -> Iterator[PageImage | ScanError]:
-    """Yield each page of each file, or the error that stopped a file; the batch goes on."""
+    """Yield each page of each file, or the error that stopped a page or file; the batch
+    goes on."""
     for path in expand_paths(paths):
-        try:
-            pages = load_file(path)
-        except ScanError as error:
-            log.warning("%s", error)
-            yield error
-            continue
-        yield from pages
+        for page in iter_file(path):
+            if isinstance(page, ScanError):
+                log.warning("%s", page)
+            yield page
 
 
-def _check_complete(path: Path, kind: str, data: bytes) -> None:
+def _open_kind(path: Path) -> str:
+    """The file's format from its first bytes, after checking it is a regular file of a
+    size :mod:`scoring.limits` allows."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        if path.is_symlink():
+            raise NotAnImage("is a link to a file that does not exist", path,
+                             advice="leave it out or fix the link") from None
+        raise NotAnImage("does not exist", path, advice="check the path") from None
+    except OSError as error:
+        raise UnreadableImage(f"cannot read the file ({error.strerror})", path) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise NotAnImage("is a folder named like an image", path,
+                         advice="its images are read; rename it or leave it out")
+    if not stat.S_ISREG(info.st_mode):
+        raise NotAnImage("is not a regular file (a pipe or a device)", path,
+                         advice="leave it out")
+    if info.st_size == 0:
+        raise UnreadableImage("the file is empty (0 bytes)", path)
+    if info.st_size > MAX_FILE_BYTES:
+        raise UnreadableImage(f"the file is {info.st_size} bytes, more than {MAX_FILE_BYTES}",
+                              path, advice="split it into smaller files")
+    try:
+        with path.open("rb") as file:
+            head = file.read(1024)
+    except OSError as error:
+        raise UnreadableImage(f"cannot read the file ({error.strerror})", path) from None
+    kind = sniff(head)
+    if kind is None:
+        raise NotAnImage("is not a JPEG, PNG, TIFF or PDF file", path)
+    return kind
+
+
+def _check_pixels(path: Path, index: int, width: float, height: float) -> None:
+    """Refuse a page too large to decode or too small to hold a sheet, from its size."""
+    if width * height > MAX_PAGE_PIXELS:
+        raise UnreadableImage(f"the page is {width:.0f} x {height:.0f} pixels, more than "
+                              f"{MAX_PAGE_PIXELS} pixels", path, index, advice="scan at 300 dpi")
+    if min(width, height) < MIN_PAGE_SIDE_PX:
+        raise UnreadableImage(f"the page is {width:.0f} x {height:.0f} pixels, too small to "
+                              f"hold a sheet (under {MIN_PAGE_SIDE_PX} pixels a side)", path,
+                              index, advice="scan the whole sheet at 300 dpi")
+
+
+def _pil_open(source: Path | BytesIO, path: Path) -> PILImage.Image:
+    """Open an image lazily (the header only); a size beyond Pillow's own bomb limit is
+    refused as too large, without changing Pillow's process-wide settings."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", PILImage.DecompressionBombWarning)
+            return PILImage.open(source)
+    except PILImage.DecompressionBombError:
+        raise UnreadableImage(f"the image has more than {MAX_PAGE_PIXELS} pixels", path,
+                              advice="scan at 300 dpi") from None
+    except (OSError, ValueError, SyntaxError) as error:
+        raise UnreadableImage(f"the image header cannot be read ({error})", path) from None
+
+
+def _dpi_of(image: PILImage.Image) -> float | None:
+    dpi = image.info.get("dpi")
+    try:
+        value = float(dpi[0]) if dpi else 0.0
+    except (TypeError, ValueError, IndexError):
+        return None
+    return value if value > 1.0 else None
+
+
+def _single_page(path: Path, kind: str) -> PageImage:
+    """A JPEG or PNG: header checked, then decoded by OpenCV."""
+    data = path.read_bytes()
     tail = data[-4096:].rstrip(b"\x00\r\n ")
     if kind == "jpeg" and not tail.endswith(b"\xff\xd9"):
         raise UnreadableImage("the JPEG file is truncated (no end-of-image marker)", path)
     if kind == "png" and b"IEND" not in tail[-16:]:
         raise UnreadableImage("the PNG file is truncated (no IEND chunk)", path)
-
-
-def _timed_decode(data: bytes) -> tuple[Image | None, float]:
-    import time
-
+    with _pil_open(BytesIO(data), path) as header:
+        _check_pixels(path, 0, *header.size)
+        dpi = _dpi_of(header)
     start = time.perf_counter()
     flags = cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION
-    image = cast(Image | None, cv2.imdecode(np.frombuffer(data, np.uint8), flags))
-    return image, time.perf_counter() - start
-
-
-def _dpi_of(data: bytes) -> float | None:
-    from io import BytesIO
-
-    from PIL import Image
-
     try:
-        with Image.open(BytesIO(data)) as im:
-            dpi = im.info.get("dpi")
-    except Exception:  # noqa: BLE001 - the hint is optional
-        return None
-    if not dpi:
-        return None
-    value = float(dpi[0])
-    return value if value > 1.0 else None
-
-
-def _decode_single(path: Path, data: bytes) -> PageImage:
-    image, seconds = _timed_decode(data)
+        image = cast(Image | None, cv2.imdecode(np.frombuffer(data, np.uint8), flags))
+    except cv2.error:
+        image = None
     if image is None or image.size == 0:
         raise UnreadableImage("the image cannot be decoded (corrupt file)", path)
-    _check_size(path, 0, image)
-    return PageImage(path, 0, image, _dpi_of(data), seconds)
+    return PageImage(path, 0, image, dpi, time.perf_counter() - start)
 
 
-def _check_size(path: Path, index: int, image: Image) -> None:
-    if image.shape[0] * image.shape[1] > MAX_IMAGE_PIXELS:
-        raise UnreadableImage(f"the image is {image.shape[1]} x {image.shape[0]} pixels, more "
-                              f"than {MAX_IMAGE_PIXELS} pixels", path, index,
-                              advice="scan at 300 dpi")
-
-
-def _load_tiff(path: Path, data: bytes) -> list[PageImage]:
-    import time
-
-    start = time.perf_counter()
-    flags = cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION
-    ok, images = cv2.imdecodemulti(np.frombuffer(data, np.uint8), flags)
-    seconds = time.perf_counter() - start
-    if not ok or not images:
-        raise UnreadableImage("the TIFF file cannot be decoded (corrupt or truncated)", path)
-    dpi = _dpi_of(data)
-    pages = []
-    for index, image in enumerate(cast(Sequence[Image], images)):
-        _check_size(path, index, image)
-        pages.append(PageImage(path, index, image, dpi, seconds / len(images)))
-    return pages
-
-
-def _load_pdf(path: Path, data: bytes) -> list[PageImage]:
-    import time
-
-    import pypdfium2 as pdfium
-
-    try:
-        doc = pdfium.PdfDocument(data)
-    except pdfium.PdfiumError as error:
-        raise UnreadableImage(f"the PDF cannot be opened ({error})", path) from None
-    pages: list[PageImage] = []
-    try:
-        if len(doc) == 0:
-            raise UnreadableImage("the PDF has no pages", path)
-        for index in range(len(doc)):
+def _tiff_pages(path: Path) -> Iterator[PageImage | ScanError]:
+    """The pages of a TIFF, each size checked from its header, decoded one at a time."""
+    with _pil_open(path, path) as tiff:
+        count = _page_count(path, getattr(tiff, "n_frames", 1))
+        dpi = _dpi_of(tiff)
+        for index in range(count):
             start = time.perf_counter()
             try:
-                page = doc[index]
-                bitmap = page.render(scale=PDF_RENDER_DPI / 72)
-                array = bitmap.to_numpy()
-            except pdfium.PdfiumError as error:
-                raise UnreadableImage(f"the page cannot be rendered ({error})", path,
-                                      index) from None
-            # pypdfium2 renders colour pages as BGR(A), which is what OpenCV wants
-            image = np.ascontiguousarray(array[:, :, :3]) if array.ndim == 3 else \
-                cv2.cvtColor(array, cv2.COLOR_GRAY2BGR)
-            bitmap.close()
-            page.close()
-            pages.append(PageImage(path, index, image, PDF_RENDER_DPI,
-                                   time.perf_counter() - start))
+                tiff.seek(index)
+                _check_pixels(path, index, *tiff.size)
+                rgb = np.asarray(tiff.convert("RGB"))
+            except ScanError as error:
+                yield error
+                continue
+            except (OSError, ValueError, EOFError, SyntaxError) as error:
+                yield UnreadableImage(f"the TIFF page cannot be decoded ({error})", path, index)
+                continue
+            image = cast(Image, cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))
+            del rgb
+            yield PageImage(path, index, image, dpi, time.perf_counter() - start)
+
+
+def _page_count(path: Path, count: int) -> int:
+    if count > MAX_PAGES_PER_FILE:
+        raise UnreadableImage(f"the file has {count} pages, more than {MAX_PAGES_PER_FILE}",
+                              path, advice="split it into smaller files")
+    if count < 1:
+        raise UnreadableImage("the file has no pages", path)
+    return count
+
+
+def _pdf_pages(path: Path) -> Iterator[PageImage | ScanError]:
+    """The pages of a PDF, each size checked from its media box, rendered one at a time at
+    :data:`~scanner.constants.PDF_RENDER_DPI` and released before the next; the document is
+    opened again every :data:`PDF_REOPEN_PAGES` pages, which frees what PDFium keeps of the
+    pages it rendered."""
+    import pypdfium2 as pdfium
+
+    start, count = 0, 1
+    while start < count:
+        try:
+            doc = pdfium.PdfDocument(str(path))
+        except pdfium.PdfiumError as error:
+            raise UnreadableImage(f"the PDF cannot be opened ({error})", path) from None
+        try:
+            count = _page_count(path, len(doc))
+            for index in range(start, min(start + PDF_REOPEN_PAGES, count)):
+                try:
+                    yield _pdf_page(doc, path, index)
+                except ScanError as error:
+                    yield error
+        finally:
+            doc.close()
+        start += PDF_REOPEN_PAGES
+
+
+def _pdf_page(doc: object, path: Path, index: int) -> PageImage:
+    import pypdfium2 as pdfium
+
+    start = time.perf_counter()
+    scale = PDF_RENDER_DPI / POINTS_PER_INCH
+    try:
+        page = cast(pdfium.PdfDocument, doc)[index]
+    except pdfium.PdfiumError as error:
+        raise UnreadableImage(f"the page cannot be read ({error})", path, index) from None
+    try:
+        width_pt, height_pt = page.get_size()
+        _check_pixels(path, index, width_pt * scale, height_pt * scale)
+        bitmap = page.render(scale=scale)
+        array = bitmap.to_numpy()
+        # pypdfium2 renders colour pages as BGR(A), which is what OpenCV wants
+        image = np.ascontiguousarray(array[:, :, :3]) if array.ndim == 3 else \
+            cv2.cvtColor(array, cv2.COLOR_GRAY2BGR)
+        del array
+        bitmap.close()
+    except pdfium.PdfiumError as error:
+        raise UnreadableImage(f"the page cannot be rendered ({error})", path, index) from None
     finally:
-        doc.close()
-    return pages
+        page.close()
+    return PageImage(path, index, cast(Image, image), PDF_RENDER_DPI,
+                     time.perf_counter() - start)

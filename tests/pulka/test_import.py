@@ -43,12 +43,13 @@ def test_import_scan_documents_twice(tmp_path: Path, capsys: pytest.CaptureFixtu
     _, sheets = synthetic_tournament(random.Random(21), "Open", 1, 4, folder=tmp_path / "in",
                                      errors=1)
     db = tmp_path / "t.sqlite"
-    assert main(["import", str(tmp_path / "in"), "--db", str(db)]) == 0
+    # two sheets with recording errors: audited, for a person to look at (exit 1)
+    assert main(["import", str(tmp_path / "in"), "--db", str(db)]) == 1
     assert "imported 4 sheets" in capsys.readouterr().out
     first = table_counts(db)
     assert first["sheets"] == 4 and first["pages"] == 8
     assert first["cells"] == sum(len(s.scan.fields) for s in sheets)
-    assert main(["import", str(tmp_path / "in"), "--db", str(db)]) == 0
+    assert main(["import", str(tmp_path / "in"), "--db", str(db)]) == 1
     assert table_counts(db) == first
 
 
@@ -128,7 +129,7 @@ def test_killed_import_loses_nothing_and_duplicates_nothing(tmp_path: Path) -> N
         conn.close()
     rerun = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=120,
                            check=False)
-    assert rerun.returncode == 0, rerun.stderr
+    assert rerun.returncode == 1, rerun.stderr  # sheets with findings: for a person
     after = table_counts(db)
     assert after == {"sheets": sheets_n, "pages": 2 * sheets_n, "cells": sum(fields.values()),
                      "settlements": 3 * sheets_n, "sheet_players": 3 * sheets_n}

@@ -9,16 +9,17 @@ from pathlib import Path
 import pytest
 
 from pulka.cli.main import main
-from pulka.cli.print_sheets import _requests
+from pulka.cli.print_sheets import _requests, add_arguments
 
 DRAW = "round,table,A,B,C\n1,1,Anna,Bohdan,Cyril\n2,3,Cyril,-,Anna\n"
 
 
 def printed_identities(draw: Path, tournament: str) -> list:
     """The identities ``pulka print --draw`` puts in the QR codes."""
-    args = argparse.Namespace(record=None, players=3, variant="sochi", pool="20", stake=None,
-                              set=[], tables=None, rounds=None, draw=draw,
-                              tournament=tournament, lang="ru", paper="A4", date="")
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["--players", "3", "--draw", str(draw), "--tournament", tournament,
+                              "-o", "unused.pdf"])
     return [request.identity for request in _requests(args)]
 
 

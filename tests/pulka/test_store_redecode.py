@@ -21,10 +21,11 @@ from pulka.store import review as review_store
 from pulka.store.database import Store
 from pulka.store.redecode import redecode_sheet
 from pulka.store.schema import MIGRATIONS, SCHEMA_VERSION, schema_version
-from scanner.decode.columns import decode_column
+from scanner.decode.columns import column_ceiling, decode_column
 from scanner.decode.redecode import expected_for
 from scanner.results import FieldReading, SheetScan, entry_key, row_key
 from scoring import RuleSet, expected_sheet, parse_record
+from scoring.columns import Column
 from scoring.random_games import random_record, written_columns
 from tests.scanner.evidence import entry_cells, sheet_evidence
 
@@ -79,7 +80,9 @@ def _scan(doc: dict[str, Any], k: int, wrong: dict[str, Any], column: Any, n: in
     assert sheet is not None
     fields = []
     for (seat, kind, on), entries in columns.items():
-        for index, d in enumerate(decode_column(entries, sheet.column((seat, kind, on)))):
+        column_of = Column(seat, kind, on)
+        for index, d in enumerate(decode_column(entries, sheet.column(column_of),
+                                                column_ceiling(column_of, RULES))):
             if d.status != "empty":
                 fields.append(FieldReading(
                     entry_key(seat, kind, on, index), 0, (0.0, 0.0, 8.0, 5.0), d.status,

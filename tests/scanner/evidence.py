@@ -5,11 +5,17 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from forms.geometry.deal_column import CALLS, LEVELS, SUITS
+from forms.geometry.deal_column import RESULTS as RESULT_SIGNS
 from scanner.decode.columns import EntryCells
-from scanner.decode.deals import CALLS, LEVELS, RESULT_SIGNS, SUITS, RowEvidence, expected_result
+from scanner.decode.deals import RowEvidence
+from scanner.decode.row_digits import expected_result
 from scanner.decode.sheet import SheetEvidence
 from scoring.columns import Column, sheet_columns
+from scoring.random_games import random_record, written_columns
+from scoring.record import parse_record
 from scoring.rules import RuleSet
+from scoring.sheet import expected_sheet
 
 EMPTY = 10
 
@@ -107,3 +113,10 @@ def sheet_evidence(doc: dict[str, Any], rows: int = 40, entries: int = 24, digit
         columns[column] = tuple(entry_cells(values[i] if i < len(values) else None, digits,
                                             sure, sign=sign) for i in range(entries))
     return SheetEvidence(rules, seats, row_list, columns)
+
+
+def game(variant: str = "sochi", players: int = 3, seed: int = 11) -> dict[str, Any]:
+    """A random game of 20 (``seed``) with its columns written right."""
+    doc = random_record(RuleSet.preset(variant, players, 20), random.Random(seed))
+    doc["written"] = written_columns(expected_sheet(parse_record(doc)))
+    return doc

@@ -2,29 +2,21 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 import pytest
 
-from scanner.decode.columns import EntryInk, column_log_likelihood, decode_column
+from scanner.decode.columns import EntryInk, column_ceiling, decode_column
 from scanner.decode.deals import RowCandidate, decode_row
 from scanner.decode.legality import Legality
 from scanner.decode.redecode import EntryEvidence, redecode_columns
-from scanner.decode.sheet import ILLEGAL_FIT, SheetEvidence, _DealLogs, _row_decision, decode_sheet
+from scanner.decode.sheet import SheetEvidence, _row_decision, decode_sheet
 from scoring import RuleSet, audit, expected_sheet, parse_record
 from scoring.columns import Column
-from scoring.errors import RecordError
-from scoring.random_games import random_record, written_columns
-from tests.scanner.evidence import entry_cells, row_evidence, sheet_evidence
-
-
-def game(variant: str = "sochi", players: int = 3, seed: int = 11) -> dict[str, Any]:
-    doc = random_record(RuleSet.preset(variant, players, 20), random.Random(seed))
-    doc["written"] = written_columns(expected_sheet(parse_record(doc)))
-    return doc
+from scoring.random_games import written_columns
+from tests.scanner.evidence import entry_cells, game, row_evidence, sheet_evidence
 
 
 @pytest.mark.parametrize(("variant", "players"), [("sochi", 3), ("leningrad", 4),
@@ -180,9 +172,11 @@ def test_the_kept_ink_decodes_as_the_cells_did(sure: float) -> None:
     decoded = decode_sheet(evidence)
     sheet = expected_sheet(parse_record(decoded.record()))
     for column, cells in evidence.columns.items():
-        decisions = decode_column(cells, sheet.column(column))
+        ceiling = column_ceiling(column, evidence.rules)
+        decisions = decode_column(cells, sheet.column(column), ceiling)
         assert decisions == list(decoded.entries[column])
-        again = decode_column([EntryInk(dict(d.ink)) for d in decisions], sheet.column(column))
+        again = decode_column([EntryInk(dict(d.ink)) for d in decisions], sheet.column(column),
+                              ceiling)
         for was, now in zip(decisions, again, strict=True):
             assert (now.status, now.value, now.expected, now.deal, now.note) == \
                 (was.status, was.value, was.expected, was.deal, was.note)
@@ -213,54 +207,6 @@ def test_redecoding_against_a_corrected_deal_log_pins_verified_entries() -> None
     assert decided[1].expected == values[0] + 1 + sheet.column(column)[1].amount
     assert redecode_columns([{"type": "nonsense"}], RuleSet.from_settings(doc["rules"]),
                             doc["seats"], {column: evidence}) == {}
-
-
-def test_deal_logs_write_each_pick_as_its_record_would() -> None:
-    doc = game(seed=5)
-    illegal = {"dealer": doc["seats"][0], "type": "misere", "declarer": doc["seats"][1],
-               "defence": {doc["seats"][2]: "whist"}}
-    other_deals = doc["deals"][1:] + doc["deals"][:1]
-    candidates = [[RowCandidate(deal, 0.0), RowCandidate(other, 0.0), RowCandidate(None, 0.0),
-                   RowCandidate(illegal, 0.0)]
-                  for deal, other in zip(doc["deals"], other_deals, strict=True)]
-    logs = _DealLogs(sheet_evidence(doc), candidates)
-    rng = random.Random(7)
-    outcomes = []
-    for attempt in range(60):
-        picks = tuple(rng.choice((0, 0, 0, 1, 2)) for _ in candidates)
-        if attempt % 3 == 0:  # one row's reading the rules refuse
-            picks = tuple(3 if row == attempt % len(picks) else k for row, k in enumerate(picks))
-        chosen = [candidates[row][k].deal for row, k in enumerate(picks)]
-        try:
-            want = expected_sheet(parse_record({**doc, "deals": [d for d in chosen if d]}))
-        except RecordError:
-            want = None
-        assert logs.sheet(picks, rng.randrange(len(picks) + 1)) == want
-        outcomes.append(want is None)
-    assert outcomes.count(True) == 20
-
-
-def test_deal_log_fits_are_their_sheets_column_likelihoods() -> None:
-    """:meth:`_DealLogs.fit` weighs the rows before the weighed one once and writes each later
-    row's deal once per course: the same floats as each reading's own sheet."""
-    doc = game("leningrad", 4, seed=2)
-    evidence = sheet_evidence(doc, talon=True, sure=0.7)
-    candidates = [decode_row(row, evidence.rules, evidence.seats) for row in evidence.rows]
-    logs = _DealLogs(evidence, candidates)
-    rng = random.Random(3)
-    walked = 0
-    for _ in range(4):
-        base = [rng.randrange(min(2, len(options))) if options else 0 for options in candidates]
-        for index, options in enumerate(candidates):
-            for option in range(len(options)):
-                picks = tuple(option if i == index else k for i, k in enumerate(base))
-                sheet = logs.sheet(picks, 0)
-                want = ILLEGAL_FIT if sheet is None else sum(
-                    column_log_likelihood(cells, sheet.column(column))
-                    for column, cells in evidence.columns.items())
-                assert logs.fit(picks, index) == want
-                walked += len(picks) - index
-    assert len(logs._steps) < walked / 4  # most rows' deals were on a course already written
 
 
 def test_rows_sharing_the_legality_verdicts_read_as_alone() -> None:
@@ -320,3 +266,122 @@ def test_a_talon_the_ink_reads_as_no_prize_is_doubtful(ink_reads: int | None,
     assert decoded.rows[deal_index].status == status
     assert ("the ink reads the talon's quick tricks as another digit"
             in decoded.rows[deal_index].note) == (status == "doubtful")
+
+
+def _misread_row(doc: dict[str, Any], k: int, read: dict[str, Any],
+                 sure: float = 0.9999) -> SheetEvidence:
+    """The sheet with row ``k``'s ink reading ``read`` at ``sure`` (a misread its own cells
+    cannot show), every other cell as written."""
+    evidence = sheet_evidence(doc, sure=0.999)
+    rows = list(evidence.rows)
+    rows[k] = row_evidence(read, k, evidence.seats, sure=sure)
+    return replace(evidence, rows=tuple(rows))
+
+
+def _allpasses(count: int) -> list[tuple[dict[str, Any], int]]:
+    """The first ``count`` games (by seed) with an all-pass whose three tricks differ, and
+    that all-pass's row."""
+    found = []
+    for seed in range(100):
+        doc = game(seed=seed)
+        k = next((k for k, d in enumerate(doc["deals"]) if d["type"] == "allpass"
+                  and len(set(d["tricks"].values())) == 3), None)
+        if k is not None:
+            found.append((doc, k))
+        if len(found) == count:
+            return found
+    raise AssertionError("too few games with an all-pass")
+
+
+@pytest.mark.parametrize("which", range(4))
+def test_trick_digits_misread_keeping_the_sum_of_ten_are_never_read_silently(which: int) -> None:
+    """Issue 13 class 3: an all-pass whose tricks (C7 A0 B3) the ink reads C1 A0 B9 at
+    0.9999 a cell, a reading the tricks' sum of 10 cannot catch. The running totals the
+    all-pass writes say otherwise: the row is checked against them however sure its ink,
+    the true split is weighed although the ink's likeliest readings do not hold it, and
+    the row is doubtful, never read."""
+    doc, k = _allpasses(4)[which]
+    deal = doc["deals"][k]
+    tricks = dict(deal["tricks"])
+    low, high = sorted(tricks, key=tricks.__getitem__)[::2]
+    moved = tricks[high] - tricks[low]
+    read = {**deal, "tricks": {**tricks, low: tricks[high], high: tricks[low]}}
+    assert moved and sum(read["tricks"].values()) == 10
+    decoded = decode_sheet(_misread_row(doc, k, read))
+    row = decoded.rows[k]
+    assert row.status == "doubtful"
+    assert row.deal == deal
+    assert "the ink reads this row otherwise" in row.note
+    assert decoded.deals == doc["deals"]
+
+
+@pytest.mark.parametrize("defence", ["pass", "halfwhist"])
+def test_a_contract_not_played_whose_marks_the_reader_missed_never_vanishes(
+        defence: str) -> None:
+    """Issue 13 class 4: a contract not played (marks, no digits: both defenders passed, or
+    a half-whist) whose crosses the mark reader took for empty boxes at 0.9 each. Nothing
+    in its digit cells says the row is filled, so its ink reads it empty at once: the row
+    must still come out (doubtful, never empty and missing from the scan), and the running
+    totals it wrote bring back its deal."""
+    for seed in range(100):
+        doc = game(seed=seed)
+        k = next((k for k, d in enumerate(doc["deals"][:-1]) if "tricks" not in d
+                  and defence in d["defence"].values()), None)
+        if k is not None:
+            break
+    else:
+        raise AssertionError("no game with such a contract")
+    evidence = sheet_evidence(doc, sure=0.99)
+    rows = list(evidence.rows)
+    rows[k] = replace(rows[k], marks={key: 0.1 if p > 0.5 else p
+                                      for key, p in rows[k].marks.items()})
+    decoded = decode_sheet(replace(evidence, rows=tuple(rows)))
+    assert decoded.rows[k].status == "doubtful"
+    assert decoded.rows[k].deal == doc["deals"][k]
+    assert decoded.deals == doc["deals"]
+    assert all(row.status == "read" for row in decoded.rows[k + 1:len(doc["deals"])])
+
+
+@pytest.mark.parametrize("read_as", [0.03, 0.1])
+def test_a_row_read_empty_between_deals_is_doubtful(read_as: float) -> None:
+    """A deal row is never left empty between deals: whether or not the totals find its
+    deal, a row that reads empty before a row that holds a deal is doubtful."""
+    doc = game(seed=3)
+    k = len(doc["deals"]) // 2
+    evidence = sheet_evidence(doc, sure=0.99)
+    rows = list(evidence.rows)
+    rows[k] = replace(rows[k], marks={key: read_as if p > 0.5 else p
+                                      for key, p in rows[k].marks.items()},
+                      digits={key: [0.0] * 10 + [1.0] for key in rows[k].digits})
+    decoded = decode_sheet(replace(evidence, rows=tuple(rows)))
+    assert decoded.rows[k].status == "doubtful"
+    assert [row.status for row in decoded.rows[len(doc["deals"]):]] == \
+        ["empty"] * (len(decoded.rows) - len(doc["deals"]))
+
+
+@pytest.mark.parametrize(("variant", "players"), [("sochi", 3), ("leningrad", 4)])
+def test_two_whisters_tricks_swapped_by_the_ink_are_never_read_silently(
+        variant: str, players: int) -> None:
+    """Issue 13 class 3 on a contract: both defenders whist and the ink swaps their tricks
+    at 0.9999 a cell (the declarer's tricks and the result cells stay right, the sum stays
+    10). Each whister writes whists for his own tricks, so the running totals tell the two
+    splits apart: the row is doubtful with the split the totals fit."""
+    for seed in range(200):
+        doc = game(variant, players, seed)
+        k = next((k for k, d in enumerate(doc["deals"]) if d["type"] == "contract"
+                  and "tricks" in d and set(d["defence"].values()) == {"whist"}
+                  and len({d["tricks"][s] for s in d["defence"]}) == 2), None)
+        if k is not None:
+            break
+    else:
+        raise AssertionError("no game with such a contract")
+    deal = doc["deals"][k]
+    first, second = deal["defence"]
+    tricks = {**deal["tricks"], first: deal["tricks"][second], second: deal["tricks"][first]}
+    evidence = sheet_evidence(doc, sure=0.999, talon=players == 4)
+    rows = list(evidence.rows)
+    rows[k] = row_evidence({**deal, "tricks": tricks}, k, evidence.seats, sure=0.9999,
+                           talon=players == 4)
+    decoded = decode_sheet(replace(evidence, rows=tuple(rows)))
+    assert decoded.rows[k].status == "doubtful"
+    assert decoded.rows[k].deal == deal

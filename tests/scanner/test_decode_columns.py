@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
-from scanner.decode.columns import EntryCells, decode_column
+from scanner.decode.columns import EntryCells, _confusion, decode_column
 from scanner.decode.redecode import EntryEvidence
 from scanner.decode.sheet import decode_sheet
 from scoring import RuleSet, expected_sheet, parse_record
@@ -107,3 +108,89 @@ def test_notes_name_an_empty_entry_in_words() -> None:
     decision = decode_column(cells, expected)[2]
     assert decision.status == "doubtful"
     assert "nothing" in decision.note and "None" not in decision.note
+
+
+@pytest.mark.parametrize(("variant", "doubtful"), [("sochi", True), ("leningrad", False)])
+def test_a_pool_total_above_the_agreed_pool_is_never_read(variant: str, doubtful: bool) -> None:
+    """Issue 13 class 5: a pool entry whose tens digit (a 1) the ink reads as 7 at 0.999
+    (the writer's 12 read 72 in a pool of 20). In Sochi a pool never passes the agreed pool
+    (RULES.md §6): 72 gets no weight and the entry is doubtful, its value the 12 the rules
+    expect. In Leningrad a pool may pass it: the ink's clear 72 is kept as written."""
+    for seed in range(200):
+        doc = game(seed, variant)
+        place = next(((seat, index) for seat in doc["seats"]
+                      for index, value in enumerate(doc["written"][seat]["pool"])
+                      if 10 <= value < 20), None)
+        if place is not None:
+            break
+    else:
+        raise AssertionError("no game with a pool entry from 10 to 19")
+    seat, index = place
+    written = doc["written"][seat]["pool"]
+    evidence = sheet_evidence(doc, sure=0.999)
+    column = next(c for c in evidence.columns if c.seat == seat and c.kind == "pool")
+    cells = list(evidence.columns[column])
+    tens = [1e-4] * 11
+    tens[7] = 0.999
+    misread = list(cells[index].cells)
+    misread[1] = tens
+    cells[index] = EntryCells(tuple(misread))
+    decoded = decode_sheet(replace(evidence, columns={**evidence.columns, column: tuple(cells)}))
+    entry = decoded.entries[column][index]
+    if doubtful:
+        assert (entry.status, entry.value) == ("doubtful", written[index])
+        assert f"the ink says {written[index] + 60}, above the pool of 20" in entry.note
+        assert all(value is None or value <= 20 for value, _ in entry.candidates)
+    else:
+        assert (entry.status, entry.value) == ("read", written[index] + 60)
+
+
+def _pair_with_one_units_digit() -> tuple[list[SheetEntry], list[int], int]:
+    """A column whose entries ``i`` and ``i + 1`` (two digits or more) end in the same digit."""
+    for seed in range(300):
+        sheet = expected_sheet(parse_record(game(seed)))
+        for column in sheet.totals:
+            entries = list(sheet.column(column))
+            if any(e.total.denominator != 1 or e.deal is None for e in entries):
+                continue
+            values = [int(e.total) for e in entries]
+            for i in range(len(values) - 2):
+                if values[i] >= 10 and values[i] % 10 == values[i + 1] % 10 \
+                        and 0 < values[i] < values[i + 1] < values[i + 2] < 1000:
+                    return entries, values, i
+    raise AssertionError("no column with such a pair")
+
+
+@pytest.mark.parametrize("first", [0.9999, 0.995])
+def test_one_writers_misread_repeated_down_a_column_is_never_read(first: float) -> None:
+    """Issue 13 class 2: one writer's units digit read as another in two entries in a row
+    ("102, 112" read "107, 117"), the first at ``first`` a cell, the second at 0.9999.
+    Taken as the writer's slip carried on, the second entry fits (the first plus the deal's
+    amount); taken as the same misread twice, both do: the entries are doubtful, not read.
+    At 0.9999 the first is clear ink the rules did not expect; at 0.995 it is doubtful
+    already and the second, read on main (the silent field of the last closing note), is
+    re-checked under both. The entry after them, the right total again, is read."""
+    expected, values, i = _pair_with_one_units_digit()
+    wrong = (values[i] % 10 + 5) % 10
+    cells = [entry_cells(v, 3, sure=0.9999) for v in values]
+    for k, sure in ((i, first), (i + 1, 0.9999)):
+        units = [(1 - sure) / 10] * 11
+        units[wrong] = sure
+        cells[k] = EntryCells((*cells[k].cells[:2], tuple(units)))
+    decisions = decode_column(cells, expected)
+    assert [d.status for d in decisions[i:i + 2]] == ["doubtful", "doubtful"]
+    assert "a misread repeated" in decisions[i + 1].note
+    assert decisions[i + 2].status == "read"
+    assert decisions[i + 2].value == values[i + 2]
+
+
+def test_a_slip_carried_on_with_other_digits_is_read() -> None:
+    """A writer's slip carried on (each later entry off by the same amount, its digits off
+    differently) is no repeated misread: the entries after the slip are read as written."""
+    expected, values = long_column(5)
+    written = [values[0], *(v + 3 for v in values[1:])]
+    assert len({_confusion(v, w) for v, w in zip(values[1:], written[1:], strict=True)}) > 1
+    decisions = decode_column([entry_cells(v, 3, sure=0.9999) for v in written], expected)
+    assert [d.value for d in decisions[:len(written)]] == written
+    assert all(d.status == "read" for d in decisions[2:len(written)])
+

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from forms.geometry.deal_column import CALLS
-from scanner.decode.deals import _shape
 from scanner.decode.legality import VerdictKey, is_legal, verdict_key
+from scanner.decode.row_marks import deal_shape
 from scanner.decode.rows import Queued, Reading, best_first
 from scoring.rules import RuleSet
 
@@ -80,7 +80,7 @@ def test_deal_shapes_with_one_verdict_key_get_one_verdict_from_the_rules_engine(
         for dealer in seats:
             start = seats.index(dealer)
             playing = [seats[(start + i) % players] for i in range(1, players + 1)][:3]
-            for shape, played, quick in _every_shape(dealer, playing):
+            for shape, played, quick in _everydeal_shape(dealer, playing):
                 deal = dict(shape)
                 if played:
                     deal["tricks"] = dict(zip(playing, (6, 4, 0), strict=True))
@@ -94,15 +94,15 @@ def test_deal_shapes_with_one_verdict_key_get_one_verdict_from_the_rules_engine(
         assert set(verdicts.values()) == {True, False}
 
 
-def _every_shape(dealer: str, playing: list[str]
+def _everydeal_shape(dealer: str, playing: list[str]
                  ) -> list[tuple[dict[str, Any], bool, int]]:
-    shapes = [_shape("allpass", "allpass", None, None, {}, [], dealer)]
+    shapes = [deal_shape("allpass", "allpass", None, None, {}, [], dealer)]
     for declarer in playing:
         defenders = [p for p in playing if p != declarer]
-        shapes.append(_shape("misere", declarer, "misere", None, {}, defenders, dealer))
+        shapes.append(deal_shape("misere", declarer, "misere", None, {}, defenders, dealer))
         for level, suit in itertools.product(("6", "7", "8", "10"), ("S", "H", "NT")):
             for calls in itertools.product(CALLS, repeat=len(defenders)):
-                shapes.append(_shape("contract", declarer, level, suit,
+                shapes.append(deal_shape("contract", declarer, level, suit,
                                      dict(zip(defenders, calls, strict=True)), defenders,
                                      dealer))
     return [(shape, played, quick) for shape in shapes

@@ -44,8 +44,8 @@ def test_bad_files_each_say_why(tmp_path: Path) -> None:
         load_file(tmp_path / "text.png")
     with pytest.raises(UnreadableImage, match="bad.pdf"):
         load_file(tmp_path / "bad.pdf")
-    with pytest.raises(NotAnImage, match="missing.jpg"):
-        expand_paths([tmp_path / "missing.jpg"])
+    with pytest.raises(NotAnImage, match="missing.jpg: does not exist"):
+        load_file(expand_paths([tmp_path / "missing.jpg"])[0])
     results = list(iter_pages(sorted(tmp_path.iterdir())))
     assert sum(isinstance(r, Exception) for r in results) == 3
     assert sum(not isinstance(r, Exception) for r in results) == 1

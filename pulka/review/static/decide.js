@@ -41,18 +41,20 @@ function savedText(target, action, extra) {
   // What a decision saves, in words: shown once the server has saved it.
   if (action === "accept") {
     const [value] = target.candidates[extra.candidate - 1] || [null];
-    return `${valueText(value)} (candidate ${candidateKey(extra.candidate - 1)})`;
+    return t("{value} (candidate {key})",
+      { value: valueText(value), key: candidateKey(extra.candidate - 1) });
   }
-  if (action === "type") return `${extra.value.trim() || "empty"} (typed)`;
-  return action === "illegible" ? "marked illegible" : "comes back last";
+  if (action === "type") return t("{value} (typed)", { value: extra.value.trim() || t("empty") });
+  return action === "illegible" ? t("marked illegible") : t("comes back last");
 }
 
 function refuse(what) {
   // A key or click while a save is under way is never applied (to that cell or the next).
-  const busy = state.saving ? `still saving ${state.saving.label}` : "still loading";
+  const busy = state.saving ? t("still saving {label}", state.saving) : t("still loading");
   state.refused += 1;
   document.body.dataset.refused = String(Number(document.body.dataset.refused || 0) + 1);
-  showStatus(`${busy}: ${what} not applied; press it again when the next cell shows`, true);
+  showStatus(t("{busy}: {what} not applied; press it again when the next cell shows",
+    { busy, what }), true);
 }
 
 function holdCard(target) {
@@ -77,7 +79,7 @@ function decide(cell, action, extra) {
   const target = cell || state.current;
   if (!target) return null;
   if (state.pending > 0) {
-    refuse("that choice");
+    refuse(t("that choice"));
     return null;
   }
   const what = savedText(target, action, extra || {});
@@ -87,9 +89,10 @@ function decide(cell, action, extra) {
     try {
       const doc = await api("/api/decide", { sheet: target.sheet, key: target.key, action, ...extra });
       await afterDecision(doc, target.sheet);
-      showLast(action === "skip" ? "Skipped" : "Saved", `${target.label}: ${what}`);
-      showStatus(state.refused ? `${state.refused} key(s) pressed while saving were not `
-        + "applied; press them again" : `${Math.round(state.lastMs)} ms`, state.refused > 0);
+      showLast(action === "skip" ? "skipped" : "saved", `${target.label}: ${what}`);
+      showStatus(state.refused ? tn("{n} key(s) pressed while saving were not applied; press "
+        + "them again", "{n} key(s) pressed while saving were not applied; press them again",
+      state.refused) : t("{ms} ms", { ms: Math.round(state.lastMs) }), state.refused > 0);
     } finally {
       releaseCard();
     }
@@ -98,29 +101,32 @@ function decide(cell, action, extra) {
 
 function undo() {
   if (state.pending > 0) {
-    refuse("undo");
+    refuse(t("undo"));
     return null;
   }
   return enqueue(async () => {
     const doc = await api("/api/undo", {});
     if (!doc.undone) {
-      showStatus("nothing of yours to undo");
+      showStatus(t("nothing of yours to undo"));
       return;
     }
     state.focus = { sheet: doc.undone.sheet, key: doc.undone.key };
     await afterDecision(doc, doc.undone.sheet);
     const back = state.current && state.current.key === doc.undone.key ? state.current : null;
-    showLast("Undone", back ? `${back.label}: back to ${valueText(back.value)}, to decide again`
-      : `${doc.undone.key} on ${doc.undone.sheet}`);
-    showStatus(`${Math.round(state.lastMs)} ms`);
+    showLast("undone", back ? t("{label}: back to {value}, to decide again",
+      { label: back.label, value: valueText(back.value) })
+      : t("{key} on {sheet}", doc.undone));
+    showStatus(t("{ms} ms", { ms: Math.round(state.lastMs) }));
   });
 }
 
 function showLast(verb, text) {
-  const undoable = verb === "Saved" ? el("span", { class: "muted" }, " · ",
-    el("kbd", {}, "u"), " undoes it") : null;
-  $("#last").replaceChildren(el("strong", {}, verb), " ", text, undoable);
-  $("#last").dataset.verb = verb.toLowerCase();
+  // verb: "saved", "skipped" or "undone", a code kept in data-verb; shown in words.
+  const words = { saved: t("Saved"), skipped: t("Skipped"), undone: t("Undone") };
+  const undoable = verb === "saved" ? el("span", { class: "muted" }, " · ",
+    withKeys(t("[[u]] undoes it"))) : null;
+  $("#last").replaceChildren(el("strong", {}, words[verb]), " ", text, undoable);
+  $("#last").dataset.verb = verb;
 }
 
 function showStatus(text, error) {
@@ -145,7 +151,7 @@ function enter(cell, input) {
   const text = input.value;
   if (text.trim() !== "") decide(cell, "type", { value: text });
   else if (cell.candidates.length) decide(cell, "accept", { candidate: 1 });
-  else showStatus("nothing typed and no candidate: type a value, or x for illegible", true);
+  else showStatus(t("nothing typed and no candidate: type a value, or x for illegible"), true);
 }
 
 function editKey(event, cell, input) {
@@ -156,8 +162,8 @@ function editKey(event, cell, input) {
     return;
   }
   event.preventDefault();
-  showStatus(`“${event.key}” is not part of a number: ⏎ saves ${input.value.trim()}, `
-    + "Esc clears it", true);
+  showStatus(t("“{key}” is not part of a number: ⏎ saves {value}, Esc clears it",
+    { key: event.key, value: input.value.trim() }), true);
 }
 
 function commandKey(event, cell, input) {
@@ -170,7 +176,7 @@ function commandKey(event, cell, input) {
   if (key.length === 1) event.preventDefault();
   if (choice >= 0) {
     if (choice < cell.candidates.length) decide(cell, "accept", { candidate: choice + 1 });
-    else showStatus(`this cell has no candidate ${key}`, true);
+    else showStatus(t("this cell has no candidate {key}", { key }), true);
   } else if (key === "t") input.focus({ preventScroll: true });
   else if (key === "x") decide(cell, "illegible");
   else if (key === "s" || key === " ") decide(cell, "skip");
@@ -185,7 +191,7 @@ function onKey(event) {
   if (event.ctrlKey && !undoKey) return;  // the browser's own (copy, reload, ...)
   if (state.pending > 0) {
     event.preventDefault();
-    refuse(`key “${event.key === " " ? "Space" : event.key}”`);
+    refuse(t("key “{key}”", { key: event.key === " " ? t("Space") : event.key }));
     return;
   }
   if (event.repeat && (event.key === "Enter" || /^[a-z ]$/i.test(event.key))) {
@@ -219,5 +225,8 @@ document.addEventListener("keydown", onKey);
 document.addEventListener("DOMContentLoaded", () => {
   $("#to-queue").addEventListener("click", () => state.view !== "queue" && toggleView());
   $("#to-sheet").addEventListener("click", () => state.view !== "sheet" && toggleView());
-  enqueue(refreshAll);
+  enqueue(async () => {
+    await loadCatalogue();
+    await refreshAll();
+  });
 });

@@ -5,7 +5,13 @@
 // on the marked finding (the first without a ruling). Loaded after decide.js.
 "use strict";
 
-const RULED_WORDS = { apply: "penalty applied", waive: "penalty waived" };
+function ruledText(action, who) {
+  const words = {
+    apply: t("penalty applied by {who}", { who }), waive: t("penalty waived by {who}", { who }),
+    misread: t("cell corrected by {who}", { who }),
+  };
+  return words[action] || action;
+}
 
 function markedFinding(panel) {
   return panel.findings.find((f) => f.status === "error" && !f.ruling) || null;
@@ -18,12 +24,14 @@ function canSignOff(panel) {
 
 function findingItem(panel, f, marked) {
   const waits = f.status === "waits_for_review";
-  const state = waits ? "waits for review: verify its doubtful cells first"
-    : f.ruling ? `${RULED_WORDS[f.ruling.action] || f.ruling.action} by ${f.ruling.by}`
-      : f.penalty ? `penalty proposed: ${f.penalty}` : "no penalty (it does not favour its writer)";
+  const state = waits ? t("waits for review: verify its doubtful cells first")
+    : f.ruling ? ruledText(f.ruling.action, f.ruling.by)
+      : f.penalty ? t("penalty proposed: {penalty}", { penalty: f.penalty })
+        : t("no penalty (it does not favour its writer)");
   const misread = el("input", {
     class: "misread", type: "text", inputmode: "numeric", autocomplete: "off", hidden: true,
-    placeholder: "the true value, ⏎", "aria-label": `true value of finding ${f.number}`,
+    placeholder: t("the true value, ⏎"),
+    "aria-label": t("true value of finding {n}", { n: f.number }),
     onkeydown: (event) => {
       if (event.key === "Enter" && event.target.value.trim()) {
         event.preventDefault();
@@ -47,9 +55,10 @@ function findingItem(panel, f, marked) {
     onclick: () => f.key && showCellInSheet(panel.sheet, f.key),
   }, el("span", { class: "n" }, `${f.number}. `), f.message,
   el("div", { class: "finding-state" }, state),
-  el("div", { class: "rulings" }, button("apply", "Apply", "apply the 4.2.7 penalty (p)"),
-    button("waive", "Waive", "waive the penalty (w)"),
-    f.entry ? button("misread", "Misread", "the cell was read wrong: type its value (m)") : null,
+  el("div", { class: "rulings" }, button("apply", t("Apply"), t("apply the 4.2.7 penalty (p)")),
+    button("waive", t("Waive"), t("waive the penalty (w)")),
+    f.entry ? button("misread", t("Misread"), t("the cell was read wrong: type its value (m)"))
+      : null,
     misread));
 }
 
@@ -62,19 +71,21 @@ function findingsBlock(panel) {
   const marked = markedFinding(panel);
   const list = panel.findings.length
     ? el("ul", { class: "findings" }, panel.findings.map((f) => findingItem(panel, f, f === marked)))
-    : el("p", { class: "muted" }, "none");
+    : el("p", { class: "muted" }, t("none"));
   const signed = panel.signed_off;
   const signoff = signed
-    ? el("p", { class: "signed", id: "signed" }, `Signed off by ${signed.by} at ${signed.at}`)
+    ? el("p", { class: "signed", id: "signed" },
+      t("Signed off by {who} at {at}", { who: signed.by, at: signed.at }))
     : el("button", {
       type: "button", id: "signoff", disabled: !canSignOff(panel) || null,
-      title: "no doubtful cell and every finding ruled (o)", onclick: () => signOff(panel.sheet),
-    }, "Sign off");
+      title: t("no doubtful cell and every finding ruled (o)"),
+      onclick: () => signOff(panel.sheet),
+    }, t("Sign off"));
   const report = el("a", {
     id: "report-link", href: `/report/${encodeURIComponent(panel.sheet)}`, target: "_blank",
     rel: "noopener",
-  }, "Report as it stands");
-  return [el("h3", {}, `Findings (${panel.findings.length})`), list,
+  }, t("Report as it stands"));
+  return [el("h3", {}, t("Findings ({n})", { n: panel.findings.length })), list,
     el("div", { class: "judge" }, signoff, report)];
 }
 
@@ -84,8 +95,7 @@ function ruleFinding(sheetId, finding, action, value) {
   return enqueue(async () => {
     const doc = await api("/api/rule", body);
     const done = doc.ruled;
-    showStatus(`finding ${done.finding}: ${RULED_WORDS[done.action] || "cell corrected"} `
-      + `by ${done.by} (${Math.round(state.lastMs)} ms)`);
+    showStatus(`${t("finding {n}", { n: done.finding })}: ${ruledText(done.action, done.by)}`);
     await afterDecision(doc, sheetId);
   });
 }
@@ -93,7 +103,7 @@ function ruleFinding(sheetId, finding, action, value) {
 function signOff(sheetId) {
   return enqueue(async () => {
     const doc = await api("/api/signoff", { sheet: sheetId });
-    showStatus(`sheet ${sheetId} signed off by ${doc.ruled.by}`);
+    showStatus(t("sheet {sheet} signed off by {who}", { sheet: sheetId, who: doc.ruled.by }));
     await afterDecision(doc, sheetId);
   });
 }
@@ -108,12 +118,13 @@ function judgeKey(event) {
   const marked = markedFinding(panel);
   if (event.key === "o") {
     if (canSignOff(panel)) signOff(panel.sheet);
-    else showStatus("not yet: a doubtful cell or a finding without a ruling is left", true);
+    else showStatus(t("not yet: a doubtful cell or a finding without a ruling is left"), true);
   } else if (!marked) {
-    showStatus("no finding waits for a ruling", true);
+    showStatus(t("no finding waits for a ruling"), true);
   } else if (event.key === "m") {
     const input = document.querySelector(`li.marked input.misread`);
-    if (input) openMisread(input); else showStatus("this finding has no cell to correct", true);
+    if (input) openMisread(input);
+    else showStatus(t("this finding has no cell to correct"), true);
   } else {
     ruleFinding(panel.sheet, marked, event.key === "p" ? "apply" : "waive");
   }

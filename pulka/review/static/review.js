@@ -60,24 +60,26 @@ function contractText(contract) {
 }
 
 function dealText(deal) {
-  if (deal === null || deal === undefined) return "empty";
+  if (deal === null || deal === undefined) return t("empty");
   if (typeof deal !== "object") return String(deal);
   const parts = [];
-  if (deal.type === "allpass") parts.push("all pass");
-  else if (deal.type === "misere") parts.push(`${deal.declarer} misère`);
+  if (deal.type === "allpass") parts.push(t("all pass"));
+  else if (deal.type === "misere") parts.push(`${deal.declarer} ${t("misère")}`);
   else parts.push(`${deal.declarer} ${contractText(deal.contract)}`);
   if (deal.defence) {
-    parts.push(Object.entries(deal.defence).map(([seat, what]) => `${seat} ${what}`).join(", "));
+    parts.push(Object.entries(deal.defence).map(([seat, what]) => `${seat} ${callWord(what)}`)
+      .join(", "));
   }
   if (deal.tricks) {
-    parts.push("tricks " + Object.entries(deal.tricks).map(([s, n]) => `${s} ${n}`).join(" "));
+    parts.push(t("tricks {list}",
+      { list: Object.entries(deal.tricks).map(([s, n]) => `${s} ${n}`).join(" ") }));
   }
-  if (deal.dealer) parts.push(`dealt by ${deal.dealer}`);
+  if (deal.dealer) parts.push(t("dealt by {seat}", { seat: deal.dealer }));
   return parts.join(" · ");
 }
 
 function valueText(value) {
-  if (value === null || value === undefined) return "empty";
+  if (value === null || value === undefined) return t("empty");
   return typeof value === "object" ? dealText(value) : String(value);
 }
 
@@ -86,7 +88,7 @@ function valueText(value) {
 function inkAlone(cell) {
   if (!cell.ink_alone || !cell.ink_alone.length) return null;
   const said = cell.ink_alone.map(([v, p]) => `${valueText(v)} (${percent(p)})`).join(", ");
-  return el("span", { class: "ink-alone" }, ` · the ink alone says ${said}`);
+  return el("span", { class: "ink-alone" }, ` · ${t("the ink alone says {values}", { values: said })}`);
 }
 
 function percent(p) {
@@ -98,7 +100,7 @@ function imgUrl(sheet, kind, which) {
 }
 
 function sheetTitle(group) {
-  const where = group.round ? `round ${group.round} · table ${group.table}` : "";
+  const where = group.round ? t("round {round} · table {table}", group) : "";
   return [group.tournament, where, group.sheet].filter(Boolean).join(" · ");
 }
 
@@ -167,12 +169,12 @@ function render(previousPanel) {
 function renderProgress() {
   const q = state.queue;
   const sheets = q.sheets.length;
-  const states = Object.entries(q.states).map(([s, n]) => `${n} ${s.replace("_", " ")}`);
+  const states = Object.entries(q.states).map(([s, n]) => `${n} ${stateWord(s)}`);
   $("#progress").replaceChildren(
-    el("strong", {}, `${q.total} to check`),
-    ` in ${sheets} sheet${sheets === 1 ? "" : "s"} · ${q.decided} decided · `,
-    el("span", { class: "muted" }, states.join(", ") || "no sheets yet"),
-    el("span", { class: "who" }, `as ${q.who}`),
+    el("strong", {}, t("{n} to check", { n: q.total })),
+    ` ${tn("in {n} sheet", "in {n} sheets", sheets)} · ${t("{n} decided", { n: q.decided })} · `,
+    el("span", { class: "muted" }, states.join(", ") || t("no sheets yet")),
+    el("span", { class: "who" }, t("as {who}", { who: q.who })),
   );
 }
 
@@ -187,8 +189,8 @@ function renderQueueList() {
     }, el("span", { class: "k" }, shortKey(cell.key)),
     el("span", { class: "conf" }, percent(cell.confidence))))),
   ));
-  list.replaceChildren(el("h2", {}, "Queue"), ...blocks);
-  if (!blocks.length) list.append(el("p", { class: "muted" }, "empty"));
+  list.replaceChildren(el("h2", {}, t("Queue")), ...blocks);
+  if (!blocks.length) list.append(el("p", { class: "muted" }, t("empty")));
 }
 
 function cellOf(item) {
@@ -199,18 +201,20 @@ function cellOf(item) {
 
 function shortKey(key) {
   const parts = key.split(":");
-  if (parts[0] === "row") return `deal row ${Number(parts[1]) + 1}`;
+  if (parts[0] === "row") return t("deal row {n}", { n: Number(parts[1]) + 1 });
   const n = Number(parts[parts.length - 1]) + 1;
-  return parts.length === 5 ? `${parts[1]} whists/${parts[3]} #${n}` : `${parts[1]} ${parts[2]} #${n}`;
+  return parts.length === 5 ? t("{seat} whists/{on} #{n}", { seat: parts[1], on: parts[3], n })
+    : `${parts[1]} ${columnWord(parts[2])} #${n}`;
 }
 
 function cropView(cell) {
-  if (!cell.has_crop) return el("div", { class: "crop none" }, "no crop stored");
+  if (!cell.has_crop) return el("div", { class: "crop none" }, t("no crop stored"));
+  const alt = t("ink of {where}", { where: cell.key });
   const url = imgUrl(cell.sheet, "crop", cell.key);
   if (!cell.key.startsWith("row:")) {
-    return el("div", { class: "crop" }, el("img", { src: url, alt: `ink of ${cell.key}` }));
+    return el("div", { class: "crop" }, el("img", { src: url, alt }));
   }
-  const canvas = el("canvas", { class: "row-crop", "aria-label": `ink of ${cell.key}` });
+  const canvas = el("canvas", { class: "row-crop", "aria-label": alt });
   const image = new Image();
   image.onload = () => {
     const part = Math.ceil(image.naturalWidth / ROW_CROP_PARTS);
@@ -245,42 +249,45 @@ function renderCard(cell) {
   const candidates = el("ol", { class: "candidates" }, cell.candidates.slice(0, CANDIDATE_KEYS.length).map(
     ([value, p], i) => el("li", {
       class: value !== null && JSON.stringify(value) === JSON.stringify(cell.expected) ? "fits" : null,
-      "data-choice": candidateKey(i), title: `press ${candidateKey(i)} to accept`,
+      "data-choice": candidateKey(i), title: t("press {key} to accept", { key: candidateKey(i) }),
       onclick: () => decide(cell, "accept", { candidate: i + 1 }),
     }, el("kbd", {}, candidateKey(i)), el("span", { class: "value" }, candidateText(value, values)),
     el("span", { class: "bar" }, el("span", { class: "fill", "data-p": p })),
     el("span", { class: "p" }, percent(p))),
   ));
   const expected = cell.expected === null || cell.expected === undefined ? null
-    : el("p", { class: "expected" }, "The rules expect ", el("strong", {}, valueText(cell.expected)));
+    : el("p", { class: "expected" }, `${t("The rules expect")} `,
+      el("strong", {}, valueText(cell.expected)));
   const note = cell.note ? el("p", { class: "note" }, cell.note) : null;
   const neighbours = el("table", { class: "neighbours" },
-    el("caption", {}, cell.key.startsWith("row:") ? "Rows around it" : "Its column (running total)"),
+    el("caption", {}, cell.key.startsWith("row:") ? t("Rows around it")
+      : t("Its column (running total)")),
     el("tbody", {}, cell.neighbours.map((n) => el("tr", { class: n.current ? "current" : null },
-      el("th", {}, cell.key.startsWith("row:") ? `row ${n.n}` : `#${n.n}`),
+      el("th", {}, cell.key.startsWith("row:") ? t("row {n}", { n: n.n }) : `#${n.n}`),
       el("td", {}, n.current ? `${valueText(n.value)} ?` : valueText(n.value)),
       el("td", { class: "muted" }, n.deal && !(cell.key.startsWith("row:") && n.deal === n.n)
-        ? `deal ${n.deal}` : ""),
-      el("td", { class: "muted" }, n.current ? "this cell" : n.verified ? "verified" : n.status)))));
+        ? t("deal {n}", { n: n.deal }) : ""),
+      el("td", { class: "muted" }, n.current ? t("this cell")
+        : stateWord(n.verified ? "verified" : n.status))))));
   const row = cell.key.startsWith("row:");
   const input = el("input", {
     id: "typed", type: "text", inputmode: row ? "text" : "numeric", autocomplete: "off",
-    placeholder: row ? "deal as JSON" : "digits", "aria-label": "type the value",
+    placeholder: row ? t("deal as JSON") : t("digits"), "aria-label": t("type the value"),
   });
   Object.assign($("#card").dataset, { sheet: cell.sheet, key: cell.key });
   $("#card").replaceChildren(
     el("div", { class: "where" }, sheetTitle(group)),
     el("h2", {}, cell.label),
-    el("div", { class: "value-now" }, "Read as ", el("strong", {}, valueText(cell.value)),
-      ` · ${percent(cell.confidence)} sure`, inkAlone(cell),
-      cell.skipped ? el("em", {}, " · skipped once") : null),
+    el("div", { class: "value-now" }, `${t("Read as")} `, el("strong", {}, valueText(cell.value)),
+      ` · ${t("{p} sure", { p: percent(cell.confidence) })}`, inkAlone(cell),
+      cell.skipped ? el("em", {}, ` · ${t("skipped once")}`) : null),
     cropView(cell),
     el("div", { class: "columns" },
-      el("div", {}, el("h3", {}, "Candidates"), candidates, expected, note),
+      el("div", {}, el("h3", {}, t("Candidates")), candidates, expected, note),
       el("div", {}, neighbours)),
-    el("div", { class: "type" }, el("label", { for: "typed" }, "Type a value"), input,
-      el("span", { class: "muted" }, "⏎ saves what is typed, or with nothing typed accepts ",
-        el("kbd", {}, "a"), " · Esc clears")),
+    el("div", { class: "type" }, el("label", { for: "typed" }, t("Type a value")), input,
+      el("span", { class: "muted" },
+        withKeys(t("⏎ saves what is typed, or with nothing typed accepts [[a]] · Esc clears")))),
   );
   input.focus({ preventScroll: true });
   for (const fill of document.querySelectorAll(".fill")) {
@@ -292,10 +299,10 @@ function renderEmpty() {
   const q = state.queue;
   const nothing = !Object.keys(q.states).length;
   $("#empty").replaceChildren(
-    el("h2", {}, nothing ? "The store has no sheets yet" : "Nothing left to check"),
+    el("h2", {}, nothing ? t("The store has no sheets yet") : t("Nothing left to check")),
     el("p", { class: "muted" }, nothing
-      ? "Import scans with `pulka import FOLDER`; their doubtful cells appear here."
-      : "Every doubtful cell has been decided. Press v to look at a sheet."),
+      ? t("Import scans with `pulka import FOLDER`; their doubtful cells appear here.")
+      : t("Every doubtful cell has been decided. Press v to look at a sheet.")),
   );
 }
 
@@ -307,11 +314,11 @@ function renderPanel(previous) {
     for (const row of (previous && previous.sheet === panel.sheet ? previous.settlement : [])) {
       old[row.seat] = row.rounded;
     }
-    blocks.push(el("h2", {}, "This sheet", el("span", { class: `badge ${panel.state}` },
-      panel.state.replace("_", " "))));
+    blocks.push(el("h2", {}, t("This sheet"), el("span", { class: `badge ${panel.state}` },
+      stateWord(panel.state))));
     if (panel.record_error) blocks.push(el("p", { class: "error" }, panel.record_error));
     blocks.push(...findingsBlock(panel));  // findings.js
-    blocks.push(el("h3", {}, "Settlement"), el("table", { class: "settlement" },
+    blocks.push(el("h3", {}, t("Settlement")), el("table", { class: "settlement" },
       el("tbody", {}, panel.settlement.map((row) => el("tr", {
         class: row.seat in old && old[row.seat] !== row.rounded ? "changed" : null,
         "data-seat": row.seat,
@@ -321,11 +328,11 @@ function renderPanel(previous) {
   const tournament = panel ? panel.tournament : null;
   for (const table of (state.standings ? state.standings.tournaments : [])) {
     if (tournament && table.tournament !== tournament) continue;
-    blocks.push(el("h3", {}, `Standings · ${table.tournament || "no tournament"}`),
+    blocks.push(el("h3", {}, t("Standings · {name}", { name: table.tournament || t("no tournament") })),
       el("table", { class: "standings" }, el("tbody", {}, table.standings.map((row) => el("tr", {},
         el("td", { class: "num muted" }, String(row.rank)), el("th", {}, row.player),
-        el("td", { class: "num" }, row.rounded),
-        el("td", { class: "muted" }, row.provisional ? "provisional" : ""))))));
+        el("td", { class: "num" }, decimalText(row.rounded)),
+        el("td", { class: "muted" }, row.provisional ? t("provisional") : ""))))));
   }
   $("#panel").replaceChildren(...blocks);
 }

@@ -1,0 +1,213 @@
+"""The reader on sheets it was not built with: the open generator's evaluation part, per class,
+beside the old generator's sheets, in one run.
+
+Run: ``python -m bench.reader_eval [--sheets 24] [--legacy 12] [--dpi 300] [--seed 1]
+[--out DIR] [--json FILE]``.
+
+It makes ``--sheets`` evaluation sheets (:mod:`samplegen.profiles`, part EVALUATION: fonts,
+pen-stroke writers, marks and captures the reader never trained or was tuned on; 3 and 4
+players, every variant, one or two recording errors on two sheets in three) and ``--legacy``
+sheets of the old generator (clean, scanned, photographed), all seeded, reads each with
+``pulka scan``'s pipeline as it is (:func:`scanner.pipeline.scan_paths`) and compares the
+``scan.json`` fields with the truth. A field is a deal row or a written running total of the
+truth, or a field the scan reports that the truth does not have. Per class (glyph source x
+capture x marks x ink), per dimension of the class and overall it prints:
+
+* fields right after rule decoding;
+* silent errors: wrong and not doubtful (a field of the truth the scan does not report at
+  all counts here: nobody is asked about it);
+* doubtful fields;
+* sheets needing no person (read, no doubtful field);
+* sheets refused, with their messages (their fields are not counted above).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import tempfile
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+
+from samplegen.games import fitting_game
+from samplegen.glyphs import default_glyphs
+from samplegen.profiles import SheetPlan, plan_sheets
+from samplegen.sheets import make_sample
+from samplegen.split import Part
+from scanner.pipeline import ScanFailure, scan_paths
+from scanner.results import SheetScan, entry_key, row_key
+from scoring.rules import RuleSet
+
+VARIANTS = ("sochi", "leningrad", "rostov")
+POOLS = (20, 10)
+
+
+@dataclass
+class Tally:
+    """Counts of one group of sheets."""
+
+    sheets: int = 0
+    refused: int = 0
+    fields: int = 0
+    right: int = 0
+    silent: int = 0
+    doubtful: int = 0
+    no_person: int = 0
+    messages: list[str] = field(default_factory=list)
+
+    def add(self, other: Tally) -> None:
+        """Add another group's counts."""
+        for name in ("sheets", "refused", "fields", "right", "silent", "doubtful",
+                     "no_person"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.messages += other.messages
+
+    def row(self, label: str) -> str:
+        """One line of the table."""
+        read = self.sheets - self.refused
+        return (f"| {label} | {self.sheets} | {self.refused} | {self.fields} | "
+                f"{pct(self.right, self.fields)} | {self.silent} ({pct(self.silent, self.fields)})"
+                f" | {pct(self.doubtful, self.fields)} | {pct(self.no_person, read)} |")
+
+
+def pct(part: int, whole: int) -> str:
+    """``part`` as a percentage of ``whole`` (``-`` when there is none)."""
+    return f"{100 * part / whole:.1f} %" if whole else "-"
+
+
+HEADER = ("| class | sheets | refused | fields | right | silent | doubtful | no person |\n"
+          "|---|---|---|---|---|---|---|---|")
+
+
+def truth_fields(record: dict[str, Any]) -> dict[str, Any]:
+    """The fields the truth's record writes, by ``scan.json`` key."""
+    fields: dict[str, Any] = {row_key(n): deal for n, deal in enumerate(record["deals"])}
+    for seat, cols in record["written"].items():
+        columns = [("pool", None, cols["pool"]), ("mountain", None, cols["mountain"])]
+        columns += [("whists", on, values) for on, values in cols["whists"].items()]
+        for kind, on, values in columns:
+            fields.update({entry_key(seat, kind, on, n): v for n, v in enumerate(values)})
+    return fields
+
+
+def score_sheet(truth: dict[str, Any], scan: SheetScan) -> Tally:
+    """The counts of one read sheet against its truth."""
+    want = truth_fields(truth["record"])
+    got = {f.key: f for f in scan.fields}
+    tally = Tally(sheets=1)
+    for key in [*want, *(k for k in got if k not in want)]:
+        reading = got.get(key)
+        value = None if reading is None else reading.value
+        if key not in want and value is None:
+            continue
+        doubtful = reading is not None and reading.status == "doubtful"
+        right = value == want.get(key)
+        tally.fields += 1
+        tally.right += right
+        tally.doubtful += doubtful
+        tally.silent += not right and not doubtful
+    tally.no_person = int(not scan.doubtful and not scan.missing_pages)
+    return tally
+
+
+def make_set(folder: Path, sheets: int, legacy: int, dpi: int, seed: int
+             ) -> list[tuple[SheetPlan, Path]]:
+    """The evaluation sheets and the legacy ones, seeded, under ``folder``."""
+    plans = plan_sheets("open", Part.EVALUATION, sheets) + \
+        plan_sheets("legacy", Part.TRAINING, legacy)
+    glyphs = default_glyphs()
+    made = []
+    for index, plan in enumerate(plans):
+        rng = random.Random(seed * 100_000 + index)
+        variant, players = VARIANTS[index % 3], 3 + (index // 3) % 2
+        rules = RuleSet.preset(variant, players, POOLS[(index // 6) % 2])
+        out = folder / f"{index:03d}-{plan.profile}-{variant}-{players}"
+        make_sample(fitting_game(rules, rng), out, glyphs, rng, errors=index % 3, dpi=dpi,
+                    plan=plan)
+        made.append((plan, out))
+    return made
+
+
+def read_set(made: list[tuple[SheetPlan, Path]], out: Path) -> dict[str, Tally]:
+    """Each sheet read and scored, by its full class label."""
+    tallies: dict[str, Tally] = {}
+    for number, (plan, folder) in enumerate(made):
+        truth = json.loads((folder / "truth.json").read_text(encoding="utf-8"))
+        outcomes = list(scan_paths([folder], out / f"{number:03d}"))
+        scans = [o for o in outcomes if isinstance(o, SheetScan)]
+        failures = [o.message for o in outcomes if isinstance(o, ScanFailure)]
+        if len(scans) == 1 and not scans[0].missing_pages:
+            tally = score_sheet(truth, scans[0])
+        else:
+            message = "; ".join(failures) or f"{len(scans)} sheets, pages missing"
+            tally = Tally(sheets=1, refused=1, messages=[f"{folder.name}: {message}"])
+        tallies.setdefault(_label(plan), Tally()).add(tally)
+    return tallies
+
+
+def _label(plan: SheetPlan) -> str:
+    return f"legacy x {plan.capture}" if plan.profile == "legacy" else plan.label()
+
+
+def _group(tallies: dict[str, Tally], keep: Iterable[str], by: int | None) -> dict[str, Tally]:
+    """Tallies summed over labels in ``keep``, by one dimension (``None``: all together)."""
+    out: dict[str, Tally] = {}
+    for label in keep:
+        key = "all" if by is None else label.split(" x ")[by]
+        out.setdefault(key, Tally()).add(tallies[label])
+    return out
+
+
+def report(tallies: dict[str, Tally]) -> list[str]:
+    """The tables: per class, per dimension, overall; the refusals' messages."""
+    open_labels = sorted(k for k in tallies if not k.startswith("legacy"))
+    legacy = sorted(k for k in tallies if k.startswith("legacy"))
+    lines = ["evaluation part, per class (glyphs x capture x marks x ink):", HEADER]
+    lines += [tallies[k].row(k) for k in open_labels]
+    for by, name in enumerate(("glyph source", "capture", "marks", "ink")):
+        lines += ["", f"evaluation part, by {name}:", HEADER]
+        lines += [t.row(k) for k, t in sorted(_group(tallies, open_labels, by).items())]
+    lines += ["", "overall:", HEADER]
+    for name, keep in (("evaluation part", open_labels), ("legacy profile", legacy)):
+        if keep:
+            lines.append(_group(tallies, keep, None)["all"].row(name))
+    lines += [tallies[k].row(k) for k in legacy]
+    refusals = [m for t in tallies.values() for m in t.messages]
+    lines += ["", f"refused sheets ({len(refusals)}):", *(f"  {m}" for m in refusals)]
+    return lines
+
+
+def main() -> None:
+    """Make the set, read it, print the tables."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sheets", type=int, default=24, help="evaluation-part sheets")
+    parser.add_argument("--legacy", type=int, default=12, help="old-generator sheets")
+    parser.add_argument("--dpi", type=int, default=300, help="resolution pages are made at")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", type=Path, help="keep the sheets and scans here")
+    parser.add_argument("--json", type=Path, help="write the tallies here")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    with tempfile.TemporaryDirectory() as temp:
+        work = args.out or Path(temp)
+        start = time.perf_counter()
+        made = make_set(work / "samples", args.sheets, args.legacy, args.dpi, args.seed)
+        made_s = time.perf_counter() - start
+        tallies = read_set(made, work / "scans")
+        read_s = time.perf_counter() - start - made_s
+    print("\n".join(report(tallies)))
+    print(f"\n{len(made)} sheets: {made_s:.0f} s to make, {read_s:.0f} s to read "
+          f"({read_s / max(len(made), 1):.1f} s per sheet)")
+    if args.json:
+        args.json.write_text(json.dumps({k: vars(t) for k, t in tallies.items()}, indent=1),
+                             encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,102 @@
+"""The split of every sample source into a TRAINING and an EVALUATION part, in one place.
+
+A figure is evidence only on sources the reader was never trained or tuned on (STYLE.md, "a
+closed loop as evidence"). So every glyph source (a font, the MNIST digits, a pen-stroke writer
+style), every mark style and every capture profile belongs to exactly one :class:`Part`: the
+digit model trains and thresholds are tuned on TRAINING only; EVALUATION is what the bench
+reports. The two parts share no font, no writer style and no mark or capture style.
+
+:data:`FORBIDDEN_FONTS` are reserved for an evaluation this project does not see: they are
+never fetched, drawn, trained or evaluated on here, nor any variant of them (a name that
+contains one, such as ``patrick-hand-sc``). The UCI digits (scikit-learn) are not a sample
+source either: they stay with :mod:`bench.digits_eval`, evaluation only.
+
+>>> part_of("glyphs", "handlee")
+<Part.TRAINING: 'training'>
+>>> is_forbidden("Patrick Hand SC")
+True
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+
+
+class Part(StrEnum):
+    """Which part of the split a source belongs to."""
+
+    TRAINING = "training"
+    EVALUATION = "evaluation"
+
+
+FORBIDDEN_FONTS = (
+    "caveat", "indie-flower", "kalam", "patrick-hand", "shadows-into-light", "reenie-beanie",
+    "gochi-hand", "nanum-pen-script", "covered-by-your-grace", "gloria-hallelujah",
+    "schoolbell", "sue-ellen-francisco",
+)
+"""Handwriting fonts reserved for an independent evaluation; with their variants, never used."""
+
+FORBIDDEN_SOURCES = ("uci",)
+"""Digit sets kept out of the sample generator (evaluation-only elsewhere), matched as a whole
+word of the name."""
+
+T, E = Part.TRAINING, Part.EVALUATION
+
+GLYPH_SOURCES: dict[str, Part] = {
+    # the MNIST sample the model trains on (its held-out writers drive the legacy profile)
+    "mnist": T,
+    # Debian handwriting fonts (training/train_digits.py trains on them)
+    "humor-sans": T, "dkg-handwriting": T, "comic-neue": T, "breip": T, "femkeklaver": T,
+    "klee": T, "kristi": T,
+    # npm @fontsource handwriting families (fetched by samplegen.fonts)
+    "architects-daughter": T, "handlee": T, "neucha": T, "short-stack": T, "gaegu": T,
+    "itim": T, "delius": T, "sriracha": T,
+    "rock-salt": E, "annie-use-your-telescope": E, "the-girl-next-door": E,
+    "swanky-and-moo-moo": E, "permanent-marker": E, "homemade-apple": E,
+    "nanum-brush-script": E,
+    # pen-stroke writer styles (samplegen.strokes)
+    "strokes-school": T, "strokes-continental": T, "strokes-quick": T,
+    "strokes-engineer": E, "strokes-round": E, "strokes-hurried": E,
+}
+"""Every glyph source: a font, a digit set or a pen-stroke writer style."""
+
+MARK_STYLES: dict[str, Part] = {
+    "x-neat": T, "tick-short": T, "plus-upright": T, "loop-circle": T, "scribble-zigzag": T,
+    "cancel-zigzag": T,
+    "x-hasty": E, "tick-long": E, "plus-tilted": E, "loop-oval": E, "scribble-coil": E,
+    "cancel-solid": E,
+}
+"""Every mark style (samplegen.marks); ``cancel-*`` cancel a crossed box."""
+
+CAPTURES: dict[str, Part] = {
+    "legacy-clean": T, "legacy-scan": T, "legacy-photo": T,
+    "phone-near": T, "flatbed-colour": T,
+    "phone-tilted": E, "phone-far": E, "flatbed-grey": E, "flatbed-bw": E,
+}
+"""Every capture profile (samplegen.capture; ``legacy-*``: samplegen.degrade)."""
+
+KINDS: dict[str, dict[str, Part]] = {
+    "glyphs": GLYPH_SOURCES, "marks": MARK_STYLES, "captures": CAPTURES}
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def is_forbidden(name: str) -> bool:
+    """Whether a font or source name is (a variant of) a reserved one."""
+    slug = _slug(name)
+    fonts = any(f in slug or f.replace("-", "") in slug.replace("-", "")
+                for f in FORBIDDEN_FONTS)
+    return fonts or any(s in slug.split("-") for s in FORBIDDEN_SOURCES)
+
+
+def part_of(kind: str, name: str) -> Part:
+    """The part of source ``name`` of ``kind`` (``glyphs``, ``marks``, ``captures``)."""
+    return KINDS[kind][name]
+
+
+def names(kind: str, part: Part) -> tuple[str, ...]:
+    """The sources of ``kind`` in ``part``, in a fixed order."""
+    return tuple(n for n, p in KINDS[kind].items() if p == part)

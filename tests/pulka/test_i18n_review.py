@@ -1,0 +1,136 @@
+"""The review page in Russian and Ukrainian, in real headless Chromium: the page's own words
+come from the catalogue (plural forms by the browser's rules), keys still decide, and no
+English catalogue id is left on it (the store's cell labels and finding messages excepted:
+they are the store's, English until it gives codes)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from review_fixture import SHEET1, build_store
+from review_page import Page, chromium, serving, stored
+from test_i18n_report import LATIN_WORD, english_phrases
+
+from pulka import i18n
+from pulka.review import ReviewServer
+
+pytestmark = pytest.mark.browser
+
+WINDOW = (1440, 1050)
+WORDS = {
+    "ru": {"progress": "проверить: 7 на 2 листах", "tabs": ("Очередь", "Лист"),
+           "card": ("Прочитано как", "Варианты", "Введите значение"), "skip": "пропустить",
+           "saved": "Сохранено", "undone": "Отменено", "legend": "сомнительно",
+           "sheets": {1: "на 1 листе", 2: "на 2 листах", 5: "на 5 листах",
+                      11: "на 11 листах", 21: "на 21 листе", 22: "на 22 листах",
+                      25: "на 25 листах"}},
+    "uk": {"progress": "перевірити: 7 на 2 аркушах", "tabs": ("Черга", "Аркуш"),
+           "card": ("Прочитано як", "Варіанти", "Введіть значення"), "skip": "пропустити",
+           "saved": "Збережено", "undone": "Скасовано", "legend": "сумнівно",
+           "sheets": {1: "на 1 аркуші", 2: "на 2 аркушах", 5: "на 5 аркушах",
+                      11: "на 11 аркушах", 21: "на 21 аркуші", 22: "на 22 аркушах",
+                      25: "на 25 аркушах"}},
+}
+STORE_MADE = "#card h2, .findings, #last, .where, .group h3 small, svg title"
+"""Parts of the page whose text the store writes: cell labels (the card's heading, the sheet
+view's outline titles), finding messages, sheet and tournament names."""
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    with chromium(WINDOW) as driver:
+        yield driver
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ReviewServer]:
+    with serving(build_store(tmp_path)) as running:
+        yield running
+
+
+def open_in(page: Page, language: str) -> None:
+    page.driver.get(f"{page.server.url}?lang={language}")
+    page.settle()
+
+
+def page_words(page: Page) -> str:
+    """The page's visible text, titles and labels, without the parts the store writes."""
+    return str(page.driver.execute_script(
+        "const skip = [...document.querySelectorAll(arguments[0])];"
+        "const kept = (n) => !skip.some((s) => s.contains(n));"
+        "const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);"
+        "const out = [document.title];"
+        "while (walker.nextNode()) if (kept(walker.currentNode)) "
+        "  out.push(walker.currentNode.textContent);"
+        "for (const n of document.querySelectorAll('[title], [aria-label], [placeholder]')) "
+        "  if (kept(n)) out.push(n.title, n.getAttribute('aria-label'), n.placeholder);"
+        "return out.filter(Boolean).join(' ');", STORE_MADE))
+
+
+def english_left(text: str) -> list[str]:
+    plain = " ".join(LATIN_WORD.findall(text))
+    return sorted(p for p in english_phrases() if re.search(rf"\b{re.escape(p)}\b", plain))
+
+
+def test_english_is_seen_when_it_is_there(browser: Any, server: ReviewServer,
+                                          tmp_path: Path) -> None:
+    page = Page(browser, server, tmp_path)
+    assert browser.execute_script("return document.documentElement.lang") == "en"
+    assert "Type a value" in english_left(page_words(page))
+
+
+@pytest.mark.parametrize("language", ["ru", "uk"])
+def test_the_review_page_speaks_the_language(browser: Any, server: ReviewServer,
+                                             tmp_path: Path, language: str) -> None:
+    words = WORDS[language]
+    page = Page(browser, server, tmp_path)
+    open_in(page, language)
+    assert browser.execute_script("return document.documentElement.lang") == language
+    assert page.text("#progress").startswith(words["progress"])
+    assert (page.text("#to-queue"), page.text("#to-sheet")) == words["tabs"]
+    for word in words["card"]:
+        assert word in page.text("#card")
+    assert words["skip"] in page.text("#keys")
+    assert english_left(page_words(page)) == []
+    assert "308,67" in page.text(".standings")  # Lindqvist's 308.67 whists
+    for n, text in words["sheets"].items():
+        assert browser.execute_script(
+            "return tn('in {n} sheet', 'in {n} sheets', arguments[0])", n) == text
+    page.screenshot(f"review-queue-{language}.png")
+
+    page.press("b")  # the second candidate, as in English
+    assert stored(server.db, SHEET1, "row:17")[1] == 1
+    assert page.text("#last").startswith(words["saved"])
+    assert browser.execute_script("return document.querySelector('#last').dataset.verb") \
+        == "saved"
+    page.ctrl("z")
+    assert page.text("#last").startswith(words["undone"])
+    assert english_left(page_words(page)) == []
+
+    page.press("v")
+    page.wait.until(lambda d: d.execute_script("return !!document.querySelector('.legend')"))
+    assert words["legend"] in page.text(".legend")
+    assert english_left(page_words(page)) == []
+
+
+def test_the_catalogue_route(server: ReviewServer) -> None:
+    import json
+    import urllib.error
+    import urllib.request
+
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(f"{server.url}api/catalogue?lang=de", timeout=10)
+    assert refused.value.code == 400
+    assert "not a language pulka speaks" in json.loads(refused.value.read())["error"]
+    with urllib.request.urlopen(f"{server.url}api/catalogue?lang=uk", timeout=10) as answer:
+        assert json.loads(answer.read())["messages"]["Queue"] == "Черга"
+    i18n.use_language("ru")  # what `pulka --lang ru review` (or LANG) chose
+    try:
+        with urllib.request.urlopen(f"{server.url}api/catalogue", timeout=10) as answer:
+            assert json.loads(answer.read())["lang"] == "ru"
+    finally:
+        i18n.use_language("en")

@@ -1,0 +1,50 @@
+"""The reader bench's scoring: right, silent, doubtful, missing and extra fields; the tables."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bench.reader_eval import Tally, report, score_sheet, truth_fields
+from scanner.results import FieldReading, SheetScan, entry_key, row_key
+
+DEAL = {"contract": "pass", "tricks": {"A": 2, "B": 4, "C": 4}}
+TRUTH: dict[str, Any] = {"record": {
+    "deals": [DEAL, {**DEAL, "tricks": {"A": 5, "B": 3, "C": 2}}],
+    "written": {s: {"pool": [2, 4], "mountain": [], "whists": {}} for s in "ABC"}}}
+
+
+def _scan(values: dict[str, Any], doubtful: tuple[str, ...] = ()) -> SheetScan:
+    fields = tuple(FieldReading(k, 0, (0.0, 0.0, 1.0, 1.0),
+                                "doubtful" if k in doubtful else "read", v, 0.9)
+                   for k, v in values.items())
+    return SheetScan("S-1", {}, "L", (), fields, {})
+
+
+def test_a_sheet_read_as_written_is_all_right_and_needs_no_person() -> None:
+    tally = score_sheet(TRUTH, _scan(truth_fields(TRUTH["record"])))
+    assert (tally.fields, tally.right, tally.silent, tally.doubtful, tally.no_person) == \
+        (8, 8, 0, 0, 1)
+
+
+def test_wrong_missing_doubtful_and_extra_fields() -> None:
+    values = truth_fields(TRUTH["record"])
+    values[entry_key("A", "pool", None, 1)] = 7          # wrong, read: silent
+    values[entry_key("B", "pool", None, 0)] = 3          # wrong, doubtful
+    del values[row_key(1)]                               # missing: silent
+    values[entry_key("C", "mountain", None, 0)] = 5      # not written at all: silent
+    tally = score_sheet(TRUTH, _scan(values, doubtful=(entry_key("B", "pool", None, 0),)))
+    assert (tally.fields, tally.right, tally.silent, tally.doubtful, tally.no_person) == \
+        (9, 5, 3, 1, 0)
+
+
+def test_the_report_gives_classes_dimensions_overall_and_refusals() -> None:
+    read = score_sheet(TRUTH, _scan(truth_fields(TRUTH["record"])))
+    refused = Tally(sheets=1, refused=1, messages=["007: take the photo closer"])
+    lines = report({"font x phone-far x tick-long x pencil": refused,
+                    "strokes x flatbed-bw x loop-oval x black": read,
+                    "legacy x legacy-scan": read})
+    text = "\n".join(lines)
+    assert "| phone-far | 1 | 1 | 0 | - | 0 (-) | - | - |" in text
+    assert "| evaluation part | 2 | 1 | 8 | 100.0 % | 0 (0.0 %) | 0.0 % | 100.0 % |" in text
+    assert "| legacy profile | 1 | 0 | 8 |" in text
+    assert "  007: take the photo closer" in text

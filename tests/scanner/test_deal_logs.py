@@ -1,0 +1,62 @@
+"""The expected sheets of candidate deal logs and their fit to the written columns
+(scanner.decode.deal_logs)."""
+
+from __future__ import annotations
+
+import random
+
+from scanner.decode.columns import column_log_likelihood
+from scanner.decode.deal_logs import ILLEGAL_FIT, DealLogs
+from scanner.decode.deals import RowCandidate, decode_row
+from scoring import expected_sheet, parse_record
+from scoring.errors import RecordError
+from tests.scanner.evidence import game, sheet_evidence
+
+
+def test_deal_logs_write_each_pick_as_its_record_would() -> None:
+    doc = game(seed=5)
+    illegal = {"dealer": doc["seats"][0], "type": "misere", "declarer": doc["seats"][1],
+               "defence": {doc["seats"][2]: "whist"}}
+    other_deals = doc["deals"][1:] + doc["deals"][:1]
+    candidates = [[RowCandidate(deal, 0.0), RowCandidate(other, 0.0), RowCandidate(None, 0.0),
+                   RowCandidate(illegal, 0.0)]
+                  for deal, other in zip(doc["deals"], other_deals, strict=True)]
+    evidence = sheet_evidence(doc)
+    logs = DealLogs(evidence.rules, evidence.seats, evidence.columns, candidates)
+    rng = random.Random(7)
+    outcomes = []
+    for attempt in range(60):
+        picks = tuple(rng.choice((0, 0, 0, 1, 2)) for _ in candidates)
+        if attempt % 3 == 0:  # one row's reading the rules refuse
+            picks = tuple(3 if row == attempt % len(picks) else k for row, k in enumerate(picks))
+        chosen = [candidates[row][k].deal for row, k in enumerate(picks)]
+        try:
+            want = expected_sheet(parse_record({**doc, "deals": [d for d in chosen if d]}))
+        except RecordError:
+            want = None
+        assert logs.sheet(picks, rng.randrange(len(picks) + 1)) == want
+        outcomes.append(want is None)
+    assert outcomes.count(True) == 20
+
+
+def test_deal_log_fits_are_their_sheets_column_likelihoods() -> None:
+    """:meth:`DealLogs.fit` weighs the rows before the weighed one once and writes each later
+    row's deal once per course: the same floats as each reading's own sheet."""
+    doc = game("leningrad", 4, seed=2)
+    evidence = sheet_evidence(doc, talon=True, sure=0.7)
+    candidates = [decode_row(row, evidence.rules, evidence.seats) for row in evidence.rows]
+    logs = DealLogs(evidence.rules, evidence.seats, evidence.columns, candidates)
+    rng = random.Random(3)
+    walked = 0
+    for _ in range(4):
+        base = [rng.randrange(min(2, len(options))) if options else 0 for options in candidates]
+        for index, options in enumerate(candidates):
+            for option in range(len(options)):
+                picks = tuple(option if i == index else k for i, k in enumerate(base))
+                sheet = logs.sheet(picks, 0)
+                want = ILLEGAL_FIT if sheet is None else sum(
+                    column_log_likelihood(cells, sheet.column(column))
+                    for column, cells in evidence.columns.items())
+                assert logs.fit(picks, index) == want
+                walked += len(picks) - index
+    assert len(logs._steps) < walked / 4  # most rows' deals were on a course already written
