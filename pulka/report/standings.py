@@ -14,7 +14,8 @@ to players level on whists:
 
 Players still level share a rank (1, 2, 2, 4). Only sheets with a settlement count: a sheet
 whose record the rules engine refused (``needs_review`` with a record error) adds nothing,
-and each row says how many of its sheets are not yet ``settled`` (``provisional``).
+and each row says how many of its sheets are neither ``settled`` nor signed off by a judge
+(``provisional``): a player's result is final when none is.
 """
 
 from __future__ import annotations
@@ -138,7 +139,7 @@ def rank(data: StandingsRows, round_: int | None = None,
         totals[player] += seat.result
         by_round[player][number] = by_round[player].get(number, Fraction(0)) + seat.result
         sheets[player] += 1
-        provisional[player] += seat.state is not SheetState.SETTLED
+        provisional[player] += seat.state is not SheetState.SETTLED and not seat.signed_off
         remises[player] += seat.remises
         allpass[player] += seat.allpass
 

@@ -19,6 +19,8 @@ class SeatResult:
     remises: int
     allpass: Fraction
     state: SheetState
+    signed_off: bool = False
+    """A judge signed the sheet off (:mod:`pulka.store.rulings`): its result is final."""
 
 
 @dataclass(frozen=True)
@@ -44,9 +46,10 @@ def standings_rows(conn: sqlite3.Connection, tournament_id: int,
         where, args = where + " AND s.round = ?", [*args, round_]
     results = tuple(
         SeatResult(player, number, Fraction(result), remises, Fraction(allpass),
-                   SheetState(state))
-        for player, number, result, remises, allpass, state in conn.execute(
-            "SELECT p.name, s.round, st.result, st.remises, st.allpass, s.state "
+                   SheetState(state), bool(signed))
+        for player, number, result, remises, allpass, state, signed in conn.execute(
+            "SELECT p.name, s.round, st.result, st.remises, st.allpass, s.state, "
+            "EXISTS (SELECT 1 FROM signoffs so WHERE so.sheet_id = s.id) "
             "FROM settlements st JOIN sheets s ON s.id = st.sheet_id "
             "JOIN sheet_players sp ON sp.sheet_id = s.id AND sp.seat = st.seat "
             f"JOIN players p ON p.id = sp.player_id WHERE {where}", args))

@@ -90,6 +90,12 @@ def audited(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[Path, s
     return path, sheet_id
 
 
+def provisional(path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, int]:
+    """Each player's sheets not yet final, as ``pulka standings --json`` says."""
+    code, out, _ = pulka("standings", "--db", path, "--json", capsys=capsys)
+    return {row["player"]: row["provisional"] for row in json.loads(out)["standings"]}
+
+
 def test_rule_apply_waive_and_sign_off_on_the_command_line(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path, sheet_id = audited(tmp_path, capsys)
@@ -116,8 +122,10 @@ def test_rule_apply_waive_and_sign_off_on_the_command_line(
                          "--db", path, capsys=capsys)[0] == 0
     waived = json.loads(pulka("show", sheet_id, "--db", path, "--json", capsys=capsys)[1])
     assert waived["settlement"] == after["settlement"]
+    assert provisional(path, capsys) == {"Ann": 1, "Bob": 1, "Cy": 1}
     code, out, _ = pulka("signoff", sheet_id, "--judge", "Ivanov", "--db", path, capsys=capsys)
     assert code == 0 and "signed off by Ivanov" in out
+    assert provisional(path, capsys) == {"Ann": 0, "Bob": 0, "Cy": 0}  # final
     code, out, _ = pulka("show", sheet_id, "--db", path, capsys=capsys)
     assert "signed off by Ivanov" in out and "penalty applied by Ivanov" in out
 
