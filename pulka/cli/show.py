@@ -88,8 +88,8 @@ def text(s: dict[str, Any]) -> str:
             lines += [f"  {seat} whists on {on}: {_numbers(v)}"
                       for on, v in cols["whists"].items()]
     if s["findings"]:
-        lines.append("findings:")
-        lines += [f"  {f['message']}" for f in s["findings"]]
+        lines.append("findings: (rule on each with `pulka rule SHEET N apply|waive|misread`)")
+        lines += [f"  {finding_line(f)}" for f in s["findings"]]
     if s["settlement"]:
         lines.append("settlement (whists): " + ", ".join(
             f"{seat} {whists_text(Fraction(v['result']))}" for seat, v in s["settlement"].items()))
@@ -103,7 +103,19 @@ def text(s: dict[str, Any]) -> str:
                          f"{cell['confidence']:.2f}" + (f"; or {options}" if options else ""))
     if s["verified"]:
         lines.append(f"verified by a person: {len(s['verified'])} cells")
+    signed = s["signed_off"]
+    lines.append(f"signed off by {signed['by']} at {signed['at']}" if signed
+                 else "not signed off")
     return "\n".join(lines)
+
+
+def finding_line(f: dict[str, Any]) -> str:
+    """One finding for people: its number, whether it waits for review, its ruling."""
+    mark = "waits for review: " if f["status"] == "waits_for_review" else ""
+    ruling = f["ruling"]
+    ruled = (f" [{'penalty applied' if ruling['action'] == 'apply' else 'penalty waived'} by "
+             f"{ruling['by']} at {ruling['at']}]") if ruling else ""
+    return f"{f['number']}. {mark}{f['message']}{ruled}"
 
 
 def cell_label(key: str) -> str:

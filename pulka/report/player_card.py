@@ -74,7 +74,8 @@ class CardGame:
     @property
     def final(self) -> bool:
         """Whether this game's result is final."""
-        return self.game.result is not None and result_is_final(self.game.state)
+        game = self.game
+        return game.result is not None and result_is_final(game.state, game.signed_off)
 
     def to_json(self) -> dict[str, Any]:
         """The game as JSON."""

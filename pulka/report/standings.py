@@ -15,7 +15,8 @@ name tie-breaks from 4.1.3, applied in the order given to players level on whist
 Players still level share a rank (1, 2, 2, 4). A player with no sheet yet (in the draw only)
 has no rank. Only sheets with a settlement count: a sheet whose record the rules engine refused
 (``needs_review`` with a record error) adds nothing, and each row says how many of its sheets
-are not final yet (``provisional``, :func:`pulka.store.standings.result_is_final`).
+are not final yet (``provisional``: neither settled nor signed off by a judge,
+:func:`pulka.store.standings.result_is_final`).
 """
 
 from __future__ import annotations
@@ -185,7 +186,7 @@ class _Line:
         self.by_round[number] = self.by_round.get(number, Fraction(0)) + seat.result
         self.by_round_integer[number] = self.by_round_integer.get(number, 0) + seat.codex_integer
         self.sheets += 1
-        self.provisional += not result_is_final(seat.state)
+        self.provisional += not result_is_final(seat.state, seat.signed_off)
         self.remises += seat.remises
         self.allpass += seat.allpass
 

@@ -24,12 +24,14 @@ class SeatResult:
     state: SheetState
     codex_integer: int = 0
     """The Codex 4.2.12 integer form of ``result``."""
+    signed_off: bool = False
+    """A judge signed the sheet off (:mod:`pulka.store.rulings`)."""
 
 
-def result_is_final(state: SheetState) -> bool:
-    """Whether a sheet's results are final for the standings: today, the sheet is settled
-    (nothing to check, no finding). The one place the judge's sign-off plugs in."""
-    return state is SheetState.SETTLED
+def result_is_final(state: SheetState, signed_off: bool) -> bool:
+    """Whether a sheet's results are final for the standings: the sheet is settled (nothing to
+    check, no finding) or a judge signed it off."""
+    return state is SheetState.SETTLED or signed_off
 
 
 @dataclass(frozen=True)
@@ -55,10 +57,11 @@ def standings_rows(conn: sqlite3.Connection, tournament_id: int,
         where, args = where + " AND s.round = ?", [*args, round_]
     results = tuple(
         SeatResult(player, number, Fraction(result), remises, Fraction(allpass),
-                   SheetState(state), integer)
-        for player, number, result, remises, allpass, state, integer in conn.execute(
+                   SheetState(state), integer, bool(signed))
+        for player, number, result, remises, allpass, state, integer, signed in conn.execute(
             "SELECT p.name, s.round, st.result, st.remises, st.allpass, s.state, "
-            "st.codex_integer "
+            "st.codex_integer, "
+            "EXISTS (SELECT 1 FROM signoffs so WHERE so.sheet_id = s.id) "
             "FROM settlements st JOIN sheets s ON s.id = st.sheet_id "
             "JOIN sheet_players sp ON sp.sheet_id = s.id AND sp.seat = st.seat "
             f"JOIN players p ON p.id = sp.player_id WHERE {where}", args))
@@ -94,6 +97,8 @@ class PlayerGame:
     codex_integer: int | None
     record: dict[str, object] | None
     """The sheet's ``pulka-record/1`` as the store rebuilt it (for the 4.2.12 remainders)."""
+    signed_off: bool = False
+    """A judge signed the sheet off (:mod:`pulka.store.rulings`)."""
 
 
 def player_games(conn: sqlite3.Connection, tournament_id: int, player: str
@@ -107,9 +112,10 @@ def player_games(conn: sqlite3.Connection, tournament_id: int, player: str
         raise StoreError(f"no player {player!r} in tournament {name!r}; `pulka standings` "
                          f"lists the players")
     games = []
-    for pk, sheet, number, table, seat, state, record in conn.execute(
+    for pk, sheet, number, table, seat, state, record, signed in conn.execute(
             "SELECT s.id, s.sheet_id, s.round, s.table_number, sp.seat, s.state, "
-            "s.record_json FROM sheet_players sp JOIN sheets s ON s.id = sp.sheet_id "
+            "s.record_json, EXISTS (SELECT 1 FROM signoffs so WHERE so.sheet_id = s.id) "
+            "FROM sheet_players sp JOIN sheets s ON s.id = sp.sheet_id "
             "JOIN players p ON p.id = sp.player_id WHERE s.tournament_id = ? AND p.name = ? "
             "ORDER BY s.round, s.table_number, s.sheet_id", (tournament_id, player)):
         others = tuple((str(s), str(n)) for s, n in conn.execute(
@@ -121,5 +127,5 @@ def player_games(conn: sqlite3.Connection, tournament_id: int, player: str
         games.append(PlayerGame(sheet, number, table, seat, others, SheetState(state),
                                 Fraction(found[0]) if found else None,
                                 int(found[1]) if found else None,
-                                json.loads(record) if record else None))
+                                json.loads(record) if record else None, bool(signed)))
     return str(name), tuple(games)

@@ -324,13 +324,7 @@ function renderPanel(previous) {
     blocks.push(el("h2", {}, t("This sheet"), el("span", { class: `badge ${panel.state}` },
       stateWord(panel.state))));
     if (panel.record_error) blocks.push(el("p", { class: "error" }, panel.record_error));
-    blocks.push(el("h3", {}, t("Findings ({n})", { n: panel.findings.length })));
-    blocks.push(panel.findings.length
-      ? el("ul", { class: "findings" }, panel.findings.map((f) => el("li", {
-        "data-key": f.key || "",
-        onclick: () => f.key && showCellInSheet(panel.sheet, f.key),
-      }, f.message)))
-      : el("p", { class: "muted" }, t("none")));
+    blocks.push(...findingsBlock(panel));  // findings.js
     blocks.push(el("h3", {}, t("Settlement")), el("table", { class: "settlement" },
       el("tbody", {}, panel.settlement.map((row) => el("tr", {
         class: row.seat in old && old[row.seat] !== row.rounded ? "changed" : null,
