@@ -26,8 +26,9 @@ from scanner import constants as k
 from scanner.arrays import Floats, GreyImage
 from scanner.digits.adaptation import WriterAdaptation
 from scanner.digits.recognizer import DigitRecognizer, normalize_cells
-from scanner.image.cells import CellImage, cut_cells, rasterize
+from scanner.image.cells import CellImage, cut_cells
 from scanner.image.marks import MarkReading, MarkThresholds, read_marks
+from scanner.image.raster import rasterize
 from scanner.image.register import RegisteredPage
 from scanner.timing import StageClock
 

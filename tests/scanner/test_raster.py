@@ -10,9 +10,10 @@ import pytest
 
 from forms.layout import build_layout
 from forms.model import EntryCell
-from scanner.image import cells
-from scanner.image.cells import cut_cells, may_hold_ink, rasterize
+from scanner.image import raster
+from scanner.image.cells import cut_cells
 from scanner.image.load import PageImage
+from scanner.image.raster import may_hold_ink, rasterize
 from scanner.image.register import register
 from tests.scanner.synth import glyphs, page_bgr, photo, write_digit, write_mark
 
@@ -21,7 +22,7 @@ LAYOUT = build_layout(3)
 
 def _everything(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make the ink test say every box may hold ink: the whole area is warped."""
-    monkeypatch.setattr(cells, "may_hold_ink", lambda page, boxes, *rect: [True] * len(boxes))
+    monkeypatch.setattr(raster, "may_hold_ink", lambda page, boxes, *rect: [True] * len(boxes))
 
 
 def _inked_deal_page(seed: int) -> tuple[np.ndarray, set]:  # type: ignore[type-arg]
