@@ -4,10 +4,9 @@ Each box that may hold ink is found on its own printed border within :data:`BOX_
 of its nominal place (the column and row profiles of the raster's border map, its pixels
 gathered for all boxes at once, so all boxes cost a few array operations); in a grey image
 the homography places it (the border map there is every dark pixel, a stroke would pull the
-box onto it). Mark boxes are cropped :data:`BOX_INSET_MM` inside their border; the digit and
-sign boxes' ink is cut out by :mod:`scanner.image.ink` (printed lines divided out, strokes over
-a border kept and given to the box they belong to). Crops are turned upright for their writer
-(``rotation_deg``, :mod:`forms.model`).
+box onto it). Each box's ink is then cut out by :mod:`scanner.image.ink`: the printed lines
+divided out, strokes on or over a border kept and given to the box they belong to. Crops are
+turned upright for their writer (``rotation_deg``, :mod:`forms.model`).
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ import numpy as np
 from forms.model import Box
 from scanner import constants as k
 from scanner.arrays import Doubles, GreyImage, Ints
-from scanner.image.pixels import rank_values
+from scanner.image.ink import cut_ink
 from scanner.image.raster import BoxGeometry, PageRaster, geometry
 
 log = logging.getLogger(__name__)
@@ -32,13 +31,16 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class CellImage:
-    """One box's interior, upright for its writer."""
+    """One box's own ink, upright for its writer."""
 
     box: Box
     crop: GreyImage = field(compare=False, repr=False)
-    """Grey ``uint8``, dark ink on light paper, border cut off."""
+    """Grey ``uint8``: the box's window (:data:`INK_SPILL_MM` around it), its own strokes
+    dark on paper white, the printed lines and other boxes' strokes taken out."""
     ink_fraction: float
-    """Share of the crop clearly darker than its paper (the quick measure)."""
+    """Its own strokes' pixels over the box's interior (spill counted: may pass 1)."""
+    cover: float
+    """The share of the box's interior its own strokes cover (filled solid: near 1)."""
     paper: float
     """Grey level of the paper around the box (its ring included)."""
     shift_mm: tuple[float, float]
@@ -86,11 +88,10 @@ _TURNS = {1: cv2.ROTATE_90_COUNTERCLOCKWISE, 2: cv2.ROTATE_180, 3: cv2.ROTATE_90
 
 
 def cut_cells(raster: PageRaster, boxes: Sequence[Box]) -> tuple[CellImage, ...]:
-    """Find each box on its border and return its upright interior with a quick ink measure.
+    """Find each box on its border and return its own ink, upright, with its measures.
 
     A box the coarse look found blank (:meth:`PageRaster.live`) is not looked at: its crop
-    is paper white (one array per size, shared), its ink none. The crop of an upright box is
-    a view into the raster, not a copy."""
+    is paper white (one array per size, shared), its ink none."""
     if not boxes:
         return ()
     s = raster.px_per_mm
@@ -120,43 +121,25 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box]) -> tuple[CellImage, ...]
     # black and white: the border map is every dark pixel, so a digit's stroke near the edge
     # would pull the box onto it and cut the digit; the homography places boxes (a flat scan,
     # fit error a few hundredths of a millimetre)
-    inset = k.BOX_INSET_MM * s
-    ring = round(k.PAPER_RING_MM * s)
     inked = np.flatnonzero(live)
-    cws, chs = plan.widths[inked], plan.heights[inked]
-    cx0s = np.minimum(np.maximum(np.round(xs[inked] + dx[inked] + inset).astype(np.int64), 0),
-                      w - cws)
-    cy0s = np.minimum(np.maximum(np.round(ys[inked] + dy[inked] + inset).astype(np.int64), 0),
-                      h - chs)
-    crops: list[GreyImage] = []
-    windows: list[GreyImage] = []
-    for i, cx0, cy0, cw, ch in zip(inked.tolist(), cx0s.tolist(), cy0s.tolist(), cws.tolist(),
-                                   chs.tolist(), strict=True):
-        # the box and its ring lie in warped blocks (rasterize warps _reach_mm around it)
-        windows.append(raster.content[max(cy0 - ring, 0):cy0 + ch + ring,
-                                      max(cx0 - ring, 0):cx0 + cw + ring])
-        crop = raster.content[cy0:cy0 + ch, cx0:cx0 + cw]
-        turns = plan.turns[i]
-        crops.append(cast(GreyImage, cv2.rotate(crop, _TURNS[turns])) if turns else crop)
-    papers = _percentile_many(windows, k.PAPER_PERCENTILE)
-    inks = _quick_ink_many(crops, papers)
     cells = list(plan.blank)
-    for i, crop, ink, paper, shift_x, shift_y in zip(
-            inked.tolist(), crops, inks, papers, (dx[inked] / s).tolist(),
-            (dy[inked] / s).tolist(), strict=True):
-        cells[i] = CellImage(boxes[i], crop, ink, paper, (shift_x, shift_y))
+    found = cut_ink(raster.content, (raster.x_mm, raster.y_mm), s, geometry(boxes), inked,
+                    np.stack([dx, dy], 1))
+    for i, ink, shift_x, shift_y in zip(inked.tolist(), found, (dx[inked] / s).tolist(),
+                                        (dy[inked] / s).tolist(), strict=True):
+        turns = plan.turns[i]
+        crop = cast(GreyImage, cv2.rotate(ink.crop, _TURNS[turns])) if turns else ink.crop
+        cells[i] = CellImage(boxes[i], crop, ink.fill, ink.cover, ink.paper, (shift_x, shift_y))
     return tuple(cells)
 
 
 @dataclass(frozen=True)
 class _CutPlan:
     """What :func:`cut_cells` needs of a page's boxes at one resolution that no image
-    changes: their places (mm), crop sizes (px), quarter turns, and each box as read when
-    blank (paper white, no ink, not moved)."""
+    changes: their places (mm), quarter turns, and each box as read when blank (its window
+    paper white, no ink, not moved)."""
 
     places: Doubles
-    widths: Ints
-    heights: Ints
     turns: tuple[int, ...]
     blank: tuple[CellImage, ...]
 
@@ -164,57 +147,21 @@ class _CutPlan:
 def _cut_plan(boxes: BoxGeometry, px_per_mm: float) -> _CutPlan:
     """The :class:`_CutPlan` of ``boxes`` at ``px_per_mm``."""
     places = boxes.places
-    inset = k.BOX_INSET_MM * px_per_mm
-    widths = np.maximum(1, np.round(places[:, 2] * px_per_mm - 2 * inset)).astype(np.int64)
-    heights = np.maximum(1, np.round(places[:, 3] * px_per_mm - 2 * inset)).astype(np.int64)
+    spill = 2 * round(k.INK_SPILL_MM * px_per_mm)
+    widths = (np.round(places[:, 2] * px_per_mm) + spill).astype(np.int64)
+    heights = (np.round(places[:, 3] * px_per_mm) + spill).astype(np.int64)
     turns = tuple((b.rotation_deg // 90) % 4 for b in boxes.boxes)
-    blank = tuple(CellImage(box, _paper_white(ch, cw, t), 0.0, 255.0, (0.0, 0.0))
+    blank = tuple(CellImage(box, _paper_white(ch, cw, t), 0.0, 0.0, 255.0, (0.0, 0.0))
                   for box, cw, ch, t in zip(boxes.boxes, widths.tolist(), heights.tolist(), turns,
                                             strict=True))
-    return _CutPlan(places, widths, heights, turns, blank)
+    return _CutPlan(places, turns, blank)
 
 
 @lru_cache(maxsize=64)
 def _paper_white(height: int, width: int, turns: int) -> GreyImage:
-    """A read-only paper-white crop of a ``height`` x ``width`` box turned ``turns``
-    quarters (the crop of every blank box of that size)."""
+    """A read-only paper-white crop ``height`` x ``width`` turned ``turns`` quarters (the
+    crop of every blank box of that size)."""
     shape = (width, height) if turns % 2 else (height, width)
     white = np.full(shape, 255, np.uint8)
     white.flags.writeable = False
     return white
-
-
-def _quick_ink_many(crops: Sequence[GreyImage], papers: Sequence[float]) -> list[float]:
-    """Each crop's share of pixels darker than its paper by :data:`INK_MIN_RELATIVE_DARKNESS`
-    (the quick ink measure), stacked by shape."""
-    out = [0.0] * len(crops)
-    groups: dict[tuple[int, ...], list[int]] = {}
-    for i, a in enumerate(crops):
-        if a.size:
-            groups.setdefault(a.shape, []).append(i)
-    for idx in groups.values():
-        stack = np.stack([crops[i] for i in idx]).reshape(len(idx), -1)
-        limit = np.array([papers[i] for i in idx]) * (1.0 - k.INK_MIN_RELATIVE_DARKNESS)
-        counts = np.count_nonzero(stack < limit[:, None], axis=1)
-        for j, i in enumerate(idx):
-            out[i] = float(int(counts[j])) / stack.shape[1]
-    return out
-
-
-def _percentile_many(arrays: Sequence[GreyImage], q: float) -> list[float]:
-    """The ``q``-th percentile of each ``uint8`` array (the value at rank
-    ``int(q / 100 * (n - 1))`` of its ``n`` sorted values), stacked by shape: read off the
-    rows' histograms (:func:`rank_values`)."""
-    out = [255.0] * len(arrays)
-    groups: dict[tuple[int, ...], list[int]] = {}
-    for i, a in enumerate(arrays):
-        if a.size:
-            groups.setdefault(a.shape, []).append(i)
-    for idx in groups.values():
-        stack = np.stack([arrays[i] for i in idx]).reshape(len(idx), -1)
-        rank = int(q / 100 * (stack.shape[1] - 1))
-        (values,) = rank_values(stack, (rank,))
-        for j, i in enumerate(idx):
-            out[i] = float(values[j])
-    return out
-

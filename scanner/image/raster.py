@@ -90,7 +90,7 @@ def rasterize(page: RegisteredPage, boxes: Sequence[Box],
     (:meth:`RegisteredPage.warp_many`)."""
     if not boxes:
         raise ValueError("no boxes to rasterize")
-    pad = k.BOX_SEARCH_MM + 1.0
+    pad = max(k.BOX_SEARCH_MM, k.INK_SPILL_MM) + k.LINE_BAND_MM + 1.0
     places = _places(boxes)
     x0 = max(0.0, float(places[:, 0].min()) - pad)
     y0 = max(0.0, float(places[:, 1].min()) - pad)
@@ -142,12 +142,11 @@ def _paper(height: int, width: int, whole: bool) -> GreyImage:
 
 
 def _reach_mm(px_per_mm: float) -> float:
-    """How far outside a box :func:`cut_cells` reads it at ``px_per_mm``: its border
-    searched :data:`BOX_SEARCH_MM` around, or its crop moved that far and widened by its
-    paper ring beyond the inset, and a pixel for rounding."""
+    """How far outside a box its ink is read at ``px_per_mm``: its border searched
+    :data:`BOX_SEARCH_MM` around, its window :data:`INK_SPILL_MM` beyond that, and a pixel
+    for rounding."""
     search = max(1, round(k.BOX_SEARCH_MM * px_per_mm))
-    ring = round(k.PAPER_RING_MM * px_per_mm) - k.BOX_INSET_MM * px_per_mm
-    return (search + max(1.0, ring) + 1) / px_per_mm
+    return (search + round(k.INK_SPILL_MM * px_per_mm) + 1) / px_per_mm
 
 
 def may_hold_ink(page: RegisteredPage, boxes: Sequence[Box], x0: float, y0: float,

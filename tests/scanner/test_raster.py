@@ -63,8 +63,9 @@ def test_inked_boxes_are_found_and_read_as_before(turns: int,
         if c.ink_fraction > 0:
             assert flags[c.box], c.box  # no box with ink is skipped
             # a photo's blocks are warped as affine maps (within AFFINE_MAX_ERROR_PX of its
-            # homography), the whole area as a perspective: a stroke's edge pixels differ
-            assert abs(quick[c.box].ink_fraction - c.ink_fraction) < 0.025
+            # homography), the whole area as a perspective: a stroke's edge pixels differ (a
+            # tenth of them, the ink's level being a share of each window's darkest)
+            assert abs(quick[c.box].ink_fraction - c.ink_fraction) < 0.01 + 0.1 * c.ink_fraction
         else:
             assert quick[c.box].ink_fraction == 0.0
 
