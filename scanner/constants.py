@@ -180,8 +180,9 @@ INK_STRETCH_TARGET = 0.85
 """A box's crop is stretched so its darkest ink reaches this darkness (a pencil as a pen) ..."""
 INK_STRETCH_MAX = 4.0
 """... by at most this factor."""
-INK_SPECK_MM2 = 0.08
-"""Strokes smaller than this are specks, not ink."""
+INK_SPECK_MM2 = 0.04
+"""Strokes smaller than this (two or three pixels) are specks, not ink (the dots of a broken
+stroke in a thresholded scan are larger)."""
 INK_LINE_REMNANT_SHARE = 0.9
 """A thin stroke with this share of its pixels in a border's band is what is left of the line."""
 INK_SPLIT_SHARE = 0.6
@@ -193,3 +194,9 @@ writing."""
 LINE_INVISIBLE_TRANSMITTANCE = 0.9
 """Borders letting through more light than this (the drop-out print in the red channel) are
 left as they are."""
+INK_FAINT_PEAK_SHARE = 0.25
+"""A stroke is the ink darker than this share of its window's darkest, joined, around ink
+darker than :data:`INK_PEAK_SHARE` of it (a thin stroke's light parts stay in it)."""
+INK_SPLIT_MIN_SHARE = 0.25
+"""... a box keeps its part of a split stroke when it holds this share of it; a smaller part
+(a digit's tail over the border) goes with the rest."""

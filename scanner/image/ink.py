@@ -12,11 +12,12 @@ every side, in three steps:
    no light through (a black-and-white print) is bridged where ink meets it from both sides.
 2. Ink is what is darker than the window's paper by a share of the window's own darkest ink,
    never less than :data:`INK_MIN_CONTRAST`: contrast normalised per box, so a faint pencil
-   reads as a pen, and its crop is stretched to a pen's contrast.
-3. Each connected stroke goes to the box holding most of it (pixels outside every box
-   counted for the nearest box); a stroke no box holds most of (two digits run together) is
-   split along the boxes' borders. A stroke lying wholly on a border line is what is left of
-   the line, and a speck is noise: both are dropped.
+   reads as a pen, and its crop is stretched to a pen's contrast. A stroke is the fainter ink
+   joined (a thin stroke's anti-aliased parts) around some of the darker.
+3. Each connected stroke goes to the box holding most of its pixels inside boxes; a stroke
+   no box holds most of (two digits run together) is split along the boxes' borders, its
+   pixels outside every box going to the nearest box. A stroke lying wholly on a border line
+   is what is left of the line, and a speck is noise: both are dropped.
 """
 
 from __future__ import annotations
@@ -175,9 +176,12 @@ def window_ink(clean: GreyImage, bands: GreyImage | None, owners: Ints, boxes: I
     peak = 1.0 - darkest / paper
     level = np.maximum(k.INK_PEAK_SHARE * peak, k.INK_MIN_CONTRAST)
     level[peak < k.INK_MIN_PEAK_CONTRAST] = 1.0
-    ink = grey < (paper * (1.0 - level))[:, None, None]
+    faint = np.maximum(k.INK_FAINT_PEAK_SHARE * peak, k.INK_MIN_CONTRAST)
+    ink = grey < (paper * (1.0 - faint))[:, None, None]
+    strong = grey < (paper * (1.0 - level))[:, None, None]
     in_band = None if bands is None else _windows(bands, origins, size)
-    keep = _own_strokes(ink, _windows(owners, origins, size), in_band, boxes, boxes_count,
+    keep = _own_strokes(ink, strong, _windows(owners, origins, size), in_band, boxes,
+                        boxes_count,
                         k.INK_SPECK_MM2 * px_per_mm ** 2,
                         2 * max(1, round(k.LINE_BAND_MM * px_per_mm)) + 1)
     shown = _stretched(grey, keep, paper, peak) if crops else grey
@@ -208,44 +212,61 @@ def _stretched(grey: GreyImage, keep: Mask, paper: Floats, peak: Floats) -> Grey
     return cast(GreyImage, (255.0 - np.maximum(dark, 0.0)).astype(np.uint8))
 
 
-def _own_strokes(ink: Mask, owners: Ints, bands: GreyImage | None, boxes: Ints,
-                 boxes_count: int, speck_px: float, line_px: int) -> Mask:
-    """For each window (of ``ink``, ``owners``, ``bands`` stacks), the ink of the strokes its
-    box owns, without specks (under ``speck_px``), line remnants (at most ``line_px``
-    across) and print beside the boxes (a stroke hardly in any box): one labelling for the
-    stack (windows kept apart by a blank row)."""
+def _own_strokes(ink: Mask, strong: Mask, owners: Ints, bands: GreyImage | None,
+                 boxes: Ints, boxes_count: int, speck_px: float, line_px: int) -> Mask:
+    """For each window (of ``ink``, ``strong``, ``owners``, ``bands`` stacks), the ink of the
+    strokes its box owns (a stroke is ``ink`` joined, holding some ``strong`` ink): one
+    labelling for the stack (windows kept apart by a blank row), each stroke's box by
+    :func:`_assign`."""
     n, hh, ww = ink.shape
     tall = np.zeros((n, hh + 1, ww), np.uint8)
     tall[:, :hh] = ink
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(tall.reshape(-1, ww),
+    count, labels, found, _ = cv2.connectedComponentsWithStats(tall.reshape(-1, ww),
                                                                connectivity=8)
     labels = labels.reshape(n, hh + 1, ww)[:, :hh]
     at = labels > 0
-    comp = labels[at].astype(np.int64)
     raw = owners[at].astype(np.int64)
-    owner = raw % boxes_count
-    # each stroke's pixels by owner: the largest owner and its share
-    keys, counts = np.unique(comp * boxes_count + owner, return_counts=True)
+    goes = _assign(labels[at].astype(np.int64), raw % boxes_count, raw < boxes_count,
+                   strong[at], None if bands is None else bands[at], cast(Ints, found), count,
+                   speck_px, line_px)
+    keep = np.zeros(ink.shape, bool)
+    keep[at] = goes == np.broadcast_to(boxes[:, None, None], labels.shape)[at]
+    return keep
+
+
+def _assign(comp: Ints, owner: Ints, inside: Mask, strong: Mask, band: GreyImage | None,
+            stats: Ints, count: int, speck_px: float, line_px: int) -> Ints:
+    """The box each ink pixel goes to (-1: none), given the stroke (``comp``) it is in, the
+    box it lies in or is nearest (``owner``, ``inside`` it or not), whether it is ``strong``
+    ink and in a border's ``band``. A stroke goes whole to the box holding the largest share
+    of its pixels inside boxes; when that share is under :data:`INK_SPLIT_SHARE` (two digits
+    run together) each box holding :data:`INK_SPLIT_MIN_SHARE` of it keeps its own pixels.
+    Specks (under ``speck_px``), strokes without strong ink, line remnants (at most
+    ``line_px`` across, nearly all in a band) and print beside the boxes go nowhere."""
+    boxes_count = int(owner.max(initial=0)) + 1
+    area = np.maximum(stats[:, cv2.CC_STAT_AREA], 1).astype(np.float64)
+    keys, counts = np.unique(comp[inside] * boxes_count + owner[inside], return_counts=True)
     k_comp = keys // boxes_count
-    area = np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
     order = np.lexsort((counts, k_comp))
     last = order[np.r_[k_comp[order][1:] != k_comp[order][:-1], True]]
     best = np.full(count, -1, np.int64)
-    share = np.zeros(count)
     best[k_comp[last]] = keys[last] % boxes_count
-    share[k_comp[last]] = counts[last] / area[k_comp[last]]
-    in_band = (np.zeros(count) if bands is None
-               else np.bincount(comp, weights=bands[at], minlength=count) / area)
-    inside = np.bincount(comp, weights=raw < boxes_count, minlength=count) / area
+    held_inside = np.bincount(k_comp, weights=counts, minlength=count)
+    share = np.ones(count)
+    share[k_comp[last]] = counts[last] / held_inside[k_comp[last]]
+    in_band = (np.zeros(count) if band is None
+               else np.bincount(comp, weights=band, minlength=count) / area)
+    held = np.bincount(comp, weights=strong, minlength=count)
     thin = np.minimum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
-    dropped = (area < speck_px) | (inside < k.INK_MIN_INSIDE_SHARE) | (
+    dropped = (area < speck_px) | (held == 0) | (held_inside / area < k.INK_MIN_INSIDE_SHARE) | (
         (in_band >= k.INK_LINE_REMNANT_SHARE) & (thin <= line_px))
-    split = share < k.INK_SPLIT_SHARE
-    self_box = np.broadcast_to(boxes[:, None, None], labels.shape)[at]
-    mine = ~dropped[comp] & np.where(split[comp], owner == self_box, best[comp] == self_box)
-    keep = np.zeros(ink.shape, bool)
-    keep[at] = mine
-    return keep
+    best[dropped] = -1
+    mine = comp * boxes_count + owner
+    at = np.minimum(np.searchsorted(keys, mine), max(len(keys) - 1, 0))
+    part = np.where(keys[at] == mine, counts[at], 0) / np.maximum(held_inside[comp], 1)
+    split = (share[comp] < k.INK_SPLIT_SHARE) & (part >= k.INK_SPLIT_MIN_SHARE)
+    goes: Ints = np.where(split & (best[comp] >= 0), owner, best[comp])
+    return goes
 
 
 def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float,
