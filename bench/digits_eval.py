@@ -46,7 +46,8 @@ from scanner.digits.constants import (  # noqa: E402
     CELL_WIDTH_300DPI_PX,
     EMPTY_CLASS,
 )
-from scanner.digits.recognizer import DigitRecognizer, normalize_cells  # noqa: E402
+from scanner.digits.normalize import normalize_cells  # noqa: E402
+from scanner.digits.recognizer import DigitRecognizer  # noqa: E402
 
 UCI_DIGIT_PX = 45
 SPLIT_SEED = 7
@@ -128,7 +129,7 @@ def reference_normalize_cell(gray: np.ndarray) -> np.ndarray:
     """The previous one-cell-at-a-time ``normalize_cell`` (commit 97f2084), kept only to time it.
 
     Float ellipse closing at full resolution, ``np.percentile``, a Python loop over
-    components; the scanner now uses the batched :func:`scanner.digits.recognizer.normalize_cells`.
+    components; the scanner now uses the batched :func:`scanner.digits.normalize.normalize_cells`.
     """
     from scanner.digits import constants as k
 
@@ -294,7 +295,7 @@ def evaluate(trials: int = 20, temperature: float = 1.0, previous_model: Path | 
     ``temperature`` is the one baked into the model; it is used to report the
     calibration the untempered network would have.
     """
-    rec = DigitRecognizer(model) if model is not None else DigitRecognizer.default()
+    rec = DigitRecognizer(model) if model is not None else DigitRecognizer()
     out: dict[str, dict[str, object]] = {}
     sets = {"heldout_mnist": heldout_cells(), "low_res_mnist": low_resolution_cells(),
             "uci": uci_cells()}
@@ -375,7 +376,7 @@ Small CNN (3 convolutions of stride 2 with batch norm, 16, 32 and 64 channels, n
 embedding, 11 outputs: digits 0-9 and EMPTY; {info['params']:,} parameters, about 0.68 M
 multiply-adds a digit, {size_kb:.0f} KB ONNX, opset 13) run at scan time by
 OpenCV `cv2.dnn` (no deep-learning framework needed). Its softmax is temperature-scaled
-(T = {temperature:.3f}, built into the ONNX graph). Input: `scanner.digits.recognizer.normalize_cells`
+(T = {temperature:.3f}, built into the ONNX graph). Input: `scanner.digits.normalize.normalize_cells`
 output, 28x28, ink bounding box scaled into 20x20, centred by mass.
 
 ## Figures (`python -m bench.digits_eval --write-report`)

@@ -36,14 +36,16 @@ import cv2
 import numpy as np
 
 from pulka.cli.main import main as pulka_main
+from pulka.cli.main import tune_process
 from scanner.decode.deals import decode_row
 from scanner.decode.numbers import number_candidates
-from scanner.decode.sheet import SheetEvidence, decode_sheet
+from scanner.decode.sheet import decode_sheet
+from scanner.digits.recognizer import DigitRecognizer
 from scanner.image.identify import assemble_sheets, identify
 from scanner.image.load import load_file
 from scanner.image.register import register
-from scanner.pipeline import ScanFailure, _columns, _rows, scan_paths
-from scanner.read import read_page
+from scanner.pipeline import ScanFailure, scan_paths
+from scanner.read import read_page, sheet_evidence
 from scanner.tesseract import read_digits
 from scanner.timing import STAGES, StageClock
 
@@ -75,16 +77,18 @@ def decode_seconds(folder: Path) -> tuple[float, float]:
     return time.perf_counter() - start, time.thread_time() - cpu
 
 
-def scan_seconds(folder: Path, out: Path, clock: StageClock) -> tuple[float, list[str]]:
+def scan_seconds(folder: Path, out: Path, clock: StageClock,
+                 recognizer: DigitRecognizer) -> tuple[float, list[str]]:
     """Seconds to read the sheet through the whole pipeline, and the failures' messages;
     ``clock`` gets the time of each stage."""
     start = time.perf_counter()
-    outcomes = list(scan_paths([folder], out, clock=clock))
+    outcomes = list(scan_paths([folder], out, clock=clock, recognizer=recognizer))
     seconds = time.perf_counter() - start
     return seconds, [o.message for o in outcomes if isinstance(o, ScanFailure)]
 
 
-def evaluate(folder: Path, tesseract_cells: int, stats: Counter[str]) -> None:
+def evaluate(folder: Path, tesseract_cells: int, stats: Counter[str],
+             recognizer: DigitRecognizer) -> None:
     """Add one sheet's counts to ``stats``."""
     truth = json.loads((folder / "truth.json").read_text(encoding="utf-8"))
     record = truth["record"]
@@ -92,13 +96,13 @@ def evaluate(folder: Path, tesseract_cells: int, stats: Counter[str]) -> None:
              for page in load_file(path)]
     (sheet,), _ = assemble_sheets(pages)
     layout = sheet.layout
-    readings = {p.page.page_index: read_page(p.page, layout, keep_crops=True)
+    readings = {p.page.page_index: read_page(p.page, layout, recognizer, keep_crops=True)
                 for p in sheet.pages}
     _count_digits(truth, readings, tesseract_cells, stats)
     _count_marks(truth, readings, stats)
-    rules = sheet.identity.rule_set()
-    rows, columns = _rows(layout, readings), _columns(layout, readings)
-    decoded = decode_sheet(SheetEvidence(rules, sheet.identity.seats, rows, columns))
+    evidence = sheet_evidence(sheet.identity, layout, readings)
+    rules, rows, columns = evidence.rules, evidence.rows, evidence.columns
+    decoded = decode_sheet(evidence)
     doubtful = 0
     for index, row in enumerate(rows):
         want = record["deals"][index] if index < len(record["deals"]) else None
@@ -169,7 +173,8 @@ def _count_marks(truth: dict[str, Any], readings: dict[int, Any], stats: Counter
             stats["marks_right"] += mark.state == state
 
 
-def main() -> None:
+def _arguments() -> argparse.Namespace:
+    """The command line's options."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sheets", type=int, default=12)
     parser.add_argument("--samples", type=Path, nargs="*",
@@ -182,22 +187,32 @@ def main() -> None:
     parser.add_argument("--out", type=Path,
                         help="folder the scans are written under (default: a temporary "
                              "folder; creating a file costs 0.05-1 ms, by file system)")
-    args = parser.parse_args()
+    parser.add_argument("--untuned", action="store_true",
+                        help="leave out the memory tuning pulka's command line does at "
+                             "start-up (pulka.cli.main.tune_process)")
+    return parser.parse_args()
+
+
+def main() -> None:
+    args = _arguments()
     cv2.setNumThreads(1)
+    if not args.untuned:
+        tune_process()
     with tempfile.TemporaryDirectory(dir=args.out) as temp:
         folders = args.samples or make_samples(args.sheets, Path(temp) / "samples", args.dpi)
         stats: Counter[str] = Counter()
         decode = scan = decode_cpu = 0.0
         clock = StageClock()
+        recognizer = DigitRecognizer()
         # once untimed: the process's start-up (layouts built, the digit model loaded) is
         # not any one sheet's cost
         start = time.perf_counter()
-        scan_seconds(folders[0], Path(temp) / "warm-up", StageClock())
+        scan_seconds(folders[0], Path(temp) / "warm-up", StageClock(), recognizer)
         print(f"start-up (the first sheet read once, not counted): "
               f"{time.perf_counter() - start:.2f} s")
         for folder in folders:
             sheet_clock = StageClock()
-            seconds, failures = scan_seconds(folder, Path(temp) / "out", sheet_clock)
+            seconds, failures = scan_seconds(folder, Path(temp) / "out", sheet_clock, recognizer)
             if failures:
                 stats["sheets_failed"] += 1
                 print(f"{folder}: not read: {failures[0]}")
@@ -207,7 +222,7 @@ def main() -> None:
             decode_cpu += cpu
             scan += seconds
             clock.add(sheet_clock)
-            evaluate(folder, args.tesseract_cells, stats)
+            evaluate(folder, args.tesseract_cells, stats, recognizer)
     pct = lambda a, b: f"{100 * stats[a] / max(stats[b], 1):.2f} %"  # noqa: E731
     print(f"sheets: {stats['sheets']} read, {stats['sheets_failed']} not read; "
           f"written digits: {stats['digits']}, fields: {stats['fields']}, "

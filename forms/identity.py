@@ -14,16 +14,21 @@ would double the QR's size and halve its modules); reading checks that they hash
 names are kept short because every byte makes the QR's modules smaller (at 24 mm and about
 250 bytes, version 11 with error correction M: 0.3 mm modules, 3.5 pixels at 300 dpi).
 
-``p`` is the page of the sheet (0 = the triangle, then the contract/result pages) and ``c`` the
-continuation index (0 = the first sheet of a game, 1 = the sheet that continues it). The sheet
-id is also printed as text beside the QR: the fallback the scanner reads with Tesseract when
-the QR is damaged. Its alphabet avoids letters Tesseract confuses with digits (no O, I, L).
+``page`` is the page of the sheet (0 = the triangle, then the contract/result pages) and
+``continuation`` the sheet's number within its game (0 = the first sheet, 1 = the sheet that
+continues it, ...). A continuation sheet's id is the first sheet's id with ``-C<n>``
+(``R2-T07-3F9A1C-C1``), so every sheet keeps an id of its own while its QR names the game's
+first sheet: the scanner joins the sheets whose :func:`first_sheet_id` agree, in the order of
+``continuation``. The sheet id is also printed as text beside the QR: the fallback the scanner
+reads with Tesseract when the QR is damaged. Its alphabet avoids letters Tesseract confuses
+with digits (no O, I, L).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 import secrets
 from dataclasses import dataclass, replace
 from typing import Any
@@ -32,6 +37,10 @@ from scoring.errors import RuleSetError
 from scoring.rules import SETTING_NAMES, RuleSet
 
 QR_FORMAT = "pulka-sheet/1"
+SHEET_ID_PATTERN = re.compile(r"(?:S|R\d{1,6}-T\d{2,6})-[0-9A-F]{6}(?:-C\d{1,4})?")
+"""Every id :func:`make_sheet_id` makes, and nothing else: what a sheet id read from a page
+must match before it names a file or folder."""
+_CONTINUATION_SUFFIX = re.compile(r"-C\d{1,4}$")
 _FIELDS = ("format", "sheet_id", "tournament", "round", "table", "page", "continuation",
            "layout_id", "rules_id", "settings", "seats", "names", "date")
 
@@ -61,6 +70,22 @@ class SheetIdentity:
         """Return the identity printed on page ``page``."""
         return replace(self, page=page)
 
+    @property
+    def first_sheet_id(self) -> str:
+        """The id of the game's first sheet (this sheet's own id when it is the first)."""
+        return first_sheet_id(self.sheet_id)
+
+    def continued(self, continuation: int) -> SheetIdentity:
+        """Return the identity of continuation sheet ``continuation`` of this sheet's game.
+
+        >>> first = SheetIdentity("R2-T07-3F9A1C", "Open", 2, 7, 0, 0, "l", "r", {}, ("A",), ())
+        >>> second = first.continued(1)
+        >>> second.sheet_id, second.continuation, second.first_sheet_id
+        ('R2-T07-3F9A1C-C1', 1, 'R2-T07-3F9A1C')
+        """
+        sheet_id = self.first_sheet_id + (f"-C{continuation}" if continuation else "")
+        return replace(self, sheet_id=sheet_id, continuation=continuation)
+
     def rule_set(self) -> RuleSet:
         """Return the rules the players agreed on, rebuilt from the QR's settings."""
         return RuleSet.from_settings(dict(self.rules))
@@ -71,18 +96,37 @@ def make_sheet_id(tournament: str, round_: int | None, table: int | None, rules_
     """Return a short printable id: ``R2-T07-3F9A1C`` (``S-...`` for a sheet outside a tournament).
 
     The hash covers the tournament, round, table, rules and names, and ``salt`` (random when
-    None, so two blank sheets never share an id).
+    None, so two blank sheets never share an id). Continuation ``n`` of a game gets the first
+    sheet's id (the same arguments with ``continuation`` 0) followed by ``-C<n>``.
 
     >>> make_sheet_id("Open", 2, 7, "abc", ("X", "Y", "Z"), salt="")  # doctest: +ELLIPSIS
     'R2-T07-...'
     """
     if salt is None:
         salt = secrets.token_hex(4)
-    basis = json.dumps([tournament, round_, table, rules_id, list(names), continuation, salt])
+    basis = json.dumps([tournament, round_, table, rules_id, list(names), 0, salt])
     digest = hashlib.sha256(basis.encode()).hexdigest()[:6].upper()
     prefix = "S" if round_ is None and table is None else f"R{round_ or 0}-T{table or 0:02d}"
     suffix = f"-C{continuation}" if continuation else ""
     return f"{prefix}-{digest}{suffix}"
+
+
+def first_sheet_id(sheet_id: str) -> str:
+    """The id of the first sheet of the game whose sheet is ``sheet_id`` (its ``-C<n>`` off).
+
+    >>> first_sheet_id("R2-T07-3F9A1C-C2"), first_sheet_id("S-3F9A1C")
+    ('R2-T07-3F9A1C', 'S-3F9A1C')
+    """
+    return _CONTINUATION_SUFFIX.sub("", sheet_id)
+
+
+def is_sheet_id(text: str) -> bool:
+    """Whether ``text`` is a sheet id :func:`make_sheet_id` could have made.
+
+    >>> is_sheet_id("R2-T07-3F9A1C"), is_sheet_id("S-3F9A1C-C1"), is_sheet_id("../../x")
+    (True, True, False)
+    """
+    return SHEET_ID_PATTERN.fullmatch(text) is not None
 
 
 def to_qr_payload(identity: SheetIdentity) -> str:

@@ -54,6 +54,19 @@ LABELS: dict[str, dict[str, str]] = {
         "legend": "☒ отметка   ■ отменена",
         "example": "образец",
         "variant:sochi": "Сочи", "variant:leningrad": "Ленинград", "variant:rostov": "Ростов",
+        "results_title": "Итог (судья):",
+        "judge": "Судья",
+        "signatures_title": "Подписи:",
+        "instructions": "Как писать\n"
+                        "• Одна цифра в клетку; число прижато вправо, лишние клетки слева "
+                        "пустые.\n"
+                        "• Минус горы — в розовую клетку перед цифрами.\n"
+                        "• Запись нарастающим итогом. Ошибку не зачёркивать: следующей "
+                        "записью пишется верный итог (Кодекс 4.2.7).\n"
+                        "• Без штрафа — пока карандаш в руке (4.2.8); поправить можно до "
+                        "заказа следующей игры (4.2.9).\n"
+                        "• Отметка — крестик; закрашенная клетка отменяет отметку.\n"
+                        "• Сдать судье все страницы, и листы продолжения тоже.",
         "continuation": "продолжение {n}",
     },
     "uk": {
@@ -94,6 +107,19 @@ LABELS: dict[str, dict[str, str]] = {
         "legend": "☒ позначка   ■ скасована",
         "example": "зразок",
         "variant:sochi": "Сочі", "variant:leningrad": "Ленінград", "variant:rostov": "Ростов",
+        "results_title": "Підсумок (суддя):",
+        "judge": "Суддя",
+        "signatures_title": "Підписи:",
+        "instructions": "Як писати\n"
+                        "• Одна цифра в клітинку; число притиснуте праворуч, зайві клітинки "
+                        "ліворуч порожні.\n"
+                        "• Мінус гори — у рожеву клітинку перед цифрами.\n"
+                        "• Запис наростаючим підсумком. Помилку не закреслювати: наступним "
+                        "записом пишеться правильний підсумок (Кодекс 4.2.7).\n"
+                        "• Без штрафу — поки олівець у руці (4.2.8); виправити можна до "
+                        "замовлення наступної гри (4.2.9).\n"
+                        "• Позначка — хрестик; зафарбована клітинка скасовує позначку.\n"
+                        "• Здати судді всі сторінки, і аркуші продовження теж.",
         "continuation": "продовження {n}",
     },
     "en": {
@@ -134,6 +160,19 @@ LABELS: dict[str, dict[str, str]] = {
         "legend": "☒ mark   ■ cancelled",
         "example": "example",
         "variant:sochi": "Sochi", "variant:leningrad": "Leningrad", "variant:rostov": "Rostov",
+        "results_title": "Result (judge):",
+        "judge": "Judge",
+        "signatures_title": "Signatures:",
+        "instructions": "How to write\n"
+                        "• One digit per box; a number is right-aligned, the spare boxes on "
+                        "its left stay empty.\n"
+                        "• A mountain's minus goes in the tinted box before its digits.\n"
+                        "• Write running totals. Never cross out a mistake: the next entry "
+                        "is the right total (Codex 4.2.7).\n"
+                        "• No penalty while the pencil is in your hand (4.2.8); a correction "
+                        "is possible until the next contract is bid (4.2.9).\n"
+                        "• A mark is a cross; a filled box cancels it.\n"
+                        "• Hand in every page to the judge, continuation sheets too.",
         "continuation": "continuation {n}",
     },
 }

@@ -24,7 +24,7 @@ from functools import lru_cache
 from typing import Any
 
 from forms.geometry import constants as g
-from forms.geometry import deal_column, triangle
+from forms.geometry import deal_column, furniture, triangle
 from forms.model import (
     Box,
     CalibrationCell,
@@ -38,9 +38,14 @@ from forms.model import (
     Marker,
     Page,
     Region,
+    ResultBox,
 )
 
 LAYOUT_FORMAT = "pulka-layout/1"
+LAYOUT_VERSIONS = (1, 2)
+"""Every layout this pulka prints or reads; a scan finds its own by id (:func:`layout_by_id`)."""
+LAYOUT_VERSION = 2
+"""The layout new sheets are printed with."""
 PAPERS = tuple(g.PAPER_SIZES_MM)
 
 
@@ -62,57 +67,114 @@ def _header_labels(page: int, w: float, kind: str) -> list[Label]:
             Label(page, left, y + 5.0, 0, "header_fields", 7.0)]
 
 
-@lru_cache(maxsize=32)
-def build_layout(players: int, paper: str = "A4", talon: bool | None = None) -> Layout:
-    """Return the layout of a sheet for 3 or 4 players on A4 or Letter paper.
+def build_layout(players: int, paper: str = "A4", talon: bool | None = None,
+                 version: int = LAYOUT_VERSION) -> Layout:
+    """Return the layout of a sheet for 3 or 4 players on A4 or Letter paper (one object per
+    combination).
 
     ``talon`` adds the talon quick-tricks cell to each deal row (the rules' ``talon_prize``);
-    by default it follows the preset (on for 4 players).
+    by default it follows the preset (on for 4 players). ``version`` 1 is the sheet before the
+    day's furniture (:mod:`forms.geometry.furniture`); its sheets still read.
     """
     if players not in (3, 4):
         raise ValueError(f"players must be 3 or 4, not {players!r}")
     if paper not in g.PAPER_SIZES_MM:
         raise ValueError(f"paper must be one of {', '.join(PAPERS)}, not {paper!r}")
-    talon = default_talon(players) if talon is None else talon
+    if version not in LAYOUT_VERSIONS:
+        raise ValueError(f"layout version must be one of {LAYOUT_VERSIONS}, not {version!r}")
+    return _build(players, paper, default_talon(players) if talon is None else talon, version)
+
+
+@lru_cache(maxsize=32)
+def _build(players: int, paper: str, talon: bool, version: int) -> Layout:
     pw, ph = g.PAPER_SIZES_MM[paper]
-    pages = [Page(0, "triangle", pw, ph)]
-    boxes, lines, circles, labels = triangle.build_triangle_page(players, 0, pw, ph)
-    markers = _markers(0, pw, ph)
-    cx, cy = circles[0].cx_mm, circles[0].cy_mm
-    q = g.QR_MM
-    qr = [Region(0, round(cx - q / 2, 3), round(cy - q / 2 + 2.0, 3), q, q)]
-    id_text = [Region(0, round(cx - 16.0, 3), round(cy + q / 2 + 2.6, 3), 32.0,
-                      g.SHEET_ID_TEXT_H_MM)]
-    labels += _header_labels(0, pw, "triangle")
-    labels.append(Label(0, cx, cy - q / 2 - 1.4, 0, "terms", 5.6, anchor="middle"))
-    foot_y = ph - g.PAGE_MARGIN_MM - 3.0
-    labels.append(Label(0, g.PAGE_MARGIN_MM + g.MARKER_MM + g.MARKER_QUIET_MM + 1.0, foot_y, 0,
-                        "signatures", 7.0))
-    # contract/result pages, landscape
-    dw, dh = ph, pw
-    per_page = deal_column.rows_per_page(dh)
+    parts = _Parts()
+    _triangle(parts, players, pw, ph, version)
+    per_page = deal_column.rows_per_page(pw)  # the deal pages are landscape
     n_pages = -(-g.DEAL_ROWS_MIN // per_page)
     for k in range(n_pages):
-        index = 1 + k
-        first = k * per_page
-        pages.append(Page(index, "deals", dw, dh, first))
-        b, ln, lb = deal_column.build_deal_page(players, talon, index, first, per_page, dw)
-        boxes += b
-        lines += ln
-        labels += lb + deal_column.header_labels(players, talon, index)
-        labels += _header_labels(index, dw, "deals")
-        markers += _markers(index, dw, dh)
-        top = g.PAGE_MARGIN_MM + g.MARKER_MM + g.MARKER_QUIET_MM
-        qx = dw - g.PAGE_MARGIN_MM - q
-        qr.append(Region(index, round(qx, 3), top, q, q))
-        id_text.append(Region(index, round(qx, 3), top + q + 0.8, q, g.SHEET_ID_TEXT_H_MM))
-        labels.append(Label(index, qx - 4.0, top + q + 8.0, 0, "legend", 6.0))
+        _deal_page(parts, players, talon, 1 + k, k * per_page, per_page, version)
+    labels = parts.labels
+    if version >= 2:
+        labels = [lb if lb.key == "terms" else
+                  dataclasses.replace(lb, size_pt=max(lb.size_pt, g.LABEL_MIN_PT))
+                  for lb in labels]
     layout = Layout(
         players=players, paper=paper, talon=talon, seats=tuple("ABCD"[:players]),
-        pages=tuple(pages), boxes=tuple(boxes), markers=tuple(markers), qr=tuple(qr),
-        sheet_id_text=tuple(id_text), lines=tuple(lines), circles=tuple(circles),
-        labels=tuple(labels), counts=_counts(players, per_page * n_pages))
+        pages=tuple(parts.pages), boxes=tuple(parts.boxes), markers=tuple(parts.markers),
+        qr=tuple(parts.qr), sheet_id_text=tuple(parts.id_text), lines=tuple(parts.lines),
+        circles=tuple(parts.circles), labels=tuple(labels),
+        counts=_counts(players, per_page * n_pages), version=version,
+        result_boxes=tuple(parts.result_boxes))
     return dataclasses.replace(layout, id=_geometry_hash(layout))
+
+
+@dataclasses.dataclass
+class _Parts:
+    """What :func:`build_layout` collects, page by page."""
+
+    pages: list[Page] = dataclasses.field(default_factory=list)
+    boxes: list[Box] = dataclasses.field(default_factory=list)
+    markers: list[Marker] = dataclasses.field(default_factory=list)
+    qr: list[Region] = dataclasses.field(default_factory=list)
+    id_text: list[Region] = dataclasses.field(default_factory=list)
+    lines: list[Line] = dataclasses.field(default_factory=list)
+    circles: list[Circle] = dataclasses.field(default_factory=list)
+    labels: list[Label] = dataclasses.field(default_factory=list)
+    result_boxes: list[ResultBox] = dataclasses.field(default_factory=list)
+
+
+def _triangle(parts: _Parts, players: int, pw: float, ph: float, version: int) -> None:
+    """Page 0: the drawing, the QR and sheet id in the centre circle, header and footer."""
+    parts.pages.append(Page(0, "triangle", pw, ph))
+    boxes, lines, circles, labels = triangle.build_triangle_page(players, 0, pw, ph)
+    parts.boxes += boxes
+    parts.lines += lines
+    parts.circles += circles
+    parts.markers += _markers(0, pw, ph)
+    cx, cy = circles[0].cx_mm, circles[0].cy_mm
+    q = g.QR_MM
+    parts.qr.append(Region(0, round(cx - q / 2, 3), round(cy - q / 2 + 2.0, 3), q, q))
+    parts.id_text.append(Region(0, round(cx - 16.0, 3), round(cy + q / 2 + 2.6, 3), 32.0,
+                                g.SHEET_ID_TEXT_H_MM))
+    labels += _header_labels(0, pw, "triangle")
+    labels.append(Label(0, cx, cy - q / 2 - 1.4, 0, "terms", 5.6, anchor="middle"))
+    if version >= 2:
+        result_boxes, footer_lines, footer_labels = furniture.triangle_footer(players, 0, pw, ph)
+        parts.result_boxes += result_boxes
+        parts.lines += footer_lines
+        labels += footer_labels
+    else:
+        foot_y = ph - g.PAGE_MARGIN_MM - 3.0
+        labels.append(Label(0, g.PAGE_MARGIN_MM + g.MARKER_MM + g.MARKER_QUIET_MM + 1.0,
+                            foot_y, 0, "signatures", 7.0))
+    parts.labels += labels
+
+
+def _deal_page(parts: _Parts, players: int, talon: bool, index: int, first: int, rows: int,
+               version: int) -> None:
+    """A contract/result page (landscape): rows, column titles, QR, sheet id, legend."""
+    dw, dh = parts.pages[0].h_mm, parts.pages[0].w_mm
+    parts.pages.append(Page(index, "deals", dw, dh, first))
+    boxes, lines, labels = deal_column.build_deal_page(players, talon, index, first, rows, dw,
+                                                       tricks_once=version >= 2)
+    parts.boxes += boxes
+    parts.lines += lines
+    labels += deal_column.header_labels(players, talon, index, tricks_once=version >= 2)
+    labels += _header_labels(index, dw, "deals")
+    parts.markers += _markers(index, dw, dh)
+    q = g.QR_MM
+    top = g.PAGE_MARGIN_MM + g.MARKER_MM + g.MARKER_QUIET_MM
+    qx = dw - g.PAGE_MARGIN_MM - q
+    parts.qr.append(Region(index, round(qx, 3), top, q, q))
+    parts.id_text.append(Region(index, round(qx, 3), top + q + 0.8, q, g.SHEET_ID_TEXT_H_MM))
+    legend_x = qx - 4.0
+    if version >= 2:  # on Letter with 4 players the rows reach under the QR code
+        legend_x = max(legend_x, deal_column.right_mm(players, talon) + 2.0)
+    labels.append(Label(index, legend_x, top + q + 8.0, 0, "legend", 6.0))
+    if version >= 2:
+        labels += furniture.deal_page_labels(players, talon, index, dw)
+    parts.labels += labels
 
 
 def _counts(players: int, deal_rows: int) -> dict[str, int]:
@@ -135,11 +197,12 @@ def layout_by_id(layout_id: str) -> Layout:
     Raises ``KeyError`` saying which ids this version of pulka knows.
     """
     known = {}
-    for players in (3, 4):
-        for paper in PAPERS:
-            for talon in (False, True):
-                layout = build_layout(players, paper, talon)
-                known[layout.id] = layout
+    for version in LAYOUT_VERSIONS:
+        for players in (3, 4):
+            for paper in PAPERS:
+                for talon in (False, True):
+                    layout = build_layout(players, paper, talon, version)
+                    known[layout.id] = layout
     if layout_id not in known:
         raise KeyError(f"layout id {layout_id!r} is not one this version of pulka prints "
                        f"(known: {', '.join(sorted(known))}); print the sheet again or use "
@@ -183,6 +246,9 @@ def layout_to_json(layout: Layout, with_labels: bool = True) -> dict[str, Any]:
         "lines": [rnd(dataclasses.asdict(ln)) for ln in layout.lines],
         "circles": [rnd(dataclasses.asdict(c)) for c in layout.circles],
     }
+    if layout.version >= 2:  # layout 1's document (and so its id) stays as it was printed
+        doc["version"] = layout.version
+        doc["result_boxes"] = [rnd(dataclasses.asdict(b)) for b in layout.result_boxes]
     if with_labels:
         doc["labels"] = [rnd(dataclasses.asdict(lb)) for lb in layout.labels]
     return doc
@@ -245,12 +311,3 @@ def box_rect_px(box: Box | Region | Marker, dpi: float) -> tuple[int, int, int, 
     return (round(mm_to_px(x, dpi)), round(mm_to_px(y, dpi)),
             round(mm_to_px(x + w, dpi)), round(mm_to_px(y + h, dpi)))
 
-
-def all_lines(layout: Layout, page: int) -> tuple[Line, ...]:
-    """Return the printed lines of one page."""
-    return tuple(ln for ln in layout.lines if ln.page == page)
-
-
-def all_circles(layout: Layout, page: int) -> tuple[Circle, ...]:
-    """Return the printed circles of one page."""
-    return tuple(c for c in layout.circles if c.page == page)

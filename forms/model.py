@@ -94,11 +94,6 @@ class Box:
         (string hashes differ between processes)."""
         return (Box, tuple(getattr(self, f.name) for f in fields(self)))
 
-    @property
-    def centre_mm(self) -> tuple[float, float]:
-        """Centre of the box on its page."""
-        return (self.x_mm + self.w_mm / 2, self.y_mm + self.h_mm / 2)
-
 
 @dataclass(frozen=True)
 class Marker:
@@ -163,6 +158,21 @@ class Label:
     size_pt: float
     literal: bool = False
     anchor: Literal["start", "middle", "end"] = "start"
+    width_mm: float = 0.0
+    """The width the text is wrapped to (0: one line, never wrapped)."""
+
+
+@dataclass(frozen=True)
+class ResultBox:
+    """A box where the judge writes a player's final result (layout 2 on): printed for the
+    judge, not a field the scanner reads."""
+
+    page: int
+    seat: str
+    x_mm: float
+    y_mm: float
+    w_mm: float
+    h_mm: float
 
 
 @dataclass(frozen=True)
@@ -195,6 +205,9 @@ class Layout:
     labels: tuple[Label, ...]
     counts: dict[str, int] = field(hash=False, compare=False)
     """Entries per column and digits per entry, e.g. ``{"pool_entries": 12, ...}``."""
+    version: int = 1
+    """The layout version (:data:`forms.layout.LAYOUT_VERSIONS`); older ones still read."""
+    result_boxes: tuple[ResultBox, ...] = ()
     id: str = ""
 
     def boxes_for(self, page: int) -> tuple[Box, ...]:

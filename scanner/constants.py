@@ -14,29 +14,24 @@ MAX_IMAGE_PIXELS = 120_000_000
 
 # --- registration ----------------------------------------------------------------------------
 DETECT_MAX_SIDE_PX = 1000
-"""Markers are searched in the image halved until its longer side is at most this (500-1000
-px: an 11 mm marker on an A4 page is 15-30 px, found in 5-10 ms); corners are then refined
-at full resolution. When fewer than four are found, once more one halving larger."""
+"""Markers are searched in the image halved until its longer side is at most this (an 11 mm
+marker on an A4 page is then 15-30 px); corners are then refined at full resolution."""
 DETECT_MIN_SIDE_PX = 200
 """The image is not halved for the marker search below this shorter side."""
 DETECT_QUICK_WINDOW_PX = 15
-"""The marker detector's first try uses this one adaptive-threshold window (half the time
-of two; it found all four markers on every sample page) ..."""
+"""The marker detector's first try uses this one adaptive-threshold window ..."""
 DETECT_CORNER_SHARE = 1 / 3
 """The markers are first looked for in the corners of the image this share of its sides (a
-ninth of its area each): a scan's always lie there, a photo's when its page fills most of
-the frame (15 of the 36 sample photo pages); failing four of them, in the whole image. On
-the 108 sample pages at 200 dpi the search took 3.2 instead of 4.8 ms a page, the misses'
-second search counted."""
+ninth of its area each), where a scan's always lie; failing four of them, in the whole
+image."""
 DETECT_QUICK_MIN_PERIMETER_SHARE = 0.06
 """... and looks only at outlines longer than this share of the image's longer side (OpenCV's
 default is 0.03): a marker's outline (4 x 11 mm) is 0.15 of a page's longer side, so this
-takes any page that spans 40 % of the image, and skips the contours of writing and print
-(the detector takes half the time; the same markers at the same places on the 216 sample
-pages). A page smaller in its image is found by the second try ..."""
+takes any page that spans 40 % of the image and skips the contours of writing and print. A
+page smaller in its image is found by the second try ..."""
 DETECT_THRESHOLD_WINDOWS_PX = (5, 21)
-"""... and its second, when the first finds fewer than four, these two: smallest and largest
-window (the default three passes cost 40 % more and found nothing more in trials)."""
+"""... and its second, when the first finds fewer than four, these two: the smallest and the
+largest adaptive-threshold window."""
 CORNER_REFINE_WINDOW_PX = 4
 """Half-size of the sub-pixel corner search window at full resolution."""
 MIN_MARKERS_FOR_HOMOGRAPHY = 3
@@ -51,13 +46,10 @@ OUTLINE_MIN_AREA_FRACTION = 0.2
 """The page outline fallback needs a quadrilateral covering at least this share of the image."""
 
 AFFINE_MAX_ERROR_PX = 0.25
-"""A page is warped as an affine map (a third cheaper than a perspective one) when the affine
-map closest to its homography puts no point of it more than this many image pixels off: less
-than the registration's own uncertainty (a scan's marker corners fit to 0.1-0.4 px; its
-homography's perspective part is that noise, 0.005-0.3 px over the page). A photo's
-perspective moves the page by pixels and is warped as a perspective, but a block of it within
-this of an affine map is warped as that map
-(:meth:`scanner.image.register.RegisteredPage.warp_many`)."""
+"""A page (or a block of it, :meth:`scanner.image.register.RegisteredPage.warp_many`) is warped
+as an affine map when the affine map closest to its homography puts no point of it more than
+this many image pixels off: less than the registration's own uncertainty (a scan's marker
+corners fit to 0.1-0.4 px)."""
 
 # --- quality -------------------------------------------------------------------------------
 MIN_PX_PER_MM = 4.5
@@ -81,9 +73,7 @@ GLARE_MIN_AREA_MM2 = 60.0
 # --- cells -------------------------------------------------------------------------------
 WORK_PX_PER_MM = 8.0
 """Working resolution of the warped page (203 dpi: a 4.5 x 6 mm cell is 36 x 48 px, well
-above the 20 px a digit is scaled into for the 28 px model). 10 px/mm read no better on the
-200 dpi sample sheets (digits 98.05 % against 98.17 % at 8, fields the same) for 40 % more
-warping, cutting and normalising; 12 px/mm cost 45 % more again."""
+above the 20 px a digit is scaled into for the 28 px model)."""
 INK_TEST_MIN_PX_PER_MM = 1.8
 """Boxes that may hold ink are told from the page's smallest halving with at least this
 resolution (a 200-dpi image halved twice, 2 px/mm: a 4x4 mean of its pixels) ..."""
@@ -91,9 +81,8 @@ INK_TEST_INSET_MM = 0.5
 """... looking at each box this far inside its edges (clear of its border, which shows in a
 photo's red channel and in a black-and-white page) ..."""
 INK_TEST_MIN_DARKNESS = 20
-"""... for a point at least this many grey levels below the paper around it. On the 108
-sample pages (84,700 boxes) every box with any ink at the working resolution had 35 or more
-(1 % under 73); blank boxes had 7 at the median, 16 at the 99th percentile."""
+"""... for a point at least this many grey levels below the paper around it (a box with ink
+is far darker; paper grain and JPEG noise stay below)."""
 INK_TEST_PAPER_MM = 2.5
 """The paper's level at a point is the brightest within a square of this side around it."""
 BOX_SEARCH_MM = 0.6
@@ -130,27 +119,39 @@ CANCELLED_DEFAULT_FILL_FRACTION = 0.55
 
 # --- identification --------------------------------------------------------------------------
 QR_GRID_PX_PER_MM = 10.0
-"""The QR region is warped at this resolution to read its modules on their grid (a 0.35-0.45
-mm module is 3.5-4.5 px)."""
+"""The QR region is warped at this resolution for zxing-cpp and to read its modules on their
+grid (a 0.35-0.45 mm module is 3.5-4.5 px)."""
 QR_GRID_MIN_INK_FRACTION = 0.08
 """Rows and columns of the QR region with at least this share of ink belong to the code (the
 quiet zone has none; every row of a code has finder or data modules)."""
 QR_GRID_MAX_TIMING_ERRORS_FRACTION = 0.15
 """A version is taken when at most this share of its timing-pattern modules read wrong."""
 QR_GRID_LOCAL_MODULES = 7
-"""A module is dark when darker than the mean of this square of modules around it (the
-108 sample pages all read with 7; a global Otsu level missed 7 photos)."""
-QR_PX_PER_MM = (10.0, 8.0, 14.0, 7.0)
-"""Resolutions at which OpenCV's detectors are tried on the QR region, in order (modules are
-about 0.35-0.45 mm)."""
-QR_MARGIN_MM = 2.0
-"""For OpenCV's detectors the QR region is cropped this much larger on every side."""
+"""A module is dark when darker than the mean of this square of modules around it (a local
+level, which uneven light in a photo needs)."""
 QR_SHARPEN_AMOUNT = 1.5
 """Unsharp mask for the QR region: image + amount x (image - blurred image) ..."""
 QR_SHARPEN_SIGMA_PX = 1.5
 """... blurred with a Gaussian of this sigma, in pixels of the warped region."""
 SHEET_ID_PX_PER_MM = 12.0
 """Resolution of the sheet id text handed to Tesseract."""
+
+# --- output ----------------------------------------------------------------------------------
+OUTPUT_JPEG_QUALITY = 90
+"""JPEG quality (0-100) of the straightened pages and field sheets a scan writes: people and
+reports look at them, the scanner never reads them back."""
+STRAIGHT_PAGE_MIN_SHARE = 0.9
+"""The straightened page is warped from the smallest halving of the image that has at least
+this share of its resolution (a 200-dpi image halved is 99 dpi for a 100-dpi page)."""
+CROP_MARGIN_MM = 1.0
+"""Paper kept around a field's boxes in its crop."""
+CROP_PX_PER_MM = 8.0
+"""Resolution of the field crops kept for reports and review (about 200 dpi)."""
+BLOCK_MAX_BLANK_SHARE = 1.0
+"""A field joins its neighbour's block of a field sheet while the block's area grows by at
+most the field's own area times (1 + this): about one empty entry between two written ones."""
+ALIGN_PX = 16
+"""Blocks start on this grid in a field sheet (a JPEG 4:2:0 macroblock is 16 x 16 pixels)."""
 
 # --- ink: each box's own strokes (scanner.image.ink) -------------------------------------------
 INK_SPILL_MM = 2.0

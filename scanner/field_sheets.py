@@ -1,23 +1,19 @@
 """Field sheets: the ink crops of a page's fields, packed into one JPEG a page.
 
 People check a field by looking at its ink, so a scan keeps a crop of every field that is not
-empty (about 90 a sheet): in colour at :data:`CROP_PX_PER_MM` (about 200 dpi), turned upright
-for its writer (forms.model: ``rotation_deg``, rotated back), on the pixel grid a whole page
-warped at that resolution would have. All the crops of a page go into one image,
-``<sheet id>/crops/page-<n>.jpg`` (a *field sheet*), and a field's crop is named by that file
-and its pixel rectangle in it, in W3C Media Fragments syntax
-(``S1/crops/page-1.jpg#xywh=0,144,200,72``, :func:`scanner.results.crop_ref`). One file a
-page rather than one a field: creating a file cost about as much as warping and encoding the
-crop (0.2 against 0.3 + 0.1 ms on this project's VM, and very variable).
+empty: in colour at :data:`~scanner.constants.CROP_PX_PER_MM`, turned upright for its writer
+(``rotation_deg`` of :class:`forms.model.Box`), on the pixel grid a whole page warped at that
+resolution would have. All the crops of a page go into one image,
+``<sheet folder>/crops/page-<n>.jpg`` (a *field sheet*: one file a page, since creating a
+file costs about as much as warping a crop), and a field's crop is named by that file and
+its pixel rectangle in it, in W3C Media Fragments syntax
+(``S-3F9A1C/crops/page-1.jpg#xywh=0,144,200,72``, :func:`scanner.results.crop_ref`).
 
 Neighbouring fields of one group (a column's entries, the deal rows of a page) are warped as
 one *block*, the smallest rectangle holding them, as long as that adds little blank paper
-(:data:`BLOCK_MAX_BLANK_SHARE`): one warp instead of one a field, and the margins neighbouring
-fields share are warped once. A field's crop is its own rectangle of the block, so it holds
-what a crop warped on its own would (on the 12 sample sheets, one value in 10,000 differs,
-by up to 8 levels: OpenCV samples on a 1/32-pixel grid from the block's corner). Blocks are
-placed on a grid of :data:`ALIGN_PX` pixels (a JPEG macroblock at 4:2:0), so no block's JPEG
-blocks hold another's ink.
+(:data:`~scanner.constants.BLOCK_MAX_BLANK_SHARE`); a field's crop is its own rectangle of the
+block. Blocks are placed on a grid of :data:`~scanner.constants.ALIGN_PX` pixels, so no
+block's JPEG blocks hold another's ink.
 """
 
 from __future__ import annotations
@@ -31,19 +27,12 @@ from typing import cast
 import cv2
 import numpy as np
 
+from scanner import constants as k
 from scanner.arrays import Image
 from scanner.image.register import RegisteredPage
 from scanner.results import crop_ref
 
-CROP_PX_PER_MM = 8.0
-"""Resolution of the field crops kept for reports and review (about 200 dpi)."""
-JPEG_QUALITY = [cv2.IMWRITE_JPEG_QUALITY, 90]
-"""Field sheets: written once, looked at by people and reports."""
-BLOCK_MAX_BLANK_SHARE = 1.0
-"""A field joins its neighbour's block while the block's area grows by at most the field's
-own area times (1 + this): about one empty entry between two written ones."""
-ALIGN_PX = 16
-"""Blocks start on this grid in a field sheet (a JPEG 4:2:0 macroblock is 16 x 16 pixels)."""
+JPEG_QUALITY = [cv2.IMWRITE_JPEG_QUALITY, k.OUTPUT_JPEG_QUALITY]
 
 Rect = tuple[int, int, int, int]
 """x0, y0, x1, y1 in pixels (x1, y1 excluded)."""
@@ -101,7 +90,7 @@ def write_field_sheets(requests: Sequence[CropRequest], pages: Mapping[int, Regi
 
 
 def pixel_rect(page: RegisteredPage, rect_mm: tuple[float, float, float, float],
-               px_per_mm: float = CROP_PX_PER_MM) -> Rect:
+               px_per_mm: float = k.CROP_PX_PER_MM) -> Rect:
     """A field's rectangle (x, y, w, h, mm) on the grid of the whole page warped at
     ``px_per_mm`` (by default the crops'), cut to the page (at least one pixel)."""
     s = px_per_mm
@@ -129,7 +118,7 @@ def _blocks(requests: Iterable[CropRequest],
         if block is not None:
             union = (min(block.rect[0], rect[0]), min(block.rect[1], rect[1]),
                      max(block.rect[2], rect[2]), max(block.rect[3], rect[3]))
-            if _area(union) <= _area(block.rect) + (1 + BLOCK_MAX_BLANK_SHARE) * _area(rect):
+            if _area(union) <= _area(block.rect) + (1 + k.BLOCK_MAX_BLANK_SHARE) * _area(rect):
                 block.rect = union
                 block.members.append((request.key, rect))
                 continue
@@ -141,7 +130,7 @@ def _blocks(requests: Iterable[CropRequest],
 
 def _warp_block(page: RegisteredPage, block: _Block) -> Image:
     """A block's ink from the full image, upright for its writer."""
-    s = CROP_PX_PER_MM
+    s = k.CROP_PX_PER_MM
     x0, y0, x1, y1 = block.rect
     image = page.warp(x0 / s, y0 / s, (x1 - x0) / s, (y1 - y0) / s, s)
     if block.rotation_deg in _TURNS:
@@ -164,13 +153,14 @@ def _upright(block: _Block, rect: Rect) -> tuple[int, int, int, int]:
 
 
 def _aligned(n: int) -> int:
-    return -(-n // ALIGN_PX) * ALIGN_PX
+    return -(-n // k.ALIGN_PX) * k.ALIGN_PX
 
 
 def _pack(sizes: Sequence[tuple[int, int]]) -> tuple[list[tuple[int, int]], int, int]:
     """Places for images of these (width, height) on shelves, tallest first, each starting
-    on the :data:`ALIGN_PX` grid; and the sheet's width and height. The shelves are as wide
-    as the widest image or the side of a square of their total area, whichever is more."""
+    on the :data:`~scanner.constants.ALIGN_PX` grid; and the sheet's width and height. The
+    shelves are as wide as the widest image or the side of a square of their total area,
+    whichever is more."""
     total = sum(_aligned(w) * _aligned(h) for w, h in sizes)
     width = max(max(_aligned(w) for w, _ in sizes), _aligned(math.isqrt(total)))
     places = [(0, 0)] * len(sizes)

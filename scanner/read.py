@@ -1,15 +1,14 @@
-"""Stages 4-6, read a page: marks, digits and each writer's own hand.
+"""Stages 4-6, read a page: marks, digits and each writer's own hand; then the sheet's
+readings as the rule decoder's evidence (:func:`sheet_evidence`).
 
 :func:`read_page` cuts every box (:mod:`scanner.image.cells`), reads the mark boxes
 (:mod:`scanner.image.marks`) and classifies the digit and sign cells with
-:class:`scanner.digits.recognizer.DigitRecognizer`, all of a page's in one network pass, then
-adapted in
-one batch per writer (:class:`scanner.digits.adaptation.WriterAdaptation`). Cells whose quick ink
-measure is clearly nothing skip the classifier and get EMPTY. Each seat's calibration strip
-(the ten digits it wrote before the game) adapts the recognizer to that seat's hand for the
-cells of its zone; the deal column, kept by one scorer, uses the general model (or the
-scorer's adaptation when ``scorer`` is given). Each stage is timed on a
-:class:`scanner.timing.StageClock`.
+:class:`scanner.digits.recognizer.DigitRecognizer` in one network pass a page, then adapts them
+in one batch per writer (:class:`scanner.digits.adaptation.WriterAdaptation`). Cells whose
+quick ink measure is clearly nothing skip the classifier and get EMPTY. Each seat's
+calibration strip (the ten digits it wrote before the game) adapts the recognizer to that
+seat's hand for the cells of its zone; the deal column, kept by one scorer, uses the general
+model (or the scorer's adaptation when ``scorer`` is given).
 """
 
 from __future__ import annotations
@@ -21,16 +20,23 @@ from functools import lru_cache
 
 import numpy as np
 
-from forms.model import Box, CalibrationCell, EntryCell, Layout
+from forms.identity import SheetIdentity
+from forms.layout import entry_cells
+from forms.model import Box, CalibrationCell, DealCell, EntryCell, Layout
 from scanner import constants as k
 from scanner.arrays import Floats, GreyImage
+from scanner.decode.columns import EntryCells
+from scanner.decode.deals import RowEvidence
+from scanner.decode.sheet import SheetEvidence
 from scanner.digits.adaptation import WriterAdaptation
-from scanner.digits.recognizer import DigitRecognizer, normalize_cells
+from scanner.digits.normalize import normalize_cells
+from scanner.digits.recognizer import DigitRecognizer
 from scanner.image.cells import CellImage, cut_cells
 from scanner.image.marks import MarkReading, MarkThresholds, read_marks
 from scanner.image.raster import rasterize
 from scanner.image.register import RegisteredPage
 from scanner.timing import StageClock
+from scoring.columns import Column
 
 log = logging.getLogger(__name__)
 
@@ -120,8 +126,7 @@ def adaptations(inked: Sequence[CellImage], probs: Floats, embeds: Floats,
     return out
 
 
-def read_page(registered: RegisteredPage, layout: Layout, *,
-              recognizer: DigitRecognizer | None = None,
+def read_page(registered: RegisteredPage, layout: Layout, recognizer: DigitRecognizer, *,
               writers: dict[str, WriterAdaptation] | None = None,
               thresholds: MarkThresholds | None = None, scorer: str | None = None,
               keep_crops: bool = False, clock: StageClock | None = None) -> PageReading:
@@ -134,7 +139,6 @@ def read_page(registered: RegisteredPage, layout: Layout, *,
     gets the time of the stages (warp, cut, marks, digits), as :attr:`PageReading.timings_s`
     does.
     """
-    recognizer = recognizer or DigitRecognizer.default()
     own = StageClock()
     boxes = layout.boxes_for(registered.page_index)
     if not boxes:
@@ -202,3 +206,58 @@ def _read_digits(cells: Sequence[CellImage], layout: Layout, recognizer: DigitRe
         for i, p in zip(members, adapted.tolist(), strict=True):
             rows[at[i]] = tuple([round(v, 6) for v in p])
     return rows, found, len(inked)
+
+
+def sheet_evidence(identity: SheetIdentity, layout: Layout,
+                   readings: dict[int, PageReading]) -> SheetEvidence:
+    """What a sheet's pages read say, as the rule decoder's evidence."""
+    names = {seat: name for seat, name in zip(identity.seats, identity.names, strict=False)
+             if name}
+    return SheetEvidence(identity.rule_set(), identity.seats, row_evidence(readings),
+                         column_evidence(layout, readings), names)
+
+
+def _p_crossed(state: str, confidence: float) -> float:
+    """Probability that a mark box holds a valid cross (a cancelled box counts as not)."""
+    return confidence if state == "marked" else 1.0 - confidence
+
+
+def row_evidence(readings: dict[int, PageReading]) -> tuple[RowEvidence, ...]:
+    """The deal rows' evidence, in row order, from every deal page read."""
+    marks: dict[int, dict[tuple[str, str], float]] = {}
+    digits: dict[int, dict[tuple[str, str], tuple[float, ...]]] = {}
+    for reading in readings.values():
+        for mark in reading.marks:
+            meaning = mark.box.meaning
+            if isinstance(meaning, DealCell):
+                marks.setdefault(meaning.row, {})[(meaning.field, meaning.option)] = \
+                    _p_crossed(mark.state, mark.confidence)
+        for cell in reading.cells:
+            meaning = cell.box.meaning
+            if isinstance(meaning, DealCell):
+                digits.setdefault(meaning.row, {})[(meaning.field, meaning.option)] = \
+                    cell.probabilities
+    rows = sorted(set(marks) | set(digits))
+    return tuple(RowEvidence(row, marks.get(row, {}), digits.get(row, {})) for row in rows)
+
+
+def column_evidence(layout: Layout, readings: dict[int, PageReading]
+                    ) -> dict[Column, tuple[EntryCells, ...]]:
+    """Each column's entries: digit cells left to right and the sign cell's P(minus)."""
+    probabilities = {cell.box: cell.probabilities for r in readings.values() for cell in r.cells}
+    columns: dict[Column, tuple[EntryCells, ...]] = {}
+    for (seat, kind, on), entries in entry_cells(layout).items():
+        if not entries or entries[0][0] not in probabilities:
+            continue  # the page holding this column was not scanned
+        column_entries = []
+        for boxes in entries:
+            minus = None
+            cells = []
+            for box in boxes:
+                if box.kind == "sign":
+                    minus = 1.0 - probabilities[box][-1]
+                else:
+                    cells.append(probabilities[box])
+            column_entries.append(EntryCells(tuple(cells), minus))
+        columns[Column(seat, kind, on)] = tuple(column_entries)
+    return columns

@@ -18,10 +18,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 SCAN_FORMAT = "pulka-scan/1"
+SCAN_FILE = "scan.json"
+"""A sheet's ``pulka-scan/1`` document, in its folder."""
+RECORD_FILE = "record.json"
+"""A sheet's decoded ``pulka-record/1``, in its folder."""
 STRAIGHT_PAGE_DPI = 100
 """Resolution of the straightened page images a scan keeps (for reports and review); they
 are grey JPEGs (older scans kept them in colour; both read the same)."""
@@ -97,8 +101,8 @@ class SheetScan:
 
     def to_json(self) -> dict[str, Any]:
         """The ``pulka-scan/1`` document: what ``dataclasses.asdict`` gives, built one level
-        deep (asdict copies every nested value, 40 times slower); it shares the scan's
-        dicts (record, identity, values), so copy it before changing it."""
+        deep without copying; it shares the scan's dicts (record, identity, values), so copy
+        it before changing it."""
         doc = _fields_of(self)
         doc["pages"] = tuple(_fields_of(page) for page in self.pages)
         doc["fields"] = tuple(_fields_of(f) for f in self.fields)
@@ -125,8 +129,7 @@ class SheetScan:
 def _fields_of(obj: Any) -> dict[str, Any]:
     """A dataclass's fields by name, its values as they are: a copy of its ``__dict__``,
     which for these dataclasses (no slots, no cached properties) holds exactly the fields,
-    set in their order by ``__init__``; ``dataclasses.fields`` per object costs five times
-    more (100 fields a sheet)."""
+    in their order."""
     return dict(vars(obj))
 
 
@@ -193,6 +196,12 @@ def split_crop(crop: str) -> tuple[str, tuple[int, int, int, int] | None]:
     raise ValueError(f"crop {crop!r}: no xywh=x,y,w,h in pixels")
 
 
-def scan_json_path(out_dir: Path, sheet_id: str) -> Path:
+def scan_folder(scan: SheetScan) -> str:
+    """The folder, under the output folder, a scan's files are in: that of its page images
+    (the sheet id, or ``<sheet id>~<n>`` for a further copy, :mod:`scanner.output`)."""
+    return PurePosixPath(scan.pages[0].image).parts[0]
+
+
+def scan_json_path(out_dir: Path, scan: SheetScan) -> Path:
     """Where a sheet's ``pulka-scan/1`` document is written."""
-    return out_dir / sheet_id / "scan.json"
+    return out_dir / scan_folder(scan) / SCAN_FILE

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Literal, NamedTuple
 
 ColumnKind = Literal["pool", "mountain", "whists"]
-COLUMN_KINDS: tuple[ColumnKind, ...] = ("pool", "mountain", "whists")
 
 
 class Column(NamedTuple):

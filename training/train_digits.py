@@ -13,7 +13,7 @@ calibration split (the 40 before them of every digit, used only to fit the softm
 temperatures); digits rendered from Debian handwriting and print fonts; digits drawn
 with a pen from hand-made stroke templates (``STROKE_TEMPLATES``); synthetic EMPTY
 cells. Every image is drawn into a cell-sized canvas with augmentation and passed
-through ``scanner.digits.recognizer.normalize_cells``, so training and scanning share
+through ``scanner.digits.normalize.normalize_cells``, so training and scanning share
 preprocessing. After training, the softmax temperature is fitted on the calibration
 split and built into the exported graph, and the writer-adaptation output temperature
 is fitted (``ADAPT_OUTPUT_TEMPERATURE`` in ``scanner/digits/constants.py`` is set by
@@ -44,7 +44,7 @@ from scanner.digits.constants import (  # noqa: E402
     CELL_WIDTH_300DPI_PX,
     EMPTY_CLASS,
 )
-from scanner.digits.recognizer import normalize_cells  # noqa: E402
+from scanner.digits.normalize import normalize_cells  # noqa: E402
 
 SEED = 20240601
 HELDOUT_PER_DIGIT = 100

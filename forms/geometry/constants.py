@@ -26,8 +26,8 @@ CELL_BORDER_MM = 0.25
 # --- lines, clearances ----------------------------------------------------------------------
 LINE_CLEARANCE_MM = 1.4
 """No printed line's centre comes closer than this to a writing box (tests check that the ink
-stays >= 1 mm away, so a 0.6 mm frame line needs 1.3 mm): in a
-trial, cells crossed by a triangle line were misread."""
+stays >= 1 mm away, so a 0.6 mm frame line needs 1.3 mm): a line through a cell is misread
+as a stroke."""
 FRAME_LINE_MM = 0.6
 ZONE_LINE_MM = 0.45
 BAND_LINE_MM = 0.3
@@ -39,7 +39,6 @@ MARKER_MM = 11.0
 """Side of an ArUco marker, its black border included (6 x 6 modules of DICT_4X4_50)."""
 MARKER_QUIET_MM = 2.0
 """White space kept around each marker."""
-HEADER_GAP_MM = 2.0
 QR_MM = 24.0
 """Side of the QR code including its 4-module quiet zone."""
 SHEET_ID_TEXT_H_MM = 4.0
@@ -47,14 +46,34 @@ LABEL_STRIP_MM = 2.6
 """Depth of the strip that carries a band's label (висты / пуля / гора)."""
 LABEL_FONT_PT = 6.5
 SMALL_FONT_PT = 5.5
+LABEL_MIN_PT = 7.0
+"""Smallest printed label from layout 2 on (the terms in the centre circle excepted): legible
+on an office laser print."""
+NAMES_FONT_PT = 8.0
+"""The players' names in a deal page's header (layout 2 on)."""
+
+# --- the day's furniture (layout 2 on): result boxes, signatures, instruction -------------------
+RESULT_BOX_W_MM = 17.0
+RESULT_BOX_H_MM = 5.0
+RESULT_TITLE_W_MM = 26.0
+"""Room for the words before the result boxes ("Підсумок (суддя):")."""
+RESULT_PITCH_MM = 24.0
+"""From one seat's result box to the next: the seat letter, the box, a gap."""
+JUDGE_LINE_MM = 36.0
+SIGNATURE_LINE_W_MM = 0.2
+SIGNATURE_TITLE_W_MM = 16.0
+FOOTER_BASELINE_MM = 6.3
+"""Height of the signature row's baseline above the page's bottom edge."""
+INSTRUCTION_TOP_MM = 68.0
+"""Baseline of the instruction's first line on a deal page, below the marks legend."""
+NAMES_X_MM = 130.0
+"""Left edge of the names in a deal page's header, right of the title."""
 
 # --- triangle page -----------------------------------------------------------------------------
 CENTRE_RADIUS_MM = 28.0
 """Radius of the centre circle, holding the QR code, the sheet id and the terms."""
 THREE_PLAYER_CENTRE_Y_FRACTION = 0.55
 """Height of the centre of the 3-player drawing, as a fraction of the frame's height."""
-ZONE_EDGE_STRIP_MM = 4.5
-"""Depth of the strip at the frame edge with the seat letter and the player's name."""
 BAND_GAP_MM = 0.9
 """Space between a band line and the nearest row of cells."""
 

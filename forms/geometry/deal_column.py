@@ -112,9 +112,20 @@ def left_mm() -> float:
     return g.PAGE_MARGIN_MM + 1.0
 
 
+def right_mm(players: int, talon: bool) -> float:
+    """X of the rows' right edge."""
+    return left_mm() + row_slots(players, talon)[2]
+
+
+TRICKS_GROUPS = ("tricks", "talon")
+"""Groups that share one title from layout 2 on, with no separator line between them."""
+
+
 def build_deal_page(players: int, talon: bool, page: int, first_row: int, rows: int,
-                    page_w: float) -> tuple[list[Box], list[Line], list[Label]]:
-    """Boxes, ruling lines and labels of one deal page with ``rows`` rows."""
+                    page_w: float, tricks_once: bool = False
+                    ) -> tuple[list[Box], list[Line], list[Label]]:
+    """Boxes, ruling lines and labels of one deal page with ``rows`` rows (``tricks_once``: as
+    :func:`header_labels`)."""
     slots, groups, width = row_slots(players, talon)
     x0 = left_mm()
     top = rows_top_mm()
@@ -143,14 +154,21 @@ def build_deal_page(players: int, talon: bool, page: int, first_row: int, rows: 
     seps = sorted({grp.x0_mm for grp in groups if grp.key != "result_tricks"})[1:]
     for sx in seps:
         prev = max(grp.x1_mm for grp in groups if grp.x1_mm <= sx)
+        sides = {grp.key for grp in groups if grp.x0_mm == sx or grp.x1_mm == prev}
+        if tricks_once and sides <= set(TRICKS_GROUPS):
+            continue
         xm = x0 + (prev + sx) / 2
         lines.append(Line(page, xm, y_a, xm, y_b, 0.25))
     lines.append(Line(page, x0, top - 1.3, x0 + width, top - 1.3, 0.35))
     return boxes, lines, labels
 
 
-def header_labels(players: int, talon: bool, page: int) -> list[Label]:
-    """Column titles (group key) and option labels above the boxes."""
+def header_labels(players: int, talon: bool, page: int, tricks_once: bool = False) -> list[Label]:
+    """Column titles (group key) and option labels above the boxes.
+
+    ``tricks_once`` (layout 2 on) titles the tricks groups once, with each seat's letter
+    above its two cells, so the titles stay apart at a legible size.
+    """
     slots, groups, _ = row_slots(players, talon)
     x0 = left_mm()
     top = rows_top_mm()
@@ -161,14 +179,26 @@ def header_labels(players: int, talon: bool, page: int) -> list[Label]:
     seen: set[tuple[str, str]] = set()
     for grp in groups:
         key = (grp.key, grp.sub)
-        if grp.key in ("call", "tricks") and grp.sub:
+        if grp.key == "tricks" and tricks_once:
+            out.append(Label(page, x0 + (grp.x0_mm + grp.x1_mm) / 2, y_opt, 0, grp.sub,
+                             g.SMALL_FONT_PT, literal=True, anchor="middle"))
+            key = (grp.key, "")
+            tricks = [t for t in groups if t.key == "tricks"]
+            centre = (tricks[0].x0_mm + tricks[-1].x1_mm) / 2
+        else:
+            centre = (grp.x0_mm + grp.x1_mm) / 2
+        if grp.key in ("call", "tricks") and key[1]:
             text = f"{grp.key}_seat:{grp.sub}"
         else:
             text = grp.key
         if key not in seen:
             seen.add(key)
-            out.append(Label(page, x0 + (grp.x0_mm + grp.x1_mm) / 2, y_title, 0, text,
-                             g.SMALL_FONT_PT, anchor="middle"))
+            if grp.key == "talon" and tricks_once:  # wider than its cell: ends at its edge
+                out.append(Label(page, x0 + grp.x1_mm + 0.5, y_title, 0, text,
+                                 g.SMALL_FONT_PT, anchor="end"))
+                continue
+            out.append(Label(page, x0 + centre, y_title, 0, text, g.SMALL_FONT_PT,
+                             anchor="middle"))
     for s in slots:
         if s.kind == "mark":
             opt = s.option.split(":")[-1]

@@ -82,8 +82,13 @@ def blank_seatings(rounds: int, tables: int, players: int) -> list[Seating]:
 
 
 def batch_requests(seatings: list[Seating], rules: RuleSet, tournament: str, lang: str,
-                   paper: str = "A4", date: str = "") -> Iterator[SheetRequest]:
-    """One sheet request per seating, each with a unique sheet id."""
+                   paper: str = "A4", date: str = "",
+                   continuation: int = 0) -> Iterator[SheetRequest]:
+    """One sheet request per seating, each with a unique sheet id.
+
+    A seating's sheet has the same identity whichever seatings are printed with it; with
+    ``continuation`` ``n`` each is continuation ``n`` of that sheet (the same id, ``-C<n>``).
+    """
     layout = build_layout(rules.players, paper, rules.talon_prize)
     ids: set[str] = set()
     for seating in seatings:
@@ -97,4 +102,4 @@ def batch_requests(seatings: list[Seating], rules: RuleSet, tournament: str, lan
             table=seating.table, page=0, continuation=0, layout_id=layout.id,
             rules_id=rules.id, rules=rules.settings(), seats=layout.seats,
             names=seating.names, date=date)
-        yield SheetRequest(layout, identity, lang)
+        yield SheetRequest(layout, identity.continued(continuation), lang)

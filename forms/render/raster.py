@@ -54,12 +54,6 @@ def render_pages(pdf: bytes | str | Path, dpi: float = DEFAULT_DPI, grey: bool =
         doc.close()
 
 
-def render_page(pdf: bytes | str | Path, index: int = 0, dpi: float = DEFAULT_DPI,
-                grey: bool = False) -> NDArray[Any]:
-    """One page as an RGB (or grey) ``uint8`` array."""
-    return next(render_pages(pdf, dpi, grey, [index]))
-
-
 def save_png(image: NDArray[Any], path: str | Path) -> None:
     """Write an image array as PNG (palette-free, optimised)."""
     from PIL import Image

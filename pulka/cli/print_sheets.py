@@ -7,6 +7,9 @@ Examples::
     pulka print --players 3 --tournament "Kyiv Open" --rounds 3 --tables 8 -o batch.pdf
     pulka print --players 3 --tournament "Kyiv Open" --draw draw.csv -o batch.pdf
     pulka print --record game.json -o reference.pdf
+    pulka print --players 3 --tournament "Kyiv Open" --draw draw.csv --round 2 --table 3 -o t.pdf
+    pulka print --players 3 --tournament "Kyiv Open" --db pulka.sqlite --round 2 --table 3 \
+        --continuation 1 -o t3-continued.pdf
 
 Every option is checked before any page is drawn; each bad one gives one line and exit 2.
 """
@@ -22,11 +25,13 @@ from typing import Any
 from forms.identity import SheetIdentity, make_sheet_id
 from forms.labels import LANGUAGES
 from forms.layout import PAPERS, build_layout
-from forms.render.batch import DrawError, batch_requests, blank_seatings, read_draw
+from forms.render.batch import DrawError, Seating, batch_requests, blank_seatings, read_draw
 from forms.render.fill import FillError, fill_from_record
 from forms.render.sheet import FontMissingError, SheetRequest, render_pdf
+from pulka.cli.store_options import open_store
 from pulka.exitcodes import ExitCode, PulkaCommandError
 from pulka.records import load_record
+from pulka.store.database import StoreError
 from scoring.errors import RuleSetError
 from scoring.rules import SETTING_NAMES, VARIANTS, RuleSet
 
@@ -62,8 +67,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--names", help="names by seat for a single sheet, comma-separated")
     parser.add_argument("--record", type=Path,
                         help="a pulka-record/1 game: print its sheet filled in a clean hand")
-    parser.add_argument("--continuation", type=int, default=0,
-                        help="print continuation sheet N of a game (blank sheet only)")
+    parser.add_argument("--continuation", type=int, default=0, metavar="N",
+                        help="print continuation sheet N of each game: the first sheet's id "
+                             "with -CN, its rows and entries continuing (not with --record)")
+    parser.add_argument("--round", type=int, metavar="R",
+                        help="with --table: only that table's sheet of round R, the same "
+                             "identity as the batch's (a replacement or, with --continuation, "
+                             "a continuation sheet)")
+    parser.add_argument("--table", type=int, metavar="T", help="the table, with --round")
+    parser.add_argument("--db", type=Path, metavar="FILE",
+                        help="with --round and --table: take the draw from this tournament "
+                             "store instead of --draw")
 
 
 def run(args: argparse.Namespace) -> ExitCode:
@@ -77,7 +91,8 @@ def run(args: argparse.Namespace) -> ExitCode:
     except OSError as error:
         raise PulkaCommandError(f"{args.output}: cannot write ({error.strerror})",
                                 ExitCode.BAD_ARGS) from None
-    log.info("%s: %d sheets, %d pages", args.output, len(requests), pages)
+    print(f"{args.output}: {len(requests)} {'sheet' if len(requests) == 1 else 'sheets'}, "
+          f"{pages} pages")
     return ExitCode.OK
 
 
@@ -127,25 +142,66 @@ def _pool(text: str) -> int | None:
 def _requests(args: argparse.Namespace) -> list[SheetRequest]:
     if args.record is not None:
         return _record_requests(args)
+    if args.continuation < 0:
+        raise PulkaCommandError("--continuation: must be 0 or more", ExitCode.BAD_ARGS)
     rules = rules_from_args(args)
+    if args.round is not None or args.table is not None:
+        return _table_requests(args, rules)
+    if args.db is not None:
+        raise PulkaCommandError("--db gives the draw of one table: add --round and --table",
+                                ExitCode.BAD_ARGS)
     batch = args.tables is not None or args.rounds is not None or args.draw is not None
     if batch:
         return _batch_requests(args, rules)
-    if args.continuation < 0:
-        raise PulkaCommandError("--continuation: must be 0 or more", ExitCode.BAD_ARGS)
     names = tuple(n.strip() for n in args.names.split(",")) if args.names else ()
     if names and len(names) != rules.players:
         raise PulkaCommandError(f"--names: {len(names)} names for {rules.players} players",
                                 ExitCode.BAD_ARGS)
     layout = build_layout(rules.players, args.paper, rules.talon_prize)
+    # named players: the same id every time, so a continuation printed later joins its game
+    salt = f"{args.tournament}|{args.date}" if names else None
     identity = SheetIdentity(
-        sheet_id=make_sheet_id(args.tournament, None, None, rules.id, names,
-                               args.continuation),
-        tournament=args.tournament, round=None, table=None, page=0,
-        continuation=args.continuation, layout_id=layout.id, rules_id=rules.id,
-        rules=rules.settings(), seats=layout.seats, names=names or ("",) * rules.players,
-        date=args.date)
-    return [SheetRequest(layout, identity, args.lang)]
+        sheet_id=make_sheet_id(args.tournament, None, None, rules.id, names, salt=salt),
+        tournament=args.tournament, round=None, table=None, page=0, continuation=0,
+        layout_id=layout.id, rules_id=rules.id, rules=rules.settings(), seats=layout.seats,
+        names=names or ("",) * rules.players, date=args.date)
+    return [SheetRequest(layout, identity.continued(args.continuation), args.lang)]
+
+
+def _table_requests(args: argparse.Namespace, rules: RuleSet) -> list[SheetRequest]:
+    """The sheet of one table of one round, from the draw file or the store."""
+    if args.round is None or args.table is None:
+        raise PulkaCommandError("--round and --table go together: name the round and the "
+                                "table whose sheet to print", ExitCode.BAD_ARGS)
+    if args.draw is not None:
+        source, tournament = str(args.draw), args.tournament
+        seatings = [s for s in _read_draw(args, rules)
+                    if (s.round, s.table) == (args.round, args.table)]
+    elif args.db is not None:
+        source = str(args.db)
+        tournament, seatings = _store_seating(args, rules)
+    else:
+        raise PulkaCommandError("--round and --table need the draw: give --draw FILE or "
+                                "--db FILE", ExitCode.BAD_ARGS)
+    if not seatings:
+        raise PulkaCommandError(f"{source}: the draw has no table {args.table} in round "
+                                f"{args.round}; check --round and --table", ExitCode.BAD_INPUT)
+    return list(batch_requests(seatings, rules, tournament, args.lang, args.paper, args.date,
+                               args.continuation))
+
+
+def _store_seating(args: argparse.Namespace, rules: RuleSet) -> tuple[str, list[Seating]]:
+    """The tournament's name and the chosen table's seating, read from the store."""
+    with open_store(args.db, create=False) as store:
+        try:
+            found = store.table_seating(args.tournament or None, args.round, args.table)
+        except StoreError as error:
+            raise PulkaCommandError(str(error), ExitCode.BAD_ARGS) from None
+    if found is None:
+        return args.tournament, []
+    tournament, by_seat = found
+    names = tuple(by_seat.get(seat, "") for seat in "ABCD"[:rules.players])
+    return tournament, [Seating(args.round, args.table, names)]
 
 
 def _batch_requests(args: argparse.Namespace, rules: RuleSet) -> list[SheetRequest]:
@@ -155,10 +211,7 @@ def _batch_requests(args: argparse.Namespace, rules: RuleSet) -> list[SheetReque
             raise PulkaCommandError(f"--{option}: must be 1 or more, got {value}",
                                     ExitCode.BAD_ARGS)
     if args.draw is not None:
-        try:
-            seatings = read_draw(args.draw, rules.players)
-        except DrawError as error:
-            raise PulkaCommandError(str(error), ExitCode.BAD_INPUT) from None
+        seatings = _read_draw(args, rules)
         if args.tables is not None and max(s.table for s in seatings) > args.tables:
             raise PulkaCommandError(f"{args.draw}: the draw has table "
                                     f"{max(s.table for s in seatings)}, --tables says "
@@ -173,13 +226,23 @@ def _batch_requests(args: argparse.Namespace, rules: RuleSet) -> list[SheetReque
                                     "--draw", ExitCode.BAD_ARGS)
         seatings = blank_seatings(args.rounds, args.tables, rules.players)
     return list(batch_requests(seatings, rules, args.tournament, args.lang, args.paper,
-                               args.date))
+                               args.date, args.continuation))
+
+
+def _read_draw(args: argparse.Namespace, rules: RuleSet) -> list[Seating]:
+    try:
+        return read_draw(args.draw, rules.players)
+    except DrawError as error:
+        raise PulkaCommandError(str(error), ExitCode.BAD_INPUT) from None
 
 
 def _record_requests(args: argparse.Namespace) -> list[SheetRequest]:
-    if args.tables is not None or args.rounds is not None or args.draw is not None:
-        raise PulkaCommandError("--record prints one game; leave out --tables, --rounds and "
-                                "--draw", ExitCode.BAD_ARGS)
+    if any(v is not None for v in (args.tables, args.rounds, args.draw, args.round, args.table)):
+        raise PulkaCommandError("--record prints one game; leave out --tables, --rounds, "
+                                "--draw, --round and --table", ExitCode.BAD_ARGS)
+    if args.continuation:
+        raise PulkaCommandError("--record prints every sheet of the game, continuations "
+                                "included; leave out --continuation", ExitCode.BAD_ARGS)
     record = load_record(args.record)
     rules = record.rules
     if args.players is not None and args.players != rules.players:

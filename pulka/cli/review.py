@@ -5,8 +5,9 @@ Examples::
     pulka review                       # pulka.sqlite here, http://127.0.0.1:8765/
     pulka review --db kyiv.sqlite --port 0 --user anna
 
-Keys on the page: 1-9 accept a candidate, digits then Enter type a value (``t`` starts
-typing), ``x`` illegible, ``s`` or Space skip, ``u`` or Ctrl+Z undo, ``v`` the sheet view.
+Keys on the page: digits type a value and Enter saves it (Enter alone accepts the first
+candidate), ``a``-``i`` accept that candidate, ``x`` illegible, ``s`` or Space skip, ``u`` or
+Ctrl+Z undo, ``v`` the sheet view; keys pressed while a save is under way are refused.
 Every decision is saved at once, with who and when. The server and its API:
 :mod:`pulka.review.server`.
 """

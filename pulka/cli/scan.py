@@ -3,9 +3,10 @@
 Each sheet becomes ``OUT/<sheet id>/scan.json`` (``pulka-scan/1``: every field with its
 status, confidence, candidates and crop) beside its straightened pages and field sheets, and
 ``OUT/<sheet id>/record.json`` (``pulka-record/1``, ready for ``pulka audit`` and
-``pulka settle``). A file that cannot be read is named on stderr with the reason, and the
-batch goes on; the summary line says how many sheets were read and how many cells need a
-person.
+``pulka settle``), written by :mod:`scanner.output`; a sheet already there is kept, and the
+new reading goes beside it in ``OUT/<sheet id>~2``. A file that cannot be read is named on
+stderr with the reason, and the batch goes on; the summary line says how many sheets were
+read and how many cells need a person.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 from pulka.cli.progress import ProgressBar
 from pulka.exitcodes import ExitCode
 from scanner.pipeline import ScanFailure, scan_paths
-from scanner.results import SheetScan
+from scanner.results import RECORD_FILE, SheetScan, scan_folder
 
 NAME = "scan"
 HELP = "read filled sheets (JPEG, PNG, TIFF, PDF; files or folders) into game records"
@@ -54,9 +55,7 @@ def run(args: argparse.Namespace) -> ExitCode:
                 say(f"pulka scan: {outcome.message}")
                 continue
             sheets.append(outcome)
-            record_path = args.out / outcome.sheet_id / "record.json"
-            record_path.write_text(json.dumps(outcome.record, ensure_ascii=False, indent=1),
-                                   encoding="utf-8")
+            record_path = args.out / scan_folder(outcome) / RECORD_FILE
             if args.json:
                 print(json.dumps(outcome.to_json(), ensure_ascii=False))
             else:

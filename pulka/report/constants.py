@@ -12,6 +12,9 @@ CROP_MARGIN_MM = 2.0
 """Paper kept around a cell when its ink is cut from the page."""
 CROP_HEIGHT_PX = 72
 """Height an ink crop is shown at."""
+WIDE_CROP_RATIO = 4.0
+"""A crop this many times wider than tall (a deal row's) is shown across the whole doubts
+table, on a row of its own under its cell's line, not squeezed into the ink column."""
 
 FINDING_RGB = (0.80, 0.10, 0.10)
 """Outline of a player error (a finding)."""

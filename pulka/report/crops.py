@@ -37,6 +37,22 @@ def crop_image(path: Path, rect: tuple[int, int, int, int] | None) -> Any:
     return image.crop((x, y, x + w, y + h))
 
 
+def is_wide(image: bytes, ratio: float) -> bool:
+    """Whether an encoded image (PNG, JPEG) is at least ``ratio`` times wider than tall.
+
+    >>> from PIL import Image
+    >>> buffer = io.BytesIO()
+    >>> Image.new("L", (800, 60)).save(buffer, "PNG")
+    >>> is_wide(buffer.getvalue(), 4.0), is_wide(buffer.getvalue(), 20.0)
+    (True, False)
+    """
+    from PIL import Image
+
+    with Image.open(io.BytesIO(image)) as opened:
+        width, height = opened.size
+    return width >= ratio * max(1, height)
+
+
 def crop_jpeg(path: Path, rect: tuple[int, int, int, int]) -> bytes:
     """The crop's JPEG bytes (:func:`crop_image`, at :data:`JPEG_QUALITY`)."""
     buffer = io.BytesIO()

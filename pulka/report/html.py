@@ -11,6 +11,7 @@ import base64
 from html import escape
 
 from pulka.report import constants as k
+from pulka.report.crops import is_wide
 from pulka.report.model import Mark, PageImages, SheetReport
 from pulka.report.tables import (
     DOUBT_HEADER,
@@ -69,7 +70,13 @@ table.wide {{ width: 100%; }}
 td.flag {{ color: var(--red); font-weight: 600; }}
 .pen {{ color: var(--red); }}
 .note {{ color: var(--muted); font-size: 13px; margin: 2px 0 14px; }}
-.doubts td img {{ max-height: 60px; border: 1px solid var(--line); }}
+table.doubt-list {{ width: 100%; table-layout: fixed; }}
+.doubt-list td {{ overflow-wrap: break-word; }}
+.doubt-list tr {{ break-inside: avoid; page-break-inside: avoid; }}
+.doubt-list td img {{ display: block; max-width: 100%; max-height: 60px;
+  border: 1px solid var(--line); }}
+.doubt-list tr.ink-row td {{ border-top: none; padding: 2px 8px 10px; }}
+.doubt-list tr.ink-row img {{ width: 100%; height: auto; max-height: none; }}
 .warn {{ background: #fff7e8; border: 1px solid var(--amber); padding: 8px 12px;
   border-radius: 4px; }}
 footer {{ margin-top: 40px; color: var(--muted); font-size: 12px; }}
@@ -217,19 +224,37 @@ def _doubts(report: SheetReport) -> str:
     elif not report.doubts:
         parts.append("<p>None: every cell was read with confidence.</p>")
     else:
-        head = "".join(f"<th>{escape(h)}</th>" for h in (*DOUBT_HEADER[:2], "ink",
-                                                            *DOUBT_HEADER[2:]))
-        rows = []
-        for view in report.doubts:
-            cells = doubt_row(view)
-            ink = (f'<img alt="ink" src="{_data_uri(view.crop_png, "image/png")}">'
-                   if view.crop_png is not None else "-")
-            rows.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in cells[:2])
-                        + f"<td>{ink}</td>"
-                        + "".join(f"<td>{escape(c)}</td>" for c in cells[2:]) + "</tr>")
-        parts.append(f"<table class='wide'><tr>{head}</tr>{''.join(rows)}</table>")
+        parts.append(_doubt_table(report))
     parts.append("</section>")
     return "\n".join(parts)
+
+
+DOUBT_COLUMNS_PERCENT = (4, 14, 13, 13, 17, 14, 9, 16)
+"""Widths of the doubts table's columns (label, cell, ink, read as, candidates, the ink
+alone, rules expect, note): fixed, so no crop or long value squeezes the text columns."""
+
+
+def _doubt_table(report: SheetReport) -> str:
+    """The doubts, one line each; a wide crop (a deal row's) on a line of its own below."""
+    cols = "".join(f'<col style="width:{w}%">' for w in DOUBT_COLUMNS_PERCENT)
+    head = "".join(f"<th>{escape(h)}</th>" for h in (*DOUBT_HEADER[:2], "ink",
+                                                        *DOUBT_HEADER[2:]))
+    rows = []
+    for view in report.doubts:
+        cells = doubt_row(view)
+        img = ("" if view.crop_png is None else
+               f'<img alt="ink of {escape(view.where)}" '
+               f'src="{_data_uri(view.crop_png, "image/png")}">')
+        wide = bool(img) and is_wide(view.crop_png or b"", k.WIDE_CROP_RATIO)
+        ink = "below" if wide else img or "-"
+        rows.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in cells[:2])
+                    + f"<td>{ink}</td>"
+                    + "".join(f"<td>{escape(c)}</td>" for c in cells[2:]) + "</tr>")
+        if wide:
+            rows.append(f'<tr class="ink-row"><td colspan="{len(DOUBT_COLUMNS_PERCENT)}">'
+                        f"{img}</td></tr>")
+    return (f"<table class='doubt-list'><colgroup>{cols}</colgroup><tr>{head}</tr>"
+            f"{''.join(rows)}</table>")
 
 
 def _columns(report: SheetReport) -> str:

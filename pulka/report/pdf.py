@@ -34,6 +34,7 @@ from reportlab.platypus import (
 
 from forms.render.sheet import register_fonts
 from pulka.report import constants as k
+from pulka.report.crops import is_wide
 from pulka.report.model import Mark, PageImages, SheetReport
 from pulka.report.tables import (
     DOUBT_HEADER,
@@ -233,17 +234,40 @@ def _doubts(report: SheetReport, styles: dict[str, ParagraphStyle]) -> list[Flow
     if not report.doubts:
         story.append(_p("None: every cell was read with confidence.", styles["body"]))
         return story
+    story.append(_doubt_table(report, styles))
+    return story
+
+
+DOUBT_COLUMNS_MM = (9, 28, 28, 30, 36, 20, 14, 21)
+"""Widths of the doubts table's columns (label, cell, ink, read as, candidates, the ink
+alone, rules expect, note); together the text width of an A4 page."""
+ENTRY_CROP_MM = (28, 12)
+"""Largest width and height of an entry's crop, in the ink column."""
+WIDE_CROP_MAX_H_MM = 30
+"""Largest height of a wide crop (a deal row's), drawn across the table under its line."""
+
+
+def _doubt_table(report: SheetReport, styles: dict[str, ParagraphStyle]) -> Table:
     rows: list[list[object]] = [[_p(h, styles["cellb"]) for h in
                                  (*DOUBT_HEADER[:2], "ink", *DOUBT_HEADER[2:])]]
+    spans: list[tuple[object, ...]] = []
+    across = (sum(DOUBT_COLUMNS_MM) - 3) * mm
     for view in report.doubts:
         cells = doubt_row(view)
-        ink: object = _image(view.crop_png, 28 * mm, 12 * mm) if view.crop_png else "-"
+        wide = view.crop_png is not None and is_wide(view.crop_png, k.WIDE_CROP_RATIO)
+        ink: object = "-"
+        if view.crop_png is not None:
+            ink = _p("below", styles["small"]) if wide else _image(
+                view.crop_png, ENTRY_CROP_MM[0] * mm, ENTRY_CROP_MM[1] * mm)
         rows.append([_p(c, styles["cell"]) for c in cells[:2]] + [ink]
                     + [_p(c, styles["cell"]) for c in cells[2:]])
-    widths = [9, 38, 30, 20, 30, 16, 18, 25]
-    story.append(Table(rows, colWidths=[w * mm for w in widths], repeatRows=1,
-                       style=_grid([("BACKGROUND", (0, 0), (-1, 0), colors.whitesmoke)])))
-    return story
+        if wide and view.crop_png is not None:
+            spans += [("SPAN", (0, len(rows)), (-1, len(rows))),  # the crop across the table,
+                      ("NOSPLIT", (0, len(rows) - 1), (-1, len(rows)))]  # on its line's page
+            rows.append([_image(view.crop_png, across, WIDE_CROP_MAX_H_MM * mm)]
+                        + [""] * (len(DOUBT_COLUMNS_MM) - 1))
+    return Table(rows, colWidths=[w * mm for w in DOUBT_COLUMNS_MM], repeatRows=1,
+                 style=_grid([("BACKGROUND", (0, 0), (-1, 0), colors.whitesmoke), *spans]))
 
 
 def _sheet(report: SheetReport, styles: dict[str, ParagraphStyle],

@@ -1,8 +1,9 @@
-"""The review page's web server: the page's own three files, its JSON API and the scan images.
+"""The review page's web server: the page's own files, its JSON API and the scan images.
 
 Routes (everything else is 404, other methods 405):
 
-* ``GET /``, ``/review.js``, ``/review.css``: the page (``static/``, a fixed list of files);
+* ``GET /``, ``/review.js``, ``/sheet.js``, ``/decide.js``, ``/review.css``: the page
+  (``static/``, a fixed list of files);
 * ``GET /api/queue``: the doubtful cells, worst first, grouped by sheet
   (:func:`pulka.store.review.queue`);
 * ``GET /api/sheet/<sheet id>``: one sheet's cells with their state, findings, settlement;
@@ -53,6 +54,8 @@ MAX_IMAGE_BYTES = 32 * 1024 * 1024
 STATIC_FILES = {"/": ("index.html", "text/html; charset=utf-8"),
                 "/index.html": ("index.html", "text/html; charset=utf-8"),
                 "/review.js": ("review.js", "text/javascript; charset=utf-8"),
+                "/sheet.js": ("sheet.js", "text/javascript; charset=utf-8"),
+                "/decide.js": ("decide.js", "text/javascript; charset=utf-8"),
                 "/review.css": ("review.css", "text/css; charset=utf-8")}
 IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
 ACTIONS = ("accept", "type", "illegible", "skip")

@@ -134,6 +134,24 @@ class Store:
                                      (table_pk, seat, self._player(conn, tid, player)))
         return tid
 
+    def table_seating(self, tournament: str | None, round_: int,
+                      table: int) -> tuple[str, dict[str, str]] | None:
+        """The tournament's name and who sits where (names by seat) at one table of one round
+        (``None`` when the store has no such table); raises :class:`StoreError` as
+        :meth:`tournament_id` does."""
+        tid = self.tournament_id(tournament)
+        name = self.conn.execute("SELECT name FROM tournaments WHERE id = ?", (tid,)).fetchone()
+        table_row = self.conn.execute(
+            "SELECT tb.id FROM tables tb JOIN rounds r ON r.id = tb.round_id "
+            "WHERE r.tournament_id = ? AND r.number = ? AND tb.number = ?",
+            (tid, round_, table)).fetchone()
+        if table_row is None:
+            return None
+        seats = self.conn.execute(
+            "SELECT ts.seat, p.name FROM table_seats ts JOIN players p ON p.id = ts.player_id "
+            "WHERE ts.table_id = ?", (table_row[0],)).fetchall()
+        return str(name[0]), {str(seat): str(player) for seat, player in seats}
+
     def tournament_names(self) -> list[str]:
         """Every tournament in the store, oldest first."""
         return [r[0] for r in self.conn.execute("SELECT name FROM tournaments ORDER BY id")]

@@ -111,7 +111,7 @@ def scan_group(paths: list[str], out_dir: str) -> list[dict[str, Any]]:
     outcomes: list[dict[str, Any]] = []
     for outcome in scan_paths([Path(p) for p in paths], Path(out_dir)):
         if isinstance(outcome, SheetScan):
-            where = scan_json_path(Path(out_dir), outcome.sheet_id)
+            where = scan_json_path(Path(out_dir), outcome)
             if not where.is_file():
                 where.parent.mkdir(parents=True, exist_ok=True)
                 where.write_text(json.dumps(outcome.to_json(), ensure_ascii=False),

@@ -27,7 +27,8 @@ from scanner.digits.constants import (
     EMPTY_CLASS,
     NUM_CLASSES,
 )
-from scanner.digits.recognizer import DigitRecognizer, l2_normalize, normalize_cells
+from scanner.digits.normalize import normalize_cells
+from scanner.digits.recognizer import DigitRecognizer, l2_normalize
 
 
 def _log_digits(probs: Floats) -> Doubles:
@@ -64,14 +65,13 @@ class WriterAdaptation:
     def from_calibration(
         cls,
         samples: Mapping[int, Image | Sequence[Image]],
-        recognizer: DigitRecognizer | None = None,
+        recognizer: DigitRecognizer,
     ) -> WriterAdaptation:
         """Build from ``{digit: crop}`` or ``{digit: [crops]}`` of one writer.
 
         Samples the model reads as EMPTY, or to which it gives less than
         ``ADAPT_MIN_MODEL_PROBABILITY`` for their stated digit, are dropped.
         """
-        recognizer = recognizer or DigitRecognizer.default()
         crops: list[Image] = []
         labels: list[int] = []
         for digit, value in samples.items():

@@ -14,6 +14,11 @@ MODEL_DIGIT_BOX_PX = 20
 NUM_CLASSES = 11
 #: Index of the EMPTY class in probability rows.
 EMPTY_CLASS = 10
+#: Cells per network pass (every cell's output is the same in any batch; small batches keep
+#: the layers' outputs in the processor's cache).
+NETWORK_BATCH = 16
+#: Cells of one size normalised in one stacked pass.
+NORMALIZE_BATCH = 256
 
 #: Nominal cell interior at 300 dpi (4.5 mm x 6 mm): width and height.
 CELL_WIDTH_300DPI_PX = 53
@@ -45,11 +50,8 @@ MIN_DIGIT_HEIGHT_FRACTION = 0.2
 ADAPT_TEMPERATURE = 0.05
 #: Weight of the writer's own-sample vote against the general model (log-linear).
 ADAPT_WEIGHT = 1.0
-#: Softmax temperature of the adapted digit probabilities (the writer's vote sharpens them):
-#: fitted by ``training/train_digits.py`` (minimum NLL over simulated writers and pages on the
-#: calibration split of the training data, never on the UCI digits). The value is kept when a
-#: new model's fit does not lower that NLL by more than its standard error: for the current
-#: model the minimum (1.93) lies 0.002 below the NLL here, with a standard error of 0.017.
+#: Softmax temperature of the adapted digit probabilities (the writer's vote sharpens them),
+#: fitted by ``training/train_digits.py`` on the calibration split of the training data.
 ADAPT_OUTPUT_TEMPERATURE = 2.39
 #: Transductive writer adaptation: a cell the general model reads with at least this
 #: probability (and the adapted model reads alike) joins the writer's references.

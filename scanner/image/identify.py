@@ -1,13 +1,10 @@
 """Stage 3, identify: which sheet, which page, which layout and rules; pages grouped by sheet.
 
 The QR code lies in a known region (from the layouts that have this page at this paper
-size; the registration knows both), printed with a known quiet zone, so its modules lie on a
-known grid once its version is known: the region is warped upright (a 24 mm square), the
-version estimated from the extent of its ink and confirmed by the timing patterns, each
-module read at its centre, and :func:`forms.qr.text_of_modules` decodes them (with
-Reed-Solomon correction): about 1.5 ms a page at 200 dpi. Only when that fails are
-OpenCV's detectors tried on the region (tens of milliseconds each, against seconds over a
-whole 300-dpi image). When
+size; the registration knows both): each candidate region is warped upright and zxing-cpp reads
+it; failing that, its modules are sampled where the layout's grid puts them and zxing-cpp
+decodes them drawn clean (a coarse photo whose modules are one or two pixels); failing that,
+zxing-cpp reads the whole page. When
 the QR cannot be read at all, Tesseract reads the printed sheet id and the page takes its
 identity from a sibling page of the same sheet whose QR was read (:func:`assemble_sheets`).
 """
@@ -16,21 +13,21 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import cast
 
 import cv2
 import numpy as np
+import zxingcpp
 
 from forms.identity import IdentityError, SheetIdentity, from_qr_payload
 from forms.layout import PAPERS, build_layout, layout_by_id
 from forms.model import Layout, Region
-from forms.qr import read_qr, text_of_modules
 from forms.render.sheet import QR_QUIET_MODULES
 from scanner import constants as k
-from scanner.arrays import Floats, GreyImage, Image, Mask
+from scanner.arrays import Floats, GreyImage, Mask
 from scanner.errors import NoSheetFound, ScanError, TesseractMissing, UnknownLayout
 from scanner.image.pixels import content_channel
 from scanner.image.register import RegisteredPage
@@ -43,6 +40,10 @@ QR_GRID_MAX_SIDE_MISMATCH = 0.1
 """The ink of a code's region spans as many rows as columns (within 1 % on the sample
 sheets); past this share apart it is not a whole code (the other candidate region of a page
 holds a code cut off, 27 % or 14 % apart): the region is given up before any module is read."""
+QR_FORMAT = zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode)
+"""zxing-cpp looks for QR codes (model 2) only."""
+QR_PURE_MODULE_PX = 4
+"""Pixels a module when sampled modules are drawn as a clean code for zxing-cpp."""
 WARP_CROP_PAD_PX = 2
 """Image pixels kept around a region's corners when only they are warped: a linear
 interpolation reads one pixel beyond its point, and a pixel centre lies half one inside."""
@@ -95,44 +96,78 @@ def _regions(page_index: int, w_mm: float, h_mm: float, attr: str) -> tuple[Regi
     return tuple(found)
 
 
-_LAST_QR_REGION: dict[tuple[int, float, float], Region] = {}
-"""The region whose QR was last read, per page index and paper size: tried first next time
-(a batch is mostly sheets of one layout)."""
+class Identifier:
+    """Identifies the pages of one scan run.
+
+    It remembers, per page index and paper size, the QR region last read and tries it first
+    (a run is mostly sheets of one layout).
+    """
+
+    def __init__(self) -> None:
+        self._last_region: dict[tuple[int, float, float], Region] = {}
+
+    def decode_qr(self, page: RegisteredPage) -> str | None:
+        """The QR text of a registered page, or None: zxing-cpp on each candidate region
+        warped upright, then its modules sampled on their grid (:func:`read_qr_grid`), then
+        zxing-cpp on the whole page."""
+        key = (page.page_index, page.page_w_mm, page.page_h_mm)
+        last = self._last_region.get(key)
+        regions = sorted(_regions(*key, "qr"), key=lambda region: region != last)
+        for region in regions:
+            gray = _warp_red(page, region, k.QR_GRID_PX_PER_MM)
+            text = read_qr(gray)
+            if text is None:
+                text = read_qr_grid(gray, region)
+            if text is not None:
+                self._last_region[key] = region
+                return text
+        image = page.image
+        return read_qr(image if image.ndim == 2 else cast(GreyImage, cv2.cvtColor(
+            image, cv2.COLOR_BGR2GRAY)))
+
+    def identify(self, page: RegisteredPage) -> IdentifiedPage:
+        """Identify one registered page; raises a :class:`ScanError` naming the file and
+        page."""
+        start = time.perf_counter()
+        text = self.decode_qr(page)
+        if text is None:
+            sheet_id = _printed_id_or_refuse(page)
+            log.info("%s: QR unreadable, printed sheet id %s", page.label, sheet_id)
+            return IdentifiedPage(page, sheet_id, None, None, "text",
+                                  time.perf_counter() - start)
+        identity, layout = _identity_of(text, page)
+        if identity.page != page.page_index:
+            log.warning("%s: QR says page %d, markers page %d; trusting the markers",
+                        page.label, identity.page + 1, page.page_index + 1)
+        return IdentifiedPage(page, identity.sheet_id, identity.for_page(page.page_index),
+                              layout, "qr", time.perf_counter() - start)
 
 
-def decode_qr(page: RegisteredPage) -> str | None:
-    """Return the QR text of a registered page: its modules read on their grid
-    (:func:`read_qr_grid`) in each candidate region, else OpenCV's detectors
-    (:func:`detect_qr`)."""
-    key = (page.page_index, page.page_w_mm, page.page_h_mm)
-    regions = list(_regions(*key, "qr"))
-    last = _LAST_QR_REGION.get(key)
-    if last in regions:
-        regions.remove(last)
-        regions.insert(0, last)
-    for region in regions:
-        text = read_qr_grid(page, region)
-        if text is not None:
-            _LAST_QR_REGION[key] = region
-            return text
-    return detect_qr(page, regions)
+def identify(page: RegisteredPage) -> IdentifiedPage:
+    """Identify one page on its own, with no run to remember its regions."""
+    return Identifier().identify(page)
 
 
-def read_qr_grid(page: RegisteredPage, region: Region) -> str | None:
+def read_qr(gray: GreyImage) -> str | None:
+    """The text of the QR code zxing-cpp finds in a grey image (its bytes as UTF-8), or
+    None."""
+    return _utf8_text(zxingcpp.read_barcodes(gray, formats=QR_FORMAT))
+
+
+def read_qr_grid(gray: GreyImage, region: Region) -> str | None:
     """The QR text read module by module where the layout puts the code, or None.
 
-    The region (the code and its quiet zone of :data:`forms.render.sheet.QR_QUIET_MODULES`) is
-    warped upright at :data:`QR_GRID_PX_PER_MM`, its red channel only (:func:`_warp_red`);
-    the extent of its ink gives the code's side and so its likely version (a region whose
-    ink is not square, :data:`QR_GRID_MAX_SIDE_MISMATCH`, holds no whole code). A version
-    is taken when its timing patterns (row and column 6) read as they must. A module is dark
+    ``gray`` is the region (the code and its quiet zone of
+    :data:`forms.render.sheet.QR_QUIET_MODULES`) warped upright at :data:`QR_GRID_PX_PER_MM`.
+    The extent of its ink gives the code's side and so its likely version (a region whose ink
+    is not square, :data:`QR_GRID_MAX_SIDE_MISMATCH`, holds no whole code). A version is
+    taken when its timing patterns (row and column 6) read as they must. A module is dark
     when its centre is darker than the mean of the :data:`QR_GRID_LOCAL_MODULES` square of
-    modules around it (a local level: a photo's light falls unevenly), and
-    :func:`forms.qr.text_of_modules` decodes and corrects them; failing that, the same on
-    the region unsharp-masked (a blurred photo).
+    modules around it (a photo's light falls unevenly); zxing-cpp decodes the modules drawn
+    clean (:func:`_text_of_modules`), else the same from the region unsharp-masked (a blurred
+    photo).
     """
     scale = k.QR_GRID_PX_PER_MM
-    gray = _warp_red(page, region, scale)
     _, binary = cv2.threshold(cv2.blur(gray, (3, 3)), 0, 255,
                               cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
     rows = np.flatnonzero(binary.mean(axis=1) > 255 * k.QR_GRID_MIN_INK_FRACTION)
@@ -161,14 +196,38 @@ def read_qr_grid(page: RegisteredPage, region: Region) -> str | None:
             np.count_nonzero(dark[timing, 6] != (timing % 2 == 0))
         if wrong > k.QR_GRID_MAX_TIMING_ERRORS_FRACTION * 2 * len(timing):
             continue
-        text = text_of_modules(dark)
+        text = _text_of_modules(dark)
         if text is None:
             sharp = cv2.addWeighted(gray, 1 + k.QR_SHARPEN_AMOUNT,
                                     cv2.GaussianBlur(gray, (0, 0), k.QR_SHARPEN_SIGMA_PX),
                                     -k.QR_SHARPEN_AMOUNT, 0)
-            text = text_of_modules(_dark_modules(cast(GreyImage, cv2.remap(
+            text = _text_of_modules(_dark_modules(cast(GreyImage, cv2.remap(
                 sharp, map_x, map_y, cv2.INTER_LINEAR))))
         return text
+    return None
+
+
+def _text_of_modules(dark: Mask) -> str | None:
+    """zxing-cpp's reading of modules (True = dark) drawn as a clean black-and-white code,
+    :data:`QR_PURE_MODULE_PX` pixels a module, with its quiet zone."""
+    pure = np.where(dark, 0, 255).astype(np.uint8)
+    pure = np.pad(pure, QR_QUIET_MODULES, constant_values=255)
+    pure = np.repeat(np.repeat(pure, QR_PURE_MODULE_PX, axis=0), QR_PURE_MODULE_PX, axis=1)
+    return _utf8_text(zxingcpp.read_barcodes(pure, formats=QR_FORMAT,
+                                             is_pure=True, try_rotate=False, try_invert=False,
+                                             try_downscale=False))
+
+
+def _utf8_text(barcodes: list[zxingcpp.Barcode]) -> str | None:
+    """The bytes of the first valid code that holds UTF-8 text, decoded; None when none does
+    (a pulka payload is UTF-8 with no ECI header, which zxing-cpp's own text would guess at)."""
+    for barcode in barcodes:
+        if not barcode.valid or not barcode.bytes:
+            continue
+        try:
+            return barcode.bytes.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
     return None
 
 
@@ -200,57 +259,6 @@ def _dark_modules(values: GreyImage | Floats) -> Mask:
     return values < cast(Floats, cv2.blur(values, (side, side), borderType=cv2.BORDER_REFLECT))
 
 
-def detect_qr(page: RegisteredPage, regions: list[Region]) -> str | None:
-    """Return the QR text of a registered page found by OpenCV's detectors, trying its
-    candidate regions and scales.
-
-    Each try warps the known region upright and hands it to :func:`forms.qr.read_qr` (OpenCV's
-    ArUco-based QR detector, then the classic one): as it is, unsharp-masked (a phone photo's
-    blur merges the 0.3 mm modules), and unsharp-masked then Otsu-thresholded. Each scale is
-    tried on every candidate region (the last one read first) before the next scale: the
-    first page of a 4-player sheet has its QR where a 3-player sheet's is not, and a region
-    that holds no QR fails every try, so it costs one round of tries, not all of them. A
-    scale that comes out the same as one tried already (a coarse image) is not tried again.
-    """
-    m = k.QR_MARGIN_MM
-    key = (page.page_index, page.page_w_mm, page.page_h_mm)
-    scales: list[float] = []
-    for ppm in k.QR_PX_PER_MM:
-        scale = min(ppm, max(page.px_per_mm * 1.5, 7.0))
-        if scale not in scales:
-            scales.append(scale)
-    for scale in scales:
-        for region in regions:
-            crop = page.warp(region.x_mm - m, region.y_mm - m, region.w_mm + 2 * m,
-                             region.h_mm + 2 * m, scale)
-            for image in _qr_variants(crop):
-                text = read_qr(image)
-                if text:
-                    _LAST_QR_REGION[key] = region
-                    return _fix_utf8(text)
-    return None
-
-
-def _qr_variants(crop: Image) -> Iterator[GreyImage]:
-    """The warped QR region as it is, unsharp-masked, and unsharp-masked then Otsu-thresholded
-    (each made only when the one before did not read)."""
-    gray = crop if crop.ndim == 2 else cast(GreyImage, cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY))
-    yield gray
-    sharp = cv2.addWeighted(gray, 1 + k.QR_SHARPEN_AMOUNT,
-                            cv2.GaussianBlur(gray, (0, 0), k.QR_SHARPEN_SIGMA_PX),
-                            -k.QR_SHARPEN_AMOUNT, 0)
-    yield cast(GreyImage, sharp)
-    yield cast(GreyImage, cv2.threshold(sharp, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[1])
-
-
-def _fix_utf8(text: str) -> str:
-    """OpenCV may hand UTF-8 bytes back as Latin-1 characters; undo that when it did."""
-    try:
-        return text.encode("latin-1").decode("utf-8")
-    except (UnicodeEncodeError, UnicodeDecodeError):
-        return text
-
-
 def read_printed_id(page: RegisteredPage) -> str | None:
     """Read the sheet id printed beside the QR code with Tesseract (None if illegible)."""
     from scanner import tesseract
@@ -265,39 +273,38 @@ def read_printed_id(page: RegisteredPage) -> str | None:
     return None
 
 
-def identify(page: RegisteredPage, context: object = None) -> IdentifiedPage:
-    """Identify one registered page; raises a :class:`ScanError` naming the file and page."""
-    del context
-    start = time.perf_counter()
-    text = decode_qr(page)
+def _identity_of(text: str, page: RegisteredPage) -> tuple[SheetIdentity, Layout]:
+    """The sheet identity a page's QR text holds and its layout; raises a
+    :class:`ScanError` naming the file and page when it is no pulka identity or an unknown
+    layout."""
     where = (page.source, page.index_in_file)
-    if text is not None:
-        try:
-            identity = from_qr_payload(text)
-        except IdentityError as error:
-            raise NoSheetFound(f"its QR code is not a pulka sheet identity ({error})",
-                               *where) from None
-        try:
-            layout = layout_by_id(identity.layout_id)
-        except KeyError:
-            raise UnknownLayout(f"sheet {identity.sheet_id} has layout "
-                                f"{identity.layout_id!r}, which this version of pulka does "
-                                f"not print", *where) from None
-        if identity.page != page.page_index:
-            log.warning("%s: QR says page %d, markers page %d; trusting the markers",
-                        page.label, identity.page + 1, page.page_index + 1)
-        return IdentifiedPage(page, identity.sheet_id, identity.for_page(page.page_index),
-                              layout, "qr", time.perf_counter() - start)
+    try:
+        identity = from_qr_payload(text)
+    except IdentityError as error:
+        raise NoSheetFound(f"its QR code is not a pulka sheet identity ({error})",
+                           *where) from None
+    try:
+        return identity, layout_by_id(identity.layout_id)
+    except KeyError:
+        raise UnknownLayout(f"sheet {identity.sheet_id} has layout {identity.layout_id!r}, "
+                            f"which this version of pulka does not print", *where) from None
+
+
+def _printed_id_or_refuse(page: RegisteredPage) -> str:
+    """The printed sheet id of a page whose QR code cannot be read; raises
+    :class:`NoSheetFound` naming the file and page when Tesseract cannot read it either."""
+    where = (page.source, page.index_in_file)
     try:
         sheet_id = read_printed_id(page)
     except TesseractMissing as error:
         raise NoSheetFound(f"its QR code cannot be read, and the printed sheet id cannot "
                            f"be tried: {error.problem}", *where, advice=error.advice) from None
     if sheet_id is None:
-        raise NoSheetFound("neither its QR code nor its printed sheet id can be read", *where,
-                           advice="retake the photo with the sheet's centre sharp and unglared")
-    log.info("%s: QR unreadable, printed sheet id %s", page.label, sheet_id)
-    return IdentifiedPage(page, sheet_id, None, None, "text", time.perf_counter() - start)
+        raise NoSheetFound(f"neither its QR code nor its printed sheet id can be read (the "
+                           f"page is at {page.px_per_mm * 25.4:.0f} dpi)", *where,
+                           advice="scan it at 300 dpi or take the photo closer, the sheet "
+                                  "filling the frame")
+    return sheet_id
 
 
 def assemble_sheets(pages: Sequence[IdentifiedPage]) -> tuple[list[SheetPages],

@@ -54,9 +54,8 @@ def _sharpness(page: RegisteredPage, frame: Frame) -> float:
 
 def _percentiles(rows: GreyImage | Floats, qs: tuple[float, ...]) -> list[Doubles]:
     """The ``q``-th percentiles of each row of ``rows``, for each ``q`` (numpy's linear
-    interpolation between the two nearest ranks), from one partial sort of the rows (a third
-    of the time of :func:`numpy.percentile` over stacked patches), or of grey levels from
-    their histograms (:func:`scanner.image.pixels.rank_values`, faster still)."""
+    interpolation between the two nearest ranks), from one partial sort of the rows, or of
+    grey levels from their histograms (:func:`scanner.image.pixels.rank_values`)."""
     n = rows.shape[1]
     ranks = [q / 100 * (n - 1) for q in qs]
     below = [int(r) for r in ranks]
@@ -116,7 +115,7 @@ def _glare(page: RegisteredPage) -> str | None:
 
 def check_quality(reg: RegisteredPage, frame: Frame) -> RegisteredPage:
     """``reg`` with its sharpness and warnings, or :class:`PoorQuality` naming the file and
-    page when it is too coarse, folded or blurred to read (limits in :mod:`scan_constants`)."""
+    page when it is too coarse, folded or blurred to read (limits in :mod:`scanner.constants`)."""
     label, warnings = reg.label, []
     if reg.px_per_mm < k.MIN_PX_PER_MM:
         raise PoorQuality(f"the sheet is only {reg.px_per_mm * 25.4:.0f} dpi, too coarse to "

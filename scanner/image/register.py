@@ -1,18 +1,12 @@
-"""Stage 2, register: find the page's ArUco markers and map page millimetres to image pixels.
+"""Stage 2, register: map page millimetres to image pixels from the page's ArUco markers.
 
-The colour image is halved (a 2x2 box filter, OpenCV's fast path) until its longer side is
-at most :data:`DETECT_MAX_SIDE_PX`; these halvings are kept (:attr:`RegisteredPage.halvings`)
-for whatever later wants the page coarse (the straightened page a scan keeps). Markers
-(DICT_4X4_50, ``id = 4 * page + corner``, :class:`forms.model.Marker`) are found in the red
-channel of the smallest one (the light-red drop-out print vanishes there; a black-and-white
-page is the same in every channel): first in its four corners only, where a scan's lie, then
-in the whole of it, and once more in the next larger one when fewer than four turn up.
-Their corners are refined at full resolution in small patches around each marker only, and
-all found corners (16 with four markers) fit one homography. The ids tell the page
-index and the rotation, so pages may come in any order and any way up. With fewer than
-three markers the paper's outline stands in, oriented by the marker(s) still visible. The
-fit error, the resolution, blur and glare are checked by :mod:`scanner.image.quality`; a
-page too poor to read raises :class:`scanner.errors.PoorQuality` with a plain sentence.
+The colour image is halved (2x2 box filter) until its longer side is at most
+:data:`~scanner.constants.DETECT_MAX_SIDE_PX`; the halvings are kept
+(:attr:`RegisteredPage.halvings`) for whatever later wants the page coarse. The markers
+(:mod:`scanner.image.markers`) tell the page index and its rotation, so pages may come in any
+order and any way up, and all their corners fit one homography. With fewer than three
+markers the paper's outline stands in, oriented by the marker(s) still visible. Fit error,
+resolution, blur and glare are checked by :mod:`scanner.image.quality`.
 """
 
 from __future__ import annotations
@@ -35,6 +29,7 @@ from scanner import constants as k
 from scanner.arrays import Doubles, Floats, GreyImage, Image
 from scanner.errors import NoSheetFound
 from scanner.image.load import PageImage
+from scanner.image.markers import find_markers
 from scanner.image.pixels import content_channel, halvings
 from scanner.image.quality import check_quality
 
@@ -209,85 +204,6 @@ def page_frames(page_index: int) -> tuple[Frame, ...]:
     return tuple((w, h, m) for (w, h), m in frames.items())
 
 
-@lru_cache(maxsize=4)
-def _detector(quick: bool = False, share: float = 1.0) -> cv2.aruco.ArucoDetector:
-    """The marker detector: with ``quick``, one adaptive-threshold window
-    (:data:`DETECT_QUICK_WINDOW_PX`) and no marker smaller than
-    :data:`DETECT_QUICK_MIN_PERIMETER_SHARE`, else those of
-    :data:`DETECT_THRESHOLD_WINDOWS_PX` and OpenCV's smallest marker. For a corner of the
-    image ``share`` of its sides, the smallest marker (a share of the longer side of what it
-    is given) is scaled so that it is as many pixels as in the whole image."""
-    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
-    params = cv2.aruco.DetectorParameters()
-    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
-    if quick:
-        params.minMarkerPerimeterRate = k.DETECT_QUICK_MIN_PERIMETER_SHARE
-    params.minMarkerPerimeterRate /= share
-    low, high = (k.DETECT_QUICK_WINDOW_PX,) * 2 if quick else k.DETECT_THRESHOLD_WINDOWS_PX
-    params.adaptiveThreshWinSizeMin = low
-    params.adaptiveThreshWinSizeMax = high
-    params.adaptiveThreshWinSizeStep = max(high - low, 1)
-    return cv2.aruco.ArucoDetector(dictionary, params)
-
-
-def detect_markers(image: Image, scale: float = 1.0,
-                   quick: bool = False) -> dict[int, Floats]:
-    """Return ``{aruco_id: (4, 2) corners}`` (ArUco corner order) found in the red channel
-    of ``image``, the page at ``scale`` of the full image, in full-resolution px."""
-    return _detect(_detector(quick), content_channel(image), scale)
-
-
-def detect_in_corners(image: Image, scale: float = 1.0) -> dict[int, Floats]:
-    """:func:`detect_markers` (quick) in the four corners of ``image`` only, each
-    :data:`DETECT_CORNER_SHARE` of its sides, where a scan's markers lie. A marker found
-    there is found where the whole image puts it (the detector's threshold and contours are
-    local; its corners agree to float rounding)."""
-    channel = content_channel(image)
-    height, width = channel.shape
-    h, w = round(height * k.DETECT_CORNER_SHARE), round(width * k.DETECT_CORNER_SHARE)
-    detector = _detector(True, k.DETECT_CORNER_SHARE)
-    found: dict[int, Floats] = {}
-    for y0, x0 in ((0, 0), (0, width - w), (height - h, 0), (height - h, width - w)):
-        corner = _detect(detector, channel[y0:y0 + h, x0:x0 + w], scale, (x0, y0))
-        for marker_id, quad in corner.items():
-            found.setdefault(marker_id, quad)
-    return found
-
-
-def _detect(detector: cv2.aruco.ArucoDetector, channel: GreyImage, scale: float,
-            origin: tuple[int, int] = (0, 0)) -> dict[int, Floats]:
-    """The markers ``detector`` finds in ``channel``, a part of the page at ``scale``
-    whose top-left pixel is ``origin`` there, in full-resolution px."""
-    corners, ids, _ = detector.detectMarkers(channel)
-    if ids is None:
-        return {}
-    found: dict[int, Floats] = {}
-    at = np.array(origin, np.float32)
-    for marker_id, quad in zip(ids.ravel(), corners, strict=True):
-        # pixel centres: x_full = (x + 0.5) / scale - 0.5
-        found.setdefault(int(marker_id), (quad.reshape(4, 2) + at + 0.5) / scale - 0.5)
-    return found
-
-
-def _refine(full: Image, pts: Floats, scale: float) -> Floats:
-    """The four corners moved to their sub-pixel place in the full image (its red channel),
-    searched in a window that covers the error of a corner found at ``scale``."""
-    win = max(2, round(k.CORNER_REFINE_WINDOW_PX / min(scale * 2, 1.0)))
-    pad = 2 * win + 2
-    h, w = full.shape[:2]
-    x0, y0 = (max(int(v) - pad, 0) for v in pts.min(axis=0))
-    x1, y1 = (int(v) + pad + 1 for v in pts.max(axis=0))
-    x1, y1 = min(x1, w), min(y1, h)
-    if x1 - x0 <= 2 * win + 2 or y1 - y0 <= 2 * win + 2:
-        return pts
-    patch = content_channel(full[y0:y1, x0:x1])
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.05)
-    local = (pts - np.array([x0, y0], np.float32)).reshape(-1, 1, 2)
-    refined = cast(Floats, cv2.cornerSubPix(np.ascontiguousarray(patch), local, (win, win),
-                                            (-1, -1), criteria))
-    return refined.reshape(4, 2) + np.array([x0, y0], np.float32)
-
-
 def _marker_mm(marker: Marker) -> Doubles:
     x, y, s = marker.x_mm, marker.y_mm, marker.size_mm
     return np.array([[x, y], [x + s, y], [x + s, y + s], [x, y + s]], np.float64)
@@ -359,45 +275,13 @@ def _register_outline(small: Image, scale: float, found: dict[int, Floats],
     return best
 
 
-def _find_markers(image: Image, levels: tuple[Image, ...]) -> tuple[dict[int, Floats], int]:
-    """The markers of one page and its index; corners refined at full resolution.
-
-    Looked for in the corners of the smallest halving (:func:`detect_in_corners`), then
-    (while fewer than four of one page turn up) in the whole of it with one threshold window,
-    with all of them, and in the next larger halving.
-    """
-    def majority(found: dict[int, Floats]) -> tuple[int, int]:
-        pages = [i // 4 for i in found]
-        index = max(set(pages), key=pages.count) if pages else -1
-        return pages.count(index), index
-
-    level = len(levels)  # 0: the full image, i: levels[i - 1]
-    tries = [(level, True), (level, False)] + ([(level - 1, False)] if level else [])
-    found = detect_in_corners(levels[-1] if level else image, 0.5 ** level)
-    count, index = majority(found)
-    if count < 4:  # the whole image, as though the corners had not been looked at
-        found, count, index = {}, 0, -1
-    else:
-        tries = []
-    for at, quick in tries:
-        more = detect_markers(levels[at - 1] if at else image, 0.5 ** at, quick)
-        if majority(more)[0] > count:
-            found, level = more, at
-            count, index = majority(found)
-        if count >= 4:
-            break
-    refined = {i: _refine(image, c, 0.5 ** level) for i, c in found.items()}
-    return refined, index
-
-
-def register(page: PageImage, context: object = None) -> RegisteredPage:
+def register(page: PageImage) -> RegisteredPage:
     """Register one page image; raises NoSheetFound or PoorQuality naming the file and page."""
-    del context
     t0 = time.perf_counter()
     label = page.label
     levels = halvings(page.image)
     small, small_scale = (levels[-1], 0.5 ** len(levels)) if levels else (page.image, 1.0)
-    found, page_index = _find_markers(page.image, levels)
+    found, page_index = find_markers(page.image, levels)
     t_detect = time.perf_counter() - t0
     if not found:
         raise NoSheetFound("no pulka corner markers found: not a pulka sheet, or a blank or "

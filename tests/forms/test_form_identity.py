@@ -10,6 +10,7 @@ from conftest import identity_for
 from forms.identity import (
     IdentityError,
     from_qr_payload,
+    is_sheet_id,
     make_sheet_id,
     to_qr_payload,
 )
@@ -42,6 +43,21 @@ def test_sheet_ids() -> None:
     assert make_sheet_id("", None, None, "abc", ()) != make_sheet_id("", None, None, "abc", ())
     assert make_sheet_id("", None, None, "abc", (), 1, salt="").endswith("-C1")
     assert not set(a.split("-")[-1]) & set("OIL")
+
+
+@pytest.mark.parametrize(("round_", "table", "continuation"),
+                         [(None, None, 0), (None, None, 2), (1, 1, 0), (12, 143, 1), (0, None, 0)])
+def test_every_id_pulka_makes_is_a_sheet_id(round_: int | None, table: int | None,
+                                            continuation: int) -> None:
+    for salt in ("", "a", "b7", None):
+        assert is_sheet_id(make_sheet_id("Open", round_, table, "abc", ("X",), continuation,
+                                         salt=salt))
+
+
+@pytest.mark.parametrize("text", ["../../x", "/tmp/x", "S-3F9A1C/..", "S-3F9A1C\\x", "S-3f9a1c",
+                                  "S-3F9A1C~2", "", ".", "S-3F9A1C\n", "R1-T01-3F9A1"])
+def test_a_path_or_a_near_miss_is_not_a_sheet_id(text: str) -> None:
+    assert not is_sheet_id(text)
 
 
 @pytest.mark.parametrize(("payload", "message"), [

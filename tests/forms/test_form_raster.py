@@ -6,7 +6,7 @@ import numpy as np
 from conftest import identity_for
 
 from forms.layout import build_layout
-from forms.render.raster import page_count, render_page, render_pages, save_png
+from forms.render.raster import page_count, render_pages, save_png
 from forms.render.sheet import SheetRequest, render_pdf_bytes
 
 
@@ -14,7 +14,7 @@ def test_pages_sizes_and_colour_order(tmp_path) -> None:
     layout = build_layout(3)
     pdf = render_pdf_bytes([SheetRequest(layout, identity_for(3), "en")])
     assert page_count(pdf) == len(layout.pages)
-    rgb = render_page(pdf, 0, dpi=50)
+    rgb = next(render_pages(pdf, dpi=50, pages=[0]))
     assert rgb.shape[2] == 3
     assert abs(rgb.shape[0] - 297 / 25.4 * 50) <= 1 and abs(rgb.shape[1] - 210 / 25.4 * 50) <= 1
     # the pink sign cells: red stays high, green drops (RGB order, not BGR)

@@ -44,6 +44,11 @@ DOUBTS2 = {
     "entry:B:pool:2": (14, 0.62, [[14, 0.62], [4, 0.35]], 14, ""),
     "entry:C:whists:A:0": (40, 0.66, [[40, 0.66], [46, 0.3]], 40, ""),
 }
+KEYS_DOUBTS = {  # the judge's "13": a pool cell read 79, the next cell's third candidate 3
+    "entry:C:pool:2": (79, 0.41, [[79, 0.41], [19, 0.4], [20, 0.1]], 20, ""),
+    "entry:A:whists:B:0": DOUBTS1["entry:A:whists:B:0"],
+    "entry:A:mountain:2": DOUBTS1["entry:A:mountain:2"],
+}
 TRUTH = {"row:17": _row17("9C"), "entry:A:whists:B:0": 8, "entry:C:pool:2": 20,
          "entry:A:mountain:2": 34, "entry:B:mountain:0": 3, "entry:B:pool:2": 14,
          "entry:C:whists:A:0": 40}
@@ -63,13 +68,26 @@ def _doubtful(scan: SheetScan, doubts: dict, sheet_id: str) -> SheetScan:
     return replace(scan, fields=tuple(fields))
 
 
-def build_store(folder: Path) -> Path:
-    """Write the scans under ``folder/scans`` and import them into ``folder/t.sqlite``."""
+def queue_of(count: int) -> dict:
+    """``count`` of the sheet's entries made doubtful: each read ten more than written, at 45 %
+    against 40 % for the written value (the second candidate)."""
+    doc = json.loads((DATA / SOURCE / "scan.json").read_text(encoding="utf-8"))
+    entries = [f for f in doc["fields"] if f["key"].startswith("entry:") and f["value"]]
+    return {f["key"]: (f["value"] + 10, 0.45, [[f["value"] + 10, 0.45], [f["value"], 0.4]],
+                       None, "") for f in entries[:count]}
+
+
+def build_store(folder: Path, doubts: tuple[dict, dict] = (DOUBTS1, DOUBTS2),
+                names2: list[str] = NAMES2) -> Path:
+    """Write the scans under ``folder/scans`` and import them into ``folder/t.sqlite``.
+
+    ``doubts`` are the doubtful cells of the two sheets, ``names2`` the second's players.
+    """
     doc = json.loads((DATA / SOURCE / "scan.json").read_text(encoding="utf-8"))
     base = SheetScan.from_json(doc)
     db = folder / "t.sqlite"
-    sheets = [(SHEET1, 1, list(base.identity["names"]), DOUBTS1),
-              (SHEET2, 2, NAMES2, DOUBTS2)]
+    sheets = [(SHEET1, 1, list(base.identity["names"]), doubts[0]),
+              (SHEET2, 2, names2, doubts[1])]
     with Store(db) as store:
         for sheet_id, table, names, doubts in sheets:
             out = folder / "scans" / sheet_id

@@ -10,10 +10,13 @@ import numpy as np
 
 from forms.layout import build_layout
 from forms.model import Box, DealCell, EntryCell
+from scanner.digits.recognizer import DigitRecognizer
 from scanner.image.load import PageImage
 from scanner.image.register import RegisteredPage, register
 from tests.scanner.synth import PX_PER_MM
 
+RECOGNIZER = DigitRecognizer()
+"""The digit model the tests read with (one, loaded once)."""
 PEN = 35
 """Grey level of ballpoint ink on the grey scan."""
 PENCIL = 150

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 from functools import lru_cache
 
@@ -13,6 +14,7 @@ from forms.layout import build_layout
 from forms.model import Box
 from forms.render.raster import render_pages
 from forms.render.sheet import SheetRequest, render_pdf_bytes
+from samplegen import degrade
 from samplegen.glyphs import default_glyphs, glyph_to_cell
 from scoring.rules import RuleSet
 
@@ -103,3 +105,12 @@ def photo(image: np.ndarray, turns: int = 0, tilt: float = 0.05, seed: int = 0,
 
 def layout_with(players: int = 3):  # type: ignore[no-untyped-def]
     return replace(build_layout(players))
+
+
+def coarse_photo(players: int, page: int, seed: int, dpi: int = 120) -> np.ndarray:
+    """A phone photo (``samplegen.degrade``, BGR) of a page printed and captured at ``dpi``."""
+    rgb = next(render_pages(sheet_pdf(players), dpi, pages=[page]))
+    shot = degrade.photo(rgb, dpi, random.Random(seed))
+    _, jpeg = cv2.imencode(".jpg", cv2.cvtColor(shot.image, cv2.COLOR_RGB2BGR),
+                           [cv2.IMWRITE_JPEG_QUALITY, shot.jpeg_quality or 90])
+    return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)

@@ -7,14 +7,14 @@ import numpy as np
 
 from forms.layout import build_layout
 from scanner.read import EMPTY, read_page
-from tests.scanner.overflow import PENCIL, entry_boxes, grey_scan, place_glyph
+from tests.scanner.overflow import PENCIL, RECOGNIZER, entry_boxes, grey_scan, place_glyph
 from tests.scanner.synth import glyphs, page_bgr
 
 LAYOUT = build_layout(4)
 
 
 def _read(img: np.ndarray) -> dict:  # type: ignore[type-arg]
-    reading = read_page(grey_scan(img), LAYOUT)
+    reading = read_page(grey_scan(img), LAYOUT, RECOGNIZER)
     return {c.box: c for c in reading.cells}
 
 

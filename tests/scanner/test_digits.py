@@ -11,6 +11,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from samplegen.glyphs import GlyphDirError, default_glyphs, glyph_to_cell, load_glyph_dir
+from scanner.arrays import Floats, GreyImage
 from scanner.digits.adaptation import WriterAdaptation
 from scanner.digits.constants import (
     BACKGROUND_KERNEL_FRACTION,
@@ -18,21 +19,29 @@ from scanner.digits.constants import (
     CELL_WIDTH_300DPI_PX,
     EMPTY_CLASS,
 )
-from scanner.digits.recognizer import (
-    DigitRecognizer,
-    _contrast_stack,
-    ink_fraction,
-    normalize_cell,
-    normalize_cells,
-)
+from scanner.digits.normalize import _as_gray, _contrast_stack, _masks_stack, normalize_cells
+from scanner.digits.recognizer import DigitRecognizer
 
 H, W = CELL_HEIGHT_300DPI_PX, CELL_WIDTH_300DPI_PX
 FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 
 
+def normalize_cell(gray: GreyImage) -> Floats:
+    """The model input of one cell."""
+    cell: Floats = normalize_cells([gray])[0]
+    return cell
+
+
+def ink_fraction(gray: GreyImage) -> float:
+    """The share of the cell covered by digit ink (after border and speck removal)."""
+    grey = _as_gray(gray)
+    mask = _masks_stack(_contrast_stack(grey[None]))[0][0]
+    return float(np.count_nonzero(mask)) / grey.size
+
+
 @pytest.fixture(scope="module")
 def rec() -> DigitRecognizer:
-    return DigitRecognizer.default()
+    return DigitRecognizer()
 
 
 @pytest.fixture(scope="module")
@@ -56,12 +65,7 @@ def test_probabilities_shape_and_sum(rec: DigitRecognizer, sample: Sample) -> No
     assert p.shape == (7, 11)
     np.testing.assert_allclose(p.sum(axis=1), 1.0, atol=1e-5)
     assert (p >= 0).all()
-    assert rec.features(cells[:3]).shape[0] == 3
     assert rec.probabilities([]).shape == (0, 11)
-
-
-def test_default_is_cached() -> None:
-    assert DigitRecognizer.default() is DigitRecognizer.default()
 
 
 def test_network_rows_do_not_depend_on_the_batch(rec: DigitRecognizer, sample: Sample) -> None:

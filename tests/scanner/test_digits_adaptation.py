@@ -39,7 +39,7 @@ def _writer() -> WriterAdaptation:
     refs = np.stack([_unit((d, 1.0)) for d in range(10)])
     refs[4] = _unit((4, 1.0), (12, 0.2))
     refs[9] = _unit((9, 1.0), (12, 0.6))
-    return WriterAdaptation(DigitRecognizer.default(), refs, np.arange(10))
+    return WriterAdaptation(DigitRecognizer(), refs, np.arange(10))
 
 
 def test_batch_of_one_equals_calibration_only() -> None:

@@ -31,7 +31,7 @@ def test_low_resolution_cells_lose_detail_but_keep_size() -> None:
 def test_adaptation_trials_cover_the_test_part_once_per_trial() -> None:
     cells, labels = heldout_cells()
     cells, labels = cells[::10], labels[::10]  # 100 digits, 10 of each
-    rec = DigitRecognizer.default()
+    rec = DigitRecognizer()
     probs, embeds = run_model(rec, cells)
     r = adaptation_trials(rec, cells, labels, probs, embeds, trials=2)
     assert r["n_test"] == 70 and r["n_pool"] == 30

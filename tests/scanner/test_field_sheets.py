@@ -11,11 +11,13 @@ import numpy as np
 import pytest
 
 from forms.layout import layout_by_id
-from scanner.field_sheets import ALIGN_PX, CROP_PX_PER_MM, _blocks, _pack, _upright, _warp_block
+from scanner.constants import ALIGN_PX, CROP_PX_PER_MM
+from scanner.field_sheets import _blocks, _pack, _upright, _warp_block
 from scanner.image.identify import identify
 from scanner.image.load import load_file
 from scanner.image.register import register
-from scanner.pipeline import _crop_plan, scan_paths
+from scanner.output import crop_plan
+from scanner.pipeline import scan_paths
 from scanner.results import SheetScan, crop_ref, split_crop
 
 SAMPLES = Path(__file__).parents[2] / "samples" / "scans"
@@ -40,7 +42,7 @@ def test_each_crop_shows_its_field_on_the_straightened_page(
     straightened page (at the page's resolution, in grey levels), and a written field's crop
     in a field sheet holds ink (in its red channel, where the drop-out print is light)."""
     for scan, out in scans:
-        plan = _crop_plan(layout_by_id(scan.layout_id))
+        plan = crop_plan(layout_by_id(scan.layout_id))
         turns = {r.key: r.rotation_deg for rs in plan.entries.values() for r in rs}
         pages = {p.index: cv2.imread(str(out / p.image), cv2.IMREAD_UNCHANGED)
                  for p in scan.pages}
@@ -105,7 +107,7 @@ def test_a_block_holds_what_each_field_warped_alone_would(sample: str) -> None:
     pages = [identify(register(p)) for p in load_file(SAMPLES / sample / "page-0.jpg")]
     page = pages[0].page
     assert pages[0].layout is not None
-    plan = _crop_plan(pages[0].layout)
+    plan = crop_plan(pages[0].layout)
     requests = [r for rs in plan.entries.values() for r in rs[:4] if r.page == page.page_index]
     assert {r.rotation_deg for r in requests} >= {90, 180, 270}
     blocks = _blocks(requests, {page.page_index: page})

@@ -11,7 +11,7 @@ import numpy as np
 from forms.layout import build_layout
 from scanner.image.marks import mark_thresholds
 from scanner.read import read_page
-from tests.scanner.overflow import PENCIL, draw_mark, grey_scan, mark_boxes
+from tests.scanner.overflow import PENCIL, RECOGNIZER, draw_mark, grey_scan, mark_boxes
 from tests.scanner.synth import page_bgr
 
 LAYOUT = build_layout(3)
@@ -21,7 +21,7 @@ SHIFTS = ((0.0, 0.0), (0.25, -0.1), (-0.2, 0.2), (0.15, 0.25), (-0.25, -0.15))
 
 
 def _states(img: np.ndarray) -> dict:  # type: ignore[type-arg]
-    return {m.box: m.state for m in read_page(grey_scan(img), LAYOUT).marks}
+    return {m.box: m.state for m in read_page(grey_scan(img), LAYOUT, RECOGNIZER).marks}
 
 
 def test_ticks_plus_signs_and_loops_of_any_size_mark_their_own_box() -> None:

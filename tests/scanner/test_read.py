@@ -21,6 +21,7 @@ from scanner.read import EMPTY, read_page
 from tests.scanner.synth import glyphs, page_bgr, photo, write_digit, write_mark
 
 LAYOUT = build_layout(3)
+RECOGNIZER = DigitRecognizer()
 
 
 def _triangle(seed: int = 0) -> tuple[np.ndarray, dict]:  # type: ignore[type-arg]
@@ -44,7 +45,7 @@ def _triangle(seed: int = 0) -> tuple[np.ndarray, dict]:  # type: ignore[type-ar
 def test_triangle_digits_read_with_rotation_and_adaptation() -> None:
     img, truth = _triangle()
     reg = register(PageImage(Path("t.png"), 0, photo(img, 1, seed=2)))
-    reading = read_page(reg, LAYOUT)
+    reading = read_page(reg, LAYOUT, RECOGNIZER)
     assert reading.adapted_seats == ("A", "B", "C")
     best = {c.box: c.best for c in reading.cells}
     right = sum(best[b] == d for b, d in truth.items())
@@ -66,7 +67,7 @@ def test_cells_upright_and_marks() -> None:
             write_mark(img, box, state)
         states[box] = state
     reg = register(PageImage(Path("d.jpg"), 0, photo(img, 2, seed=5)))
-    reading = read_page(reg, LAYOUT)
+    reading = read_page(reg, LAYOUT, RECOGNIZER)
     got = {m.box: m.state for m in reading.marks}
     wrong = [b for b, s in states.items() if got[b] != s]
     assert not wrong, wrong[:3]
@@ -100,7 +101,7 @@ def test_one_network_pass_reads_like_each_writer_apart() -> None:
     with an adaptation built from that writer's calibration crops."""
     img, truth = _triangle(seed=1)
     reg = register(PageImage(Path("t.png"), 0, img))
-    reading = read_page(reg, LAYOUT)
+    reading = read_page(reg, LAYOUT, RECOGNIZER)
     assert reading.adapted_seats == ("A", "B", "C")
     cells = {c.box: c for c in cut_cells(rasterize(reg, LAYOUT.boxes_for(0)),
                                          LAYOUT.boxes_for(0))}
@@ -108,7 +109,7 @@ def test_one_network_pass_reads_like_each_writer_apart() -> None:
     for seat in LAYOUT.seats:
         calibration = {b.meaning.digit: cells[b].crop  # type: ignore[union-attr]
                        for b in calibration_cells(LAYOUT, seat)}
-        adaptation = WriterAdaptation.from_calibration(calibration)
+        adaptation = WriterAdaptation.from_calibration(calibration, RECOGNIZER)
         assert adaptation.active
         own = [c for c in cells.values() if c.box.kind == "digit"
                and c.ink_fraction > EMPTY_MAX_INK_FRACTION
@@ -127,9 +128,9 @@ def test_adaptation_of_another_model_is_refused() -> None:
                  and b.meaning.seat == "A" and b.kind == "digit")
     write_digit(img, entry, g[4].pop())
     reg = register(PageImage(Path("t.png"), 0, img))
-    other = DigitRecognizer(DigitRecognizer.default().model_path)
+    other = DigitRecognizer(RECOGNIZER.model_path)
     foreign = WriterAdaptation(other, np.eye(3, 128, dtype=np.float32), np.arange(3))
     with pytest.raises(ValueError, match="another digit model"):
-        read_page(reg, LAYOUT, writers={"A": foreign})
-    own = WriterAdaptation(DigitRecognizer.default(), foreign.prototypes, foreign.prototype_labels)
-    assert read_page(reg, LAYOUT, writers={"A": own}).adapted_seats == ()
+        read_page(reg, LAYOUT, RECOGNIZER, writers={"A": foreign})
+    own = WriterAdaptation(RECOGNIZER, foreign.prototypes, foreign.prototype_labels)
+    assert read_page(reg, LAYOUT, RECOGNIZER, writers={"A": own}).adapted_seats == ()

@@ -12,8 +12,9 @@ import pytest
 from forms.layout import build_layout
 from scanner.errors import NoSheetFound, PoorQuality
 from scanner.image.load import PageImage
+from scanner.image.markers import detect_in_corners, detect_markers
 from scanner.image.pixels import halvings
-from scanner.image.register import detect_in_corners, detect_markers, register
+from scanner.image.register import register
 from tests.scanner.synth import DPI, page_bgr, photo
 
 SRC = Path("test.jpg")

@@ -1,5 +1,6 @@
 // pulka review: settle every doubtful cell by keyboard. No framework, no build step.
-// The server's API is described in pulka/review/server.py.
+// The server's API is described in pulka/review/server.py. This file: the state, the API,
+// values in words, loading and drawing; sheet.js the sheet view, decide.js decisions and keys.
 "use strict";
 
 const MM_PER_INCH = 25.4;
@@ -10,7 +11,7 @@ const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠", NT: "NT" };
 
 const state = {
   queue: null, items: [], current: null, focus: null, view: "queue",
-  panel: null, sheet: null, sheetId: null, standings: null, typing: false,
+  panel: null, sheet: null, sheetId: null, standings: null, saving: null, refused: 0,
   chain: Promise.resolve(), pending: 0, lastMs: null, editor: null,
 };
 
@@ -142,63 +143,6 @@ async function refreshAll() {
   render();
 }
 
-// -- decisions ---------------------------------------------------------------------------
-
-function enqueue(task) {
-  state.pending += 1;
-  document.body.dataset.pending = String(state.pending);
-  state.chain = state.chain.then(task).catch((error) => showStatus(error.message, true))
-    .finally(() => {
-      state.pending -= 1;
-      document.body.dataset.pending = String(state.pending);
-    });
-  return state.chain;
-}
-
-async function afterDecision(doc, sheetId) {
-  const previous = state.panel;
-  setQueue(doc.queue, sheetId);
-  if (doc.standings) state.standings = doc.standings;
-  const nextSheet = state.current ? state.current.sheet : sheetId;
-  if (state.view === "sheet" || nextSheet !== sheetId || !doc.panel) {
-    await loadSheet(nextSheet || sheetId);
-  } else {
-    state.panel = doc.panel;
-    state.sheetId = sheetId;
-  }
-  render(previous);
-}
-
-function decide(cell, action, extra) {
-  return enqueue(async () => {
-    const target = cell || state.current;
-    if (!target) return;
-    const doc = await api("/api/decide", { sheet: target.sheet, key: target.key, action, ...extra });
-    await afterDecision(doc, target.sheet);
-    const words = { accept: "accepted", type: "saved", illegible: "marked illegible", skip: "skipped" };
-    showStatus(`${target.key}: ${words[action]} · ${Math.round(state.lastMs)} ms`);
-  });
-}
-
-function undo() {
-  return enqueue(async () => {
-    const doc = await api("/api/undo", {});
-    if (!doc.undone) {
-      showStatus("nothing of yours to undo");
-      return;
-    }
-    state.focus = { sheet: doc.undone.sheet, key: doc.undone.key };
-    await afterDecision(doc, doc.undone.sheet);
-    showStatus(`${doc.undone.key}: undone · ${Math.round(state.lastMs)} ms`);
-  });
-}
-
-function showStatus(text, error) {
-  const node = $("#status");
-  node.textContent = text;
-  node.classList.toggle("error", Boolean(error));
-}
-
 // -- drawing -----------------------------------------------------------------------------
 
 function render(previousPanel) {
@@ -296,11 +240,12 @@ function candidateText(value, all) {
 function renderCard(cell) {
   const group = cell.group;
   const values = cell.candidates.map(([value]) => value);
-  const candidates = el("ol", { class: "candidates" }, cell.candidates.slice(0, 9).map(
+  const candidates = el("ol", { class: "candidates" }, cell.candidates.slice(0, CANDIDATE_KEYS.length).map(
     ([value, p], i) => el("li", {
       class: value !== null && JSON.stringify(value) === JSON.stringify(cell.expected) ? "fits" : null,
+      "data-choice": candidateKey(i), title: `press ${candidateKey(i)} to accept`,
       onclick: () => decide(cell, "accept", { candidate: i + 1 }),
-    }, el("kbd", {}, String(i + 1)), el("span", { class: "value" }, candidateText(value, values)),
+    }, el("kbd", {}, candidateKey(i)), el("span", { class: "value" }, candidateText(value, values)),
     el("span", { class: "bar" }, el("span", { class: "fill", "data-p": p })),
     el("span", { class: "p" }, percent(p))),
   ));
@@ -312,27 +257,15 @@ function renderCard(cell) {
     el("tbody", {}, cell.neighbours.map((n) => el("tr", { class: n.current ? "current" : null },
       el("th", {}, cell.key.startsWith("row:") ? `row ${n.n}` : `#${n.n}`),
       el("td", {}, n.current ? `${valueText(n.value)} ?` : valueText(n.value)),
-      el("td", { class: "muted" }, n.deal ? `deal ${n.deal}` : ""),
+      el("td", { class: "muted" }, n.deal && !(cell.key.startsWith("row:") && n.deal === n.n)
+        ? `deal ${n.deal}` : ""),
       el("td", { class: "muted" }, n.current ? "this cell" : n.verified ? "verified" : n.status)))));
+  const row = cell.key.startsWith("row:");
   const input = el("input", {
-    id: "typed", type: "text", inputmode: cell.key.startsWith("row:") ? "text" : "numeric",
-    autocomplete: "off", placeholder: cell.key.startsWith("row:") ? "deal as JSON" : "number",
-    "aria-label": "type the value",
+    id: "typed", type: "text", inputmode: row ? "text" : "numeric", autocomplete: "off",
+    placeholder: row ? "deal as JSON" : "digits", "aria-label": "type the value",
   });
-  input.addEventListener("keydown", (event) => {
-    if (event.key === "Enter") {
-      event.preventDefault();
-      event.stopPropagation();
-      const text = input.value;
-      input.blur();
-      if (text.trim() !== "") decide(cell, "type", { value: text });
-    } else if (event.key === "Escape") {
-      input.value = "";
-      input.blur();
-    } else {
-      event.stopPropagation();
-    }
-  });
+  Object.assign($("#card").dataset, { sheet: cell.sheet, key: cell.key });
   $("#card").replaceChildren(
     el("div", { class: "where" }, sheetTitle(group)),
     el("h2", {}, cell.label),
@@ -344,8 +277,10 @@ function renderCard(cell) {
       el("div", {}, el("h3", {}, "Candidates"), candidates, expected, note),
       el("div", {}, neighbours)),
     el("div", { class: "type" }, el("label", { for: "typed" }, "Type a value"), input,
-      el("span", { class: "muted" }, "Enter saves · Esc leaves")),
+      el("span", { class: "muted" }, "⏎ saves what is typed, or with nothing typed accepts ",
+        el("kbd", {}, "a"), " · Esc clears")),
   );
+  input.focus({ preventScroll: true });
   for (const fill of document.querySelectorAll(".fill")) {
     fill.style.width = `${Math.round(Number(fill.dataset.p) * 100)}%`;
   }
@@ -399,164 +334,8 @@ function renderPanel(previous) {
   $("#panel").replaceChildren(...blocks);
 }
 
-// -- the sheet view ----------------------------------------------------------------------
-
-function renderSheetView() {
-  const view = $("#sheet-view");
-  const sheet = state.sheet;
-  if (!sheet) {
-    view.replaceChildren(el("p", { class: "muted" }, "No sheet to show."));
-    return;
-  }
-  const legend = el("div", { class: "legend" }, ["read", "doubtful", "verified", "finding"]
-    .map((s) => el("span", { class: `swatch ${s}` }, s)));
-  const pages = sheet.pages.filter((p) => p.has_image).map((page) => pageFigure(sheet, page));
-  view.replaceChildren(el("div", { class: "where" }, sheetTitle({ ...sheet, sheet: sheet.sheet })),
-    legend, ...pages);
-}
-
-function pageFigure(sheet, page) {
-  const figure = el("figure", { class: "page", "data-page": page.page });
-  const image = new Image();
-  image.onload = () => {
-    const w = (image.naturalWidth * MM_PER_INCH) / PAGE_DPI;
-    const h = (image.naturalHeight * MM_PER_INCH) / PAGE_DPI;
-    const svg = svgEl("svg", { viewBox: `0 0 ${w} ${h}`, role: "img",
-      "aria-label": `page ${page.page + 1} of ${sheet.sheet}` });
-    svg.append(svgEl("image", { href: image.src, x: 0, y: 0, width: w, height: h }));
-    for (const cell of sheet.cells.filter((c) => c.page === page.page)) {
-      const [x, y, cw, ch] = cell.rect_mm;
-      const current = state.current && state.current.sheet === sheet.sheet
-        && state.current.key === cell.key;
-      const rect = svgEl("rect", { x, y, width: cw, height: ch, rx: 0.6,
-        class: `cell ${cell.state}${current ? " current" : ""}`, "data-key": cell.key });
-      const title = svgEl("title", {});
-      title.textContent = `${cell.label}: ${valueText(cell.value)} (${cell.state})`;
-      rect.append(title);
-      rect.addEventListener("click", (event) => openEditor(cell, event));
-      svg.append(rect);
-    }
-    figure.replaceChildren(svg, el("figcaption", {}, `page ${page.page + 1}`));
-    const mark = svg.querySelector("rect.current");
-    if (mark && page.page === Math.min(...sheet.cells.filter((c) => c.key === state.current.key)
-      .map((c) => c.page))) mark.scrollIntoView({ block: "center" });
-  };
-  image.src = imgUrl(sheet.sheet, "page", page.page);
-  figure.append(el("div", { class: "loading muted" }, `page ${page.page + 1}…`));
-  return figure;
-}
-
-function openEditor(cell, event) {
-  closeEditor();
-  const target = { ...cell, sheet: state.sheet.sheet };
-  const input = el("input", { type: "text", value: typeof cell.value === "object" && cell.value !== null
-    ? JSON.stringify(cell.value) : cell.value === null ? "" : String(cell.value),
-  "aria-label": "the cell's value" });
-  const box = el("div", { class: "editor", role: "dialog" },
-    el("div", { class: "label" }, cell.label),
-    el("div", { class: "muted" }, `${cell.state} · read ${valueText(cell.value)}`
-      + (cell.expected !== null && cell.expected !== undefined ? ` · rules expect ${valueText(cell.expected)}` : "")),
-    el("div", { class: "choices" }, cell.candidates.slice(0, 9).map(([value, p], i) => el("button", {
-      type: "button", onclick: () => { closeEditor(); decide(target, "accept", { candidate: i + 1 }); },
-    }, `${i + 1}: ${valueText(value)} (${percent(p)})`))),
-    input,
-    el("div", { class: "buttons" },
-      el("button", { type: "button", class: "primary", onclick: save }, "Save ⏎"),
-      el("button", { type: "button", onclick: () => { closeEditor(); decide(target, "illegible"); } }, "Illegible"),
-      el("button", { type: "button", onclick: closeEditor }, "Cancel")),
-  );
-  function save() {
-    const text = input.value;
-    closeEditor();
-    decide(target, "type", { value: text });
-  }
-  input.addEventListener("keydown", (e) => {
-    e.stopPropagation();
-    if (e.key === "Enter") { e.preventDefault(); save(); }
-    if (e.key === "Escape") closeEditor();
-  });
-  document.body.append(box);
-  const x = Math.min(event.clientX + 12, window.innerWidth - box.offsetWidth - 12);
-  const y = Math.min(event.clientY + 12, window.innerHeight - box.offsetHeight - 12);
-  box.style.left = `${Math.max(8, x)}px`;
-  box.style.top = `${Math.max(8, y)}px`;
-  state.editor = box;
-  input.focus();
-  input.select();
-}
-
-function closeEditor() {
-  if (state.editor) state.editor.remove();
-  state.editor = null;
-}
-
-async function showCellInSheet(sheetId, key) {
-  state.view = "sheet";
-  if (state.sheetId !== sheetId) await loadSheet(sheetId);
-  render();
-  const rect = document.querySelector(`rect[data-key="${CSS.escape(key)}"]`);
-  if (rect) rect.scrollIntoView({ block: "center" });
-}
-
-function toggleView() {
-  closeEditor();
-  return enqueue(async () => {
-    state.view = state.view === "queue" ? "sheet" : "queue";
-    const wanted = state.current ? state.current.sheet : state.sheetId;
-    if (state.view === "sheet" && wanted) await loadSheet(wanted);
-    render();
-  });
-}
-
 function prefetch() {
   for (const cell of state.items.slice(1, 1 + PREFETCH)) {
     if (cell.has_crop) new Image().src = imgUrl(cell.sheet, "crop", cell.key);
   }
 }
-
-// -- keys --------------------------------------------------------------------------------
-
-function startTyping(first) {
-  const input = $("#typed");
-  if (!input || state.view !== "queue") return;
-  input.value = first || "";
-  input.focus();
-}
-
-function onKey(event) {
-  if (event.target instanceof HTMLInputElement || event.altKey || event.metaKey) return;
-  if (event.key === "Escape") { closeEditor(); return; }
-  if (event.ctrlKey) {
-    if (event.key === "z" || event.key === "Z") { event.preventDefault(); undo(); }
-    return;
-  }
-  // Keys act on the cell current when their turn comes (a burst of keys is queued), so
-  // "1 1 1" accepts three cells, not one three times.
-  const cell = state.current;
-  const key = event.key;
-  if (key === "v") { toggleView(); return; }
-  if (key === "u") { undo(); return; }
-  if (!cell) return;
-  if (/^[1-9]$/.test(key) && (state.pending > 0 || Number(key) <= cell.candidates.length)) {
-    event.preventDefault();
-    decide(null, "accept", { candidate: Number(key) });
-  } else if (/^[0-9-]$/.test(key)) {
-    event.preventDefault();
-    startTyping(key);
-  } else if (key === "t" || key === "Enter") {
-    event.preventDefault();
-    startTyping("");
-  } else if (key === "x") {
-    decide(null, "illegible");
-  } else if (key === "s" || key === " ") {
-    event.preventDefault();
-    decide(null, "skip");
-  }
-}
-
-document.addEventListener("keydown", onKey);
-document.addEventListener("DOMContentLoaded", () => {
-  $("#to-queue").addEventListener("click", () => state.view !== "queue" && toggleView());
-  $("#to-sheet").addEventListener("click", () => state.view !== "sheet" && toggleView());
-  enqueue(refreshAll);
-});
