@@ -140,14 +140,17 @@ def _divide(image: GreyImage, bands: GreyImage, profiles: list[_Profile],
 
 def owner_map(geometry: BoxGeometry, px_per_mm: float, x0: float, y0: float,
               shape: tuple[int, int]) -> Ints:
-    """For each pixel of a raster (origin ``x0, y0`` mm, ``shape``), the index of the box it
-    lies in, or the index of the nearest box plus the number of boxes (int32)."""
+    """For each pixel of a raster (origin ``x0, y0`` mm, ``shape``), the index of the box
+    whose interior (:data:`BOX_INSET_MM` inside its border) it lies in, or the index of the
+    nearest interior plus the number of boxes (int32): a stroke on a border or in the gap
+    beside a box is not in it."""
     p = geometry.places
     labels = np.zeros(shape, np.int32)
-    c0s = np.round((p[:, 0] - x0) * px_per_mm).astype(np.int64).tolist()
-    r0s = np.round((p[:, 1] - y0) * px_per_mm).astype(np.int64).tolist()
-    c1s = np.round((p[:, 0] + p[:, 2] - x0) * px_per_mm).astype(np.int64).tolist()
-    r1s = np.round((p[:, 1] + p[:, 3] - y0) * px_per_mm).astype(np.int64).tolist()
+    inset = k.BOX_INSET_MM
+    c0s = np.round((p[:, 0] + inset - x0) * px_per_mm).astype(np.int64).tolist()
+    r0s = np.round((p[:, 1] + inset - y0) * px_per_mm).astype(np.int64).tolist()
+    c1s = np.round((p[:, 0] + p[:, 2] - inset - x0) * px_per_mm).astype(np.int64).tolist()
+    r1s = np.round((p[:, 1] + p[:, 3] - inset - y0) * px_per_mm).astype(np.int64).tolist()
     for i, (c0, r0, c1, r1) in enumerate(zip(c0s, r0s, c1s, r1s, strict=True)):
         labels[max(r0, 0):max(r1, 0), max(c0, 0):max(c1, 0)] = i + 1
     outside = (labels == 0).astype(np.uint8)
@@ -249,6 +252,8 @@ def _assign(comp: Ints, owner: Ints, inside: Mask, strong: Mask, band: GreyImage
     boxes_count = int(owner.max(initial=0)) + 1
     area = np.maximum(stats[:, cv2.CC_STAT_AREA], 1).astype(np.float64)
     keys, counts = np.unique(comp[inside] * boxes_count + owner[inside], return_counts=True)
+    if not len(keys):  # no stroke reaches into a box
+        return np.full(len(comp), -1, np.int64)
     k_comp = keys // boxes_count
     order = np.lexsort((counts, k_comp))
     last = order[np.r_[k_comp[order][1:] != k_comp[order][:-1], True]]
