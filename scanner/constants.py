@@ -170,7 +170,7 @@ LINE_OPAQUE_TRANSMITTANCE = 0.3
 """Borders letting through less light than this (black on a black-and-white print) cannot be
 divided out: their band is ink only where ink meets it from both sides."""
 INK_PEAK_PERCENTILE = 99.5
-"""A window's own darkest ink: this percentile of its pixels' darkness (a share of paper) ..."""
+"""A box's own darkest ink: this percentile of its interior's darkness (a share of paper) ..."""
 INK_PEAK_SHARE = 0.45
 """... and a pixel is ink when darker than this share of it (contrast normalised per box) ..."""
 INK_MIN_CONTRAST = 0.12

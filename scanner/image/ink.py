@@ -174,12 +174,16 @@ def window_ink(clean: GreyImage, bands: GreyImage | None, owners: Ints, boxes: I
     window as it is (a mark box's: only its measures are read)."""
     n = len(boxes)
     grey = _windows(clean, origins, size)
-    sample = grey[:, ::2, ::2].reshape(n, -1)  # every other row and column: levels enough
-    paper_at, peak_at = (int(q / 100 * (sample.shape[1] - 1))
-                         for q in (k.PAPER_PERCENTILE, 100 - k.INK_PEAK_PERCENTILE))
-    paper, darkest = (v.astype(np.float32) for v in rank_values(sample, (paper_at, peak_at)))
-    paper = np.maximum(paper, 1.0)
-    peak = 1.0 - darkest / paper
+    # every other row and column: levels enough; the darkest ink from the box's interior
+    # alone (a printed line beside the box is darker than a pencil)
+    sample = grey[:, ::2, ::2].reshape(n, -1)
+    a, b, c, d = interiors[0].tolist()  # the same for every window of one size
+    inner = grey[:, a:b:2, c:d:2].reshape(n, -1)
+    (light,) = rank_values(sample, (int(k.PAPER_PERCENTILE / 100 * (sample.shape[1] - 1)),))
+    (darkest,) = rank_values(inner, (int((100 - k.INK_PEAK_PERCENTILE) / 100
+                                         * (inner.shape[1] - 1)),))
+    paper: Floats = np.maximum(light, 1).astype(np.float32)
+    peak: Floats = (1.0 - darkest / paper).astype(np.float32)
     level = np.maximum(k.INK_PEAK_SHARE * peak, k.INK_MIN_CONTRAST)
     level[peak < k.INK_MIN_PEAK_CONTRAST] = 1.0
     faint = np.maximum(k.INK_FAINT_PEAK_SHARE * peak, k.INK_MIN_CONTRAST)
