@@ -33,6 +33,7 @@ mode: reads never wait for an import).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import secrets
@@ -177,10 +178,8 @@ class ReviewHandler(BaseHTTPRequestHandler):
         status = {HTTPStatus.NOT_IMPLEMENTED: HTTPStatus.METHOD_NOT_ALLOWED,
                   HTTPStatus.HTTP_VERSION_NOT_SUPPORTED: HTTPStatus.BAD_REQUEST
                   }.get(HTTPStatus(code), HTTPStatus(code))
-        try:
+        with contextlib.suppress(CLIENT_GONE):
             self._error(status, (message or status.phrase)[:200])
-        except CLIENT_GONE:
-            pass
         self.close_connection = True
 
     def _guarded(self, handle: Callable[[], None]) -> None:
