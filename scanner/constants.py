@@ -86,19 +86,14 @@ INK_TEST_PAPER_MM = 2.5
 BOX_SEARCH_MM = 0.6
 """Each box is looked for on its own printed border within this distance of its place."""
 BOX_INSET_MM = 0.35
-"""The border (0.25 mm wide, centred on the box edge) is cut off by cropping this far inside."""
+"""A box's interior (where its fill and cover are measured) lies this far inside its border
+(0.25 mm wide, centred on the box edge)."""
 BORDER_MIN_RESPONSE = 12.0
 """Mean border-map level (0..255) the best border position must reach to move the box."""
 COLOUR_MIN_CHROMA = 40
 """Drop-out pixels are redder than green by this many levels in a colour image."""
 COLOUR_MIN_FRACTION = 0.002
 """A page is in colour (drop-out works) when this share of its pixels is that red."""
-INK_MIN_RELATIVE_DARKNESS = 0.42
-"""A pixel darker than its cell's paper by this share is ink for the quick ink measure: a
-black-and-white print's drop-out border (luminance 0.68) is not, ballpoint ink is."""
-PAPER_RING_MM = 0.9
-"""The paper level of a box is read over the box and a ring this wide around it, so a box
-filled solid still finds its paper."""
 PAPER_PERCENTILE = 90.0
 """Percentile of the grey levels taken as the paper's (ink covers less than 10 %)."""
 EMPTY_MAX_INK_FRACTION = 0.006
@@ -111,8 +106,6 @@ SIGN_INK_SURE_FRACTION = 0.02
 """A sign cell with this share of ink holds a minus beyond doubt (a written dash is 4-10 %)."""
 
 # --- marks -------------------------------------------------------------------------------
-MARK_INSET_MM = 0.45
-"""Mark fill is measured this far inside the box border."""
 MARKED_MIN_FILL_FRACTION = (0.03, 0.12)
 """Bounds of the per-sheet empty/marked threshold on the fill share."""
 CANCELLED_MIN_FILL_FRACTION = (0.40, 0.70)
@@ -157,3 +150,52 @@ BLOCK_MAX_BLANK_SHARE = 1.0
 most the field's own area times (1 + this): about one empty entry between two written ones."""
 ALIGN_PX = 16
 """Blocks start on this grid in a field sheet (a JPEG 4:2:0 macroblock is 16 x 16 pixels)."""
+
+# --- ink: each box's own strokes (scanner.image.ink) -------------------------------------------
+INK_SPILL_MM = 2.0
+"""A box is read over a window this much wider on every side: writers go 10-30 % of a 6 mm
+box over its border, and a tick 130 % of a 4.2 mm mark box reaches 1.5 mm beyond it."""
+LINE_BAND_MM = 0.4
+"""A printed border (0.25 mm wide) is divided out over this distance on each side of where the
+layout puts it (its width and a pixel or two of misplacement)."""
+LINE_LEVEL_PERCENTILE = 85.0
+"""A border's level at each row across it is this percentile of its grey levels along it:
+its light parts, so ink lying on up to four fifths of it is not taken for the line."""
+LINE_MIN_TRANSMITTANCE_SHARE = 0.6
+"""A border is never taken for darker than this share of the page's typical one (ink lying
+along nearly all of it would otherwise be divided out as line)."""
+LINE_OPAQUE_TRANSMITTANCE = 0.3
+"""Borders letting through less light than this (black on a black-and-white print) cannot be
+divided out: their band is ink only where ink meets it from both sides."""
+INK_PEAK_PERCENTILE = 99.5
+"""A box's own darkest ink: this percentile of its interior's darkness (a share of paper) ..."""
+INK_PEAK_SHARE = 0.45
+"""... and a pixel is ink when darker than this share of it (contrast normalised per box) ..."""
+INK_MIN_CONTRAST = 0.12
+"""... and than this share of the paper (paper grain, JPEG noise, a shadow's edge) ..."""
+INK_MIN_PEAK_CONTRAST = 0.2
+"""... in a window whose darkest ink reaches this share; a lighter window holds no ink."""
+INK_STRETCH_TARGET = 0.85
+"""A box's crop is stretched so its darkest ink reaches this darkness (a pencil as a pen) ..."""
+INK_STRETCH_MAX = 4.0
+"""... by at most this factor."""
+INK_SPECK_MM2 = 0.04
+"""Strokes smaller than this (two or three pixels) are specks, not ink (the dots of a broken
+stroke in a thresholded scan are larger)."""
+INK_LINE_REMNANT_SHARE = 0.9
+"""A thin stroke with this share of its pixels in a border's band is what is left of the line."""
+INK_SPLIT_SHARE = 0.6
+"""A stroke goes whole to the box holding at least this share of it; else (two digits run
+together) each box keeps its own part."""
+INK_MIN_INSIDE_SHARE = 0.15
+"""A stroke with less of it inside any box is print or a stray line beside the boxes, not
+writing."""
+LINE_INVISIBLE_TRANSMITTANCE = 0.9
+"""Borders letting through more light than this (the drop-out print in the red channel) are
+left as they are."""
+INK_FAINT_PEAK_SHARE = 0.25
+"""A stroke is the ink darker than this share of its window's darkest, joined, around ink
+darker than :data:`INK_PEAK_SHARE` of it (a thin stroke's light parts stay in it)."""
+INK_SPLIT_MIN_SHARE = 0.25
+"""... a box keeps its part of a split stroke when it holds this share of it; a smaller part
+(a digit's tail over the border) goes with the rest."""

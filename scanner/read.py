@@ -31,8 +31,9 @@ from scanner.decode.sheet import SheetEvidence
 from scanner.digits.adaptation import WriterAdaptation
 from scanner.digits.normalize import normalize_cells
 from scanner.digits.recognizer import DigitRecognizer
-from scanner.image.cells import CellImage, cut_cells, rasterize
+from scanner.image.cells import CellImage, cut_cells
 from scanner.image.marks import MarkReading, MarkThresholds, read_marks
+from scanner.image.raster import rasterize
 from scanner.image.register import RegisteredPage
 from scanner.timing import StageClock
 from scoring.columns import Column

@@ -13,7 +13,9 @@ right running total. What is left over becomes a :class:`Finding`:
 * ``wrong_help`` - pool help written to the wrong player (4.2.3).
 
 Each finding carries the Codex rule and, when the error favours its writer, the penalty 4.2.7
-would justify: the amount overstated. Penalties are proposed, never applied (RULES.md §9).
+would justify: the amount overstated. Penalties are proposed, never applied silently (RULES.md
+§9): a judge applies one (:func:`penalty_columns` gives what it adds to the columns) or waives it.
+A finding that rests on a field read but not yet verified waits for review (:func:`rests_on`).
 All-pass mountains may be written with amnesty (only tricks above the table's minimum, seed
 000); both ways are accepted, as long as everyone in the deal wrote the same way.
 
@@ -35,7 +37,8 @@ All-pass mountains may be written with amnesty (only tricks above the table's mi
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
 
@@ -70,13 +73,13 @@ class Finding:
     rule: str
     penalty: str | None = None
     note: str = ""
+    overstated: Fraction | None = None
+    """The amount written in the writer's favour, which a 4.2.7 penalty takes (with ``penalty``)."""
     note_code: str = ""
     """What the note says, language-neutral: ``amount`` (args: the amount, then the rules'
     reasons), ``reasons``, ``no_deal``, ``correction``, ``mixed_amnesty``, ``help_belongs``
     (args: the right player, the wrong one)."""
     note_args: tuple[str, ...] = ()
-    penalty_amount: Fraction | None = None
-    """The amount overstated in the writer's favour, which the penalty moves (4.2.7)."""
 
     def __str__(self) -> str:
         where = f"deal {self.deal}, " if self.deal is not None else ""
@@ -102,7 +105,7 @@ def audit(record: GameRecord, sheet: ExpectedSheet | None = None) -> list[Findin
         expected = sheet.column(column)
         steps = [_Step(entry, _alternatives(entry, deals.get(entry.deal or 0), record))
                  for entry in expected]
-        column_findings, styles = _align(column, list(written), steps)
+        column_findings, styles = _align(column, list(written), steps, record)
         findings += column_findings
         amnesty_styles += styles
     findings += _mixed_amnesty(amnesty_styles)
@@ -133,7 +136,7 @@ def _alternatives(entry: SheetEntry, deal: Deal | None, record: GameRecord
     return accepted
 
 
-def _align(column: Column, written: list[Fraction], steps: list[_Step]
+def _align(column: Column, written: list[Fraction], steps: list[_Step], record: GameRecord
            ) -> tuple[list[Finding], list[tuple[int, str, bool]]]:
     """Least-cost alignment of written totals with expected entries (see module doc)."""
     n, m = len(written), len(steps)
@@ -171,7 +174,7 @@ def _align(column: Column, written: list[Fraction], steps: list[_Step]
                 relax(i, j + 1, here + _skip_cost(steps[j]), "missing")
             if i < n:
                 relax(i + 1, j, here + _COST_SKIP, "extra")
-    return _trace(column, written, steps, move)
+    return _trace(column, written, steps, move, record)
 
 
 def _skip_cost(step: _Step) -> float:
@@ -181,7 +184,7 @@ def _skip_cost(step: _Step) -> float:
 
 
 def _trace(column: Column, written: list[Fraction], steps: list[_Step],
-           move: dict[tuple[int, int], str]
+           move: dict[tuple[int, int], str], record: GameRecord
            ) -> tuple[list[Finding], list[tuple[int, str, bool]]]:
     path: list[tuple[str, int, int]] = []
     i, j = len(written), len(steps)
@@ -213,14 +216,14 @@ def _trace(column: Column, written: list[Fraction], steps: list[_Step],
         elif how == "extra":
             base = written[i - 2] if i > 1 else Fraction(0)
             findings.append(_error("extra", column, last_deal, i, written[i - 1], base,
-                                   None))
+                                   None, record))
         elif how in ("wrong", "correction") and step is not None:
             entry_index = i - 1 if how == "wrong" else i - 2
             base = written[entry_index - 1] if entry_index > 0 else Fraction(0)
             kind = "correction" if how == "correction" else _wrong_kind(
                 written[entry_index] - base, step.entry)
             findings.append(_error(kind, column, deal, entry_index + 1, written[entry_index],
-                                   base, step.entry))
+                                   base, step.entry, record))
         if step is not None and how != "extra":
             last_deal = step.entry.deal
     return findings, styles
@@ -245,27 +248,23 @@ def _unit(amount: Fraction) -> Fraction:
 
 
 def _error(kind: FindingKind, column: Column, deal: int | None, entry: int,
-           written: Fraction, base: Fraction, expected: SheetEntry | None) -> Finding:
+           written: Fraction, base: Fraction, expected: SheetEntry | None,
+           record: GameRecord) -> Finding:
     right = base + expected.amount if expected is not None else base
     note = "; ".join(expected.reasons) if expected is not None else "no deal changed this column"
     code, args = ("reasons", expected.reasons) if expected is not None else ("no_deal", ())
     if kind == "correction":
         note, code, args = "a wrong value followed by the right one", "correction", ()
-    favour = _favour(column, written - right) if kind != "correction" else None
+    penalty = _penalty(column, written - right, record) if kind != "correction" else None
     return Finding(kind, column, deal, entry, written, right if expected else None,
-                   RULE_OF_KIND[kind], _penalty(column, favour), note, code, tuple(args),
-                   favour)
+                   RULE_OF_KIND[kind], penalty, note,
+                   _favour(column, written - right) if penalty else None, code, tuple(args))
 
 
-def _favour(column: Column, excess: Fraction) -> Fraction | None:
-    """How much a wrong entry favours its writer (more pool or whists, less mountain)."""
-    favour = -excess if column.kind == "mountain" else excess
-    return favour if favour > 0 else None
-
-
-def _penalty(column: Column, favour: Fraction | None) -> str | None:
+def _penalty(column: Column, excess: Fraction, record: GameRecord) -> str | None:
     """4.2.7: the penalty for writing more than one's due equals the amount overstated."""
-    if favour is None:
+    favour = _favour(column, excess)
+    if favour <= 0:
         return None
     amount = str(favour)
     if column.kind == "whists":
@@ -316,3 +315,95 @@ def _pair_wrong_help(findings: list[Finding]) -> list[Finding]:
                     note_args=(str(missing.column.on), str(extra.column.on)))
                 break
     return sorted(result, key=lambda f: (f.deal or 0, f.column, f.entry or 0))
+
+
+def _favour(column: Column, excess: Fraction) -> Fraction:
+    """How much a written excess favours its writer: a mountain written low favours him."""
+    return -excess if column.kind == "mountain" else excess
+
+
+def penalty_columns(finding: Finding) -> dict[Column, Fraction]:
+    """What an applied 4.2.7 penalty adds to the columns the settlement is made from.
+
+    RULES.md §9: overstated whists are taken back (the expected column already has the right
+    amount) and the partner writes the same amount on the writer; overstated pool points are
+    moved and the same amount goes onto the writer's mountain; a mountain written too low gets
+    the amount understated on top. Empty when the finding proposes no penalty.
+
+    >>> f = Finding("wrong_amount", Column("B", "whists", "A"), 1, 1, Fraction(10),
+    ...             Fraction(8), "4.2.7", "take back 2; A may write 2 on B", "", Fraction(2))
+    >>> penalty_columns(f)
+    {Column(seat='A', kind='whists', on='B'): Fraction(2, 1)}
+    """
+    amount = finding.overstated
+    if finding.penalty is None or amount is None or amount <= 0:
+        return {}
+    column = finding.column
+    if column.kind == "whists" and column.on is not None:
+        return {Column(column.on, "whists", column.seat): amount}
+    return {Column(column.seat, "mountain"): amount}
+
+
+def penalised(columns: Mapping[Column, Fraction], applied: list[Finding]
+              ) -> dict[Column, Fraction]:
+    """The columns' totals with the penalties of the ``applied`` findings added: what the
+    settlement is made from once a judge applied them (:func:`penalty_columns`)."""
+    totals = dict(columns)
+    for finding in applied:
+        for column, amount in penalty_columns(finding).items():
+            totals[column] = totals.get(column, Fraction(0)) + amount
+    return totals
+
+
+def finding_key(finding: Finding) -> str:
+    """A finding's name that stays while what it says stays: a ruling is kept under it.
+
+    >>> finding_key(Finding("slip", Column("A", "pool"), 3, 2, Fraction(22), Fraction(20),
+    ...                     "4.2.1"))
+    'slip:A pool:3:2:22:20'
+    """
+    return ":".join(str("" if part is None else part) for part in (
+        finding.kind, finding.column, finding.deal, finding.entry, finding.written,
+        finding.expected))
+
+
+@dataclass(frozen=True)
+class Doubts:
+    """The fields of a record read but not verified by a person.
+
+    ``deals``: for each doubtful deal row, the number of the first deal at or after it (a
+    doubtful row read as empty counts before the deal that follows it); ``entries``: for each
+    column, the 1-based positions of its doubtful entries among the written ones, counted the
+    same way.
+    """
+
+    deals: frozenset[int] = frozenset()
+    entries: Mapping[Column, frozenset[int]] = field(default_factory=dict)
+
+
+def rests_on(finding: Finding, doubts: Doubts) -> bool:
+    """Whether a finding depends on a doubtful field, so that it waits for review.
+
+    The rule: a finding's expected value comes from its deal's row and the running total of
+    its column, which every earlier deal may change; its written value is its own cell, and
+    the total it is measured from is the column's entry before it. So it rests on a doubtful
+    deal row numbered at or before its deal, and on a doubtful entry of its own column at or
+    before its own (any entry of the column when it has none, as for a missing entry). An
+    entry no deal caused (``extra``, ``wrong_help``, or a finding naming no deal) rests on
+    every doubtful row: any of them may be the deal that caused it. Doubtful fields elsewhere
+    never touch a finding.
+
+    >>> f = Finding("slip", Column("A", "pool"), 5, 3, Fraction(22), Fraction(20), "4.2.1")
+    >>> rests_on(f, Doubts(frozenset({6}))), rests_on(f, Doubts(frozenset({5})))
+    (False, True)
+    >>> rests_on(f, Doubts(entries={Column("A", "pool"): frozenset({4})}))
+    False
+    >>> from dataclasses import replace
+    >>> rests_on(replace(f, kind="extra"), Doubts(frozenset({6})))
+    True
+    """
+    uncaused = finding.deal is None or finding.kind in ("extra", "wrong_help")
+    deals = doubts.deals if uncaused else {d for d in doubts.deals if d <= (finding.deal or 0)}
+    entries = [e for e in doubts.entries.get(finding.column, ())
+               if finding.entry is None or e <= finding.entry]
+    return bool(deals or entries)

@@ -20,9 +20,19 @@ class RecordError(ScoringError):
     """
 
     def __init__(self, message: str, where: str = "") -> None:
-        self.where = where
-        self.reason = message
-        super().__init__(f"{where}: {message}" if where else message)
+        self.where = one_line(where)
+        self.reason = one_line(message)
+        super().__init__(f"{self.where}: {self.reason}" if where else self.reason)
+
+
+def one_line(text: str) -> str:
+    r"""``text`` with its control characters escaped (a field name or value quoted from the
+    input may hold a newline; a message stays one line).
+
+    >>> one_line("deals[0].a\nb")
+    'deals[0].a\\nb'
+    """
+    return "".join(ch if ch.isprintable() or ch == " " else repr(ch)[1:-1] for ch in text)
 
 
 class RuleSetError(RecordError):

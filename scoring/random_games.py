@@ -85,9 +85,7 @@ def random_deal(rules: RuleSet, seats: tuple[str, ...], dealer: str, rng: random
                          ("pass", "pass"), ("pass", "halfwhist")], weights=[3, 4, 2, 2, 1])[0]
     if stalingrad:
         calls = ("whist", "whist")
-    elif checked_ten:
-        calls = ("pass", "pass")
-    elif calls[1] == "halfwhist" and level > 7:
+    elif checked_ten or calls[1] == "halfwhist" and level > 7:
         calls = ("pass", "pass")
     deal["defence"] = {first: calls[0], second: calls[1]}
     if "whist" in calls or checked_ten:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -186,24 +186,7 @@ def _parse(doc: Any, strict: bool) -> GameRecord | list[str]:
         names = _names(doc.get("names", {}), seats)
     except RecordError as error:
         problem(error)
-    deals: list[Deal] = []
-    raw_deals = doc.get("deals")
-    if not isinstance(raw_deals, list):
-        problem(RecordError(f"must be a list of deals, got {_short(raw_deals)}", "deals"))
-        raw_deals = []
-    if len(raw_deals) > MAX_DEALS_PER_GAME:
-        problem(RecordError(f"{len(raw_deals)} deals, at most {MAX_DEALS_PER_GAME} in one "
-                            f"game; split it into games", "deals"))
-        raw_deals = []
-    previous_dealer: str | None = None
-    for index, raw in enumerate(raw_deals):
-        try:
-            deal = _deal(raw, index, rules, seats, previous_dealer)
-        except RecordError as error:
-            problem(error)
-            break  # the dealers of later deals depend on this one
-        deals.append(deal)
-        previous_dealer = deal.dealer
+    deals = _deals(doc.get("deals"), rules, seats, problem)
     written = None
     if "written" in doc:
         try:
@@ -217,6 +200,30 @@ def _parse(doc: Any, strict: bool) -> GameRecord | list[str]:
     if problems:
         return problems
     return GameRecord(rules, seats, tuple(deals), names, written, end == END_BY_CONSENT)
+
+
+def _deals(raw_deals: object, rules: RuleSet, seats: tuple[str, ...],
+           problem: Callable[[RecordError], None]) -> list[Deal]:
+    """The record's deals in order, up to the first one refused (the dealers of later deals
+    depend on it); each problem handed to ``problem``."""
+    if not isinstance(raw_deals, list):
+        problem(RecordError(f"must be a list of deals, got {_short(raw_deals)}", "deals"))
+        return []
+    if len(raw_deals) > MAX_DEALS_PER_GAME:
+        problem(RecordError(f"{len(raw_deals)} deals, at most {MAX_DEALS_PER_GAME} in one "
+                            f"game; split it into games", "deals"))
+        return []
+    deals: list[Deal] = []
+    previous_dealer: str | None = None
+    for index, raw in enumerate(raw_deals):
+        try:
+            deal = _deal(raw, index, rules, seats, previous_dealer)
+        except RecordError as error:
+            problem(error)
+            break
+        deals.append(deal)
+        previous_dealer = deal.dealer
+    return deals
 
 
 def _seats(value: object, rules: RuleSet | None) -> tuple[str, ...]:

@@ -187,10 +187,7 @@ def header_labels(players: int, talon: bool, page: int, tricks_once: bool = Fals
             centre = (tricks[0].x0_mm + tricks[-1].x1_mm) / 2
         else:
             centre = (grp.x0_mm + grp.x1_mm) / 2
-        if grp.key in ("call", "tricks") and key[1]:
-            text = f"{grp.key}_seat:{grp.sub}"
-        else:
-            text = grp.key
+        text = f"{grp.key}_seat:{grp.sub}" if grp.key in ("call", "tricks") and key[1] else grp.key
         if key not in seen:
             seen.add(key)
             if grp.key == "talon" and tricks_once:  # wider than its cell: ends at its edge

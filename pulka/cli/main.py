@@ -31,7 +31,7 @@ from scoring.exitcode import ExitCode, PulkaError
 
 COMMAND_MODULES = (
     "settle", "audit", "print_sheets", "layout", "samples", "scan",
-    "tournament", "import_scans", "standings", "show", "review",
+    "tournament", "import_scans", "standings", "show", "review", "rule", "signoff", "report",
 )
 
 log = logging.getLogger("pulka")

@@ -83,9 +83,8 @@ def text(s: dict[str, Any]) -> str:
             error=s["record_error"]))
     lines += _columns(s["columns"])
     if s["findings"]:
-        lines.append(_("findings:"))
-        lines += [f"  {stored_finding_text(f, s['columns'])}"
-                  for f in s["findings"]]
+        lines.append(_("findings: (rule on each with `pulka rule SHEET N apply|waive|misread`)"))
+        lines += [f"  {finding_line(f, s['columns'])}" for f in s["findings"]]
     if s["settlement"]:
         lines.append(_("settlement (whists): {list}").format(list=", ".join(
             f"{seat} {whists_text(Fraction(v['result']))}" for seat, v in s["settlement"].items())))
@@ -93,7 +92,22 @@ def text(s: dict[str, Any]) -> str:
     if s["verified"]:
         lines.append(ngettext("verified by a person: {n} cell", "verified by a person: {n} cells",
                               len(s["verified"])).format(n=len(s["verified"])))
+    signed = s["signed_off"]
+    lines.append(_("signed off by {who} at {when}").format(who=signed["by"], when=signed["at"])
+                 if signed else _("not signed off"))
     return "\n".join(lines)
+
+
+def finding_line(f: dict[str, Any], columns: dict[str, Any]) -> str:
+    """One finding for people: its number, whether it waits for review, its ruling."""
+    mark = _("waits for review: ") if f["status"] == "waits_for_review" else ""
+    ruling = f["ruling"]
+    ruled = ""
+    if ruling:
+        ruled = " [" + (_("penalty applied by {who} at {when}") if ruling["action"] == "apply"
+                        else _("penalty waived by {who} at {when}")).format(
+            who=ruling["by"], when=ruling["at"]) + "]"
+    return f"{f['number']}. {mark}{stored_finding_text(f, columns)}{ruled}"
 
 
 def _pages(s: dict[str, Any]) -> list[str]:

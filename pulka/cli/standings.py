@@ -6,8 +6,11 @@ Examples::
     pulka standings --round 2 --tiebreak remises,allpass
     pulka standings --csv standings.csv
     pulka standings --json > standings.json
+    pulka standings --pdf standings.pdf
+    pulka standings --player "Иванова"
 
-The tie-breaks and how they are counted: :mod:`pulka.report.standings`.
+Whists are the sheets' Codex 4.2.12 integer results; the tie-breaks and how they are counted:
+:mod:`pulka.report.standings`; a player's card: :mod:`pulka.report.player_card`.
 """
 
 from __future__ import annotations
@@ -21,13 +24,16 @@ from pathlib import Path
 from pulka.cli.store_options import add_db_argument, open_store
 from pulka.errors import PulkaCommandError
 from pulka.i18n import N_, _
+from pulka.report.player_card import mixed, player_card
 from pulka.report.standings import (
+    NO_SHEET,
     TIEBREAKS,
     Standings,
     check_tiebreaks,
     standings,
     whists_text,
 )
+from pulka.report.standings_pdf import write_pdf
 from pulka.report.text import states_text
 from pulka.store.missing import round_gaps, round_numbers
 from scoring.exitcode import ExitCode
@@ -50,6 +56,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--csv", type=Path, metavar="FILE", help=_("also write the table as CSV"))
     parser.add_argument("--json", action="store_true", help=_("print {format} JSON").format(
         format="pulka-standings/1"))
+    parser.add_argument("--pdf", type=Path, metavar="FILE",
+                        help=_("also write the standings as a printable PDF"))
+    parser.add_argument("--player", metavar="NAME",
+                        help=_("one player's card instead: tables, opponents, result per game"))
 
 
 def run(args: argparse.Namespace) -> ExitCode:
@@ -63,6 +73,14 @@ def run(args: argparse.Namespace) -> ExitCode:
         raise PulkaCommandError(_("--round: rounds count from 1, got {n}").format(n=args.round),
                                 ExitCode.BAD_ARGS)
     with open_store(args.db, create=False) as store:
+        if args.player is not None:
+            card = player_card(store, args.tournament, args.player)
+            if args.json:
+                json.dump(card.to_json(), sys.stdout, ensure_ascii=False, indent=1)
+                print()
+            else:
+                print(card.text())
+            return ExitCode.OK
         tid = store.tournament_id(args.tournament)
         rounds = round_numbers(store.conn, tid)
         if args.round is not None and args.round not in rounds:
@@ -73,12 +91,15 @@ def run(args: argparse.Namespace) -> ExitCode:
                 ExitCode.BAD_ARGS)
         result = standings(store, args.tournament, args.round, tiebreaks)
         gaps = round_gaps(store.conn, tid, args.round)
-    if args.csv is not None:
+    for path, write in ((args.csv, lambda p: p.write_text(result.to_csv(), encoding="utf-8")),
+                        (args.pdf, lambda p: write_pdf(result, p))):
+        if path is None:
+            continue
         try:
-            args.csv.write_text(result.to_csv(), encoding="utf-8")
+            write(path)
         except OSError as error:
             raise PulkaCommandError(_("{file}: cannot write ({reason})").format(
-                file=args.csv, reason=error.strerror),
+                file=path, reason=error.strerror),
                                     ExitCode.BAD_ARGS) from None
     if args.json:
         json.dump(result.to_json(), sys.stdout, ensure_ascii=False, indent=1)
@@ -101,8 +122,12 @@ def table(result: Standings) -> str:
     head += [_("remises") if t == "remises" else _("all-pass") for t in result.tiebreaks]
     lines = [head]
     for row in result.rows:
-        line = [str(row.rank), row.player, whists_text(row.total)]
-        line += [whists_text(row.by_round[r]) if r in row.by_round else "-" for r in rounds]
+        if row.rank is None:
+            lines.append(["-", row.player, _(NO_SHEET), *("" for _cell in head[3:])])
+            continue
+        line = [str(row.rank), row.player, f"{row.integer:+d}"]
+        line += [f"{row.by_round_integer[r]:+d}" if r in row.by_round_integer else "-"
+                 for r in rounds]
         line.append(f"{row.sheets}" + ("*" if row.provisional else ""))
         line += [str(row.remises) if t == "remises" else whists_text(row.allpass)
                  for t in result.tiebreaks]
@@ -113,6 +138,12 @@ def table(result: Standings) -> str:
         text.append("  ".join(cell.ljust(w) if i == 1 else cell.rjust(w)
                               for i, (cell, w) in enumerate(zip(line, widths, strict=True))))
     text.append(_("sheets: {states}").format(states=states_text(result.states) or _("none")))
+    off = [f"{row.player} {mixed(row.total)}" for row in result.rows
+           if row.rank is not None and row.total != row.integer]
+    if off:
+        text.append(_("whists are the sheets' Codex 4.2.12 integer results (mountain "
+                      "remainders settled in whole whists); exact sums: {list}").format(
+                          list=", ".join(off)))
     if any(row.provisional for row in result.rows):
         text.append(_("* some of the player's sheets are not settled yet (findings or cells to "
                       "check): see `pulka show SHEET`"))

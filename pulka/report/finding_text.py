@@ -1,6 +1,6 @@
 """A finding in words, in the chosen language: the sentence the rules engine's
 :class:`scoring.Finding` is read as, made here from its codes and parameters (``kind``,
-``rule``, ``note_code`` and ``note_args``, ``penalty_amount``); Codex 4.2.7 for the penalty.
+``rule``, ``note_code`` and ``note_args``, ``overstated``); Codex 4.2.7 for the penalty.
 In English it is the engine's own ``str(finding)``."""
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def note_text(finding: Finding) -> str:
 
 def penalty_text(finding: Finding) -> str | None:
     """The penalty 4.2.7 would justify: the amount overstated, taken back."""
-    amount, column = finding.penalty_amount, finding.column
+    amount, column = finding.overstated, finding.column
     if amount is None:
         return finding.penalty
     if column.kind == "whists":
@@ -94,7 +94,7 @@ def stored_finding_text(row: dict[str, Any], columns: dict[str, Any]) -> str:
         if right is not None:
             favour = right - written if column.kind == "mountain" else written - right
     finding = Finding(row["kind"], column, row["deal"], row["entry"], written, expected,
-                      row["rule"], row["penalty"], row["note"] or "", penalty_amount=favour)
+                      row["rule"], row["penalty"], row["note"] or "", overstated=favour)
     return finding_text(replace(finding, note=_stored_note(finding.note)))
 
 

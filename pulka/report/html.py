@@ -148,7 +148,9 @@ def _header(report: SheetReport) -> str:
              + ("" if report.finished else " · " + escape(_("game not finished")))
              + " · " + escape(ngettext("{n} deal", "{n} deals", len(report.deals))
                               .format(n=len(report.deals)))
-             + "<br>" + escape(_("Players:")) + f" {players}</p>",
+             + "<br>" + escape(_("Players:")) + f" {players}"
+             + (f"<br><b>{escape(report.signed_off)}</b>" if report.signed_off else "")
+             + "</p>",
              f'<div class="summary">{"".join(badges)}</div>']
     for warning in (*report.warnings, *report.scan_problems):
         lines.append(f'<p class="warn">{escape(warning)}</p>')

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,7 @@ from forms.layout import build_layout, layout_by_id
 from forms.model import Layout
 from pulka.i18n import N_, _, ngettext
 from pulka.report.finding_text import note_text, penalty_text
+from pulka.report.judged import Judged, applied_penalty, ruling_text
 from pulka.report.pages import (
     Mark,
     PageImages,
@@ -32,6 +33,7 @@ from pulka.report.pages import (
 )
 from pulka.report.reasons import reason_text
 from pulka.report.text import number, rules_text
+from pulka.store.doubts import scan_doubts
 from scanner.results import FieldReading, SheetScan, entry_key, ink_shares
 from scoring import (
     Column,
@@ -43,11 +45,12 @@ from scoring import (
     audit,
     expected_sheet,
     parse_record,
-    settle_record,
 )
+from scoring.audit import Doubts, penalised, rests_on
 from scoring.columns import sheet_columns
 from scoring.errors import RecordError
 from scoring.notation import parse_contract
+from scoring.settlement import settle
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +85,10 @@ class FindingView:
     crop_png: bytes | None
     reading_doubtful: bool = False
     """The scanner was itself unsure of this cell: check the ink before any penalty."""
+    waits: bool = False
+    """It rests on a doubtful field nobody verified: not a player's error yet, no penalty."""
+    ruling: str = ""
+    """The judge's ruling on it, in words (``penalty applied by ... at ...``), if any."""
 
 
 @dataclass(frozen=True)
@@ -144,6 +151,8 @@ class SheetReport:
     settlement: Settlement
     warnings: tuple[str, ...] = ()
     scan_problems: tuple[str, ...] = ()
+    signed_off: str = ""
+    """Who signed the sheet off and when, in words; empty when nobody has."""
 
     def player(self, seat: str) -> str:
         """``A · Иванова`` (or just ``A``)."""
@@ -153,19 +162,29 @@ class SheetReport:
 
 def build_report(record_doc: dict[str, Any], scan: SheetScan | None = None,
                  scan_dir: Path | None = None, name: str | None = None,
-                 source: str = "") -> SheetReport:
-    """Audit and settle a record (and its scan, if any) and gather the report."""
+                 source: str = "", judged: Judged | None = None) -> SheetReport:
+    """Audit and settle a record (and its scan, if any) and gather the report; ``judged``
+    (from the store; by default the scan's doubtful fields) marks the findings that wait for
+    review and puts the applied penalties into the settlement."""
+    if judged is None:
+        judged = Judged(scan_doubts(scan.fields) if scan is not None else Doubts())
+    if scan is not None and not _printed_here(scan):
+        scan = None
     record = parse_record(record_doc)
     sheet = expected_sheet(record)
     findings = audit(record, sheet)
-    settlement = settle_record(record, sheet)
+    applied = [f for f in findings if applied_penalty(judged, f)]
+    rules = record.rules
+    settlement = settle(record.seats, penalised(sheet.totals, applied),
+                        rules.pool_point_whists, rules.stake)
     layout = layout_by_id(scan.layout_id) if scan is not None else build_layout(
         record.rules.players, "A4", record.rules.talon_prize)
     fields = {f.key: f for f in scan.fields} if scan is not None else {}
     images = scan_images(scan, scan_dir)
     deals = {d.number: d for d in record.deals}
-    views = tuple(_finding_view(f"F{i}", f, sheet, deals, record, fields, images, layout,
-                                scan_dir) for i, f in enumerate(findings, 1))
+    views = tuple(_judged(_finding_view(f"F{i}", f, sheet, deals, record, fields, images,
+                                        layout, scan_dir), judged)
+                  for i, f in enumerate(findings, 1))
     doubt_fields = scan.doubtful if scan is not None else ()
     doubts = tuple(_doubt_view(f"D{i}", f, record, images, layout, scan_dir)
                    for i, f in enumerate(doubt_fields, 1))
@@ -185,7 +204,27 @@ def build_report(record_doc: dict[str, Any], scan: SheetScan | None = None,
         columns=_columns(record, sheet, findings), deals=tuple(_deal_view(d)
                                                                for d in record.deals),
         settlement=settlement, warnings=sheet.warnings,
-        scan_problems=scan.problems if scan is not None else ())
+        scan_problems=scan.problems if scan is not None else (),
+        signed_off=judged.signed_off)
+
+
+def _printed_here(scan: SheetScan) -> bool:
+    """Whether this pulka knows the scan's layout; a sheet it does not is drawn as written."""
+    try:
+        layout_by_id(scan.layout_id)
+    except KeyError:
+        log.warning("sheet %s: layout %s is not one this pulka prints; the report draws the "
+                    "sheet as written", scan.sheet_id, scan.layout_id)
+        return False
+    return True
+
+
+def _judged(view: FindingView, judged: Judged) -> FindingView:
+    """A finding as the store has it: waiting for review (no penalty), or with its ruling."""
+    if rests_on(view.finding, judged.doubts):
+        return replace(view, waits=True, penalty=None)
+    ruling = ruling_text(judged, view.finding)
+    return replace(view, ruling=ruling) if ruling else view
 
 
 # --- findings and doubts -----------------------------------------------------------------

@@ -181,6 +181,7 @@ def _head(report: SheetReport, styles: dict[str, ParagraphStyle]) -> list[Flowab
     stake = " · " + _("stake {stake} a whist").format(stake=stake_text(report.stake)) \
         if report.stake else ""
     finished = "" if report.finished else " · " + _("game not finished")
+    finished += f" · {report.signed_off}" if report.signed_off else ""
     deals = ngettext("{n} deal", "{n} deals", len(report.deals)).format(n=len(report.deals))
     lines.append(_p(f"{report.rules}{stake}{finished} · {deals}", styles["body"]))
     lines.append(_p(_("Players:") + " " + ", ".join(report.player(s) for s in report.seats),

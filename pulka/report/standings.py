@@ -1,9 +1,9 @@
 """Tournament standings: players ranked by total whists (Codex 4.1.3), optional tie-breaks.
 
-A player's total is the sum of his settlement results (whists, exact fractions) over the sheets
-he played, overall or in one round; it is shown rounded to 2 decimals. The whist difference
-decides (RULES.md §8); the organiser may name tie-breaks from 4.1.3, applied in the order given
-to players level on whists:
+A player's total is the sum of his sheets' results in the Codex 4.2.12 integer form (each
+sheet's mountain remainders settled in whole whists, RULES.md §8), overall or in one round;
+the exact sum of fractions stays beside it. The whist difference decides; the organiser may
+name tie-breaks from 4.1.3, applied in the order given to players level on whists:
 
 * ``remises``: fewest remises, the contracts the player declared, played and went down on (a
   caught misère counted too), summed over his sheets;
@@ -12,9 +12,11 @@ to players level on whists:
   S_i = r_p(P_i - P̄) - 10(M_i - M̄) + Σ_j (W_ij - W_ji), summed over his deals and sheets
   (see :func:`pulka.store.refresh.seat_stats`).
 
-Players still level share a rank (1, 2, 2, 4). Only sheets with a settlement count: a sheet
-whose record the rules engine refused (``needs_review`` with a record error) adds nothing,
-and each row says how many of its sheets are not yet ``settled`` (``provisional``).
+Players still level share a rank (1, 2, 2, 4). A player with no sheet yet (in the draw only)
+has no rank. Only sheets with a settlement count: a sheet whose record the rules engine refused
+(``needs_review`` with a record error) adds nothing, and each row says how many of its sheets
+are not final yet (``provisional``: neither settled nor signed off by a judge,
+:func:`pulka.store.standings.result_is_final`).
 """
 
 from __future__ import annotations
@@ -28,15 +30,16 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 
+from pulka.i18n import N_
 from pulka.store.database import Store
-from pulka.store.schema import SheetState
-from pulka.store.standings import StandingsRows
+from pulka.store.standings import SeatResult, StandingsRows, result_is_final
 from scoring.jsonio import fraction_json
 
 log = logging.getLogger(__name__)
 
 STANDINGS_FORMAT = "pulka-standings/1"
 TIEBREAKS = ("remises", "allpass")
+NO_SHEET = N_("no sheet yet")
 
 
 def whists_text(value: Fraction) -> str:
@@ -53,22 +56,33 @@ def whists_text(value: Fraction) -> str:
 class Standing:
     """One player's line."""
 
-    rank: int
+    rank: int | None
+    """``None``: no sheet yet."""
     player: str
     total: Fraction
     by_round: dict[int, Fraction]
     sheets: int
     provisional: int
-    """Sheets counted that are not ``settled`` yet (findings or cells to check)."""
+    """Sheets counted whose results are not final yet (findings or cells to check)."""
     remises: int
     allpass: Fraction
+    integer: int = 0
+    """The sum of the sheets' Codex 4.2.12 integer results: what ranks."""
+    by_round_integer: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def final(self) -> bool:
+        """Every sheet counted is final, and there is one."""
+        return self.sheets > 0 and not self.provisional
 
     def to_json(self) -> dict[str, Any]:
-        """The line as JSON: exact whists as ``p/q`` strings, rounded ones beside them."""
-        return {"rank": self.rank, "player": self.player, "total": fraction_json(self.total),
-                "rounded": whists_text(self.total),
+        """The line as JSON: the integer whists, the exact ones as ``p/q`` beside them."""
+        return {"rank": self.rank, "player": self.player, "whists": self.integer,
+                "total": fraction_json(self.total), "rounded": whists_text(self.total),
                 "by_round": {str(r): fraction_json(v) for r, v in sorted(self.by_round.items())},
-                "sheets": self.sheets, "provisional": self.provisional,
+                "by_round_whists": {str(r): v for r, v in sorted(self.by_round_integer.items())},
+                "sheets": self.sheets, "provisional": self.provisional, "final": self.final,
+                "no_sheet": self.sheets == 0,
                 "remises": self.remises, "allpass": fraction_json(self.allpass)}
 
 
@@ -98,9 +112,12 @@ class Standings:
         writer.writerow(["rank", "player", "whists", *(f"round {r}" for r in self.rounds),
                          "exact", "sheets", "provisional", "remises", "allpass"])
         for row in self.rows:
-            writer.writerow([row.rank, row.player, whists_text(row.total),
-                             *(whists_text(row.by_round.get(r, Fraction(0)))
-                               for r in self.rounds),
+            if row.rank is None:
+                writer.writerow(["", row.player, NO_SHEET, *("" for _ in self.rounds), "", 0,
+                                 0, "", ""])
+                continue
+            writer.writerow([row.rank, row.player, row.integer,
+                             *(row.by_round_integer.get(r, "") for r in self.rounds),
                              fraction_json(row.total), row.sheets, row.provisional,
                              row.remises, whists_text(row.allpass)])
         return out.getvalue()
@@ -124,37 +141,57 @@ def standings(store: Store, tournament: str | None = None, round_: int | None = 
 
 def rank(data: StandingsRows, round_: int | None = None,
          tiebreaks: Sequence[str] = ()) -> Standings:
-    """Rank players by total whists, then the tie-breaks in order; level players share a rank."""
+    """Rank players by integer whists, then the tie-breaks in order; level players share a
+    rank; players with no sheet follow, unranked, by name."""
     order = check_tiebreaks(tiebreaks)
-    players = data.players
-    totals = {p: Fraction(0) for p in players}
-    by_round: dict[str, dict[int, Fraction]] = {p: {} for p in players}
-    sheets = dict.fromkeys(players, 0)
-    provisional = dict.fromkeys(players, 0)
-    remises = dict.fromkeys(players, 0)
-    allpass = {p: Fraction(0) for p in players}
+    lines = {p: _Line() for p in data.players}
     for seat in data.results:
-        player, number = seat.player, seat.round or 0
-        totals[player] += seat.result
-        by_round[player][number] = by_round[player].get(number, Fraction(0)) + seat.result
-        sheets[player] += 1
-        provisional[player] += seat.state is not SheetState.SETTLED
-        remises[player] += seat.remises
-        allpass[player] += seat.allpass
+        lines[seat.player].add(seat)
 
     def key(player: str) -> tuple[Any, ...]:
-        parts: list[Any] = [-totals[player]]
+        line = lines[player]
+        parts: list[Any] = [-line.integer]
         for tiebreak in order:
-            parts.append(remises[player] if tiebreak == "remises" else -allpass[player])
+            parts.append(line.remises if tiebreak == "remises" else -line.allpass)
         return tuple(parts)
 
-    ranked = sorted(players, key=lambda p: (key(p), p))
-    lines: list[Standing] = []
-    for index, player in enumerate(ranked):
-        place = lines[-1].rank if lines and key(ranked[index - 1]) == key(player) else index + 1
-        lines.append(Standing(place, player, totals[player], by_round[player], sheets[player],
-                              provisional[player], remises[player], allpass[player]))
+    played = sorted((p for p in lines if lines[p].sheets), key=lambda p: (key(p), p))
+    out: list[Standing] = []
+    for index, player in enumerate(played):
+        place = out[-1].rank if out and key(played[index - 1]) == key(player) else index + 1
+        out.append(lines[player].standing(place, player))
+    out += [lines[p].standing(None, p) for p in sorted(p for p in lines if not lines[p].sheets)]
     numbers = set(data.rounds) if round_ is not None else \
-        {r for p in by_round.values() for r in p} | data.rounds
-    return Standings(data.tournament, round_, order, tuple(sorted(numbers)), tuple(lines),
+        {r for line in lines.values() for r in line.by_round} | data.rounds
+    return Standings(data.tournament, round_, order, tuple(sorted(numbers)), tuple(out),
                      data.states)
+
+
+@dataclass
+class _Line:
+    """A player's sums while the seats are counted."""
+
+    total: Fraction = Fraction(0)
+    integer: int = 0
+    by_round: dict[int, Fraction] = field(default_factory=dict)
+    by_round_integer: dict[int, int] = field(default_factory=dict)
+    sheets: int = 0
+    provisional: int = 0
+    remises: int = 0
+    allpass: Fraction = Fraction(0)
+
+    def add(self, seat: SeatResult) -> None:
+        number = seat.round or 0
+        self.total += seat.result
+        self.integer += seat.codex_integer
+        self.by_round[number] = self.by_round.get(number, Fraction(0)) + seat.result
+        self.by_round_integer[number] = self.by_round_integer.get(number, 0) + seat.codex_integer
+        self.sheets += 1
+        self.provisional += not result_is_final(seat.state, seat.signed_off)
+        self.remises += seat.remises
+        self.allpass += seat.allpass
+
+    def standing(self, place: int | None, player: str) -> Standing:
+        return Standing(place, player, self.total, self.by_round, self.sheets,
+                        self.provisional, self.remises, self.allpass, self.integer,
+                        self.by_round_integer)

@@ -34,8 +34,11 @@ def finding_fields(view: FindingView) -> list[tuple[str, str]]:
         if view.note:
             lines.append((_("Note"), view.note))
     lines.append((_("Codex rule"), view.rule))
-    lines.append((penalty_label(), view.penalty or
-                  _("none: the error does not favour its writer")))
+    lines.append((penalty_label(), view.penalty or (
+        _("none yet: it rests on a doubtful reading and waits for review") if view.waits
+        else _("none: the error does not favour its writer"))))
+    if view.ruling:
+        lines.append((_("Ruling"), view.ruling))
     if view.reading_doubtful:
         lines.append((_("Scan"), _("the reading of this cell is itself doubtful: look at the "
                                    "ink before proposing any penalty")))
@@ -51,7 +54,8 @@ def finding_heading(view: FindingView) -> str:
     """``F1 · wrong amount · B (Петренко): pool, entry 4``."""
     entry = "" if view.finding.entry is None else \
         _(", entry {n}").format(n=view.finding.entry)
-    return f"{view.label} · {view.title} · {view.column}{entry}"
+    waits = _("waits for review") + " · " if view.waits else ""
+    return f"{view.label} · {waits}{view.title} · {view.column}{entry}"
 
 
 def doubt_row(view: DoubtView) -> tuple[str, ...]:

@@ -18,6 +18,9 @@ STATIC_FILES = {"/": ("index.html", "text/html; charset=utf-8"),
                 "/review.js": ("review.js", "text/javascript; charset=utf-8"),
                 "/sheet.js": ("sheet.js", "text/javascript; charset=utf-8"),
                 "/decide.js": ("decide.js", "text/javascript; charset=utf-8"),
+                "/grid.js": ("grid.js", "text/javascript; charset=utf-8"),
+                "/sheets.js": ("sheets.js", "text/javascript; charset=utf-8"),
+                "/findings.js": ("findings.js", "text/javascript; charset=utf-8"),
                 "/review.css": ("review.css", "text/css; charset=utf-8")}
 IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
 TOKEN_META = "pulka-token"

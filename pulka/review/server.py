@@ -15,6 +15,10 @@ Routes (everything else is 404, other methods 405):
   object), ``illegible`` or ``skip``; answers the sheet's new state, findings and settlement,
   the queue and the standings, so the page needs one round trip per decision;
 * ``POST /api/undo``: takes back this reviewer's last decision (answers as decide);
+* ``GET /api/sheets``, ``GET /api/row/<sheet id>/<row key>``, ``POST /api/row-check``: the
+  sheet list and the deal-row grid (:mod:`pulka.review.desk`);
+* ``POST /api/rule``, ``/api/signoff``, ``GET /report/<sheet id>``: the judge's rulings, the
+  sign-off and the sheet's current report (:mod:`pulka.review.judging`; answered as decide);
 * ``GET /img/<sheet id>/page/<n>``, ``/img/<sheet id>/crop/<cell key>``: the straightened
   page or the ink crop, only at the path the store recorded for it, inside the sheet's scan
   folder (:func:`pulka.review.files.safe_file`); a crop that names a rectangle of its page's
@@ -29,6 +33,7 @@ mode: reads never wait for an import).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import secrets
@@ -44,6 +49,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from pulka.i18n import LanguageError, check_language, current_language, page_catalogue
 from pulka.report.crops import crop_jpeg
 from pulka.report.standings import standings
+from pulka.review import desk, judging
 from pulka.review.checks import (
     TOKEN_HEADER,
     Decision,
@@ -145,13 +151,13 @@ class ReviewHandler(BaseHTTPRequestHandler):
     # -- answers ---------------------------------------------------------------------------
 
     def _send(self, status: HTTPStatus, body: bytes, content_type: str,
-              cache: str = "no-store") -> None:
+              cache: str = "no-store", csp: str | None = None) -> None:
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", cache)
         for name, value in SECURITY_HEADERS.items():
-            self.send_header(name, value)
+            self.send_header(name, csp if csp and name == "Content-Security-Policy" else value)
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(body)
@@ -172,10 +178,8 @@ class ReviewHandler(BaseHTTPRequestHandler):
         status = {HTTPStatus.NOT_IMPLEMENTED: HTTPStatus.METHOD_NOT_ALLOWED,
                   HTTPStatus.HTTP_VERSION_NOT_SUPPORTED: HTTPStatus.BAD_REQUEST
                   }.get(HTTPStatus(code), HTTPStatus(code))
-        try:
+        with contextlib.suppress(CLIENT_GONE):
             self._error(status, (message or status.phrase)[:200])
-        except CLIENT_GONE:
-            pass
         self.close_connection = True
 
     def _guarded(self, handle: Callable[[], None]) -> None:
@@ -246,6 +250,13 @@ class ReviewHandler(BaseHTTPRequestHandler):
                 self._json(self._missing(store, names[0] if names else None))
             elif len(segments) == 4 and segments[0] == "img":
                 self._image(store, *segments[1:])
+            elif len(segments) == 2 and segments[0] == "report":
+                body = judging.report_page(store, self._sheet(store, segments[1]),
+                                           self.server.db)
+                self._send(HTTPStatus.OK, body, "text/html; charset=utf-8",
+                           csp=judging.REPORT_CSP)
+            elif (answer := desk.get(store, segments)) is not None:
+                self._json(answer)
             else:
                 raise RequestError(HTTPStatus.NOT_FOUND, f"nothing at {path:.200}")
 
@@ -333,10 +344,18 @@ class ReviewHandler(BaseHTTPRequestHandler):
 
     def _post(self) -> None:
         path = urlsplit(self.path).path
-        if path not in ("/api/decide", "/api/undo"):
+        judge = {"/api/rule": judging.rule_request, "/api/signoff": judging.signoff_request}
+        if path not in ("/api/decide", "/api/undo", *desk.POST_PATHS, *judge):
             raise RequestError(HTTPStatus.NOT_FOUND, f"nothing to post at {path:.200}")
         doc = self._body()
         with Store(self.server.db) as store:
+            if path in desk.POST_PATHS:
+                self._json(desk.post(store, doc))
+                return
+            if path in judge:
+                done = judge[path](store, doc, self.server.who)
+                self._json(self._after(store, done["sheet"], {"ruled": done}))
+                return
             if path == "/api/undo":
                 undone = review_store.undo_last(store, self.server.who)
                 sheet = undone["sheet"] if undone else None

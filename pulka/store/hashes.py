@@ -15,7 +15,7 @@ READ_BLOCK_BYTES = 1 << 20
 @lru_cache(maxsize=4096)
 def _file_digest(path: str, size: int, mtime_ns: int) -> str:
     digest = hashlib.sha256()
-    with open(path, "rb") as file:
+    with Path(path).open("rb") as file:
         for block in iter(lambda: file.read(READ_BLOCK_BYTES), b""):
             digest.update(block)
     return digest.hexdigest()

@@ -57,6 +57,9 @@ class Game:
     """Each sheet's doubtful cells nobody verified."""
     held: str | None
     """What to scan before the game can be scored (``None`` when nothing is missing)."""
+    fields: tuple[tuple[str, Any, bool], ...] = ()
+    """Every cell of the game ``(key, value, doubtful and unverified)``, keys renumbered in
+    game order: what a finding may rest on (:func:`pulka.store.doubts.field_doubts`)."""
 
 
 def game_parts(conn: sqlite3.Connection, sheet_pk: int) -> list[tuple[int, int, str]]:
@@ -84,13 +87,18 @@ def game_of(conn: sqlite3.Connection, sheet_pk: int) -> Game:
     parts = game_parts(conn, sheet_pk)
     heads = {pk: sheet_head(conn, pk) for pk, _, _ in parts}
     joined: list[tuple[str, Any]] = []
+    fields: list[tuple[str, Any, bool]] = []
     own_docs, doubtful = {}, {}
     for pk, continuation, _id in parts:
         cells = sheet_cells(conn, pk)
         doubtful[pk] = sum(1 for c in cells if c.status is CellStatus.DOUBTFUL and not c.verified)
         own_docs[pk] = rebuild_record(heads[pk].identity, heads[pk].scan_record,
                                       ((c.key, c.value) for c in cells))
-        joined += [(_renumbered(c.key, continuation), c.value) for c in cells]
+        for cell in cells:
+            key = _renumbered(cell.key, continuation)
+            joined.append((key, cell.value))
+            fields.append((key, cell.value,
+                           cell.status is CellStatus.DOUBTFUL and not cell.verified))
     lead = heads[parts[0][0]]
     doc = own_docs[parts[0][0]] if len(parts) == 1 else \
         rebuild_record(lead.identity, lead.scan_record, joined)
@@ -98,7 +106,7 @@ def game_of(conn: sqlite3.Connection, sheet_pk: int) -> Game:
     if len(parts) > 1 and "end" in last:
         doc["end"] = last["end"]
     return Game(tuple(pk for pk, _, _ in parts), doc, own_docs, doubtful,
-                _held(parts, {pk: h.missing_pages for pk, h in heads.items()}))
+                _held(parts, {pk: h.missing_pages for pk, h in heads.items()}), tuple(fields))
 
 
 def _held(parts: list[tuple[int, int, str]], missing: dict[int, list[int]]) -> str | None:

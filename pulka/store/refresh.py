@@ -14,6 +14,10 @@ the sheet gets its state:
 * ``read``: imported, the rules not run yet (only between the two steps of an import, which
   share one transaction, so a file seldom shows it).
 
+A finding that rests on a doubtful field nobody verified waits for review (status
+``waits_for_review``, no penalty); a 4.2.7 penalty a judge applied enters the settlement;
+scoring a sheet again drops its sign-off (:mod:`pulka.store.rulings`).
+
 Per seat, the settlement row also keeps the two tie-breaks of Codex 4.1.3 (see
 :mod:`pulka.report.standings`): remises and all-pass whists.
 """
@@ -24,18 +28,20 @@ import json
 import logging
 import sqlite3
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
+from pulka.store.doubts import field_doubts
 from pulka.store.joins import game_of
 from pulka.store.redecode import redecode_sheet
-from pulka.store.schema import SheetState
-from scoring import GameRecord, ScoringError, audit, expected_sheet, parse_record, settle_record
+from pulka.store.schema import FindingStatus, RulingAction, SheetState
+from scoring import GameRecord, ScoringError, audit, expected_sheet, parse_record
+from scoring.audit import Doubts, Finding, finding_key, penalised, rests_on
 from scoring.columns import Column, ColumnKind
 from scoring.jsonio import finding_json, fraction_json
-from scoring.settlement import MOUNTAIN_POINT_WHISTS
+from scoring.settlement import MOUNTAIN_POINT_WHISTS, settle
 from scoring.sheet import ExpectedSheet
 
 log = logging.getLogger(__name__)
@@ -116,13 +122,21 @@ HELD = Scored([], [], None, None)
 """What a held game, or a continuation sheet, stores: no findings, no settlement."""
 
 
-def score(doc: dict[str, Any]) -> Scored:
-    """Parse, audit and settle a ``pulka-record/1`` document (Codex 4.2.12-4.2.14)."""
+def score(doc: dict[str, Any], doubts: Doubts | None = None,
+          applied: frozenset[str] = frozenset()) -> Scored:
+    """Parse, audit and settle a ``pulka-record/1`` document (Codex 4.2.12-4.2.14).
+
+    A finding that rests on one of ``doubts`` waits for review and proposes no penalty; the
+    4.2.7 penalty of each finding whose key is in ``applied`` enters the settlement.
+    """
     try:
         record = parse_record(doc)
         sheet = expected_sheet(record)
-        findings = [finding_json(f) for f in audit(record, sheet)]
-        settlement = settle_record(record, sheet)
+        findings = judged_findings(audit(record, sheet), doubts or Doubts())
+        columns = penalised(sheet.totals, [f for f, status in findings if status
+                                           is FindingStatus.ERROR and finding_key(f) in applied])
+        rules = record.rules
+        settlement = settle(record.seats, columns, rules.pool_point_whists, rules.stake)
         stats = seat_stats(record, sheet)
     except (ScoringError, ArithmeticError) as problem:
         return Scored([], [], None, str(problem))
@@ -133,7 +147,16 @@ def score(doc: dict[str, Any]) -> Scored:
     if any(abs(n) > SQLITE_INTEGER_MAX for row in rows for n in row[2:4]):
         return Scored([], [], None, "the settlement's whole numbers are too large for the "
                                     "store; check the record's stake and pool")
-    return Scored(findings, rows, sheet.finished, None)
+    return Scored([{**finding_json(f), "key": finding_key(f), "status": str(status)}
+                   for f, status in findings], rows, sheet.finished, None)
+
+
+def judged_findings(findings: list[Finding], doubts: Doubts
+                    ) -> list[tuple[Finding, FindingStatus]]:
+    """Each finding with its status; one that waits for review loses its proposed penalty
+    (:func:`scoring.audit.rests_on` says which fields a finding rests on)."""
+    return [(replace(f, penalty=None), FindingStatus.WAITS) if rests_on(f, doubts)
+            else (f, FindingStatus.ERROR) for f in findings]
 
 
 def refresh(conn: sqlite3.Connection, sheet_pk: int, redecode: bool = False) -> SheetState:
@@ -148,7 +171,12 @@ def refresh(conn: sqlite3.Connection, sheet_pk: int, redecode: bool = False) -> 
     if redecode:
         redecode_sheet(conn, sheet_pk)
     game = game_of(conn, sheet_pk)
-    scored = HELD if game.held is not None else score(game.doc)
+    applied = frozenset(r[0] for r in conn.execute(
+        "SELECT finding_key FROM rulings WHERE sheet_id = ? AND action = ?",
+        (game.parts[0], RulingAction.APPLY)))
+    scored = HELD if game.held is not None else score(game.doc, field_doubts(game.fields),
+                                                       applied)
+    conn.executemany("DELETE FROM signoffs WHERE sheet_id = ?", [(pk,) for pk in game.parts])
     if scored.error is not None:
         log.info("sheet %s: the rules engine refuses the record: %s",
                  game.doc.get("sheet_id", sheet_pk), scored.error)
@@ -176,11 +204,11 @@ def _store_scores(conn: sqlite3.Connection, sheet_pk: int, scored: Scored) -> No
     conn.execute("DELETE FROM settlements WHERE sheet_id = ?", (sheet_pk,))
     conn.executemany(
         "INSERT INTO findings (sheet_id, kind, deal, seat, column_kind, on_seat, entry, "
-        "written, expected, rule, penalty, note, message) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "written, expected, rule, penalty, note, message, key, status) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [(sheet_pk, f["kind"], f["deal"], f["seat"], f["column"], f["on"], f["entry"],
           _text(f["written"]), _text(f["expected"]), f["rule"], f["penalty"], f["note"],
-          f["message"]) for f in scored.findings])
+          f["message"], f["key"], f["status"]) for f in scored.findings])
     conn.executemany(
         "INSERT INTO settlements (sheet_id, seat, result, rounded, codex_integer, money, "
         "remises, allpass) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

@@ -160,10 +160,12 @@ def _queue_group(conn: sqlite3.Connection, pk: int, doubtful: list[CellRow],
 
 
 def panel(store: Store, sheet_id: str) -> dict[str, Any]:
-    """A sheet's state, findings (with the cell each points at) and settlement by player."""
+    """A sheet's state, findings (with the cell each points at, ``key``, and their own key,
+    ``finding_key``, that a ruling names), settlement by player, and sign-off."""
     summary = store.sheet_summary(sheet_id)
     players = summary["players"]
-    findings = [{**f, "key": finding_key(f), "text": stored_finding_text(f, summary["columns"])}
+    findings = [{**f, "finding_key": f["key"], "key": finding_key(f),
+                 "text": stored_finding_text(f, summary["columns"])}
                 for f in summary["findings"]]
     settlement = [{"seat": seat, "player": players.get(seat, seat), **row}
                   for seat, row in summary["settlement"].items()]
@@ -171,7 +173,8 @@ def panel(store: Store, sheet_id: str) -> dict[str, Any]:
             "table": summary["table"], "state": summary["state"], "players": players,
             "seats": summary["seats"], "doubtful": summary["doubtful_count"],
             "record_error": summary["record_error"], "problems": summary["problems"],
-            "findings": findings, "settlement": settlement}
+            "findings": findings, "settlement": settlement,
+            "signed_off": summary["signed_off"]}
 
 
 def sheet_view(store: Store, sheet_id: str) -> dict[str, Any]:

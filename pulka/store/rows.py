@@ -117,3 +117,64 @@ def sheet_head(conn: sqlite3.Connection, sheet_pk: int) -> SheetHead:
         "SELECT identity_json, scan_record_json, missing_pages_json FROM sheets WHERE id = ?",
         (sheet_pk,)).fetchone()
     return SheetHead(json.loads(identity), json.loads(scan_record), json.loads(missing))
+
+
+@dataclass(frozen=True)
+class FindingRow:
+    """One stored finding (table ``findings``), numbered as ``pulka show`` lists it, with the
+    judge's ruling on it (``rulings``) when there is one."""
+
+    number: int
+    key: str
+    kind: str
+    deal: int | None
+    seat: str
+    column: str
+    on: str | None
+    entry: int | None
+    written: str | None
+    expected: str | None
+    rule: str
+    penalty: str | None
+    note: str
+    message: str
+    status: str
+    ruling: str | None
+    ruled_by: str | None
+    ruled_at: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The finding as ``pulka show --json`` prints it."""
+        return {"number": self.number, "key": self.key, "kind": self.kind, "deal": self.deal,
+                "seat": self.seat, "column": self.column, "on": self.on, "entry": self.entry,
+                "written": self.written, "expected": self.expected, "rule": self.rule,
+                "penalty": self.penalty, "note": self.note, "message": self.message,
+                "status": self.status,
+                "ruling": None if self.ruling is None else
+                {"action": self.ruling, "by": self.ruled_by, "at": self.ruled_at}}
+
+
+def sheet_findings(conn: sqlite3.Connection, sheet_pk: int) -> list[FindingRow]:
+    """A sheet's findings in the order the audit gave them, each with its ruling."""
+    rows = named_rows(conn, "SELECT f.*, r.action, r.who, r.at FROM findings f LEFT JOIN "
+                            "rulings r ON r.sheet_id = f.sheet_id AND r.finding_key = f.key "
+                            "WHERE f.sheet_id = ? ORDER BY f.id", (sheet_pk,))
+    return [FindingRow(n, r["key"], r["kind"], r["deal"], r["seat"], r["column_kind"],
+                       r["on_seat"], r["entry"], r["written"], r["expected"], r["rule"],
+                       r["penalty"], r["note"], r["message"], r["status"], r["action"],
+                       r["who"], r["at"]) for n, r in enumerate(rows, 1)]
+
+
+@dataclass(frozen=True)
+class SignOff:
+    """Who signed a sheet off, and when (table ``signoffs``)."""
+
+    who: str
+    at: str
+
+
+def sheet_signoff(conn: sqlite3.Connection, sheet_pk: int) -> SignOff | None:
+    """A sheet's sign-off, if it has one."""
+    row = conn.execute("SELECT who, at FROM signoffs WHERE sheet_id = ?",
+                       (sheet_pk,)).fetchone()
+    return None if row is None else SignOff(row[0], row[1])

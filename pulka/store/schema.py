@@ -14,7 +14,9 @@ The tables, by what they hold:
 * ``cells``: one per field read (``entry:...``, ``row:...``), with the verified-by-a-person flag
   and an entry's ink evidence (``ink_json``, version 2);
 * ``findings``, ``settlements``: what the rules engine said about the rebuilt record;
-* ``decisions``: every value a person set, with the old value (the review log).
+* ``decisions``: every value a person set, with the old value (the review log);
+* ``rulings``, ``signoffs``: a judge's ruling on each finding, and the sheet signed off
+  (version 4).
 """
 
 from __future__ import annotations
@@ -27,6 +29,20 @@ from scanner.results import CellStatus
 from scoring.exitcode import PulkaError
 
 log = logging.getLogger(__name__)
+
+
+class FindingStatus(StrEnum):
+    """Whether a finding is a player's error or rests on a field nobody verified yet."""
+
+    ERROR = "error"
+    WAITS = "waits_for_review"
+
+
+class RulingAction(StrEnum):
+    """A judge's ruling on a finding: its 4.2.7 penalty applied, or waived."""
+
+    APPLY = "apply"
+    WAIVE = "waive"
 
 
 class SheetState(StrEnum):
@@ -192,7 +208,31 @@ CREATE INDEX pages_by_file ON pages (file_hash);
 before, or from a scan whose image is gone): what a re-run of an import compares, to skip
 the files already imported (:meth:`pulka.store.database.Store.known_files`)."""
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
+_V4 = """
+ALTER TABLE findings ADD COLUMN key TEXT NOT NULL DEFAULT '';
+ALTER TABLE findings ADD COLUMN status TEXT NOT NULL DEFAULT 'error'
+    CHECK (status IN ('error', 'waits_for_review'));
+CREATE TABLE rulings (
+    id INTEGER PRIMARY KEY,
+    sheet_id INTEGER NOT NULL REFERENCES sheets(id) ON DELETE CASCADE,
+    finding_key TEXT NOT NULL,
+    action TEXT NOT NULL CHECK (action IN ('apply', 'waive')),
+    who TEXT NOT NULL,
+    at TEXT NOT NULL,
+    UNIQUE (sheet_id, finding_key)
+);
+CREATE TABLE signoffs (
+    sheet_id INTEGER PRIMARY KEY REFERENCES sheets(id) ON DELETE CASCADE,
+    who TEXT NOT NULL,
+    at TEXT NOT NULL
+);
+"""
+"""Version 4: a finding's key (:func:`scoring.audit.finding_key`) and status (an error, or
+waiting for review: it rests on a doubtful field); a judge's ruling per finding (the 4.2.7
+penalty applied or waived, kept under the finding's key, so it lapses when the finding
+changes); a sheet's sign-off (dropped whenever the sheet is scored again)."""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
 """Migration ``n`` (from 1) takes a file from version ``n - 1`` to ``n``."""
 SCHEMA_VERSION = len(MIGRATIONS)
 

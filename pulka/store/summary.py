@@ -8,7 +8,7 @@ import sqlite3
 from typing import Any
 
 from pulka.store.joins import game_of, game_parts
-from pulka.store.rows import CellRow, sheet_cells
+from pulka.store.rows import CellRow, sheet_cells, sheet_findings, sheet_signoff
 from scanner.results import CellStatus
 
 log = logging.getLogger(__name__)
@@ -17,7 +17,8 @@ SUMMARY_FORMAT = "pulka-sheet-summary/1"
 
 
 def sheet_summary(conn: sqlite3.Connection, sheet_pk: int) -> dict[str, Any]:
-    """Identity, state, pages, written columns, findings, settlement and the cells to check."""
+    """Identity, state, pages, written columns, findings (each with its status and ruling),
+    settlement, sign-off and the cells to check."""
     conn.row_factory = sqlite3.Row
     try:
         sheet = conn.execute("SELECT s.*, t.name AS tournament FROM sheets s JOIN tournaments t "
@@ -30,12 +31,6 @@ def sheet_summary(conn: sqlite3.Connection, sheet_pk: int) -> dict[str, Any]:
                   "hash": r["content_hash"]}
                  for r in conn.execute("SELECT * FROM pages WHERE sheet_id = ? "
                                        "ORDER BY page_index", (sheet_pk,))]
-        findings = [{"kind": r["kind"], "deal": r["deal"], "seat": r["seat"],
-                     "column": r["column_kind"], "on": r["on_seat"], "entry": r["entry"],
-                     "written": r["written"], "expected": r["expected"], "rule": r["rule"],
-                     "penalty": r["penalty"], "note": r["note"], "message": r["message"]}
-                    for r in conn.execute("SELECT * FROM findings WHERE sheet_id = ? ORDER BY id",
-                                          (sheet_pk,))]
         settlement = {r["seat"]: {"result": r["result"], "rounded": r["rounded"],
                                   "codex_integer": r["codex_integer"], "money": r["money"],
                                   "remises": r["remises"], "allpass": r["allpass"]}
@@ -44,6 +39,8 @@ def sheet_summary(conn: sqlite3.Connection, sheet_pk: int) -> dict[str, Any]:
     finally:
         conn.row_factory = None
     cells = sheet_cells(conn, sheet_pk)
+    findings = [f.to_json() for f in sheet_findings(conn, sheet_pk)]
+    signed = sheet_signoff(conn, sheet_pk)
     game = game_of(conn, sheet_pk)
     record = json.loads(sheet["record_json"]) if sheet["record_json"] else {}
     return {
@@ -62,6 +59,7 @@ def sheet_summary(conn: sqlite3.Connection, sheet_pk: int) -> dict[str, Any]:
         "deals": len(record.get("deals", [])),
         "columns": record.get("written", {}),
         "pages": pages, "findings": findings, "settlement": settlement,
+        "signed_off": None if signed is None else {"by": signed.who, "at": signed.at},
         "doubtful": [_cell(c) for c in cells
                      if c.status is CellStatus.DOUBTFUL and not c.verified],
         "verified": [{**_cell(c), "by": c.verified_by, "at": c.verified_at}

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import glob
 import logging
-import os
 import stat
 import time
 import warnings
@@ -80,8 +79,8 @@ def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
             files += sorted(p for p in path.rglob("*")
                             if p.suffix.lower() in IMAGE_SUFFIXES)
         elif any(ch in str(item) for ch in "*?[") and not path.exists():
-            files += sorted(Path(p) for p in glob.glob(str(item)) if not Path(p).is_dir()) \
-                or [path]
+            matches = glob.glob(str(item))  # noqa: PTH207 - the pattern may be absolute
+            files += sorted(Path(p) for p in matches if not Path(p).is_dir()) or [path]
         else:
             files.append(path)
     return files
@@ -140,7 +139,7 @@ def _open_kind(path: Path) -> str:
     """The file's format from its first bytes, after checking it is a regular file of a
     size :mod:`scoring.limits` allows."""
     try:
-        info = os.stat(path)
+        info = path.stat()
     except FileNotFoundError:
         if path.is_symlink():
             raise NotAnImage("is a link to a file that does not exist", path,

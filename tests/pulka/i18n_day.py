@@ -1,8 +1,9 @@
 """A judge's day through the command line in one language, every output kept: the help and an
 error, import, show, standings, tournament list, audit (text, HTML and PDF report) and settle
-of the review fixture's store (``review_fixture.build_store``: a real scan, doubtful cells)
-and of a game with recording errors. Used by ``test_i18n_cli.py``; as a script it writes the
-outputs under ``samples/i18n/<lang>/``::
+of the review fixture's store (``review_fixture.build_store``: a real scan on two tables, the
+first sheet's doubtful cells confirmed as read, so its findings stand, the second's left
+doubtful) and of a game with recording errors. Used by ``test_i18n_cli.py``; as a script it
+writes the outputs under ``samples/i18n/<lang>/``::
 
     PYTHONPATH=. python tests/pulka/i18n_day.py samples/i18n ru uk
 """
@@ -18,13 +19,14 @@ from pathlib import Path
 
 from pulka import i18n
 from pulka.cli.main import main
+from pulka.store.database import Store
 from scoring.random_games import inject_errors, random_record, written_columns
 from scoring.record import parse_record
 from scoring.rules import RuleSet
 from scoring.sheet import expected_sheet
 
 sys.path.insert(0, str(Path(__file__).parent))
-from review_fixture import SHEET1, build_store  # noqa: E402 - the helper beside this file
+from review_fixture import DOUBTS1, SHEET1, SHEET2, build_store  # noqa: E402 - beside this file
 
 NAMES = {"A": "Иваненко", "B": "Сидоров", "C": "Lindqvist"}
 
@@ -50,6 +52,7 @@ def commands(folder: Path, db: Path, record: Path) -> list[tuple[str, list[str]]
         ("error-round", ["standings", "--db", str(db), "--round", "9"]),
         ("error-missing-argument", ["show", "--db", str(db)]),
         ("show", ["show", SHEET1, "--db", str(db)]),
+        ("show-doubtful", ["show", SHEET2, "--db", str(db)]),
         ("standings", ["standings", "--db", str(db), "--csv", str(folder / "standings.csv")]),
         ("tournament-list", ["tournament", "list", "--db", str(db)]),
         ("tournament-seat", ["tournament", "seat", "--db", str(db), "--round", "1", "--table",
@@ -64,6 +67,9 @@ def run_day(folder: Path, language: str) -> dict[str, str]:
     """Run the day with ``--lang language`` in ``folder``; each command's name -> what it
     printed (stdout, then stderr, then its exit status). Reports go to ``folder/reports``."""
     db = build_store(folder)
+    with Store(db) as store:  # sheet 1's doubts confirmed as read: its findings stand
+        for key, (value, *_rest) in DOUBTS1.items():
+            store.verify_cell(SHEET1, key, value, "anna")
     record = faulty_record(folder)
     outputs = {}
     for name, argv in commands(folder, db, record):

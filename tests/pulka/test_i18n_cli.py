@@ -52,7 +52,8 @@ def test_the_check_sees_english(days: dict[str, tuple[Path, dict[str, str]]]) ->
     outputs = days["en"][1]
     assert "show this help message and exit" in outputs["help"]
     assert "the following arguments are required" in outputs["error-missing-argument"]
-    assert "doubtful cells check them on the review page" in leftovers(outputs["show"])
+    assert "doubtful cells check them on the review page" in leftovers(outputs["show-doubtful"])
+    assert "take back" in leftovers(outputs["show"])
     assert "name one of them" in leftovers(outputs["error-round"])
 
 
@@ -70,10 +71,12 @@ def test_no_english_left_in_the_day(days: dict[str, tuple[Path, dict[str, str]]]
 
 
 @pytest.mark.parametrize(("language", "words"), [
-    ("ru", {"help": "показать эту справку и выйти", "show": "сомнительные клетки",
+    ("ru", {"help": "показать эту справку и выйти", "show": "штраф: вернуть 1",
+            "show-doubtful": "сомнительные клетки",
             "standings": "висты", "tournament-list": "2 листа", "audit-record": "ошибки записи",
             "error-round": "назовите один из них"}),
-    ("uk", {"help": "показати цю довідку й вийти", "show": "сумнівні клітинки",
+    ("uk", {"help": "показати цю довідку й вийти", "show": "штраф: повернути 1",
+            "show-doubtful": "сумнівні клітинки",
             "standings": "вісти", "tournament-list": "2 аркуші", "audit-record": "помилки запису",
             "error-round": "назвіть один із них"}),
 ])

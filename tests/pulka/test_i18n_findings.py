@@ -48,7 +48,7 @@ def all_findings() -> list[Finding]:
 def test_english_is_the_engines_own_sentence() -> None:
     findings = all_findings()
     assert {f.note_code for f in findings} >= {"amount", "reasons", "correction"}
-    assert any(f.penalty_amount is not None for f in findings)
+    assert any(f.overstated is not None for f in findings)
     for finding in findings:
         assert finding_text(finding) == str(finding)
 

@@ -76,7 +76,7 @@ def test_allpass_whists_are_zero_sum_and_remises_count_downs(store: Store) -> No
 
 def test_tiebreaks_order_players_level_on_whists(store: Store) -> None:
     # make everybody level on whists: only the tie-breaks decide
-    store.conn.execute("UPDATE settlements SET result = '0'")
+    store.conn.execute("UPDATE settlements SET result = '0', codex_integer = 0")
     plain = standings(store)
     assert {r.rank for r in plain.rows} == {1}
     by_remises = standings(store, tiebreaks=["remises"])

@@ -169,7 +169,7 @@ def test_normalize_cell_layout() -> None:
     cell = glyph_to_cell(default_glyphs()[1][0])
     x = normalize_cell(cell)
     assert x.shape == (28, 28) and x.dtype == np.float32
-    assert 0.0 <= x.min() and x.max() <= 1.0
+    assert x.min() >= 0.0 and x.max() <= 1.0
     ys, xs = np.nonzero(x > 0.1)
     assert ys.max() - ys.min() + 1 <= 21 and xs.max() - xs.min() + 1 <= 21
     assert ink_fraction(cell) > 0.005

@@ -12,9 +12,10 @@ from forms.model import DealCell, EntryCell
 from scanner.constants import EMPTY_MAX_INK_FRACTION
 from scanner.digits.adaptation import WriterAdaptation
 from scanner.digits.recognizer import DigitRecognizer
-from scanner.image.cells import cut_cells, rasterize
+from scanner.image.cells import cut_cells
 from scanner.image.load import PageImage
 from scanner.image.marks import mark_thresholds
+from scanner.image.raster import rasterize
 from scanner.image.register import register
 from scanner.read import EMPTY, read_page
 from tests.scanner.synth import glyphs, page_bgr, photo, write_digit, write_mark

@@ -117,3 +117,15 @@ def test_dealer_rotates_when_absent() -> None:
            "deals": [{"type": "allpass", "tricks": {"B": 3, "C": 3, "D": 4}},
                      {"type": "allpass", "tricks": {"C": 3, "D": 3, "A": 4}}]}
     assert [d.dealer for d in parse_record(doc).deals] == ["A", "B"]
+
+
+@pytest.mark.parametrize("where", ["rules", "deal"])
+def test_a_field_name_with_a_newline_is_refused_in_one_line(where: str) -> None:
+    doc = copy.deepcopy(EXAMPLE)
+    if where == "rules":
+        doc["rules"]["bad\nname"] = 1
+    else:
+        doc["deals"][0]["bad\nname"] = 1
+    with pytest.raises(RecordError) as raised:
+        parse_record(doc)
+    assert "\n" not in str(raised.value) and "bad\\nname" in str(raised.value)

@@ -21,7 +21,9 @@ async function afterDecision(doc, sheetId) {
   setQueue(doc.queue, sheetId);
   if (doc.standings) state.standings = doc.standings;
   const nextSheet = state.current ? state.current.sheet : sheetId;
-  if (state.view === "sheet" || nextSheet !== sheetId || !doc.panel) {
+  if (state.view === "sheet") {
+    await loadSheet(sheetId);  // the sheet being looked at stays on screen
+  } else if (nextSheet !== sheetId || !doc.panel) {
     await loadSheet(nextSheet || sheetId);
   } else {
     state.panel = doc.panel;
@@ -44,7 +46,10 @@ function savedText(target, action, extra) {
     return t("{value} (candidate {key})",
       { value: valueText(value), key: candidateKey(extra.candidate - 1) });
   }
-  if (action === "type") return t("{value} (typed)", { value: extra.value.trim() || t("empty") });
+  if (action === "type") {
+    const typed = typeof extra.value === "string" ? extra.value.trim() : valueText(extra.value);
+    return t("{value} (typed)", { value: typed || t("empty") });
+  }
   return action === "illegible" ? t("marked illegible") : t("comes back last");
 }
 
@@ -148,6 +153,7 @@ function typeKey(event, input) {
 }
 
 function enter(cell, input) {
+  if (cell.key.startsWith("row:")) return enterRow(cell, input);
   const text = input.value;
   if (text.trim() !== "") decide(cell, "type", { value: text });
   else if (cell.candidates.length) decide(cell, "accept", { candidate: 1 });
@@ -169,7 +175,7 @@ function editKey(event, cell, input) {
 function commandKey(event, cell, input) {
   const key = event.key;
   const choice = CANDIDATE_KEYS.indexOf(key);
-  if (/^[0-9-]$/.test(key) || (key === "{" && cell.key.startsWith("row:"))) {
+  if (/^[0-9-]$/.test(key) || (cell.key.startsWith("row:") && event.target === input)) {
     typeKey(event, input);
     return;
   }
@@ -213,9 +219,9 @@ function onKey(event) {
     enter(state.current, input);
   } else if (typed) {
     editKey(event, state.current, input);
-  } else if (event.key === "v" || event.key === "u") {
+  } else if (event.key === "v" || event.key === "u" || event.key === "l") {
     event.preventDefault();
-    if (event.key === "v") toggleView(); else undo();
+    if (event.key === "v") toggleView(); else if (event.key === "l") enqueue(showSheetList); else undo();
   } else if (queueCard) {
     commandKey(event, state.current, input);
   }
@@ -225,6 +231,7 @@ document.addEventListener("keydown", onKey);
 document.addEventListener("DOMContentLoaded", () => {
   $("#to-queue").addEventListener("click", () => state.view !== "queue" && toggleView());
   $("#to-sheet").addEventListener("click", () => state.view !== "sheet" && toggleView());
+  $("#to-sheets").addEventListener("click", () => enqueue(showSheetList));
   enqueue(async () => {
     await loadCatalogue();
     await refreshAll();

@@ -157,8 +157,11 @@ function render(previousPanel) {
   $("#card").hidden = state.view !== "queue" || empty;
   $("#empty").hidden = state.view !== "queue" || !empty;
   $("#sheet-view").hidden = state.view !== "sheet";
+  $("#sheet-list").hidden = state.view !== "sheets";
   if (state.view === "queue") {
     if (empty) renderEmpty(); else renderCard(state.current);
+  } else if (state.view === "sheets") {
+    renderSheetList();
   } else {
     renderSheetView();
   }
@@ -272,24 +275,26 @@ function renderCard(cell) {
   const row = cell.key.startsWith("row:");
   const input = el("input", {
     id: "typed", type: "text", inputmode: row ? "text" : "numeric", autocomplete: "off",
-    placeholder: row ? t("deal as JSON") : t("digits"), "aria-label": t("type the value"),
+    placeholder: row ? "t, then B 7NT whist pass 6 3 1" : t("digits"),
+    "aria-label": t("type the value"),
+    oninput: row ? () => input.value.trim() && askVerdict({ text: input.value }) : null,
   });
   Object.assign($("#card").dataset, { sheet: cell.sheet, key: cell.key });
   $("#card").replaceChildren(
     el("div", { class: "where" }, sheetTitle(group)),
     el("h2", {}, cell.label),
     el("div", { class: "value-now" }, `${t("Read as")} `, el("strong", {}, valueText(cell.value)),
-      ` · ${t("{p} sure", { p: percent(cell.confidence) })}`, inkAlone(cell),
+      confidenceText(cell), inkAlone(cell),
       cell.skipped ? el("em", {}, ` · ${t("skipped once")}`) : null),
-    cropView(cell),
+    row ? rowCard(cell) : cropView(cell),
     el("div", { class: "columns" },
       el("div", {}, el("h3", {}, t("Candidates")), candidates, expected, note),
       el("div", {}, neighbours)),
-    el("div", { class: "type" }, el("label", { for: "typed" }, t("Type a value")), input,
-      el("span", { class: "muted" },
+    el("div", { class: "type" }, el("label", { for: "typed" }, t("Type a value")),
+      input, el("span", { class: "muted" },
         withKeys(t("⏎ saves what is typed, or with nothing typed accepts [[a]] · Esc clears")))),
   );
-  input.focus({ preventScroll: true });
+  if (!row) input.focus({ preventScroll: true });
   for (const fill of document.querySelectorAll(".fill")) {
     fill.style.width = `${Math.round(Number(fill.dataset.p) * 100)}%`;
   }
@@ -303,6 +308,8 @@ function renderEmpty() {
     el("p", { class: "muted" }, nothing
       ? t("Import scans with `pulka import FOLDER`; their doubtful cells appear here.")
       : t("Every doubtful cell has been decided. Press v to look at a sheet.")),
+    nothing ? null : el("button", { type: "button", id: "empty-sheets", onclick: showSheetList },
+      "All sheets (l)"),
   );
 }
 
@@ -317,13 +324,7 @@ function renderPanel(previous) {
     blocks.push(el("h2", {}, t("This sheet"), el("span", { class: `badge ${panel.state}` },
       stateWord(panel.state))));
     if (panel.record_error) blocks.push(el("p", { class: "error" }, panel.record_error));
-    blocks.push(el("h3", {}, t("Findings ({n})", { n: panel.findings.length })));
-    blocks.push(panel.findings.length
-      ? el("ul", { class: "findings" }, panel.findings.map((f) => el("li", {
-        "data-key": f.key || "",
-        onclick: () => f.key && showCellInSheet(panel.sheet, f.key),
-      }, f.text || f.message)))
-      : el("p", { class: "muted" }, t("none")));
+    blocks.push(...findingsBlock(panel));  // findings.js
     blocks.push(el("h3", {}, t("Settlement")), el("table", { class: "settlement" },
       el("tbody", {}, panel.settlement.map((row) => el("tr", {
         class: row.seat in old && old[row.seat] !== row.rounded ? "changed" : null,
@@ -336,9 +337,12 @@ function renderPanel(previous) {
     if (tournament && table.tournament !== tournament) continue;
     blocks.push(el("h3", {}, t("Standings · {name}", { name: table.tournament || t("no tournament") })),
       el("table", { class: "standings" }, el("tbody", {}, table.standings.map((row) => el("tr", {},
-        el("td", { class: "num muted" }, String(row.rank)), el("th", {}, row.player),
-        el("td", { class: "num" }, decimalText(row.rounded)),
-        el("td", { class: "muted" }, row.provisional ? t("provisional") : ""))))));
+        el("td", { class: "num muted" }, row.rank === null ? "–" : String(row.rank)),
+        el("th", {}, row.player),
+        el("td", { class: "num", title: row.no_sheet ? null : decimalText(row.rounded) }, row.no_sheet ? ""
+          : row.whists.toLocaleString(catalogue.lang, { signDisplay: "exceptZero" })),
+        el("td", { class: "muted" }, row.no_sheet ? "no sheet yet"
+          : row.final ? "" : t("provisional")))))));
   }
   $("#panel").replaceChildren(...blocks);
 }

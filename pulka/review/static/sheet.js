@@ -71,9 +71,11 @@ function openEditor(cell, event) {
   );
   function save() {
     const text = input.value;
+    if (target.key.startsWith("row:")) return rowEditorSave(target, input, closeEditor);
     closeEditor();
-    decide(target, "type", { value: text });
+    return decide(target, "type", { value: text });
   }
+  if (target.key.startsWith("row:")) rowEditorLine(target, input);
   input.addEventListener("keydown", (e) => {
     e.stopPropagation();
     if (e.key === "Enter") { e.preventDefault(); save(); }

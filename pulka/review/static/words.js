@@ -59,7 +59,9 @@ function keyHints() {
   return [t("[[0]]…[[9]] type a value, [[⏎]] saves it"),
     t("[[⏎]] alone accepts candidate [[a]]"), t("[[a]]…[[i]] accept that candidate"),
     t("[[x]] illegible"), t("[[s]] / [[Space]] skip"), t("[[u]] / [[Ctrl]]+[[Z]] undo"),
-    t("[[v]] sheet view")].map((hint) => el("span", {}, withKeys(hint)));
+    t("[[v]] sheet view"), "[[l]] all sheets",
+    t("findings: [[p]] apply, [[w]] waive, [[m]] misread, [[o]] sign off")]
+    .map((hint) => el("span", {}, withKeys(hint)));
 }
 
 function translateStatic() {

@@ -1,0 +1,327 @@
+"""Stage 5c, ink: each box's own ink, out to wherever its writer's strokes reach.
+
+Writers put digits 55-110 % of a box's height, off centre and over its border, and ticks
+larger than the box, so a box is read over a window :data:`INK_SPILL_MM` wider than it on
+every side, in three steps:
+
+1. The printed lines are taken out by what they are (:func:`clear_lines`): each box border is
+   a thin straight line where the layout puts it; its light transmittance across it is
+   measured (a high percentile along it, so ink lying on the line does not count as line,
+   and never far below the page's typical border), and every pixel of its band is divided
+   by it, so ink that crosses or lies on a line keeps its darkness. A line that lets almost
+   no light through (a black-and-white print) is bridged where ink meets it from both sides.
+2. Ink is what is darker than the window's paper by a share of the window's own darkest ink,
+   never less than :data:`INK_MIN_CONTRAST`: contrast normalised per box, so a faint pencil
+   reads as a pen, and its crop is stretched to a pen's contrast. A stroke is the fainter ink
+   joined (a thin stroke's anti-aliased parts) around some of the darker.
+3. Each connected stroke goes to the box holding most of its pixels inside boxes; a stroke
+   no box holds most of (two digits run together) is split along the boxes' borders, its
+   pixels outside every box going to the nearest box. A stroke lying wholly on a border line
+   is what is left of the line, and a speck is noise: both are dropped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import cast
+
+import cv2
+import numpy as np
+
+from scanner import constants as k
+from scanner.arrays import Doubles, Floats, GreyImage, Ints, Mask
+from scanner.image.pixels import rank_values
+from scanner.image.raster import BoxGeometry
+
+_CROSS_3X3 = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+
+
+@dataclass(frozen=True)
+class BoxInk:
+    """The ink of one box: its window with only its own strokes, and two measures."""
+
+    crop: GreyImage
+    """The box's window, dark ink on paper white, its strokes only (contrast stretched)."""
+    fill: float
+    """Its strokes' pixels over the box's interior (spill counted: may pass 1)."""
+    cover: float
+    """The share of the box's interior its own strokes cover (a box filled solid: near 1)."""
+    paper: float
+    """Grey level of the paper in the window."""
+
+
+def border_lines(geometry: BoxGeometry, x0: float, y0: float, px_per_mm: float,
+                 shifts: Doubles, chosen: Ints) -> tuple[Ints, Ints]:
+    """The printed borders of the ``chosen`` boxes in raster pixels (``x0, y0`` its origin,
+    ``shifts`` each box's ``dx, dy`` in pixels): horizontal lines as rows ``(row, c0,
+    length)``, vertical as ``(column, r0, length)``, each line once."""
+    p = geometry.places[chosen]
+    xs = (p[:, 0] - x0) * px_per_mm + shifts[chosen, 0]
+    ys = (p[:, 1] - y0) * px_per_mm + shifts[chosen, 1]
+    ws, hs = p[:, 2] * px_per_mm, p[:, 3] * px_per_mm
+    horizontal = np.concatenate([np.stack([np.floor(ys), np.round(xs), np.round(ws)], 1),
+                                 np.stack([np.floor(ys + hs), np.round(xs), np.round(ws)], 1)])
+    vertical = np.concatenate([np.stack([np.floor(xs), np.round(ys), np.round(hs)], 1),
+                               np.stack([np.floor(xs + ws), np.round(ys), np.round(hs)], 1)])
+    return (np.unique(horizontal.astype(np.int64), axis=0),
+            np.unique(vertical.astype(np.int64), axis=0))
+
+
+def clear_lines(content: GreyImage, horizontal: Ints, vertical: Ints,
+                band_px: int) -> tuple[GreyImage, GreyImage | None]:
+    """``content`` with the printed lines divided out, and a map of where they were (1 in
+    each line's band); where the page's lines are all but invisible (the drop-out print's
+    red channel) ``content`` itself and None. Horizontal lines first, then vertical ones on
+    the result (their crossings are cleared by both). Every eighth horizontal line tells
+    first whether the lines show at all."""
+    if _typical(_profiles(content, horizontal[::8], band_px)) >= k.LINE_INVISIBLE_TRANSMITTANCE:
+        return content, None
+    across = _profiles(content, horizontal, band_px)
+    typical = _typical(across + _profiles(content.T, vertical, band_px))
+    if typical >= k.LINE_INVISIBLE_TRANSMITTANCE:
+        return content, None
+    out = content.copy()
+    bands = np.zeros(content.shape, np.uint8)
+    _divide(out, bands, across, typical)
+    _divide(out.T, bands.T, _profiles(out.T, vertical, band_px), typical)
+    return out, bands
+
+
+_Profile = tuple[Ints, Ints, Floats, Floats]
+"""Lines of one length: their first rows and columns (of the band and a paper row on each
+side), their pixels (lines, rows, length) and their transmittance at each row."""
+
+
+def _profiles(image: GreyImage, lines: Ints, band_px: int) -> list[_Profile]:
+    """The :data:`_Profile` of the horizontal ``lines`` (rows ``row, c0, length``) of
+    ``image`` (a transposed view: the vertical ones), by length."""
+    h, w = image.shape
+    rows = 2 * band_px + 3  # the band and one row of paper beyond it on each side
+    r0s, c0s = lines[:, 0] - band_px - 1, lines[:, 1]
+    inside = (r0s >= 0) & (r0s + rows <= h) & (c0s >= 0) & (c0s + lines[:, 2] <= w) & (
+        lines[:, 2] > 2)
+    r0s, c0s, lengths = r0s[inside], c0s[inside], lines[inside, 2]
+    out = []
+    for length in np.unique(lengths).tolist():
+        at = np.flatnonzero(lengths == length)
+        starts = np.stack([r0s[at], c0s[at]], 1)
+        blocks = _windows(image, starts, (rows, length)).astype(np.float32)
+        # the line's level at each row across it: its light parts (ink covers the rest)
+        rank = int(k.LINE_LEVEL_PERCENTILE / 100 * (length - 1))
+        level = np.partition(blocks, rank, axis=2)[:, :, rank]
+        paper = np.maximum(np.maximum(level[:, :1], level[:, -1:]), 1.0)
+        out.append((r0s[at], c0s[at], blocks, np.minimum(level / paper, 1.0)))
+    return out
+
+
+def _typical(profiles: list[_Profile]) -> float:
+    """The page's typical line: the median of its lines' least transmittance (1: none)."""
+    if not profiles:
+        return 1.0
+    return float(np.median(np.concatenate([t.min(axis=1) for *_, t in profiles])))
+
+
+def _divide(image: GreyImage, bands: GreyImage, profiles: list[_Profile],
+            typical: float) -> None:
+    """Divide the lines of ``profiles`` out of ``image`` in place (a transposed view: the
+    vertical ones) and mark their bands in ``bands``."""
+    floor = k.LINE_MIN_TRANSMITTANCE_SHARE * typical
+    for r0s, c0s, blocks, transmit in profiles:
+        if typical >= k.LINE_OPAQUE_TRANSMITTANCE:
+            cleared = blocks / np.maximum(transmit, floor)[:, :, None]
+        else:  # opaque: a band pixel is ink where both sides of the band are
+            beyond = np.maximum(blocks[:, :1], blocks[:, -1:])
+            cleared = np.where(transmit[:, :, None] < 0.5, beyond, blocks)
+        ri = r0s[:, None, None] + np.arange(1, blocks.shape[1] - 1)[None, :, None]
+        ci = c0s[:, None, None] + np.arange(blocks.shape[2])[None, None, :]
+        image[ri, ci] = np.minimum(cleared[:, 1:-1], 255.0).astype(np.uint8)
+        bands[ri, ci] = 1
+
+
+def owner_map(geometry: BoxGeometry, px_per_mm: float, x0: float, y0: float,
+              shape: tuple[int, int]) -> Ints:
+    """For each pixel of a raster (origin ``x0, y0`` mm, ``shape``), the index of the box
+    whose interior (:data:`BOX_INSET_MM` inside its border) it lies in, or the index of the
+    nearest interior plus the number of boxes (int32): a stroke on a border or in the gap
+    beside a box is not in it."""
+    p = geometry.places
+    labels = np.zeros(shape, np.int32)
+    inset = k.BOX_INSET_MM
+    c0s = np.round((p[:, 0] + inset - x0) * px_per_mm).astype(np.int64).tolist()
+    r0s = np.round((p[:, 1] + inset - y0) * px_per_mm).astype(np.int64).tolist()
+    c1s = np.round((p[:, 0] + p[:, 2] - inset - x0) * px_per_mm).astype(np.int64).tolist()
+    r1s = np.round((p[:, 1] + p[:, 3] - inset - y0) * px_per_mm).astype(np.int64).tolist()
+    for i, (c0, r0, c1, r1) in enumerate(zip(c0s, r0s, c1s, r1s, strict=True)):
+        labels[max(r0, 0):max(r1, 0), max(c0, 0):max(c1, 0)] = i + 1
+    outside = (labels == 0).astype(np.uint8)
+    _, nearest = cv2.distanceTransformWithLabels(outside, cv2.DIST_L2, 3,
+                                                 labelType=cv2.DIST_LABEL_PIXEL)
+    lut = np.zeros(int(nearest.max()) + 1, np.int32)
+    lut[nearest[outside == 0]] = labels[outside == 0]
+    owners = cast(Ints, lut[nearest] - 1)
+    owners[outside > 0] += len(p)
+    return owners
+
+
+def window_ink(clean: GreyImage, bands: GreyImage | None, owners: Ints, boxes: Ints,
+               boxes_count: int, origins: Ints, size: tuple[int, int], interiors: Ints,
+               px_per_mm: float, crops: bool) -> list[BoxInk]:
+    """The :class:`BoxInk` of each of ``boxes`` (indices, as in :func:`owner_map`'s
+    ``owners``, of ``boxes_count`` boxes), its window of ``size`` (rows, columns) at
+    ``origins`` (row, column) in the cleared raster; the box lies :data:`INK_SPILL_MM` in
+    from the window's edges, ``interiors`` (rows0, rows1, cols0, cols1 in the window) is the
+    interior its fill and cover are measured over. Without ``crops`` each crop is the
+    window as it is (a mark box's: only its measures are read)."""
+    n = len(boxes)
+    grey = _windows(clean, origins, size)
+    # every other row and column: levels enough; the darkest ink from the box's interior
+    # alone (a printed line beside the box is darker than a pencil)
+    sample = grey[:, ::2, ::2].reshape(n, -1)
+    a, b, c, d = interiors[0].tolist()  # the same for every window of one size
+    inner = grey[:, a:b:2, c:d:2].reshape(n, -1)
+    (light,) = rank_values(sample, (int(k.PAPER_PERCENTILE / 100 * (sample.shape[1] - 1)),))
+    (darkest,) = rank_values(inner, (int((100 - k.INK_PEAK_PERCENTILE) / 100
+                                         * (inner.shape[1] - 1)),))
+    paper: Floats = np.maximum(light, 1).astype(np.float32)
+    peak: Floats = (1.0 - darkest / paper).astype(np.float32)
+    level = np.maximum(k.INK_PEAK_SHARE * peak, k.INK_MIN_CONTRAST)
+    level[peak < k.INK_MIN_PEAK_CONTRAST] = 1.0
+    faint = np.maximum(k.INK_FAINT_PEAK_SHARE * peak, k.INK_MIN_CONTRAST)
+    ink = grey < (paper * (1.0 - faint))[:, None, None]
+    strong = grey < (paper * (1.0 - level))[:, None, None]
+    in_band = None if bands is None else _windows(bands, origins, size)
+    keep = _own_strokes(ink, strong, _windows(owners, origins, size), in_band, boxes,
+                        boxes_count,
+                        k.INK_SPECK_MM2 * px_per_mm ** 2,
+                        2 * max(1, round(k.LINE_BAND_MM * px_per_mm)) + 1)
+    shown = _stretched(grey, keep, paper, peak) if crops else grey
+    out = []
+    for j, (a, b, c, d) in enumerate(interiors.tolist()):
+        area = max((b - a) * (d - c), 1)
+        own = keep[j]
+        out.append(BoxInk(shown[j], float(np.count_nonzero(own)) / area,
+                          float(np.count_nonzero(own[a:b, c:d])) / area, float(paper[j])))
+    return out
+
+
+def _windows(image: np.ndarray, origins: Ints, size: tuple[int, int]) -> np.ndarray:  # type: ignore[type-arg]
+    """The ``size`` windows of ``image`` at ``origins`` (rows of row, column), stacked."""
+    view = np.lib.stride_tricks.sliding_window_view(image, size)
+    return view[origins[:, 0], origins[:, 1]]
+
+
+def _stretched(grey: GreyImage, keep: Mask, paper: Floats, peak: Floats) -> GreyImage:
+    """Each window's own strokes (and a pixel around them) dark on paper white, stretched so
+    its darkest ink reaches :data:`INK_STRETCH_TARGET`; the rest paper white."""
+    n, hh, ww = keep.shape
+    grown = cv2.dilate(keep.reshape(-1, ww).view(np.uint8), _CROSS_3X3).reshape(n, hh, ww)
+    gain = np.clip(k.INK_STRETCH_TARGET / np.maximum(peak, 1e-3), 1.0, k.INK_STRETCH_MAX)
+    scale = (255.0 * gain / paper)[:, None, None]
+    dark = np.minimum((paper[:, None, None] - grey) * scale, 255.0)
+    dark *= grown
+    return cast(GreyImage, (255.0 - np.maximum(dark, 0.0)).astype(np.uint8))
+
+
+def _own_strokes(ink: Mask, strong: Mask, owners: Ints, bands: GreyImage | None,
+                 boxes: Ints, boxes_count: int, speck_px: float, line_px: int) -> Mask:
+    """For each window (of ``ink``, ``strong``, ``owners``, ``bands`` stacks), the ink of the
+    strokes its box owns (a stroke is ``ink`` joined, holding some ``strong`` ink): one
+    labelling for the stack (windows kept apart by a blank row), each stroke's box by
+    :func:`_assign`."""
+    n, hh, ww = ink.shape
+    tall = np.zeros((n, hh + 1, ww), np.uint8)
+    tall[:, :hh] = ink
+    count, labels, found, _ = cv2.connectedComponentsWithStats(tall.reshape(-1, ww),
+                                                               connectivity=8)
+    labels = labels.reshape(n, hh + 1, ww)[:, :hh]
+    at = labels > 0
+    raw = owners[at].astype(np.int64)
+    goes = _assign(labels[at].astype(np.int64), raw % boxes_count, raw < boxes_count,
+                   strong[at], None if bands is None else bands[at], cast(Ints, found), count,
+                   speck_px, line_px)
+    keep = np.zeros(ink.shape, bool)
+    keep[at] = goes == np.broadcast_to(boxes[:, None, None], labels.shape)[at]
+    return keep
+
+
+def _assign(comp: Ints, owner: Ints, inside: Mask, strong: Mask, band: GreyImage | None,
+            stats: Ints, count: int, speck_px: float, line_px: int) -> Ints:
+    """The box each ink pixel goes to (-1: none), given the stroke (``comp``) it is in, the
+    box it lies in or is nearest (``owner``, ``inside`` it or not), whether it is ``strong``
+    ink and in a border's ``band``. A stroke goes whole to the box holding the largest share
+    of its pixels inside boxes; when that share is under :data:`INK_SPLIT_SHARE` (two digits
+    run together) each box holding :data:`INK_SPLIT_MIN_SHARE` of it keeps its own pixels.
+    Specks (under ``speck_px``), strokes without strong ink, line remnants (at most
+    ``line_px`` across, nearly all in a band) and print beside the boxes go nowhere."""
+    boxes_count = int(owner.max(initial=0)) + 1
+    area = np.maximum(stats[:, cv2.CC_STAT_AREA], 1).astype(np.float64)
+    keys, counts = np.unique(comp[inside] * boxes_count + owner[inside], return_counts=True)
+    if not len(keys):  # no stroke reaches into a box
+        return np.full(len(comp), -1, np.int64)
+    k_comp = keys // boxes_count
+    order = np.lexsort((counts, k_comp))
+    last = order[np.r_[k_comp[order][1:] != k_comp[order][:-1], True]]
+    best = np.full(count, -1, np.int64)
+    best[k_comp[last]] = keys[last] % boxes_count
+    held_inside = np.bincount(k_comp, weights=counts, minlength=count)
+    share = np.ones(count)
+    share[k_comp[last]] = counts[last] / held_inside[k_comp[last]]
+    in_band = (np.zeros(count) if band is None
+               else np.bincount(comp, weights=band, minlength=count) / area)
+    held = np.bincount(comp, weights=strong, minlength=count)
+    thin = np.minimum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+    dropped = (area < speck_px) | (held == 0) | (held_inside / area < k.INK_MIN_INSIDE_SHARE) | (
+        (in_band >= k.INK_LINE_REMNANT_SHARE) & (thin <= line_px))
+    best[dropped] = -1
+    mine = comp * boxes_count + owner
+    at = np.minimum(np.searchsorted(keys, mine), max(len(keys) - 1, 0))
+    part = np.where(keys[at] == mine, counts[at], 0) / np.maximum(held_inside[comp], 1)
+    split = (share[comp] < k.INK_SPLIT_SHARE) & (part >= k.INK_SPLIT_MIN_SHARE)
+    goes: Ints = np.where(split & (best[comp] >= 0), owner, best[comp])
+    return goes
+
+
+def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float,
+            geometry: BoxGeometry, live: Ints, shifts: Doubles) -> list[BoxInk]:
+    """The :class:`BoxInk` of each of the ``live`` boxes of ``geometry`` (indices) in the
+    raster ``content`` (its top-left at ``origin_mm``), each box moved by its ``shifts`` row
+    (``dx, dy`` pixels, every box's)."""
+    s, (h, w) = px_per_mm, content.shape
+    m = round(k.INK_SPILL_MM * s)
+    p = geometry.places
+    xs = (p[:, 0] - origin_mm[0]) * s + shifts[:, 0]
+    ys = (p[:, 1] - origin_mm[1]) * s + shifts[:, 1]
+    sizes = np.stack([np.round(p[:, 3] * s), np.round(p[:, 2] * s)], 1).astype(np.int64) + 2 * m
+    starts = np.stack([np.round(ys), np.round(xs)], 1).astype(np.int64) - m
+    starts = np.clip(starts, 0, np.maximum(np.array([h, w]) - sizes, 0))
+    near = _near(starts[live], sizes[live], starts + m, sizes - 2 * m)
+    horizontal, vertical = border_lines(geometry, *origin_mm, s, shifts, near)
+    clean, bands = clear_lines(content, horizontal, vertical, max(1, round(k.LINE_BAND_MM * s)))
+    owners = geometry.plan(f"owners {origin_mm} {content.shape}", s,
+                           lambda g, ppm: owner_map(g, ppm, *origin_mm, (h, w)))
+    inset = round(m + k.BOX_INSET_MM * s)
+    interiors = np.stack([np.full(len(sizes), inset), sizes[:, 0] - inset,
+                          np.full(len(sizes), inset), sizes[:, 1] - inset], 1)
+    out: list[BoxInk | None] = [None] * len(live)
+    by_size: dict[tuple[int, int, bool], list[int]] = {}
+    for j, i in enumerate(live.tolist()):
+        mark = geometry.boxes[i].kind == "mark"
+        by_size.setdefault((int(sizes[i, 0]), int(sizes[i, 1]), mark), []).append(j)
+    for (rows, cols, mark), members in by_size.items():
+        chosen = live[members]
+        found = window_ink(clean, bands, owners, chosen, len(p), starts[chosen], (rows, cols),
+                           interiors[chosen], s, not mark)
+        for j, one in zip(members, found, strict=True):
+            out[j] = one
+    return [o for o in out if o is not None]
+
+
+def _near(starts: Ints, sizes: Ints, box_starts: Ints, box_sizes: Ints) -> Ints:
+    """The indices of the boxes (``box_starts``, ``box_sizes``: row, column) overlapping any
+    of the windows (``starts``, ``sizes``)."""
+    overlap = ((box_starts[None, :, 0] < (starts[:, 0] + sizes[:, 0])[:, None])
+               & (starts[:, None, 0] < (box_starts[:, 0] + box_sizes[:, 0])[None, :])
+               & (box_starts[None, :, 1] < (starts[:, 1] + sizes[:, 1])[:, None])
+               & (starts[:, None, 1] < (box_starts[:, 1] + box_sizes[:, 1])[None, :]))
+    near: Ints = np.flatnonzero(overlap.any(axis=0))
+    return near

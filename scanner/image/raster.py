@@ -1,0 +1,304 @@
+"""Stage 5a, raster: the page's writing area warped to :data:`WORK_PX_PER_MM`, only where
+something may be written.
+
+A coarse look first (:func:`may_hold_ink`: the page image box-filtered to about 2 px/mm,
+warped, each box's interior in the red channel against the paper around it) finds the boxes
+that hold no ink, and only the blocks (:data:`TILE_PX`) that the other boxes (with the
+margin their ink may spill into) reach into are warped at full resolution (a blank deal page:
+nothing; a half-filled one: a third of it). The rest stays paper white, and the blank boxes
+read as blank without being measured. In a colour image the border map is ``red - green``
+(only the drop-out colour is redder than it is green) and ink is read in the red channel,
+where the drop-out border and tints vanish; in a grey or black-and-white image both come from
+the grey levels.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TypeVar, cast
+
+import cv2
+import numpy as np
+
+from forms.model import Box
+from scanner import constants as k
+from scanner.arrays import Doubles, GreyImage, Mask
+from scanner.image.pixels import content_channel
+from scanner.image.register import RegisteredPage
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class PageRaster:
+    """The warped writing area of one page at the working resolution."""
+
+    x_mm: float
+    y_mm: float
+    px_per_mm: float
+    colour: bool
+    content: GreyImage = field(compare=False, repr=False)
+    """Grey levels to read ink from (red channel of a colour image)."""
+    border: GreyImage = field(compare=False, repr=False)
+    """High where a printed box border is."""
+    warped: Mask | None = field(default=None, compare=False, repr=False)
+    """Which blocks (:data:`TILE_PX` square, row by column) were warped; the rest is paper
+    white. None (a raster made elsewhere): all."""
+    boxes: tuple[Box, ...] = field(default=(), compare=False, repr=False)
+    """The boxes rasterized."""
+    maybe_inked: Mask | None = field(default=None, compare=False, repr=False)
+    """For each of :attr:`boxes`, whether the coarse look (:func:`may_hold_ink`) found ink
+    that may be in it; the others read as blank. None (a raster made elsewhere): all may."""
+
+    def live(self, boxes: Sequence[Box]) -> Mask:
+        """For each of ``boxes``, whether it may hold ink (a box not rasterized here may).
+        The boxes rasterized, given again, are answered from :attr:`maybe_inked` without
+        hashing a box (hundreds a page)."""
+        if self.maybe_inked is None:
+            return np.ones(len(boxes), bool)
+        if tuple(boxes) == self.boxes:  # the same boxes: compared by identity, quickly
+            return self.maybe_inked
+        by_box = dict(zip(self.boxes, self.maybe_inked.tolist(), strict=True))
+        return np.array([by_box.get(b, True) for b in boxes], bool)
+
+    def to_px(self, x_mm: float, y_mm: float) -> tuple[float, float]:
+        """Page millimetres to raster pixel coordinates (pixel centres at +0.5)."""
+        return ((x_mm - self.x_mm) * self.px_per_mm, (y_mm - self.y_mm) * self.px_per_mm)
+
+
+TILE_PX = 16
+"""Side of the blocks of the writing area that are warped only when a box (with what is
+read around it) reaches into them (2 mm at 8 px/mm: a fifth of the area on the sample
+sheets; 32 px blocks warp a quarter, 6 % more time)."""
+TILED_MAX_COVER = 0.85
+"""Warped block by block only when the blocks with boxes that may hold ink cover at most
+this share of it (else whole: one warp costs less than many)."""
+
+
+def rasterize(page: RegisteredPage, boxes: Sequence[Box],
+              px_per_mm: float = k.WORK_PX_PER_MM) -> PageRaster:
+    """Warp the rectangle holding ``boxes`` (plus the search margin).
+
+    Only the blocks (:data:`TILE_PX`) that a box which may hold ink (:func:`may_hold_ink`)
+    reaches into are warped, each on the pixel grid of the whole rectangle, unless they
+    cover nearly all of it; the rest is left paper white (nothing there is read). A photo's
+    blocks are warped as affine maps where the perspective allows
+    (:meth:`RegisteredPage.warp_many`)."""
+    if not boxes:
+        raise ValueError("no boxes to rasterize")
+    pad = max(k.BOX_SEARCH_MM, k.INK_SPILL_MM) + k.LINE_BAND_MM + 1.0
+    places = _places(boxes)
+    x0 = max(0.0, float(places[:, 0].min()) - pad)
+    y0 = max(0.0, float(places[:, 1].min()) - pad)
+    x1 = min(page.page_w_mm, float((places[:, 0] + places[:, 2]).max()) + pad)
+    y1 = min(page.page_h_mm, float((places[:, 1] + places[:, 3]).max()) + pad)
+    width = max(1, round((x1 - x0) * px_per_mm))
+    height = max(1, round((y1 - y0) * px_per_mm))
+    flags = may_hold_ink(page, boxes, x0, y0, x1, y1)
+    inked = np.array(flags, bool)
+    inked.flags.writeable = False
+    kept = tuple(boxes)
+    used = _used_blocks(places[inked], x0, y0, width, height,
+                        px_per_mm, _reach_mm(px_per_mm))
+    if used.mean() > TILED_MAX_COVER:
+        used[:] = True
+        runs = [(0, height, 0, width)]
+    else:
+        runs = _tile_runs(used, width, height)
+    tiles = page.warp_many([(x0 + c0 / px_per_mm, y0 + r0 / px_per_mm, (c1 - c0) / px_per_mm,
+                             (r1 - r0) / px_per_mm) for r0, r1, c0, c1 in runs], px_per_mm)
+    whole = len(runs) == 1 and runs[0] == (0, height, 0, width)
+    # the channels are put together tile by tile, each written into its canvas in place:
+    # no full-size colour canvas
+    if page.image.ndim == 3:
+        redness = np.zeros((height, width), np.uint8)
+        reds = _paper(height, width, whole)
+        for (r0, r1, c0, c1), tile in zip(runs, tiles, strict=True):
+            red = cast(GreyImage, cv2.extractChannel(tile, 2, dst=reds[r0:r1, c0:c1]))
+            cv2.subtract(red, cv2.extractChannel(tile, 1), dst=redness[r0:r1, c0:c1])
+        if _is_colour(page, redness, None if whole else runs, x0, y0, x1, y1, px_per_mm):
+            return PageRaster(x0, y0, px_per_mm, True, reds, redness, used, kept,
+                              inked)
+        gray = reds  # every tile's pixels are overwritten, the rest stays paper white
+        for (r0, r1, c0, c1), tile in zip(runs, tiles, strict=True):
+            cv2.cvtColor(tile, cv2.COLOR_BGR2GRAY, dst=gray[r0:r1, c0:c1])
+    else:
+        gray = _paper(height, width, whole)
+        for (r0, r1, c0, c1), tile in zip(runs, tiles, strict=True):
+            gray[r0:r1, c0:c1] = tile
+    return PageRaster(x0, y0, px_per_mm, False, gray, cast(GreyImage, cv2.bitwise_not(gray)),
+                      used, kept, inked)
+
+
+def _paper(height: int, width: int, whole: bool) -> GreyImage:
+    """A grey canvas for the tiles: paper white, left unset when one tile covers it."""
+    if whole:
+        return np.empty((height, width), np.uint8)
+    return np.full((height, width), 255, np.uint8)
+
+
+def _reach_mm(px_per_mm: float) -> float:
+    """How far outside a box its ink is read at ``px_per_mm``: its border searched
+    :data:`BOX_SEARCH_MM` around, its window :data:`INK_SPILL_MM` beyond that, and a pixel
+    for rounding."""
+    search = max(1, round(k.BOX_SEARCH_MM * px_per_mm))
+    return (search + round(k.INK_SPILL_MM * px_per_mm) + 1) / px_per_mm
+
+
+def may_hold_ink(page: RegisteredPage, boxes: Sequence[Box], x0: float, y0: float,
+                 x1: float, y1: float) -> list[bool]:
+    """For each box, whether it may hold ink: the darkest point of its interior (the box
+    :data:`INK_TEST_INSET_MM` in, clear of its border), in the rectangle ``x0..x1, y0..y1``
+    warped coarse (from the smallest halving with at least :data:`INK_TEST_MIN_PX_PER_MM`,
+    its red channel), is at least :data:`INK_TEST_MIN_DARKNESS` below the paper around it
+    (the brightest level within :data:`INK_TEST_PAPER_MM`). The halvings are box-filtered,
+    so a stroke darkens the coarse pixels it crosses rather than falling between samples."""
+    _, scale = page.coarse(k.INK_TEST_MIN_PX_PER_MM)
+    ppm = page.px_per_mm * scale
+    red = page.warp_coarse(x0, y0, x1 - x0, y1 - y0, ppm, k.INK_TEST_MIN_PX_PER_MM,
+                           channel=content_channel)
+    side = 2 * round(k.INK_TEST_PAPER_MM * ppm / 2) + 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))
+    dark = cv2.subtract(cv2.dilate(red, kernel), red)
+    h, w = dark.shape
+    inset = k.INK_TEST_INSET_MM
+    places = _places(boxes)
+    xs = (places[:, 0] + inset - x0) * ppm
+    ys = (places[:, 1] + inset - y0) * ppm
+    ws = np.maximum(places[:, 2] - 2 * inset, 0.0) * ppm
+    hs = np.maximum(places[:, 3] - 2 * inset, 0.0) * ppm
+    c0s = np.clip(np.floor(xs).astype(np.int64), 0, w - 1)
+    r0s = np.clip(np.floor(ys).astype(np.int64), 0, h - 1)
+    c1s = np.minimum(np.maximum(np.ceil(xs + ws).astype(np.int64), c0s + 1), w)
+    r1s = np.minimum(np.maximum(np.ceil(ys + hs).astype(np.int64), r0s + 1), h)
+    # a box's darkest point is dark enough when any of its pixels is: counted from the
+    # integral image of the dark-enough pixels (a box running off the rectangle is read
+    # over its part inside)
+    enough = cv2.integral((dark >= k.INK_TEST_MIN_DARKNESS).view(np.uint8))
+    counts = enough[r1s, c1s] - enough[r0s, c1s] - enough[r1s, c0s] + enough[r0s, c0s]
+    flags: list[bool] = (counts > 0).tolist()
+    return flags
+
+
+def _places(boxes: Sequence[Box]) -> Doubles:
+    """The boxes' ``x_mm, y_mm, w_mm, h_mm``, one row each (read-only)."""
+    return geometry(boxes).places
+
+
+class BoxGeometry:
+    """What the image stages need of a page's boxes that no image changes, worked out once
+    (every sheet of a layout has the same boxes): their places and, by name and resolution,
+    the plans the stages make of them (:meth:`plan`)."""
+
+    def __init__(self, boxes: tuple[Box, ...]) -> None:
+        self.boxes = boxes
+        self.places = np.array([(b.x_mm, b.y_mm, b.w_mm, b.h_mm) for b in boxes], np.float64)
+        self.places.flags.writeable = False
+        self._plans: dict[tuple[str, float], object] = {}
+
+    def plan(self, name: str, px_per_mm: float, make: Callable[[BoxGeometry, float], T]) -> T:
+        """The plan ``name`` of these boxes at ``px_per_mm``, made by ``make`` the first time."""
+        key = (name, px_per_mm)
+        if key not in self._plans:
+            self._plans[key] = make(self, px_per_mm)
+        return cast(T, self._plans[key])
+
+
+_RECENT: list[tuple[tuple[Box, ...], BoxGeometry]] = []
+"""The last few box tuples given, with their geometry: a page's boxes come as one tuple to
+:func:`rasterize`, :func:`may_hold_ink` and the cutting, and finding it by identity spares
+hashing its hundreds of boxes each time."""
+
+
+def geometry(boxes: Sequence[Box]) -> BoxGeometry:
+    """The :class:`BoxGeometry` of ``boxes``: by identity for a tuple seen lately, else by
+    content (a layout page's boxes)."""
+    for seen, known in _RECENT:
+        if seen is boxes:
+            return known
+    found = _geometry_of(tuple(boxes))
+    if isinstance(boxes, tuple):  # a list could change under the same identity
+        _RECENT.insert(0, (boxes, found))
+        del _RECENT[4:]
+    return found
+
+
+@lru_cache(maxsize=16)
+def _geometry_of(boxes: tuple[Box, ...]) -> BoxGeometry:
+    return BoxGeometry(boxes)
+
+
+def _used_blocks(places: Doubles, x0: float, y0: float, width: int, height: int,
+                 px_per_mm: float, pad: float) -> Mask:
+    """The blocks (:data:`TILE_PX`) of the rectangle that the boxes at ``places`` (rows of
+    ``x_mm, y_mm, w_mm, h_mm``), ``pad`` millimetres around, reach."""
+    rows, cols = -(-height // TILE_PX), -(-width // TILE_PX)
+    used = np.zeros((rows, cols), bool)
+    s = px_per_mm / TILE_PX
+    r0s = np.maximum(((places[:, 1] - pad - y0) * s).astype(np.int64), 0).tolist()
+    c0s = np.maximum(((places[:, 0] - pad - x0) * s).astype(np.int64), 0).tolist()
+    r1s = (((places[:, 1] + places[:, 3] + pad - y0) * s).astype(np.int64) + 1).tolist()
+    c1s = (((places[:, 0] + places[:, 2] + pad - x0) * s).astype(np.int64) + 1).tolist()
+    for r0, r1, c0, c1 in zip(r0s, r1s, c0s, c1s, strict=True):
+        used[r0:r1, c0:c1] = True
+    return used
+
+
+def _tile_runs(used: Mask, width: int, height: int) -> list[tuple[int, int, int, int]]:
+    """Pixel rectangles (rows ``r0:r1``, columns ``c0:c1``) covering the ``used`` blocks: the
+    runs of each row of blocks, a run joined to the one just above it when they span the same
+    columns (fewer, larger warps)."""
+    # rows of blocks alike are taken together (a row of boxes spans several)
+    first = np.flatnonzero(np.concatenate(([True], (used[1:] != used[:-1]).any(axis=1))))
+    bands = used[first]
+    # where each band's runs start and end (columns of blocks), for all bands at once
+    padded = np.zeros((bands.shape[0], bands.shape[1] + 2), np.int8)
+    padded[:, 1:-1] = bands
+    band_at, col_at = np.nonzero(np.diff(padded, axis=1))
+    ends = np.append(first[1:], used.shape[0]).tolist()
+    starts = first.tolist()
+    runs: list[tuple[int, int, int, int]] = []
+    above: dict[tuple[int, int], int] = {}  # the band above's runs by columns -> index
+    here: dict[tuple[int, int], int] = {}
+    last = -1
+    for band, a, b in zip(band_at[::2].tolist(), col_at[::2].tolist(),
+                          col_at[1::2].tolist(), strict=True):
+        if band != last:
+            above, here = (here if band == last + 1 else {}), {}
+            last = band
+        c0, c1 = a * TILE_PX, min(b * TILE_PX, width)
+        r1 = min(ends[band] * TILE_PX, height)
+        if (c0, c1) in above:
+            index = above[(c0, c1)]
+            runs[index] = (runs[index][0], r1, c0, c1)
+        else:
+            index = len(runs)
+            runs.append((starts[band] * TILE_PX, r1, c0, c1))
+        here[(c0, c1)] = index
+    return runs
+
+
+def _is_colour(page: RegisteredPage, redness: GreyImage,
+               runs: list[tuple[int, int, int, int]] | None, x0: float, y0: float, x1: float,
+               y1: float, px_per_mm: float) -> bool:
+    """Whether more than :data:`COLOUR_MIN_FRACTION` of the rectangle's pixels (every 4th
+    row and column) are drop-out red. When only blocks were warped and they alone do not
+    settle it, the whole rectangle is warped at a quarter of the resolution from the
+    smallest halving of the image that fine (:meth:`RegisteredPage.warp_coarse`: a third
+    cheaper than from the full image; the colour pages of the 72 samples keep 1.7 % red
+    pixels or more, the grey ones none, against the 0.2 % that decides)."""
+    sample = redness[::4, ::4]
+    count = np.count_nonzero(sample > k.COLOUR_MIN_CHROMA)
+    if runs is None or count / sample.size > k.COLOUR_MIN_FRACTION:
+        return count / sample.size > k.COLOUR_MIN_FRACTION
+    # pixel (i, j) of the sampled grid is pixel (4i, 4j) of the rectangle
+    coarse = page.warp_coarse(x0 - 1.5 / px_per_mm, y0 - 1.5 / px_per_mm,
+                              sample.shape[1] * 4 / px_per_mm, sample.shape[0] * 4 / px_per_mm,
+                              px_per_mm / 4, px_per_mm / 4)
+    redness = cast(GreyImage, cv2.subtract(cv2.extractChannel(coarse, 2),
+                                           cv2.extractChannel(coarse, 1)))
+    return float(np.mean(redness > k.COLOUR_MIN_CHROMA)) > k.COLOUR_MIN_FRACTION

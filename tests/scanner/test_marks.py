@@ -1,0 +1,68 @@
+"""Marks of every shape (issue 13, class 6): ticks, plus signs and loops, 60-130 % of the box
+and off centre, read as marks of their own box; a box filled solid over its cross reads as
+cancelled; the thresholds are the page's own."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from forms.layout import build_layout
+from scanner.image.marks import mark_thresholds
+from scanner.read import read_page
+from tests.scanner.overflow import PENCIL, RECOGNIZER, draw_mark, grey_scan, mark_boxes
+from tests.scanner.synth import page_bgr
+
+LAYOUT = build_layout(3)
+SHAPES = ("tick", "plus", "loop", "cross")
+SIZES = (0.6, 0.9, 1.15, 1.3)
+SHIFTS = ((0.0, 0.0), (0.25, -0.1), (-0.2, 0.2), (0.15, 0.25), (-0.25, -0.15))
+
+
+def _states(img: np.ndarray) -> dict:  # type: ignore[type-arg]
+    return {m.box: m.state for m in read_page(grey_scan(img), LAYOUT, RECOGNIZER).marks}
+
+
+def test_ticks_plus_signs_and_loops_of_any_size_mark_their_own_box() -> None:
+    """One mark a row in the five declarer boxes (the middle ones, so the mark has a
+    neighbour on each side), every shape at every size, off centre, in pen and in pencil:
+    each reads as marked, and the neighbours it spills towards stay empty."""
+    img = page_bgr(3, 1)
+    marked = {}
+    for row, (shape, size) in enumerate(itertools.product(SHAPES, SIZES)):
+        boxes = mark_boxes(3, row, "declarer")
+        box = boxes[1 + row % 3]
+        draw_mark(img, box, shape, size, SHIFTS[row % len(SHIFTS)], PENCIL if row % 2 else 35)
+        marked[row] = (box, boxes)
+    states = _states(img)
+    for row, (box, boxes) in marked.items():
+        assert states[box] == "marked", (row, box)
+        assert all(states[b] == "empty" for b in boxes if b != box), row
+
+
+def test_a_filled_box_is_cancelled_beside_the_new_choice() -> None:
+    """A wrong choice crossed and filled solid, in pen or in pencil, reads as cancelled; the
+    tick made instead reads as marked."""
+    img = page_bgr(3, 1)
+    rows = range(12)
+    for row in rows:
+        boxes = mark_boxes(3, row, "level")
+        level = PENCIL if row % 2 else 35
+        draw_mark(img, boxes[row % 3], "filled", 1.0, level=level)
+        draw_mark(img, boxes[3], "tick", 1.1, (0.1, -0.1), level=level)
+    states = _states(img)
+    for row in rows:
+        boxes = mark_boxes(3, row, "level")
+        assert states[boxes[row % 3]] == "cancelled", row
+        assert states[boxes[3]] == "marked", row
+
+
+def test_thresholds_split_the_page_own_groups() -> None:
+    """Fills below the page's marked threshold are its empty boxes; the cancelled threshold
+    lies between the marks' covers and the filled boxes'."""
+    fills = [0.0] * 300 + [0.02] * 5 + [0.25, 0.3, 0.4] * 10 + [1.3, 1.2]
+    covers = [0.0] * 305 + [0.15, 0.2, 0.25] * 10 + [0.95, 0.9]
+    t = mark_thresholds(fills, covers)
+    assert 0.02 < t.marked < 0.25
+    assert 0.25 < t.cancelled < 0.9

@@ -1,0 +1,94 @@
+"""The coarse ink test: only boxes that may hold ink are warped, and nothing inked is lost."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from forms.layout import build_layout
+from forms.model import EntryCell
+from scanner.image import raster
+from scanner.image.cells import cut_cells
+from scanner.image.load import PageImage
+from scanner.image.raster import may_hold_ink, rasterize
+from scanner.image.register import register
+from tests.scanner.synth import glyphs, page_bgr, photo, write_digit, write_mark
+
+LAYOUT = build_layout(3)
+
+
+def _everything(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the ink test say every box may hold ink: the whole area is warped."""
+    monkeypatch.setattr(raster, "may_hold_ink", lambda page, boxes, *rect: [True] * len(boxes))
+
+
+def _inked_deal_page(seed: int) -> tuple[np.ndarray, set]:  # type: ignore[type-arg]
+    img = page_bgr(3, 1)
+    rng = np.random.default_rng(seed)
+    boxes = LAYOUT.boxes_for(1)
+    inked = set()
+    for box in rng.choice([b for b in boxes if b.kind == "mark"], 40, replace=False):
+        write_mark(img, box, ("marked", "cancelled")[int(rng.integers(2))])
+        inked.add(box)
+    g = glyphs(seed)
+    for box in rng.choice([b for b in boxes if b.kind == "digit"], 15, replace=False):
+        write_digit(img, box, g[int(rng.integers(10))].pop())
+        inked.add(box)
+    return img, inked
+
+
+@pytest.mark.parametrize("turns", [0, 1])
+def test_inked_boxes_are_found_and_read_as_before(turns: int,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    img, inked = _inked_deal_page(turns)
+    reg = register(PageImage(Path("d.jpg"), 0, photo(img, turns, seed=7)))
+    boxes = LAYOUT.boxes_for(1)
+    raster = rasterize(reg, boxes)
+    flags = dict(zip(boxes, may_hold_ink(reg, boxes, raster.x_mm, raster.y_mm,
+                                         raster.x_mm + raster.content.shape[1] / raster.px_per_mm,
+                                         raster.y_mm + raster.content.shape[0] / raster.px_per_mm),
+                     strict=True))
+    assert all(flags[b] for b in inked)
+    assert sum(flags.values()) < 2 * len(inked)  # the blank rest is not warped
+    assert raster.warped is not None and raster.warped.mean() < 0.6
+    quick = {c.box: c for c in cut_cells(raster, boxes)}
+    # a box found blank is paper white, even where a neighbour's block was warped over it
+    assert all((quick[b].crop == 255).all() for b in boxes if not flags[b])
+    _everything(monkeypatch)
+    full = cut_cells(rasterize(reg, boxes), boxes)
+    for c in full:
+        if c.ink_fraction > 0:
+            assert flags[c.box], c.box  # no box with ink is skipped
+            # a photo's blocks are warped as affine maps (within AFFINE_MAX_ERROR_PX of its
+            # homography), the whole area as a perspective: a stroke's edge pixels differ (a
+            # tenth of them, the ink's level being a share of each window's darkest)
+            assert abs(quick[c.box].ink_fraction - c.ink_fraction) < 0.01 + 0.1 * c.ink_fraction
+        else:
+            assert quick[c.box].ink_fraction == 0.0
+
+
+def test_a_blank_page_warps_nothing() -> None:
+    reg = register(PageImage(Path("d.png"), 0, page_bgr(3, 2)))
+    raster = rasterize(reg, LAYOUT.boxes_for(2))
+    assert raster.warped is not None and not raster.warped.any()
+    assert raster.colour
+    assert all(c.ink_fraction == 0.0 for c in cut_cells(raster, LAYOUT.boxes_for(2)))
+
+
+def test_black_and_white_digits_are_found() -> None:
+    img = page_bgr(3, 0)
+    g = glyphs(3)
+    entries = [b for b in LAYOUT.boxes_for(0) if isinstance(b.meaning, EntryCell)
+               and b.kind == "digit"][:20]
+    for box in entries:
+        write_digit(img, box, g[5].pop())
+    gray = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    reg = register(PageImage(Path("bw.png"), 0, gray))
+    boxes = LAYOUT.boxes_for(0)
+    flags = dict(zip(boxes, may_hold_ink(reg, boxes, 0.0, 0.0, reg.page_w_mm, reg.page_h_mm),
+                     strict=True))
+    assert all(flags[b] for b in entries)
+    assert sum(flags.values()) < 3 * len(entries)  # the grey borders are not taken for ink
