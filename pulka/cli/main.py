@@ -73,8 +73,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="count", default=0,
                         help=_("more log output (-vv for debugging)"))
     parser.add_argument("--lang", dest="ui_lang", type=_language, metavar="LANG",
-                        help=_("language of reports and pages: en, ru or uk (default: the "
-                             "tournament's, else $LANG, else en)"))
+                        help=_("language of everything pulka says: en, ru or uk (default: the "
+                               "locale, $LANGUAGE, $LC_ALL, $LC_MESSAGES or $LANG, else en)"))
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for module in _load_commands():
         sub = commands.add_parser(module.NAME, help=_(module.HELP), description=_(module.HELP))
