@@ -31,6 +31,8 @@ LANGUAGES = ("en", "ru", "uk")
 """The languages pulka speaks, as ISO 639-1 codes (the printed sheet's ``--lang`` too)."""
 DEFAULT_LANGUAGE = "en"
 DOMAIN = "pulka"
+ARGPARSE_DOMAIN = "argparse"
+"""Python's own domain for argparse's words ("usage:", "error:"); pulka ships ru and uk."""
 LOCALE_DIR = Path(__file__).parent / "locale"
 ENVIRONMENT_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 """Where the environment names its locale, in the order GNU gettext reads them."""
@@ -99,21 +101,24 @@ def current_language() -> str:
     return _chosen["language"]
 
 
-def catalogue_path(language: str, suffix: str = ".po") -> Path:
-    """``pulka/locale/<language>/LC_MESSAGES/pulka.po`` (or ``.mo``)."""
-    return LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}{suffix}"
+def catalogue_path(language: str, suffix: str = ".po", domain: str = DOMAIN) -> Path:
+    """``pulka/locale/<language>/LC_MESSAGES/pulka.po`` (or ``.mo``, or another domain)."""
+    return LOCALE_DIR / language / "LC_MESSAGES" / f"{domain}{suffix}"
 
 
 @cache
-def translations(language: str) -> _gettext.GNUTranslations:
-    """The compiled catalogue of ``language``: its ``.mo``, or its ``.po`` compiled now."""
-    po, mo = catalogue_path(language), catalogue_path(language, ".mo")
+def translations(language: str, domain: str = DOMAIN) -> _gettext.NullTranslations:
+    """The compiled catalogue of ``language``: its ``.mo``, or its ``.po`` compiled now
+    (no catalogue of that domain: the messages as they are)."""
+    po, mo = catalogue_path(language, domain=domain), catalogue_path(language, ".mo", domain)
+    if not po.exists():
+        return _gettext.NullTranslations()
     if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
         with mo.open("rb") as stream:
             return _gettext.GNUTranslations(stream)
     buffer = io.BytesIO()
     with po.open("rb") as stream:
-        write_mo(buffer, read_po(stream, locale=language, domain=DOMAIN))
+        write_mo(buffer, read_po(stream, locale=language, domain=domain))
     buffer.seek(0)
     return _gettext.GNUTranslations(buffer)
 

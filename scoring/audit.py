@@ -75,6 +75,11 @@ class Finding:
     note: str = ""
     overstated: Fraction | None = None
     """The amount written in the writer's favour, which a 4.2.7 penalty takes (with ``penalty``)."""
+    note_code: str = ""
+    """What the note says, language-neutral: ``amount`` (args: the amount, then the rules'
+    reasons), ``reasons``, ``no_deal``, ``correction``, ``mixed_amnesty``, ``help_belongs``
+    (args: the right player, the wrong one)."""
+    note_args: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         where = f"deal {self.deal}, " if self.deal is not None else ""
@@ -206,7 +211,8 @@ def _trace(column: Column, written: list[Fraction], steps: list[_Step],
             findings.append(Finding("missing", column, deal, None, None, step.entry.total,
                                     RULE_OF_KIND["missing"],
                                     note=f"amount {step.entry.amount}: "
-                                    + "; ".join(step.entry.reasons)))
+                                    + "; ".join(step.entry.reasons), note_code="amount",
+                                    note_args=(str(step.entry.amount), *step.entry.reasons)))
         elif how == "extra":
             base = written[i - 2] if i > 1 else Fraction(0)
             findings.append(_error("extra", column, last_deal, i, written[i - 1], base,
@@ -246,12 +252,13 @@ def _error(kind: FindingKind, column: Column, deal: int | None, entry: int,
            record: GameRecord) -> Finding:
     right = base + expected.amount if expected is not None else base
     note = "; ".join(expected.reasons) if expected is not None else "no deal changed this column"
+    code, args = ("reasons", expected.reasons) if expected is not None else ("no_deal", ())
     if kind == "correction":
-        note = "a wrong value followed by the right one"
+        note, code, args = "a wrong value followed by the right one", "correction", ()
     penalty = _penalty(column, written - right, record) if kind != "correction" else None
     return Finding(kind, column, deal, entry, written, right if expected else None,
                    RULE_OF_KIND[kind], penalty, note,
-                   _favour(column, written - right) if penalty else None)
+                   _favour(column, written - right) if penalty else None, code, tuple(args))
 
 
 def _penalty(column: Column, excess: Fraction, record: GameRecord) -> str | None:
@@ -282,7 +289,8 @@ def _mixed_amnesty(styles: list[tuple[int, str, bool]]) -> list[Finding]:
                     findings.append(Finding(
                         "wrong_amount", Column(seat, "mountain"), deal, None, None, None,
                         "4.2.7", note="this all-pass was written with amnesty by some players "
-                        "and in full by others; all must write it the same way"))
+                        "and in full by others; all must write it the same way",
+                        note_code="mixed_amnesty"))
     return findings
 
 
@@ -303,7 +311,8 @@ def _pair_wrong_help(findings: list[Finding]) -> list[Finding]:
                     "wrong_help", extra.column, extra.deal, extra.entry, extra.written,
                     None, RULE_OF_KIND["wrong_help"],
                     note=f"help belongs to {missing.column.on} (the largest open pool, ties to "
-                    f"the left), not {extra.column.on}")
+                    f"the left), not {extra.column.on}", note_code="help_belongs",
+                    note_args=(str(missing.column.on), str(extra.column.on)))
                 break
     return sorted(result, key=lambda f: (f.deal or 0, f.column, f.entry or 0))
 

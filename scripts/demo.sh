@@ -2,13 +2,20 @@
 # The main job on the bundled samples, after set-up: print sheets, fill them in real handwriting
 # (a scan and a phone photo, with recording errors), scan them with the bundled samples, audit,
 # settle, and keep a tournament store with standings. Everything goes to out/demo/.
+# The language of every output (CLI, reports, standings, the review page): `--lang ru|uk|en` as
+# the first arguments, or PULKA_LANG=ru|uk|en, else the locale (LANG=ru_RU.UTF-8), else English.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = "--lang" ]; then
+  PULKA_LANG=${2:?"--lang needs a language: ru, uk or en"}
+fi
+LANG_ARGS=()
+if [ -n "${PULKA_LANG:-}" ]; then LANG_ARGS=(--lang "$PULKA_LANG"); fi
 bash scripts/setup.sh
 OUT=out/demo
 rm -rf "$OUT"
 mkdir -p "$OUT"
-pulka() { .venv/bin/pulka "$@"; }
+pulka() { .venv/bin/pulka ${LANG_ARGS[@]+"${LANG_ARGS[@]}"} "$@"; }
 # commands that report findings or doubtful cells exit 1: that is a result, not a failure
 allow_findings() { "$@" || [ $? -eq 1 ]; }
 
@@ -39,8 +46,8 @@ done
 
 echo "== 6. tournament: import the filled sheets into a store and rank the players (Codex 4.1.3)"
 allow_findings pulka import "$OUT/filled" --db "$OUT/demo.sqlite" --out "$OUT/store-scans"
-pulka standings --db "$OUT/demo.sqlite" --csv "$OUT/standings.csv"
+pulka standings --db "$OUT/demo.sqlite" --csv "$OUT/standings.csv" | tee "$OUT/standings.txt"
 allow_findings pulka show "$(ls "$OUT/store-scans" | head -n 1)" --db "$OUT/demo.sqlite" | head -n 20
 
 echo "Done: see $OUT (printed/, filled/, scans/, reports/, standings.csv)."
-echo "Settle the doubtful cells in the browser: .venv/bin/pulka review --db $OUT/demo.sqlite"
+echo "Settle the doubtful cells in the browser: .venv/bin/pulka ${LANG_ARGS[*]+${LANG_ARGS[*]} }review --db $OUT/demo.sqlite"

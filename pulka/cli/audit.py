@@ -19,14 +19,16 @@ from pathlib import Path
 from typing import Any
 
 from pulka.errors import PulkaCommandError
+from pulka.i18n import N_, _
 from pulka.records import load_json_file, load_record
-from pulka.report.text import findings_text, settlement_text, totals_text
+from pulka.report.finding_text import findings_text
+from pulka.report.text import settlement_text, totals_text
 from scoring import GameRecord, RecordError, audit, expected_sheet, parse_record, settle_record
 from scoring.exitcode import ExitCode
 from scoring.jsonio import audit_json
 
 NAME = "audit"
-HELP = "audit game records or scanned sheets against the rules (Codex 4.2.7); write reports"
+HELP = N_("audit game records or scanned sheets against the rules (Codex 4.2.7); write reports")
 
 log = logging.getLogger(__name__)
 
@@ -34,16 +36,16 @@ log = logging.getLogger(__name__)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``pulka audit``."""
     parser.add_argument("files", nargs="+", type=Path, metavar="FILE",
-                        help="a pulka-record/1 JSON file with 'written', or a pulka-scan/1 "
-                             "scan.json")
+                        help=_("a pulka-record/1 JSON file with 'written', or a pulka-scan/1 "
+                             "scan.json"))
     parser.add_argument("--json", action="store_true",
-                        help="print pulka-audit/1 JSON (one line per file)")
+                        help=_("print pulka-audit/1 JSON (one line per file)"))
     parser.add_argument("--html", type=Path, metavar="DIR",
-                        help="write a self-contained HTML report per sheet into DIR")
+                        help=_("write a self-contained HTML report per sheet into DIR"))
     parser.add_argument("--pdf", type=Path, metavar="DIR",
-                        help="write a PDF report per sheet into DIR")
+                        help=_("write a PDF report per sheet into DIR"))
     parser.add_argument("--report", type=Path, metavar="DIR",
-                        help="write both the HTML and the PDF report into DIR")
+                        help=_("write both the HTML and the PDF report into DIR"))
 
 
 @dataclass(frozen=True)
@@ -94,14 +96,15 @@ def _load(path: Path) -> _Input:
             record = parse_record(scan.record)
         except (KeyError, TypeError, ValueError) as error:
             message = str(error) if isinstance(error, RecordError) else \
-                f"not a readable pulka-scan/1 document ({error})"
+                _("not a readable {format} document ({error})").format(
+                    format="pulka-scan/1", error=error)
             raise PulkaCommandError(f"{path}: {message}", ExitCode.BAD_INPUT) from None
         doc = scan.record
     else:
         record = load_record(path)
     if record.written is None:
-        raise PulkaCommandError(f"{path}: the record has no 'written' columns to audit; "
-                                "use 'pulka settle' to settle it")
+        raise PulkaCommandError(_("{file}: the record has no 'written' columns to audit; use "
+                                  "'pulka settle' to settle it").format(file=path))
     return _Input(path, doc, record, scan)
 
 
@@ -121,7 +124,8 @@ def _write_report(item: _Input, html_dir: Path | None, pdf_dir: Path | None) -> 
             folder.mkdir(parents=True, exist_ok=True)
             written = write(report, folder / f"{stem}.{suffix}")
         except OSError as error:
-            raise PulkaCommandError(f"{folder}: cannot write the report ({error.strerror})",
+            raise PulkaCommandError(_("{folder}: cannot write the report ({reason})").format(
+                folder=folder, reason=error.strerror),
                                     ExitCode.BAD_ARGS) from None
         log.info("%s: report %s", item.path, written)
     log.info("%s: report in %.2f s", item.path, time.perf_counter() - start)

@@ -27,6 +27,8 @@ from pathlib import Path
 from pulka.cli.progress import ProgressBar
 from pulka.cli.store_options import add_db_argument, open_store
 from pulka.errors import PulkaCommandError
+from pulka.i18n import N_, _, ngettext
+from pulka.report.text import states_text
 from pulka.store.importer import (
     Admission,
     ImportReport,
@@ -37,7 +39,7 @@ from pulka.store.importer import (
 from scoring.exitcode import ExitCode
 
 NAME = "import"
-HELP = "scan folders of sheet images into the tournament store (all cores)"
+HELP = N_("scan folders of sheet images into the tournament store (all cores)")
 
 log = logging.getLogger(__name__)
 
@@ -45,45 +47,51 @@ log = logging.getLogger(__name__)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``pulka import``."""
     parser.add_argument("folders", nargs="+", type=Path, metavar="FOLDER",
-                        help="folders (walked) or files: images, or scan.json documents")
+                        help=_("folders (walked) or files: images, or scan.json documents"))
     add_db_argument(parser)
     parser.add_argument("--out", type=Path, metavar="DIR",
-                        help="where each sheet's scan goes (straightened pages, crops, "
-                             "scan.json); default: <db name>-scans beside the store")
+                        help=_("where each sheet's scan goes (straightened pages, crops, "
+                             "scan.json); default: <db name>-scans beside the store"))
     parser.add_argument("--jobs", type=int, default=0, metavar="N",
-                        help="worker processes (default: all cores)")
+                        help=_("worker processes (default: all cores)"))
     parser.add_argument("--rescan", action="store_true",
-                        help="scan images again even when already imported (verified cells "
-                             "still keep their values)")
+                        help=_("scan images again even when already imported (verified cells "
+                             "still keep their values)"))
     parser.add_argument("--tournament", metavar="NAME",
-                        help="import sheets of tournament NAME even when the store does not "
-                             "hold it yet (starts a second tournament)")
+                        help=_("import sheets of tournament NAME even when the store does not "
+                             "hold it yet (starts a second tournament)"))
     parser.add_argument("--replace", action="store_true",
-                        help="store a sheet whose id is stored with another identity in "
-                             "place of the stored one")
-    parser.add_argument("--json", action="store_true", help="print pulka-import/1 JSON")
+                        help=_("store a sheet whose id is stored with another identity in "
+                             "place of the stored one"))
+    parser.add_argument("--json", action="store_true", help=_("print {format} JSON").format(
+        format="pulka-import/1"))
 
 
 def run(args: argparse.Namespace) -> ExitCode:
     """Import; exit 0, 1 (FINDINGS) when a sheet needs review or was refused, 5 (PARTIAL)
     when some files failed."""
     if args.jobs < 0:
-        raise PulkaCommandError(f"--jobs: must be 1 or more (0: all cores), got {args.jobs}",
+        raise PulkaCommandError(_("--jobs: must be 1 or more (0: all cores), got {n}").format(
+            n=args.jobs),
                                 ExitCode.BAD_ARGS)
     out_dir = args.out or args.db.with_name(f"{args.db.stem}-scans")
     if out_dir.exists() and not out_dir.is_dir():
-        raise PulkaCommandError(f"--out {out_dir} is a file; name a folder", ExitCode.BAD_ARGS)
+        raise PulkaCommandError(_("--out {path} is a file; name a folder").format(path=out_dir),
+                                ExitCode.BAD_ARGS)
     try:
         inputs = collect(args.folders, out_dir)
     except FileNotFoundError as error:
         raise PulkaCommandError(str(error), ExitCode.BAD_ARGS) from None
     if not inputs.images and not inputs.documents:
-        raise PulkaCommandError(f"no images or scan.json documents in "
-                                f"{', '.join(map(str, args.folders))}", ExitCode.BAD_ARGS)
+        raise PulkaCommandError(_("no images or scan.json documents in {paths}").format(
+            paths=", ".join(map(str, args.folders))), ExitCode.BAD_ARGS)
     if inputs.images and not pipeline_available():
-        raise PulkaCommandError(f"{len(inputs.images)} images to scan, but this pulka has no "
-                                f"scan pipeline (scanner.pipeline); import scan.json documents "
-                                f"only, or update pulka", ExitCode.MISSING_DEPENDENCY)
+        raise PulkaCommandError(ngettext(
+            "{n} image to scan, but this pulka has no scan pipeline (scanner.pipeline); import "
+            "scan.json documents only, or update pulka",
+            "{n} images to scan, but this pulka has no scan pipeline (scanner.pipeline); "
+            "import scan.json documents only, or update pulka", len(inputs.images)).format(
+                n=len(inputs.images)), ExitCode.MISSING_DEPENDENCY)
     bar = ProgressBar("import")
     with open_store(args.db) as store:
         try:
@@ -107,23 +115,29 @@ def _print(db: Path, report: ImportReport) -> None:
     for line in [*report.changed, *report.refused, *report.notes]:
         print(f"pulka import: {line}", file=sys.stderr)
     for sheet_id, held in report.held.items():
-        print(f"pulka import: sheet {sheet_id} is held, not scored: {held}, then import "
-              f"again", file=sys.stderr)
+        print("pulka import: " + _("sheet {id} is held, not scored: {what}, then import "
+                                   "again").format(id=sheet_id, what=held), file=sys.stderr)
     for failure in report.failures:
         message = failure.message
         if not message.startswith(failure.source.partition("#")[0]):
             message = f"{failure.source}: {message}"
         print(f"pulka import: {message}", file=sys.stderr)
-    states = ", ".join(f"{n} {s.replace('_', ' ')}" for s, n in sorted(report.states.items()))
+    states = states_text(report.states)
     rate = report.sheets / report.seconds if report.seconds else 0.0
-    line = (f"{db}: imported {report.sheets} sheets in {report.seconds:.1f} s "
-            f"({rate:.1f} sheets/s)" + (f": {states}" if states else ""))
-    if report.skipped:
-        line += f"; skipped {report.skipped} images already imported"
-    if report.refused:
-        line += f"; {len(report.refused)} sheets refused"
-    if report.held:
-        line += f"; {len(report.held)} held for missing pages or sheets"
-    if report.failures:
-        line += f"; {len(report.failures)} files failed"
+    line = f"{db}: " + ngettext(
+        "imported {n} sheet in {seconds} s ({rate} sheets/s)",
+        "imported {n} sheets in {seconds} s ({rate} sheets/s)", report.sheets).format(
+            n=report.sheets, seconds=f"{report.seconds:.1f}", rate=f"{rate:.1f}")
+    line += f": {states}" if states else ""
+    n = report.skipped
+    if n:
+        line += "; " + ngettext("skipped {n} image already imported",
+                                "skipped {n} images already imported", n).format(n=n)
+    if n := len(report.refused):
+        line += "; " + ngettext("{n} sheet refused", "{n} sheets refused", n).format(n=n)
+    if n := len(report.held):
+        line += "; " + ngettext("{n} sheet held for missing pages or sheets",
+                                "{n} sheets held for missing pages or sheets", n).format(n=n)
+    if n := len(report.failures):
+        line += "; " + ngettext("{n} file failed", "{n} files failed", n).format(n=n)
     print(line)

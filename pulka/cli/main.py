@@ -17,7 +17,16 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from pulka.i18n import LanguageError, check_language, choose_language, use_language
+from pulka.i18n import (
+    ARGPARSE_DOMAIN,
+    LanguageError,
+    _,
+    check_language,
+    choose_language,
+    current_language,
+    translations,
+    use_language,
+)
 from scoring.exitcode import ExitCode, PulkaError
 
 COMMAND_MODULES = (
@@ -60,15 +69,15 @@ def _load_commands() -> list[ModuleType]:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every sub-command."""
     parser = argparse.ArgumentParser(
-        prog="pulka", description="Preferans score sheets: print, scan, audit, settle.")
+        prog="pulka", description=_("Preferans score sheets: print, scan, audit, settle."))
     parser.add_argument("-v", "--verbose", action="count", default=0,
-                        help="more log output (-vv for debugging)")
+                        help=_("more log output (-vv for debugging)"))
     parser.add_argument("--lang", dest="ui_lang", type=_language, metavar="LANG",
-                        help="language of reports and pages: en, ru or uk (default: the "
-                             "tournament's, else $LANG, else en)")
+                        help=_("language of everything pulka says: en, ru or uk (default: the "
+                               "locale, $LANGUAGE, $LC_ALL, $LC_MESSAGES or $LANG, else en)"))
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for module in _load_commands():
-        sub = commands.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        sub = commands.add_parser(module.NAME, help=_(module.HELP), description=_(module.HELP))
         module.add_arguments(sub)
         sub.set_defaults(run=module.run)
     return parser
@@ -81,10 +90,26 @@ def _language(value: str) -> str:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def speak_before_parsing(argv: Sequence[str] | None) -> None:
+    """Choose the language from ``--lang`` (read ahead of the parser, whose help is in it) or
+    the environment, and make argparse's own words ("usage:", "error:") speak it too: the
+    ``argparse`` gettext domain, ``pulka/locale/<lang>/LC_MESSAGES/argparse.po``."""
+    ahead = argparse.ArgumentParser(add_help=False)
+    ahead.add_argument("--lang", dest="ui_lang")
+    option = ahead.parse_known_args(argv)[0].ui_lang
+    try:
+        use_language(choose_language(option))
+    except LanguageError:
+        use_language(choose_language(None))  # the full parser names the bad value
+    words = translations(current_language(), ARGPARSE_DOMAIN)
+    argparse._ = words.gettext  # type: ignore[attr-defined]  # argparse's own gettext names
+    argparse.ngettext = words.ngettext  # type: ignore[attr-defined]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``pulka`` console script; returns the exit status."""
+    speak_before_parsing(argv)
     args = build_parser().parse_args(argv)
-    use_language(choose_language(args.ui_lang))
     level = (logging.WARNING, logging.INFO, logging.DEBUG)[min(args.verbose, 2)]
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
     tune_process()
@@ -94,12 +119,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"pulka {args.command}: {error}", file=sys.stderr)
         return int(error.exit_code)
     except KeyboardInterrupt:
-        print(f"pulka {args.command}: interrupted", file=sys.stderr)
+        print(f"pulka {args.command}: " + _("interrupted"), file=sys.stderr)
         return int(ExitCode.INTERRUPTED)
     except BrokenPipeError:
         return int(ExitCode.OK)
     except Exception:  # noqa: BLE001 - the one place where bugs become an exit code
-        log.exception("internal error; please report it with the input file")
+        log.exception(_("internal error; please report it with the input file"))
         return int(ExitCode.INTERNAL)
 
 

@@ -31,6 +31,7 @@ from forms.render.fill import FillError, fill_from_record
 from forms.render.sheet import FontMissingError, SheetRequest, render_pdf
 from pulka.cli.store_options import open_store
 from pulka.errors import PulkaCommandError
+from pulka.i18n import N_, _, current_language, ngettext
 from pulka.records import load_record
 from pulka.store.errors import StoreError
 from scoring.errors import RuleSetError
@@ -40,7 +41,7 @@ from scoring.record import text_problem
 from scoring.rules import SETTING_NAMES, VARIANTS, RuleSet
 
 NAME = "print"
-HELP = "print pulka sheets as PDF: blank, a tournament batch, or filled from a record"
+HELP = N_("print pulka sheets as PDF: blank, a tournament batch, or filled from a record")
 
 log = logging.getLogger(__name__)
 
@@ -48,44 +49,48 @@ log = logging.getLogger(__name__)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``pulka print``."""
     parser.add_argument("--players", type=int, choices=(3, 4),
-                        help="3 or 4 players (not needed with --record or --draw)")
+                        help=_("3 or 4 players (not needed with --record or --draw)"))
     parser.add_argument("--variant", default="sochi",
-                        help=f"rules preset: {', '.join(VARIANTS)} (default sochi)")
+                        help=_("rules preset: {list} (default sochi)").format(
+                            list=", ".join(VARIANTS)))
     parser.add_argument("--pool", default="20",
-                        help="pool size, a positive whole number, or 'none' for a game by "
-                             "time (default 20)")
-    parser.add_argument("--stake", help="money per whist, e.g. 0.5")
+                        help=_("pool size, a positive whole number, or 'none' for a game by "
+                             "time (default 20)"))
+    parser.add_argument("--stake", help=_("money per whist, e.g. 0.5"))
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                        help="any other setting of RULES.md, e.g. --set talon_prize=true "
-                             "--set allpass_progression='1, 2, 3, …' (repeatable)")
-    parser.add_argument("--lang", choices=LANGUAGES, default="ru",
-                        help="label language (default ru)")
-    parser.add_argument("--paper", choices=PAPERS, default="A4", help="paper size (default A4)")
-    parser.add_argument("-o", "--output", type=Path, required=True, help="the PDF to write")
-    parser.add_argument("--tournament", default="", help="tournament name, printed and in the QR")
-    parser.add_argument("--date", default="", help="date printed in the header")
-    parser.add_argument("--tables", type=int, help="tables per round (tournament batch)")
-    parser.add_argument("--rounds", type=int, help="rounds (tournament batch)")
+                        help=_("any other setting of RULES.md, e.g. --set talon_prize=true "
+                             "--set allpass_progression='1, 2, 3, …' (repeatable)"))
+    parser.add_argument("--lang", choices=LANGUAGES,
+                        help=_("label language (default: the language pulka speaks: the "
+                               "global --lang, else $LANG, else en)"))
+    parser.add_argument("--paper", choices=PAPERS, default="A4", help=_("paper size (default A4)"))
+    parser.add_argument("-o", "--output", type=Path, required=True, help=_("the PDF to write"))
+    parser.add_argument("--tournament", default="",
+                        help=_("tournament name, printed and in the QR"))
+    parser.add_argument("--date", default="", help=_("date printed in the header"))
+    parser.add_argument("--tables", type=int, help=_("tables per round (tournament batch)"))
+    parser.add_argument("--rounds", type=int, help=_("rounds (tournament batch)"))
     parser.add_argument("--draw", type=Path,
-                        help="CSV of the draw: round,table,A,B,C[,D] (one sheet per line)")
-    parser.add_argument("--names", help="names by seat for a single sheet, comma-separated")
+                        help=_("CSV of the draw: round,table,A,B,C[,D] (one sheet per line)"))
+    parser.add_argument("--names", help=_("names by seat for a single sheet, comma-separated"))
     parser.add_argument("--record", type=Path,
-                        help="a pulka-record/1 game: print its sheet filled in a clean hand")
+                        help=_("a pulka-record/1 game: print its sheet filled in a clean hand"))
     parser.add_argument("--continuation", type=int, default=0, metavar="N",
-                        help="print continuation sheet N of each game: the first sheet's id "
-                             "with -CN, its rows and entries continuing (not with --record)")
+                        help=_("print continuation sheet N of each game: the first sheet's id "
+                             "with -CN, its rows and entries continuing (not with --record)"))
     parser.add_argument("--round", type=int, metavar="R",
-                        help="with --table: only that table's sheet of round R, the same "
+                        help=_("with --table: only that table's sheet of round R, the same "
                              "identity as the batch's (a replacement or, with --continuation, "
-                             "a continuation sheet)")
-    parser.add_argument("--table", type=int, metavar="T", help="the table, with --round")
+                             "a continuation sheet)"))
+    parser.add_argument("--table", type=int, metavar="T", help=_("the table, with --round"))
     parser.add_argument("--db", type=Path, metavar="FILE",
-                        help="with --round and --table: take the draw from this tournament "
-                             "store instead of --draw")
+                        help=_("with --round and --table: take the draw from this tournament "
+                             "store instead of --draw"))
 
 
 def run(args: argparse.Namespace) -> ExitCode:
     """Check every option, then draw the PDF."""
+    args.lang = args.lang or current_language()
     draw = _read_draw(args)
     requests = _requests(args, draw)
     try:
@@ -94,10 +99,11 @@ def run(args: argparse.Namespace) -> ExitCode:
     except FontMissingError as error:
         raise PulkaCommandError(str(error), ExitCode.MISSING_DEPENDENCY) from None
     except OSError as error:
-        raise PulkaCommandError(f"{args.output}: cannot write ({error.strerror})",
-                                ExitCode.BAD_ARGS) from None
-    print(f"{args.output}: {len(requests)} {'sheet' if len(requests) == 1 else 'sheets'}, "
-          f"{pages} pages")
+        raise PulkaCommandError(_("{file}: cannot write ({reason})").format(
+            file=args.output, reason=error.strerror), ExitCode.BAD_ARGS) from None
+    print(f"{args.output}: "
+          + ngettext("{n} sheet", "{n} sheets", len(requests)).format(n=len(requests)) + ", "
+          + ngettext("{n} page", "{n} pages", pages).format(n=pages))
     if draw is not None:
         print(f"pulka print: {args.draw}: {draw.describe()}", file=sys.stderr)
     return ExitCode.OK
@@ -106,8 +112,8 @@ def run(args: argparse.Namespace) -> ExitCode:
 def rules_from_args(args: argparse.Namespace) -> RuleSet:
     """The rule set the options describe; a bad option is one line naming it."""
     if args.players is None:
-        raise PulkaCommandError("--players is required (3 or 4), unless --record or --draw is "
-                                "given",
+        raise PulkaCommandError(_("--players is required (3 or 4), unless --record or --draw "
+                                  "is given"),
                                 ExitCode.BAD_ARGS)
     settings: dict[str, Any] = {"variant": args.variant, "players": args.players,
                                 "pool": _pool(args.pool)}
@@ -139,11 +145,11 @@ def _pool(text: str) -> int | None:
     try:
         pool = int(text)
     except ValueError:
-        raise PulkaCommandError(f"--pool: expected a positive whole number or 'none', got "
-                                f"{text!r}", ExitCode.BAD_ARGS) from None
+        raise PulkaCommandError(_("--pool: expected a positive whole number or 'none', got "
+                                  "{value!r}").format(value=text), ExitCode.BAD_ARGS) from None
     if pool < 1:
-        raise PulkaCommandError(f"--pool: must be a positive whole number (or 'none' for a "
-                                f"game by time), got {pool}", ExitCode.BAD_ARGS)
+        raise PulkaCommandError(_("--pool: must be a positive whole number (or 'none' for a "
+                                  "game by time), got {n}").format(n=pool), ExitCode.BAD_ARGS)
     return pool
 
 
@@ -179,13 +185,16 @@ def _requests(args: argparse.Namespace, draw: Draw | None = None) -> list[SheetR
     if args.round is not None or args.table is not None:
         return _table_requests(args, rules, draw)
     if args.db is not None:
-        raise PulkaCommandError("--db gives the draw of one table: add --round and --table",
+        raise PulkaCommandError(_("--db gives the draw of one table: add --round and --table"),
                                 ExitCode.BAD_ARGS)
     if args.tables is not None or args.rounds is not None or draw is not None:
         return _batch_requests(args, rules, draw)
     names = tuple(n.strip() for n in args.names.split(",")) if args.names else ()
     if names and len(names) != rules.players:
-        raise PulkaCommandError(f"--names: {len(names)} names for {rules.players} players",
+        raise PulkaCommandError(_("--names: {names} for {players}").format(
+            names=ngettext("{n} name", "{n} names", len(names)).format(n=len(names)),
+            players=ngettext("{n} player", "{n} players", rules.players).format(
+                n=rules.players)),
                                 ExitCode.BAD_ARGS)
     layout = build_layout(rules.players, args.paper, rules.talon_prize)
     # named players: the same id every time, so a continuation printed later joins its game
@@ -202,8 +211,8 @@ def _table_requests(args: argparse.Namespace, rules: RuleSet,
                     draw: Draw | None) -> list[SheetRequest]:
     """The sheet of one table of one round, from the draw file or the store."""
     if args.round is None or args.table is None:
-        raise PulkaCommandError("--round and --table go together: name the round and the "
-                                "table whose sheet to print", ExitCode.BAD_ARGS)
+        raise PulkaCommandError(_("--round and --table go together: name the round and the "
+                                  "table whose sheet to print"), ExitCode.BAD_ARGS)
     if draw is not None:
         source, tournament = str(args.draw), args.tournament
         seatings = [s for s in draw.seatings if (s.round, s.table) == (args.round, args.table)]
@@ -211,11 +220,13 @@ def _table_requests(args: argparse.Namespace, rules: RuleSet,
         source = str(args.db)
         tournament, seatings = _store_seating(args, rules)
     else:
-        raise PulkaCommandError("--round and --table need the draw: give --draw FILE or "
-                                "--db FILE", ExitCode.BAD_ARGS)
+        raise PulkaCommandError(_("--round and --table need the draw: give --draw FILE or "
+                                  "--db FILE"), ExitCode.BAD_ARGS)
     if not seatings:
-        raise PulkaCommandError(f"{source}: the draw has no table {args.table} in round "
-                                f"{args.round}; check --round and --table", ExitCode.BAD_INPUT)
+        raise PulkaCommandError(_("{file}: the draw has no table {table} in round {round}; "
+                                  "check --round and --table").format(
+                                      file=source, table=args.table, round=args.round),
+                                ExitCode.BAD_INPUT)
     return list(batch_requests(seatings, rules, tournament, args.lang, args.paper, args.date,
                                args.continuation))
 
@@ -239,7 +250,8 @@ def _batch_requests(args: argparse.Namespace, rules: RuleSet,
     for option in ("tables", "rounds"):
         value = getattr(args, option)
         if value is not None and value < 1:
-            raise PulkaCommandError(f"--{option}: must be 1 or more, got {value}",
+            raise PulkaCommandError(_("--{option}: must be 1 or more, got {n}").format(
+                option=option, n=value),
                                     ExitCode.BAD_ARGS)
     if draw is not None:
         seatings = draw.seatings

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from pulka.cli.store_options import add_db_argument, open_store
 from pulka.errors import PulkaCommandError
+from pulka.i18n import N_, _
 from pulka.report import report_stem, write_html, write_pdf
 from pulka.report.stored import stored_report
 from pulka.review.files import scan_root
@@ -25,7 +26,7 @@ from pulka.store.stored_sheet import stored_sheet
 from scoring.exitcode import ExitCode
 
 NAME = "report"
-HELP = "write each stored sheet's HTML and PDF report as the store has it now (after review)"
+HELP = N_("write each stored sheet's HTML and PDF report as the store has it now (after review)")
 
 log = logging.getLogger(__name__)
 
@@ -33,9 +34,9 @@ log = logging.getLogger(__name__)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``pulka report``."""
     parser.add_argument("sheets", nargs="*", metavar="SHEET",
-                        help="sheet ids (default: every sheet in the store)")
+                        help=_("sheet ids (default: every sheet in the store)"))
     parser.add_argument("--out", type=Path, required=True, metavar="DIR",
-                        help="the folder the reports go to (<sheet id>.html and .pdf)")
+                        help=_("the folder the reports go to (<sheet id>.html and .pdf)"))
     add_db_argument(parser)
 
 
@@ -45,7 +46,8 @@ def run(args: argparse.Namespace) -> ExitCode:
         ids = [s.strip().upper() for s in args.sheets] or store.sheet_ids()
         sheets = [stored_sheet(store, sheet_id) for sheet_id in ids]
     if not sheets:
-        raise PulkaCommandError(f"{args.db} has no sheets yet; `pulka import` them first",
+        raise PulkaCommandError(_("{db} has no sheets yet; `pulka import` them first").format(
+            db=args.db),
                                 ExitCode.BAD_ARGS)
     try:
         args.out.mkdir(parents=True, exist_ok=True)
@@ -56,6 +58,7 @@ def run(args: argparse.Namespace) -> ExitCode:
             write_pdf(report, args.out / f"{stem}.pdf")
             print(f"{stored.scan.sheet_id}: {args.out / stem}.html, .pdf")
     except OSError as error:
-        raise PulkaCommandError(f"{args.out}: cannot write the reports ({error.strerror})",
+        raise PulkaCommandError(_("{folder}: cannot write the reports ({reason})").format(
+            folder=args.out, reason=error.strerror),
                                 ExitCode.BAD_ARGS) from None
     return ExitCode.OK

@@ -20,10 +20,11 @@ import logging
 
 from pulka.cli.store_options import add_db_argument, open_store
 from pulka.errors import PulkaCommandError
+from pulka.i18n import N_, _
 from scoring.exitcode import ExitCode
 
 NAME = "review"
-HELP = "the review page: settle every doubtful cell in the browser, by keyboard"
+HELP = N_("the review page: settle every doubtful cell in the browser, by keyboard")
 DEFAULT_PORT = 8765
 
 log = logging.getLogger(__name__)
@@ -33,11 +34,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``pulka review``."""
     add_db_argument(parser)
     parser.add_argument("--host", default="127.0.0.1",
-                        help="address to listen on (default 127.0.0.1: this computer only)")
+                        help=_("address to listen on (default 127.0.0.1: this computer only)"))
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, metavar="N",
                         help=f"port (default {DEFAULT_PORT}; 0: any free port)")
     parser.add_argument("--user", metavar="NAME",
-                        help="who decides, saved with every decision (default: the login name)")
+                        help=_("who decides, saved with every decision (default: the login name)"))
 
 
 def run(args: argparse.Namespace) -> ExitCode:
@@ -45,23 +46,26 @@ def run(args: argparse.Namespace) -> ExitCode:
     from pulka.review.server import ReviewServer
 
     if not 0 <= args.port <= 65535:
-        raise PulkaCommandError(f"--port: {args.port} is not a port (0-65535)", ExitCode.BAD_ARGS)
+        raise PulkaCommandError(_("--port: {n} is not a port (0-65535)").format(n=args.port),
+                                ExitCode.BAD_ARGS)
     who = args.user or _login()
     if not who.strip():
-        raise PulkaCommandError("--user: give a name", ExitCode.BAD_ARGS)
+        raise PulkaCommandError(_("--user: give a name"), ExitCode.BAD_ARGS)
     with open_store(args.db):
         pass
     try:
         server = ReviewServer((args.host, args.port), args.db, who.strip())
     except OSError as error:
-        raise PulkaCommandError(f"cannot listen on {args.host}:{args.port} ({error.strerror}); "
-                                f"try another --port, or --port 0", ExitCode.BAD_ARGS) from None
-    print(f"pulka review: {server.url} (store {args.db}, decisions as {server.who}); "
-          f"Ctrl+C stops", flush=True)
+        raise PulkaCommandError(_("cannot listen on {address} ({reason}); try another --port, "
+                                  "or --port 0").format(address=f"{args.host}:{args.port}",
+                                                        reason=error.strerror),
+                                ExitCode.BAD_ARGS) from None
+    print("pulka review: " + _("{url} (store {db}, decisions as {who}); Ctrl+C stops").format(
+        url=server.url, db=args.db, who=server.who), flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
-        print("pulka review: stopped", flush=True)
+        print("pulka review: " + _("stopped"), flush=True)
     finally:
         server.server_close()
     return ExitCode.OK

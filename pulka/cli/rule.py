@@ -21,12 +21,14 @@ from typing import Any
 
 from pulka.cli.store_options import add_db_argument, open_store
 from pulka.errors import PulkaCommandError
+from pulka.i18n import N_, _
+from pulka.report.text import state_text
 from pulka.store.rulings import MISREAD, rule
 from pulka.store.schema import RulingAction
 from scoring.exitcode import ExitCode
 
 NAME = "rule"
-HELP = "rule on a sheet's finding: apply or waive its 4.2.7 penalty, or correct a misread cell"
+HELP = N_("rule on a sheet's finding: apply or waive its 4.2.7 penalty, or correct a misread cell")
 JUDGE_ENV = "PULKA_JUDGE"
 ACTIONS = (*(str(a) for a in RulingAction), MISREAD)
 
@@ -36,27 +38,29 @@ log = logging.getLogger(__name__)
 def add_judge_argument(parser: argparse.ArgumentParser) -> None:
     """``--judge NAME``: who rules (default: the ``PULKA_JUDGE`` environment variable)."""
     parser.add_argument("--judge", metavar="NAME", default=os.environ.get(JUDGE_ENV, ""),
-                        help=f"the judge's name, recorded with the ruling (default: ${JUDGE_ENV})")
+                        help=_("the judge's name, recorded with the ruling (default: ${name})"
+                               ).format(name=JUDGE_ENV))
 
 
 def judge_of(args: argparse.Namespace) -> str:
     """The judge's name; one line saying how to give it when there is none."""
     judge = str(args.judge).strip()
     if not judge:
-        raise PulkaCommandError(f"name the judge with --judge NAME (or set {JUDGE_ENV})",
+        raise PulkaCommandError(_("name the judge with --judge NAME (or set {name})").format(
+            name=JUDGE_ENV),
                                 ExitCode.BAD_ARGS)
     return judge
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``pulka rule``."""
-    parser.add_argument("sheet", metavar="SHEET", help="the sheet id printed beside its QR code")
+    parser.add_argument("sheet", metavar="SHEET", help=_("the sheet id printed beside its QR code"))
     parser.add_argument("finding", metavar="FINDING",
-                        help="the finding's number as `pulka show SHEET` lists it")
-    parser.add_argument("action", choices=ACTIONS, help="what the judge rules")
+                        help=_("the finding's number as `pulka show SHEET` lists it"))
+    parser.add_argument("action", choices=ACTIONS, help=_("what the judge rules"))
     parser.add_argument("--value", metavar="V",
-                        help="with misread: the cell's true value (a number, or a deal row as "
-                             "JSON)")
+                        help=_("with misread: the cell's true value (a number, or a deal row as "
+                             "JSON)"))
     add_judge_argument(parser)
     add_db_argument(parser)
 
@@ -65,13 +69,14 @@ def run(args: argparse.Namespace) -> ExitCode:
     """Record the ruling and print one line: what was ruled and the sheet's state."""
     judge = judge_of(args)
     if args.action != MISREAD and args.value is not None:
-        raise PulkaCommandError("--value goes with misread only", ExitCode.BAD_ARGS)
+        raise PulkaCommandError(_("--value goes with misread only"), ExitCode.BAD_ARGS)
     sheet = args.sheet.strip().upper()
     value = None if args.value is None else cell_value(args.value)
     with open_store(args.db, create=False) as store:
         ruled = rule(store, sheet, args.finding, args.action, judge, value)
-    print(f"sheet {sheet} finding {ruled.finding.number} ({ruled.finding.message}): "
-          f"{ruled.action} by {judge}; the sheet is {ruled.state.replace('_', ' ')}")
+    print(_("sheet {id} finding {n} ({finding}): {action} by {judge}; the sheet is "
+            "{state}").format(id=sheet, n=ruled.finding.number, finding=ruled.finding.message,
+                              action=ruled.action, judge=judge, state=state_text(ruled.state)))
     return ExitCode.OK
 
 
@@ -80,5 +85,6 @@ def cell_value(text: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError:
-        raise PulkaCommandError(f"--value {text!r} is neither a number nor JSON; give the "
-                                "number the cell holds", ExitCode.BAD_ARGS) from None
+        raise PulkaCommandError(_("--value {value!r} is neither a number nor JSON; give the "
+                                  "number the cell holds").format(value=text),
+                                ExitCode.BAD_ARGS) from None

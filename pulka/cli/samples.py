@@ -31,12 +31,13 @@ from typing import Any
 
 from forms.identity import SheetIdentity
 from pulka.errors import PulkaCommandError
+from pulka.i18n import N_, _
 from scoring import RecordError
 from scoring.exitcode import ExitCode
 from scoring.rules import RuleSet
 
 NAME = "samples"
-HELP = "fill sample sheets with handwritten digits (clean, --photo or --scan) and their truth"
+HELP = N_("fill sample sheets with handwritten digits (clean, --photo or --scan) and their truth")
 RANDOM_TRIES = 50
 """Random games tried per sample until one fits the sheet in whole numbers."""
 
@@ -46,40 +47,40 @@ log = logging.getLogger(__name__)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``pulka samples``."""
     source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("--record", type=Path, metavar="FILE", help="a pulka-record/1 JSON file")
-    source.add_argument("--random", type=int, metavar="N", help="make N random games")
+    source.add_argument("--record", type=Path, metavar="FILE", help=_("a pulka-record/1 JSON file"))
+    source.add_argument("--random", type=int, metavar="N", help=_("make N random games"))
     source.add_argument("--draw", type=Path, metavar="CSV",
-                        help="fill the sheets of this draw (round,table,A,B,C[,D], the CSV of "
+                        help=_("fill the sheets of this draw (round,table,A,B,C[,D], the CSV of "
                              "pulka print --draw), one random game each, into "
-                             "OUT/r<round>-t<table>")
+                             "OUT/r<round>-t<table>"))
     parser.add_argument("--tournament", metavar="NAME",
-                        help="the tournament of the --draw batch (as given to pulka print)")
-    parser.add_argument("--variant", default="sochi", help="variant of --random games")
-    parser.add_argument("--players", type=int, default=3, help="3 or 4 (--random)")
-    parser.add_argument("--pool", type=int, default=20, help="pool size (--random)")
-    parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+                        help=_("the tournament of the --draw batch (as given to pulka print)"))
+    parser.add_argument("--variant", default="sochi", help=_("variant of --random games"))
+    parser.add_argument("--players", type=int, default=3, help=_("3 or 4 (--random)"))
+    parser.add_argument("--pool", type=int, default=20, help=_("pool size (--random)"))
+    parser.add_argument("--seed", type=int, default=1, help=_("random seed (default 1)"))
     parser.add_argument("--glyphs", type=Path, metavar="DIR",
-                        help="digit images in sub-folders 0/ ... 9/ (default: the shipped "
-                             "held-out handwriting)")
-    parser.add_argument("--out", type=Path, required=True, metavar="DIR", help="output folder")
+                        help=_("digit images in sub-folders 0/ ... 9/ (default: the shipped "
+                             "held-out handwriting)"))
+    parser.add_argument("--out", type=Path, required=True, metavar="DIR", help=_("output folder"))
     degradation = parser.add_mutually_exclusive_group()
-    degradation.add_argument("--photo", action="store_true", help="as a phone photo")
-    degradation.add_argument("--scan", action="store_true", help="as a flatbed scan")
+    degradation.add_argument("--photo", action="store_true", help=_("as a phone photo"))
+    degradation.add_argument("--scan", action="store_true", help=_("as a flatbed scan"))
     parser.add_argument("--photo-every", type=int, metavar="K",
-                        help="photograph every K-th sample (the K-th, 2K-th, ...); the others "
-                             "clean or --scan")
+                        help=_("photograph every K-th sample (the K-th, 2K-th, ...); the others "
+                             "clean or --scan"))
     parser.add_argument("--errors", type=int, default=0, metavar="N",
-                        help="recording errors the players commit (default 0)")
+                        help=_("recording errors the players commit (default 0)"))
     parser.add_argument("--errors-every", type=int, metavar="K",
-                        help="--errors on every K-th sample only (default: on every one)")
-    parser.add_argument("--dpi", type=int, default=200, help="page resolution (default 200)")
+                        help=_("--errors on every K-th sample only (default: on every one)"))
+    parser.add_argument("--dpi", type=int, default=200, help=_("page resolution (default 200)"))
     parser.add_argument("--profile", choices=("legacy", "open"), default="legacy",
-                        help="legacy: the old generator (MNIST digits in the box, neat "
+                        help=_("legacy: the old generator (MNIST digits in the box, neat "
                              "crosses); open: fonts, pen-stroke writers, inks, marks and "
-                             "captures of one --part")
+                             "captures of one --part"))
     parser.add_argument("--part", choices=("training", "evaluation"), default="training",
-                        help="the part of the split the open profile draws from (default "
-                             "training; the evaluation part is for measuring only)")
+                        help=_("the part of the split the open profile draws from (default "
+                             "training; the evaluation part is for measuring only)"))
 
 
 def _check(args: argparse.Namespace) -> None:

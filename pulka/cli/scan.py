@@ -18,22 +18,23 @@ import time
 from pathlib import Path
 
 from pulka.cli.progress import ProgressBar
+from pulka.i18n import N_, _, ngettext
 from scanner.errors import ScanFailure
 from scanner.pipeline import scan_paths
 from scanner.results import RECORD_FILE, SheetScan, scan_folder
 from scoring.exitcode import ExitCode
 
 NAME = "scan"
-HELP = "read filled sheets (JPEG, PNG, TIFF, PDF; files or folders) into game records"
+HELP = N_("read filled sheets (JPEG, PNG, TIFF, PDF; files or folders) into game records")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``pulka scan``."""
-    parser.add_argument("files", nargs="+", type=Path, help="images, PDFs or folders")
+    parser.add_argument("files", nargs="+", type=Path, help=_("images, PDFs or folders"))
     parser.add_argument("--out", type=Path, default=Path("scans"),
-                        help="output folder (default ./scans)")
+                        help=_("output folder (default ./scans)"))
     parser.add_argument("--json", action="store_true",
-                        help="print one pulka-scan/1 document per sheet (JSON lines)")
+                        help=_("print one pulka-scan/1 document per sheet (JSON lines)"))
 
 
 def run(args: argparse.Namespace) -> ExitCode:
@@ -60,15 +61,21 @@ def run(args: argparse.Namespace) -> ExitCode:
             if args.json:
                 print(json.dumps(outcome.to_json(), ensure_ascii=False))
             else:
-                say(f"{outcome.sheet_id}: {len(outcome.record['deals'])} deals, "
-                    f"{len(outcome.doubtful)} doubtful, {outcome.seconds:.1f} s -> {record_path}")
+                deals, doubts = len(outcome.record["deals"]), len(outcome.doubtful)
+                say(f"{outcome.sheet_id}: "
+                    + ngettext("{n} deal", "{n} deals", deals).format(n=deals) + ", "
+                    + ngettext("{n} doubtful", "{n} doubtful", doubts).format(n=doubts)
+                    + f", {outcome.seconds:.1f} s -> {record_path}")
             for problem in outcome.problems:
                 say(f"pulka scan: {problem}")
     finally:
         bar.close()
     doubtful = sum(len(s.doubtful) for s in sheets)
-    print(f"pulka scan: {len(sheets)} sheets read, {doubtful} cells doubtful, "
-          f"{len(failures)} files failed, {time.perf_counter() - start:.1f} s", file=sys.stderr)
+    print("pulka scan: " + ", ".join([
+        ngettext("{n} sheet read", "{n} sheets read", len(sheets)).format(n=len(sheets)),
+        ngettext("{n} cell doubtful", "{n} cells doubtful", doubtful).format(n=doubtful),
+        ngettext("{n} file failed", "{n} files failed", len(failures)).format(n=len(failures)),
+        f"{time.perf_counter() - start:.1f} s"]), file=sys.stderr)
     if failures:
         return ExitCode.PARTIAL if sheets else failures[0].exit_code
     return ExitCode.FINDINGS if doubtful else ExitCode.OK

@@ -6,6 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
+from pulka.i18n import N_, _
 from pulka.records import load_record
 from pulka.report.text import settlement_text, totals_text
 from scoring import expected_sheet, settle_record
@@ -13,14 +14,14 @@ from scoring.exitcode import ExitCode
 from scoring.jsonio import settlement_json
 
 NAME = "settle"
-HELP = "settle a pulka-record/1 game: columns, both Codex variants, rounded results"
+HELP = N_("settle a pulka-record/1 game: columns, both Codex variants, rounded results")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``pulka settle``."""
-    parser.add_argument("file", type=Path, help="a pulka-record/1 JSON file")
+    parser.add_argument("file", type=Path, help=_("a pulka-record/1 JSON file"))
     parser.add_argument("--json", action="store_true",
-                        help="print pulka-settlement/1 JSON instead of tables")
+                        help=_("print pulka-settlement/1 JSON instead of tables"))
 
 
 def run(args: argparse.Namespace) -> ExitCode:

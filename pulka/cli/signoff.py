@@ -17,19 +17,20 @@ import sys
 
 from pulka.cli.rule import add_judge_argument, judge_of
 from pulka.cli.store_options import add_db_argument, open_store
+from pulka.i18n import N_, _
 from pulka.store.rulings import sign_off
 from scoring.exitcode import ExitCode
 
 NAME = "signoff"
-HELP = "sign a sheet off once no cell is doubtful and every finding has a ruling"
+HELP = N_("sign a sheet off once no cell is doubtful and every finding has a ruling")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``pulka signoff``."""
-    parser.add_argument("sheet", metavar="SHEET", help="the sheet id printed beside its QR code")
+    parser.add_argument("sheet", metavar="SHEET", help=_("the sheet id printed beside its QR code"))
     add_judge_argument(parser)
     add_db_argument(parser)
-    parser.add_argument("--json", action="store_true", help="print who signed off and when")
+    parser.add_argument("--json", action="store_true", help=_("print who signed off and when"))
 
 
 def run(args: argparse.Namespace) -> ExitCode:
@@ -43,5 +44,6 @@ def run(args: argparse.Namespace) -> ExitCode:
                   sys.stdout, ensure_ascii=False)
         print()
     else:
-        print(f"sheet {sheet} signed off by {signed.who} at {signed.at}")
+        print(_("sheet {id} signed off by {who} at {when}").format(id=sheet, who=signed.who,
+                                                                    when=signed.at))
     return ExitCode.OK

@@ -19,11 +19,13 @@ from pathlib import Path
 from forms.render.batch import load_draw
 from pulka.cli.store_options import add_db_argument, open_store
 from pulka.errors import PulkaCommandError
+from pulka.i18n import N_, _, ngettext
+from pulka.report.text import states_text
 from pulka.store.missing import round_gaps
 from scoring.exitcode import ExitCode
 
 NAME = "tournament"
-HELP = "create a tournament in the store (rounds, tables, the draw) or list them"
+HELP = N_("create a tournament in the store (rounds, tables, the draw) or list them")
 SEATS = "ABCD"
 LIST_FORMAT = "pulka-tournaments/1"
 
@@ -33,24 +35,26 @@ log = logging.getLogger(__name__)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``pulka tournament new|list``."""
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    new = actions.add_parser("new", help="create a tournament")
-    new.add_argument("name", metavar="NAME", help="the tournament's name, as printed on its sheets")
-    new.add_argument("--rounds", type=int, help="number of rounds")
-    new.add_argument("--tables", type=int, help="tables per round")
+    new = actions.add_parser("new", help=_("create a tournament"))
+    new.add_argument("name", metavar="NAME",
+                     help=_("the tournament's name, as printed on its sheets"))
+    new.add_argument("--rounds", type=int, help=_("number of rounds"))
+    new.add_argument("--tables", type=int, help=_("tables per round"))
     new.add_argument("--draw", type=Path, metavar="CSV",
-                     help="the draw: round,table,A,B,C[,D] (one line per table and round)")
+                     help=_("the draw: round,table,A,B,C[,D] (one line per table and round)"))
     add_db_argument(new)
-    listing = actions.add_parser("list", help="list the tournaments and their sheets' states")
+    listing = actions.add_parser("list", help=_("list the tournaments and their sheets' states"))
     add_db_argument(listing)
-    listing.add_argument("--json", action="store_true", help="print pulka-tournaments/1 JSON")
-    seat = actions.add_parser("seat", help="change who sat in one seat of one table (a "
-                                           "substitute, a wrong table); its games settle again")
+    listing.add_argument("--json", action="store_true", help=_("print {format} JSON").format(
+        format=LIST_FORMAT))
+    seat = actions.add_parser("seat", help=_("change who sat in one seat of one table (a "
+                                           "substitute, a wrong table); its games settle again"))
     seat.add_argument("--tournament", metavar="NAME",
-                      help="which tournament (needed when the store has more than one)")
+                      help=_("which tournament (needed when the store has more than one)"))
     seat.add_argument("--round", type=int, required=True, metavar="R")
     seat.add_argument("--table", type=int, required=True, metavar="T")
-    seat.add_argument("--seat", required=True, metavar="S", help="the seat letter: A, B, C, D")
-    seat.add_argument("--player", required=True, metavar="NAME", help="who sat there")
+    seat.add_argument("--seat", required=True, metavar="S", help=_("the seat letter: A, B, C, D"))
+    seat.add_argument("--player", required=True, metavar="NAME", help=_("who sat there"))
     add_db_argument(seat)
 
 
@@ -61,11 +65,12 @@ def run(args: argparse.Namespace) -> ExitCode:
     if args.action == "seat":
         return _seat(args)
     if not args.name.strip():
-        raise PulkaCommandError("NAME must not be empty", ExitCode.BAD_ARGS)
+        raise PulkaCommandError(_("NAME must not be empty"), ExitCode.BAD_ARGS)
     for option in ("rounds", "tables"):
         value = getattr(args, option)
         if value is not None and value < 1:
-            raise PulkaCommandError(f"--{option}: must be 1 or more, got {value}",
+            raise PulkaCommandError(_("--{option}: must be 1 or more, got {n}").format(
+                option=option, n=value),
                                     ExitCode.BAD_ARGS)
     draw = load_draw(args.draw) if args.draw is not None else None
     seatings = [(s.round, s.table, SEATS[:draw.players], s.names)
@@ -75,8 +80,12 @@ def run(args: argparse.Namespace) -> ExitCode:
     with open_store(args.db) as store:
         store.new_tournament(args.name, rounds, tables, seatings)
     players = len({n for s in seatings for n in s[3] if n})
-    print(f"{args.db}: tournament {args.name!r}, {rounds or 0} rounds x {tables or 0} tables"
-          + (f", {players} players from {args.draw}" if draw else ""))
+    print(_("{db}: tournament {name!r}, {rounds} x {tables}").format(
+        db=args.db, name=args.name,
+        rounds=ngettext("{n} round", "{n} rounds", rounds or 0).format(n=rounds or 0),
+        tables=ngettext("{n} table", "{n} tables", tables or 0).format(n=tables or 0))
+          + (", " + ngettext("{n} player from {file}", "{n} players from {file}", players).format(
+              n=players, file=args.draw) if draw else ""))
     if draw is not None:
         print(f"pulka tournament: {args.draw}: {draw.describe()}", file=sys.stderr)
     return ExitCode.OK
@@ -96,10 +105,12 @@ def _list(args: argparse.Namespace) -> ExitCode:
         print()
         return ExitCode.OK
     for name, counts, gaps in listed:
-        states = ", ".join(f"{n} {s.replace('_', ' ')}" for s, n in sorted(counts.items()))
-        print(f"{name or '(no tournament)'}: {sum(counts.values())} sheets"
+        states, total = states_text(counts), sum(counts.values())
+        print(f"{name or _('(no tournament)')}: "
+              + ngettext("{n} sheet", "{n} sheets", total).format(n=total)
               + (f" ({states})" if states else ""))
-        print("\n".join(f"  missing: {gap.text()}" for gap in gaps) or "  missing: nothing")
+        print("\n".join("  " + _("missing: {what}").format(what=gap.text()) for gap in gaps)
+              or "  " + _("missing: nothing"))
     return ExitCode.OK
 
 
@@ -107,12 +118,15 @@ def _seat(args: argparse.Namespace) -> ExitCode:
     """Seat a player at one seat of one table; the table's games settle again."""
     seat, player = args.seat.strip().upper(), args.player.strip()
     if not player:
-        raise PulkaCommandError("--player: name who sat there", ExitCode.BAD_ARGS)
+        raise PulkaCommandError(_("--player: name who sat there"), ExitCode.BAD_ARGS)
     if len(seat) != 1 or seat not in SEATS:
-        raise PulkaCommandError(f"--seat: one of {', '.join(SEATS)}, got {args.seat!r}",
+        raise PulkaCommandError(_("--seat: one of {list}, got {value!r}").format(
+            list=", ".join(SEATS), value=args.seat),
                                 ExitCode.BAD_ARGS)
     with open_store(args.db, create=False) as store:
         sheets = store.seat(args.tournament, args.round, args.table, seat, player)
-    print(f"{args.db}: round {args.round} table {args.table} seat {seat}: {player}; "
-          + (f"settled again: {', '.join(sheets)}" if sheets else "no sheet of that table yet"))
+    print(_("{db}: round {round} table {table} seat {seat}: {player}; ").format(
+        db=args.db, round=args.round, table=args.table, seat=seat, player=player)
+          + (_("settled again: {ids}").format(ids=", ".join(sheets)) if sheets
+             else _("no sheet of that table yet")))
     return ExitCode.OK

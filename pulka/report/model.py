@@ -20,6 +20,7 @@ from typing import Any
 from forms.layout import build_layout, layout_by_id
 from forms.model import Layout
 from pulka.i18n import N_, _, ngettext
+from pulka.report.finding_text import note_text, penalty_text
 from pulka.report.judged import Judged, applied_penalty, ruling_text
 from pulka.report.pages import (
     Mark,
@@ -30,7 +31,8 @@ from pulka.report.pages import (
     page_images,
     scan_images,
 )
-from pulka.report.text import number
+from pulka.report.reasons import reason_text
+from pulka.report.text import number, rules_text
 from pulka.store.doubts import scan_doubts
 from scanner.results import FieldReading, SheetScan, entry_key, ink_shares
 from scoring import (
@@ -196,7 +198,7 @@ def build_report(record_doc: dict[str, Any], scan: SheetScan | None = None,
     sheet_id = scan.sheet_id if scan is not None else ""
     return SheetReport(
         name=name or sheet_id or "report", sheet_id=sheet_id, source=source,
-        seats=record.seats, names=dict(record.names), rules=record.rules.describe(),
+        seats=record.seats, names=dict(record.names), rules=rules_text(record.rules),
         rules_id=record.rules.id, stake=record.rules.stake, finished=sheet.finished,
         scanned=scan is not None, pages=pages, findings=views, doubts=doubts,
         columns=_columns(record, sheet, findings), deals=tuple(_deal_view(d)
@@ -236,7 +238,7 @@ def _finding_view(label: str, finding: Finding, sheet: ExpectedSheet, deals: dic
     reasons: tuple[str, ...] = ()
     for entry in sheet.column(finding.column):
         if entry.deal == finding.deal and finding.deal is not None:
-            reasons = entry.reasons
+            reasons = tuple(map(reason_text, entry.reasons))
     field = fields.get(_field_key(finding)) if finding.entry is not None else None
     crop = None
     if field is not None:
@@ -248,7 +250,8 @@ def _finding_view(label: str, finding: Finding, sheet: ExpectedSheet, deals: dic
         expected=_("no entry") if finding.expected is None else number(finding.expected),
         deal=finding.deal, deal_text=_deal_text(deal) if deal is not None else
         (_("end of game") if finding.deal is None else _("deal {n}").format(n=finding.deal)),
-        reasons=reasons, rule=finding.rule, penalty=finding.penalty, note=finding.note,
+        reasons=reasons, rule=finding.rule, penalty=penalty_text(finding),
+        note=note_text(finding),
         crop_png=crop, reading_doubtful=field is not None and field.status == "doubtful")
 
 

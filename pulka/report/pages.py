@@ -15,6 +15,7 @@ from forms.model import Box, EntryCell, Layout
 from forms.render.fill import FillError, fill_from_record
 from forms.render.raster import render_pages
 from forms.render.sheet import SheetFill, SheetRequest, render_pdf_bytes
+from pulka.i18n import current_language
 from pulka.report import constants as k
 from pulka.report.crops import crop_image
 from scanner.results import FieldReading, SheetScan, split_crop
@@ -186,9 +187,10 @@ def page_images(record: GameRecord, sheet: ExpectedSheet, layout: Layout,
     wanted = [p.index for p in layout.pages
               if p.kind == "triangle" or p.first_row < max(1, len(record.deals))
               or any(m.page == p.index for m in marks)]
-    requests = [SheetRequest(layout, identity, "ru", fills[0])]
+    language = current_language()  # the drawn sheet speaks the report's language
+    requests = [SheetRequest(layout, identity, language, fills[0])]
     if scan is None:
-        requests.append(SheetRequest(layout, identity, "ru",
+        requests.append(SheetRequest(layout, identity, language,
                                      _written_fill(record, layout, fills[0])))
     pdf = render_pdf_bytes(requests)
     count = len(layout.pages)

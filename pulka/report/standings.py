@@ -30,6 +30,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 
+from pulka.i18n import N_
 from pulka.store.database import Store
 from pulka.store.standings import SeatResult, StandingsRows, result_is_final
 from scoring.jsonio import fraction_json
@@ -38,7 +39,7 @@ log = logging.getLogger(__name__)
 
 STANDINGS_FORMAT = "pulka-standings/1"
 TIEBREAKS = ("remises", "allpass")
-NO_SHEET = "no sheet yet"
+NO_SHEET = N_("no sheet yet")
 
 
 def whists_text(value: Fraction) -> str:

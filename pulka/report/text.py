@@ -4,9 +4,21 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from pulka.i18n import _, decimal_text, ngettext
-from scoring import Column, ExpectedSheet, Finding, GameRecord, Settlement
+from pulka.i18n import N_, _, decimal_text, ngettext
+from scoring import Column, ExpectedSheet, GameRecord, Settlement
 from scoring.columns import sheet_columns
+from scoring.rules import RuleSet
+
+VARIANT_NAMES = {"sochi": N_("Sochi"), "leningrad": N_("Leningrad"), "rostov": N_("Rostov")}
+"""The variants' names for people (the rules keep the code: ``sochi``)."""
+
+
+def rules_text(rules: RuleSet) -> str:
+    """One line for people, in the chosen language: ``Sochi, 3 players, pool 20``."""
+    variant = VARIANT_NAMES.get(rules.variant)
+    players = ngettext("{n} player", "{n} players", rules.players).format(n=rules.players)
+    pool = _("pool by time") if rules.pool is None else _("pool {n}").format(n=rules.pool)
+    return ", ".join([_(variant) if variant else rules.variant, players, pool])
 
 
 def number(value: Fraction) -> str:
@@ -45,7 +57,7 @@ def totals_text(record: GameRecord, sheet: ExpectedSheet) -> str:
                 for other in seats]
         rows.append(row)
     deals = ngettext("{n} deal", "{n} deals", len(record.deals)).format(n=len(record.deals))
-    lines = [record.rules.describe() + " " + _("(rules {id}), {deals}").format(
+    lines = [rules_text(record.rules) + " " + _("(rules {id}), {deals}").format(
                  id=record.rules.id, deals=deals)
              + ("" if sheet.finished else ", " + _("not finished")), "", _table(header, rows),
              "", _("Running totals (Codex 4.2.1):")]
@@ -104,14 +116,6 @@ def settlement_text(settlement: Settlement, money_unit: str = "") -> str:
     return "\n".join(lines)
 
 
-def findings_text(findings: list[Finding]) -> str:
-    """One line per finding, or a line saying there are none."""
-    if not findings:
-        return _("No findings: every written total agrees with the rules.")
-    head = ngettext("{n} finding:", "{n} findings:", len(findings)).format(n=len(findings))
-    return "\n".join([head] + [f"  {f}" for f in findings])
-
-
 def remainder_text(seat: str, mountain_change: int, compensation: int) -> str:
     """Codex 4.2.12 in words."""
     if mountain_change < 0:
@@ -125,3 +129,19 @@ def remainder_text(seat: str, mountain_change: int, compensation: int) -> str:
         who = ngettext("{seat} writes {n} whist on each other player.",
                        "{seat} writes {n} whists on each other player.", -compensation)
     return f"{point.format(seat=seat)} {who.format(seat=seat, n=abs(compensation))}"
+
+
+STATE_NAMES = {"read": N_("read"), "needs_review": N_("needs review"),
+               "audited": N_("audited"), "settled": N_("settled")}
+"""A stored sheet's state for people (the store keeps the code: ``needs_review``)."""
+
+
+def state_text(state: str) -> str:
+    """A sheet state in the chosen language: ``needs_review`` -> ``needs review``."""
+    name = STATE_NAMES.get(state)
+    return _(name) if name else state.replace("_", " ")
+
+
+def states_text(counts: dict[str, int]) -> str:
+    """Sheets counted by state: ``2 settled, 1 needs review`` (empty when there are none)."""
+    return ", ".join(f"{n} {state_text(s)}" for s, n in sorted(counts.items()))

@@ -10,6 +10,7 @@ import json
 import sqlite3
 from typing import Any
 
+from pulka.i18n import _
 from pulka.store.joins import game_of
 from scanner.results import SheetScan
 
@@ -24,7 +25,8 @@ def is_blank(scan: SheetScan) -> bool:
 
 
 def _differences(stored: dict[str, Any], new: dict[str, Any]) -> list[str]:
-    return [f"{name} {new.get(name)!r}, stored {stored.get(name)!r}" for name in IDENTITY_FIELDS
+    return [_("{field} {new!r}, stored {stored!r}").format(
+        field=name, new=new.get(name), stored=stored.get(name)) for name in IDENTITY_FIELDS
             if (stored.get(name) or None) != (new.get(name) or None)]
 
 
@@ -36,26 +38,30 @@ def refusal(conn: sqlite3.Connection, scan: SheetScan, tournament: str | None,
     sheet of any other tournament it does not hold yet is refused. With ``replace``, a sheet
     id stored with another identity is stored again.
     """
-    sheet = f"sheet {scan.sheet_id}"
+    sheet = scan.sheet_id
     if is_blank(scan):
-        return (f"{sheet} is blank (no deal, no entry written): not a game, not stored; if it "
-                f"was played, scan its written pages")
+        return _("sheet {id} is blank (no deal, no entry written): not a game, not stored; if "
+                 "it was played, scan its written pages").format(id=sheet)
     name = str(scan.identity.get("tournament") or "")
     held = [r[0] for r in conn.execute("SELECT name FROM tournaments ORDER BY id")]
     if held and name not in held and name != tournament:
-        whose = f"of tournament {name!r}" if name else "printed outside a tournament"
-        return (f"{sheet} is {whose}, the store holds "
-                f"{', '.join(map(repr, held))}: not stored; if it belongs here, run pulka "
-                f"import --tournament {json.dumps(name, ensure_ascii=False)} to add "
-                f"{'that tournament' if name else 'such sheets'}, or import it into its own "
-                f"store with --db")
+        holds, option = ", ".join(map(repr, held)), json.dumps(name, ensure_ascii=False)
+        if name:
+            return _("sheet {id} is of tournament {name!r}, the store holds {held}: not stored; "
+                     "if it belongs here, run pulka import --tournament {option} to add that "
+                     "tournament, or import it into its own store with --db").format(
+                         id=sheet, name=name, held=holds, option=option)
+        return _("sheet {id} is printed outside a tournament, the store holds {held}: not "
+                 "stored; if it belongs here, run pulka import --tournament {option} to add "
+                 "such sheets, or import it into its own store with --db").format(
+                     id=sheet, held=holds, option=option)
     row = conn.execute("SELECT identity_json FROM sheets WHERE sheet_id = ?",
                        (scan.sheet_id,)).fetchone()
     differences = [] if row is None else _differences(json.loads(row[0]), scan.identity)
     if differences and not replace:
-        return (f"{sheet} is stored already with another identity ({'; '.join(differences)}): "
-                f"not replaced; check which sheet is right, and import this one with "
-                f"--replace if it is")
+        return _("sheet {id} is stored already with another identity ({differences}): not "
+                 "replaced; check which sheet is right, and import this one with --replace if "
+                 "it is").format(id=sheet, differences="; ".join(differences))
     return None
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from forms.identity import first_sheet_id
+from pulka.i18n import _, ngettext
 from pulka.store.rebuild import parse_key, rebuild_record
 from pulka.store.rows import sheet_cells, sheet_head
 from scanner.results import CellStatus, entry_key, row_key
@@ -39,7 +40,7 @@ def pages_text(pages: list[int]) -> str:
         else:
             runs.append([page])
     parts = [f"{r[0] + 1}" if len(r) == 1 else f"{r[0] + 1}-{r[-1] + 1}" for r in runs]
-    return f"page{'s' if len(pages) > 1 else ''} {', '.join(parts)}"
+    return ngettext("page {list}", "pages {list}", len(pages)).format(list=", ".join(parts))
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,7 @@ def game_of(conn: sqlite3.Connection, sheet_pk: int) -> Game:
     joined: list[tuple[str, Any]] = []
     fields: list[tuple[str, Any, bool]] = []
     own_docs, doubtful = {}, {}
-    for pk, continuation, _ in parts:
+    for pk, continuation, _id in parts:
         cells = sheet_cells(conn, pk)
         doubtful[pk] = sum(1 for c in cells if c.status is CellStatus.DOUBTFUL and not c.verified)
         own_docs[pk] = rebuild_record(heads[pk].identity, heads[pk].scan_record,
@@ -110,10 +111,10 @@ def game_of(conn: sqlite3.Connection, sheet_pk: int) -> Game:
 
 def _held(parts: list[tuple[int, int, str]], missing: dict[int, list[int]]) -> str | None:
     """What to scan before the game can be scored: missing pages, then missing sheets."""
-    wanted = [f"{pages_text(missing[pk])} of sheet {sheet_id}"
-              for pk, _, sheet_id in parts if missing[pk]]
+    wanted = [_("{pages} of sheet {id}").format(pages=pages_text(missing[pk]), id=sheet_id)
+              for pk, _c, sheet_id in parts if missing[pk]]
     first = first_sheet_id(parts[0][2])
-    numbers = {c for _, c, _ in parts}
-    wanted += [f"sheet {first}" + (f"-C{c}" if c else "") + " (not imported)"
+    numbers = {c for _pk, c, _id in parts}
+    wanted += [_("sheet {id} (not imported)").format(id=first + (f"-C{c}" if c else ""))
                for c in range(max(numbers)) if c not in numbers]
-    return f"scan {'; '.join(wanted)}" if wanted else None
+    return _("scan {what}").format(what="; ".join(wanted)) if wanted else None

@@ -8,6 +8,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from forms.identity import first_sheet_id
+from pulka.i18n import _, ngettext
 from pulka.store.joins import game_of
 
 MISSING_FORMAT = "pulka-missing/1"
@@ -40,11 +41,11 @@ class RoundGaps:
         """
         parts = []
         if self.tables:
-            parts.append(f"no sheet from table{'s' if len(self.tables) > 1 else ''} "
-                         f"{', '.join(map(str, self.tables))}")
-        parts += [f"table {g.table}: {g.scan}" if g.table is not None else g.scan
-                  for g in self.held]
-        return f"round {self.round}: {'; '.join(parts)}"
+            parts.append(ngettext("no sheet from table {list}", "no sheet from tables {list}",
+                                  len(self.tables)).format(list=", ".join(map(str, self.tables))))
+        parts += [_("table {n}: {what}").format(n=g.table, what=g.scan) if g.table is not None
+                  else g.scan for g in self.held]
+        return _("round {n}: {what}").format(n=self.round, what="; ".join(parts))
 
     def to_json(self) -> dict[str, object]:
         """The round in ``pulka-missing/1``."""

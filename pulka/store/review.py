@@ -23,6 +23,8 @@ import sqlite3
 from collections.abc import Collection
 from typing import Any
 
+from pulka.i18n import _
+from pulka.report.finding_text import stored_finding_text
 from pulka.store.database import Store
 from pulka.store.errors import StoreError
 from pulka.store.rebuild import parse_key
@@ -59,15 +61,17 @@ def cell_label(key: str, players: dict[str, str], deal: int | None = None) -> st
     """
     where = parse_key(key)
     if isinstance(where, int):
-        return f"deal {deal if deal is not None else where + 1} (row {where + 1})"
+        return _("deal {n} (row {row})").format(n=deal if deal is not None else where + 1,
+                                                row=where + 1)
     seat, kind, on, n = where
 
     def who(s: str) -> str:
         return f"{players[s]} ({s})" if players.get(s) else s
 
-    column = f"whists on {who(on)}" if on else kind
-    text = f"{who(seat)} · {column} · entry {n + 1}"
-    return text + (f" · deal {deal}" if deal is not None else "")
+    column = _("whists on {seat}").format(seat=who(on)) if on else \
+        {"pool": _("pool"), "mountain": _("mountain")}.get(kind, kind)
+    text = f"{who(seat)} · {column} · " + _("entry {n}").format(n=n + 1)
+    return text + (" · " + _("deal {n}").format(n=deal) if deal is not None else "")
 
 
 def finding_key(finding: dict[str, Any]) -> str | None:
@@ -160,7 +164,8 @@ def panel(store: Store, sheet_id: str) -> dict[str, Any]:
     ``finding_key``, that a ruling names), settlement by player, and sign-off."""
     summary = store.sheet_summary(sheet_id)
     players = summary["players"]
-    findings = [{**f, "finding_key": f["key"], "key": finding_key(f)}
+    findings = [{**f, "finding_key": f["key"], "key": finding_key(f),
+                 "text": stored_finding_text(f, summary["columns"])}
                 for f in summary["findings"]]
     settlement = [{"seat": seat, "player": players.get(seat, seat), **row}
                   for seat, row in summary["settlement"].items()]

@@ -14,6 +14,7 @@ import re
 import sqlite3
 from collections.abc import Callable, Sequence
 
+from pulka.i18n import _
 from pulka.store.errors import StoreError
 
 _WORD = re.compile(r"[^\W_]+")
@@ -65,21 +66,24 @@ def player_for(conn: sqlite3.Connection, tid: int, printed: str, drawn: str | No
         if not printed or printed == drawn:
             return drawn, None
         if same_person(printed, drawn):
-            return drawn, f"{where}: the printed name {printed!r} is taken as the draw's {drawn!r}"
-        return drawn, (f"{where}: the printed name {printed!r} is not the draw's {drawn!r}; "
-                       f"counted for {drawn!r} (if {printed!r} sat there, run pulka tournament "
-                       f"seat)")
+            return drawn, _("{where}: the printed name {printed!r} is taken as the draw's "
+                            "{drawn!r}").format(where=where, printed=printed, drawn=drawn)
+        return drawn, _("{where}: the printed name {printed!r} is not the draw's {drawn!r}; "
+                        "counted for {drawn!r} (if {printed!r} sat there, run pulka tournament "
+                        "seat)").format(where=where, printed=printed, drawn=drawn)
     known = [r[0] for r in conn.execute("SELECT name FROM players WHERE tournament_id = ?",
                                         (tid,))]
     if printed in known:
         return printed, None
     fits = [name for name in known if same_person(printed, name)]
     if len(fits) == 1:
-        return fits[0], f"{where}: the printed name {printed!r} is taken as {fits[0]!r}"
+        return fits[0], _("{where}: the printed name {printed!r} is taken as {name!r}").format(
+            where=where, printed=printed, name=fits[0])
     if len(fits) > 1:
-        return printed, (f"{where}: the printed name {printed!r} fits {len(fits)} players "
-                         f"({', '.join(map(repr, fits))}); stored as a player of its own: "
-                         f"run pulka tournament seat to name who sat there")
+        return printed, _("{where}: the printed name {printed!r} fits {n} players ({names}); "
+                          "stored as a player of its own: run pulka tournament seat to name who "
+                          "sat there").format(where=where, printed=printed, n=len(fits),
+                                              names=", ".join(map(repr, fits)))
     return printed, None
 
 
@@ -91,7 +95,8 @@ def seat_players(conn: sqlite3.Connection, sheet_pk: int, tid: int, table_pk: in
     notes = []
     for seat, name in zip(seats, names, strict=False):
         fallback = drawn.get(seat) or f"{place} {seat}"
-        player, note = player_for(conn, tid, name, drawn.get(seat), f"{place} seat {seat}") \
+        player, note = player_for(conn, tid, name, drawn.get(seat),
+                                  _("{sheet} seat {seat}").format(sheet=place, seat=seat)) \
             if name else (fallback, None)
         if note:
             notes.append(note)

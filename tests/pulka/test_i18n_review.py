@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from review_fixture import SHEET1, build_store
 from review_page import Page, chromium, serving, stored
+from test_i18n_cli import ENGINE_WORDS
 from test_i18n_report import LATIN_WORD, english_phrases
 
 from pulka import i18n
@@ -135,5 +136,26 @@ def test_the_catalogue_route(server: ReviewServer) -> None:
     try:
         with urllib.request.urlopen(f"{server.url}api/catalogue", timeout=10) as answer:
             assert json.loads(answer.read())["lang"] == "ru"
+    finally:
+        i18n.use_language("en")
+
+
+@pytest.mark.parametrize("language", ["ru", "uk"])
+def test_a_server_speaking_the_language_labels_cells_and_findings_in_it(
+        browser: Any, tmp_path: Path, language: str) -> None:
+    """``pulka --lang uk review``: the store's parts of the page (the card's cell label, the
+    findings) in the server's language too; the rules engine's reasons stay its own."""
+    i18n.use_language(language)
+    try:
+        with serving(build_store(tmp_path)) as server:
+            page = Page(browser, server, tmp_path)
+            assert browser.execute_script("return document.documentElement.lang") == language
+            findings = page.text(".findings")
+            assert {"ru": "сдача 18 (строка 18)", "uk": "роздача 18 (рядок 18)"}[language] \
+                in page.text("#card h2")
+            assert {"ru": "ожидалось", "uk": "очікувалося"}[language] in findings
+            assert english_left(ENGINE_WORDS.sub(" ", page.text("#card h2") + " " + findings)) \
+                == []
+            page.screenshot(f"review-server-{language}.png")
     finally:
         i18n.use_language("en")

@@ -63,7 +63,7 @@ def test_bad_files_are_reported_and_the_rest_imported(
     assert main(["import", str(tmp_path / "in"), "--db", str(db)]) == 5  # PARTIAL
     captured = capsys.readouterr()
     assert f"{bad}: not a readable pulka-scan/1 document" in captured.err
-    assert "imported 2 sheets" in captured.out and "1 files failed" in captured.out
+    assert "imported 2 sheets" in captured.out and "1 file failed" in captured.out
     assert table_counts(db)["sheets"] == 2
 
 

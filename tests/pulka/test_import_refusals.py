@@ -35,7 +35,7 @@ def test_a_sheet_id_stored_with_another_identity_is_refused_unless_replaced(
     db = tmp_path / "t.sqlite"
     assert run(db, capsys, "import", str(tmp_path / "a"))[0] == 0
     code, out, err = run(db, capsys, "import", str(tmp_path / "b"))
-    assert code == 1 and "imported 0 sheets" in out and "1 sheets refused" in out
+    assert code == 1 and "imported 0 sheets" in out and "1 sheet refused" in out
     assert (f"sheet {scan.sheet_id} is stored already with another identity (table 3, "
             f"stored 2): not replaced") in err, err
     code, out, err = run(db, capsys, "import", str(tmp_path / "b"), "--replace", "--json")

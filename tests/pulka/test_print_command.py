@@ -148,8 +148,9 @@ def test_a_continuation_of_a_draw_sheet_names_the_first_sheet(draw: Path,
                                                               tmp_path: Path) -> None:
     batch = _batch(draw, tmp_path)
     out = tmp_path / "continued.pdf"
-    assert main(["print", "--players", "3", "--tournament", "Open", "--draw", str(draw),
-                 "--round", "2", "--table", "3", "--continuation", "1", "-o", str(out)]) == 0
+    assert main(["--lang", "ru", "print", "--players", "3", "--tournament", "Open", "--draw",
+                 str(draw), "--round", "2", "--table", "3", "--continuation", "1", "-o",
+                 str(out)]) == 0
     first = _qr(batch, 3 * DRAW_ORDER.index((2, 3)))
     for page in (0, 2):
         continued = _qr(out, page)

@@ -37,7 +37,7 @@ def test_a_rerun_scans_nothing_and_a_changed_page_is_reported(
     for image in sorted(SAMPLE.glob("page-*.jpg")):
         shutil.copy(image, tmp_path / "in" / image.name)
     code, out, _ = imported(tmp_path, capsys)
-    assert code in (ExitCode.OK, ExitCode.FINDINGS) and "imported 1 sheets" in out, out
+    assert code in (ExitCode.OK, ExitCode.FINDINGS) and "imported 1 sheet" in out, out
     with Store(tmp_path / "t.sqlite") as store:
         (sheet,) = store.sheet_ids()
         key = "entry:A:pool:0"
@@ -55,7 +55,7 @@ def test_a_rerun_scans_nothing_and_a_changed_page_is_reported(
     assert image is not None
     assert cv2.imwrite(str(changed), image, [cv2.IMWRITE_JPEG_QUALITY, 93])
     code, out, err = imported(tmp_path, capsys)
-    assert "imported 1 sheets" in out and "skipped 2 images already imported" in out, err
+    assert "imported 1 sheet" in out and "skipped 2 images already imported" in out, err
     assert f"sheet {sheet} page 1 was imported before from another image" in err, err
     with Store(tmp_path / "t.sqlite") as store:
         (value, by) = store.conn.execute(
@@ -72,7 +72,7 @@ def test_a_dangling_link_and_a_pipe_are_reported_and_the_good_sheet_stored(
     (odd / "gone.png").symlink_to(tmp_path / "nowhere.png")
     os.mkfifo(odd / "pipe.png")
     code, out, err = imported(tmp_path, capsys)
-    assert code == ExitCode.PARTIAL and "imported 1 sheets" in out, (out, err)
+    assert code == ExitCode.PARTIAL and "imported 1 sheet" in out, (out, err)
     lines = err.splitlines()
     assert len(lines) == 2 and all("not a regular file" in line for line in lines), err
     assert "gone.png" in err and "pipe.png" in err

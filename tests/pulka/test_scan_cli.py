@@ -46,7 +46,7 @@ def test_a_batch_goes_on_past_bad_files(batch: Path, tmp_path: Path,
     truth = json.loads((SAMPLE / "truth.json").read_text(encoding="utf-8"))
     assert json.loads(records[0].read_text(encoding="utf-8"))["deals"] == \
         truth["record"]["deals"]
-    assert "1 sheets read" in err and "4 files failed" in err
+    assert "1 sheet read" in err and "4 files failed" in err
 
 
 def test_a_missing_page_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

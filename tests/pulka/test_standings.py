@@ -146,7 +146,7 @@ def test_show_and_tournament_commands(store: Store, tmp_path: Path,
     draw = tmp_path / "draw.csv"
     draw.write_text("round,table,A,B,C,D\n1,1,W,X,Y,Z\n2,1,Z,Y,X,W\n")
     assert main(["tournament", "new", "Four", "--draw", str(draw), "--db", db]) == 0
-    assert "1 tables, 4 players" in capsys.readouterr().out
+    assert "1 table, 4 players" in capsys.readouterr().out
     assert main(["tournament", "new", "Four", "--db", db]) == 2
     assert main(["standings", "--db", db]) == 2  # two tournaments: name one
     assert main(["standings", "--db", db, "--tournament", "Four"]) == 0

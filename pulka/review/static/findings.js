@@ -53,7 +53,7 @@ function findingItem(panel, f, marked) {
     class: [marked ? "marked" : "", waits ? "waits" : "", f.ruling ? "ruled" : ""]
       .join(" ").trim() || null,
     onclick: () => f.key && showCellInSheet(panel.sheet, f.key),
-  }, el("span", { class: "n" }, `${f.number}. `), f.message,
+  }, el("span", { class: "n" }, `${f.number}. `), f.text || f.message,
   el("div", { class: "finding-state" }, state),
   el("div", { class: "rulings" }, button("apply", t("Apply"), t("apply the 4.2.7 penalty (p)")),
     button("waive", t("Waive"), t("waive the penalty (w)")),
