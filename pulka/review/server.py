@@ -178,7 +178,7 @@ class ReviewHandler(BaseHTTPRequestHandler):
         status = {HTTPStatus.NOT_IMPLEMENTED: HTTPStatus.METHOD_NOT_ALLOWED,
                   HTTPStatus.HTTP_VERSION_NOT_SUPPORTED: HTTPStatus.BAD_REQUEST
                   }.get(HTTPStatus(code), HTTPStatus(code))
-        with contextlib.suppress(CLIENT_GONE):
+        with contextlib.suppress(*CLIENT_GONE):
             self._error(status, (message or status.phrase)[:200])
         self.close_connection = True
 
