@@ -7,7 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from pulka.i18n import N_, _
-from scoring.audit import Doubts, Finding, finding_key, rests_on
+from scoring.audit import Finding
+from scoring.rulings import Doubts, finding_key, rests_on
 
 RULING_WORDS = {"apply": N_("penalty applied by {who} at {at}"),
                 "waive": N_("penalty waived by {who} at {at}")}

@@ -46,10 +46,10 @@ from scoring import (
     expected_sheet,
     parse_record,
 )
-from scoring.audit import Doubts, penalised, rests_on
 from scoring.columns import sheet_columns
 from scoring.errors import RecordError
 from scoring.notation import parse_contract
+from scoring.rulings import Doubts, penalised, rests_on
 from scoring.settlement import settle
 
 log = logging.getLogger(__name__)

@@ -7,8 +7,8 @@ from typing import Any
 
 from pulka.store.rebuild import parse_key
 from scanner.results import CellStatus, FieldReading
-from scoring.audit import Doubts
 from scoring.columns import Column, ColumnKind
+from scoring.rulings import Doubts
 
 
 def scan_doubts(fields: Iterable[FieldReading]) -> Doubts:

@@ -38,9 +38,10 @@ from pulka.store.joins import game_of
 from pulka.store.redecode import redecode_sheet
 from pulka.store.schema import FindingStatus, RulingAction, SheetState
 from scoring import GameRecord, ScoringError, audit, expected_sheet, parse_record
-from scoring.audit import Doubts, Finding, finding_key, penalised, rests_on
+from scoring.audit import Finding
 from scoring.columns import Column, ColumnKind
 from scoring.jsonio import finding_json, fraction_json
+from scoring.rulings import Doubts, finding_key, penalised, rests_on
 from scoring.settlement import MOUNTAIN_POINT_WHISTS, settle
 from scoring.sheet import ExpectedSheet
 
@@ -154,7 +155,7 @@ def score(doc: dict[str, Any], doubts: Doubts | None = None,
 def judged_findings(findings: list[Finding], doubts: Doubts
                     ) -> list[tuple[Finding, FindingStatus]]:
     """Each finding with its status; one that waits for review loses its proposed penalty
-    (:func:`scoring.audit.rests_on` says which fields a finding rests on)."""
+    (:func:`scoring.rulings.rests_on` says which fields a finding rests on)."""
     return [(replace(f, penalty=None), FindingStatus.WAITS) if rests_on(f, doubts)
             else (f, FindingStatus.ERROR) for f in findings]
 

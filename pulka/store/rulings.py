@@ -1,7 +1,7 @@
 """A judge's desk in the store: a ruling on each finding, a cell corrected as a misread, and
 the sheet signed off (FSPR practice: the judge checks and rules).
 
-A ruling is kept under the finding's key (:func:`scoring.audit.finding_key`): it holds while
+A ruling is kept under the finding's key (:func:`scoring.rulings.finding_key`): it holds while
 the audit says the same thing, and lapses when a correction changes the finding. An applied
 4.2.7 penalty enters the settlement (:func:`pulka.store.refresh.score`). A finding that waits
 for review (it rests on a doubtful field) takes no ruling until its fields are verified.

@@ -227,7 +227,7 @@ CREATE TABLE signoffs (
     at TEXT NOT NULL
 );
 """
-"""Version 4: a finding's key (:func:`scoring.audit.finding_key`) and status (an error, or
+"""Version 4: a finding's key (:func:`scoring.rulings.finding_key`) and status (an error, or
 waiting for review: it rests on a doubtful field); a judge's ruling per finding (the 4.2.7
 penalty applied or waived, kept under the finding's key, so it lapses when the finding
 changes); a sheet's sign-off (dropped whenever the sheet is scored again)."""

@@ -13,7 +13,7 @@ from pulka.store.errors import StoreError
 from pulka.store.joins import game_of
 from pulka.store.rows import CellRow, SignOff, named_rows, sheet_cells, sheet_signoff
 from scanner.results import CellStatus, FieldReading, ScannedPage, SheetScan
-from scoring.audit import Doubts
+from scoring.rulings import Doubts
 
 
 @dataclass(frozen=True)
