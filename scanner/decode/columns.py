@@ -171,9 +171,27 @@ def decode_column(entries: Sequence[ColumnEntry], expected: Sequence[SheetEntry]
         decisions = [was if was.status == "empty" else now
                      for was, now in zip(decisions, again, strict=True)]
         column = pinned
-    # the blank entries after the last written one are the column's end: empty
-    return decisions + [EntryDecision("empty", None, 1.0, ((None, 1.0),))
-                        for _ in entries[written:]]
+    return decisions + _column_end(entries[written:], expected, written)
+
+
+def _column_end(blank: Sequence[ColumnEntry], expected: Sequence[SheetEntry], at: int
+                ) -> list[EntryDecision]:
+    """The blank entries after the last written one (the ``at``-th on): the column's end,
+    *empty*; but *doubtful* where the deal log writes a running total there (the ink may be
+    lost, faint pencil on a black-and-white scan, or the writer skipped it: a person looks).
+    """
+    totals = [e for e in expected if e.deal is not None]
+    out = []
+    for index, entry in enumerate(blank, start=at):
+        want = totals[index] if index < len(totals) and not isinstance(entry, EntryPinned) \
+            else None
+        if want is None or want.total.denominator != 1:
+            out.append(EntryDecision("empty", None, 1.0, ((None, 1.0),)))
+            continue
+        value = int(want.total)
+        out.append(EntryDecision("doubtful", None, 0.0, ((None, 1.0),), value, want.deal,
+                                 f"nothing read, but the rules expected {value}"))
+    return out
 
 
 def _decisions(entries: list[ColumnEntry], expected: Sequence[SheetEntry],
