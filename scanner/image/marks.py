@@ -37,6 +37,10 @@ class MarkThresholds:
 
     marked: float = k.MARKED_DEFAULT_FILL_FRACTION
     cancelled: float = k.CANCELLED_DEFAULT_FILL_FRACTION
+    empty_scale: float | None = None
+    """How far below :attr:`marked` an empty box's fill must lie to be sure it is empty: the
+    spread of the page's own empty boxes (:func:`empty_scale`); ``None``: a share of
+    :attr:`marked` alone, :data:`MARKED_SCALE_SHARE`."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,31 @@ def _otsu(values: Doubles) -> float | None:
     return best_t
 
 
+MARKED_SCALE_SHARE = 0.3
+"""The confidence of a box's state falls to 0.5 at the empty/marked threshold and grows by
+e-fold every this share of the threshold away from it (on the marked side always; on the
+empty side when the page shows no spread of its own)."""
+EMPTY_SCALE_MIN_SHARE = 0.1
+"""The least the empty side's scale may be, as a share of the threshold: a box with no ink
+on a page whose empty boxes all hold none is empty at 1 - 0.5 e^-10. Chosen on the TRAINING
+part (a page's empty boxes hold exactly no ink on flatbed and near photos alike) and the
+legacy profile, where no mark read empty was marked."""
+
+
+def empty_scale(fills: Doubles, marked: float) -> float:
+    """The empty side's scale: the spread (standard deviation) of the fills under the
+    threshold, at least :data:`EMPTY_SCALE_MIN_SHARE` of the threshold and at most
+    :data:`MARKED_SCALE_SHARE` of it (a noisy page is no less sure than before).
+
+    >>> empty_scale(np.zeros(40), 0.06)
+    0.006
+    """
+    below = fills[fills < marked]
+    spread = float(below.std()) if len(below) >= 2 else MARKED_SCALE_SHARE * marked
+    return round(min(max(spread, EMPTY_SCALE_MIN_SHARE * marked),
+                     MARKED_SCALE_SHARE * marked), 6)
+
+
 def mark_thresholds(fills: Sequence[float], covers: Sequence[float] | None = None
                     ) -> MarkThresholds:
     """Thresholds for one page from all its mark boxes' fills and covers (the covers default
@@ -95,18 +124,19 @@ def mark_thresholds(fills: Sequence[float], covers: Sequence[float] | None = Non
         if split is not None and (upper < split).any() and (upper > split).any() and \
                 upper[upper > split].min() - upper[upper < split].max() > 0.15:
             cancelled = min(max(split, lo_c), hi_c)
-    return MarkThresholds(marked, cancelled)
+    return MarkThresholds(marked, cancelled, empty_scale(f, marked))
 
 
 def _confidence(distance: float, scale: float) -> float:
-    return round(1.0 - 0.5 * math.exp(-abs(distance) / scale), 4)
+    return round(1.0 - 0.5 * math.exp(-abs(distance) / scale), 6)
 
 
 def _judge(fill: float, cover: float, thresholds: MarkThresholds) -> tuple[MarkState, float]:
     """The state a fill and cover read as, and how sure that is (0..1)."""
-    near_empty = _confidence(fill - thresholds.marked, 0.3 * thresholds.marked)
+    near_empty = _confidence(fill - thresholds.marked, MARKED_SCALE_SHARE * thresholds.marked)
     if fill < thresholds.marked:
-        return "empty", near_empty
+        scale = thresholds.empty_scale or MARKED_SCALE_SHARE * thresholds.marked
+        return "empty", _confidence(fill - thresholds.marked, scale)
     if cover < thresholds.cancelled:
         return "marked", min(near_empty, _confidence(thresholds.cancelled - cover, 0.08))
     return "cancelled", _confidence(cover - thresholds.cancelled, 0.08)
