@@ -116,15 +116,46 @@ def mark_thresholds(fills: Sequence[float], covers: Sequence[float] | None = Non
         split = _otsu(f[c < lo_c])
         if split is not None:
             marked = min(max(split, lo_m), hi_m)
+    return MarkThresholds(marked, _cancel_threshold(c[f > marked]), empty_scale(f, marked))
+
+
+CANCEL_GAP = 0.15
+"""The least gap of cover between a page's marks and its solid fills for a split to count."""
+SOLID_COVER = 0.9
+"""The cover a cancelled box reaches (filled solid, the legend's way) when the page's covers
+show no plausible split: on the TRAINING part felt-tip zigzag scribbles and loops cover up to
+0.82 of a box and the cancels over them 0.94 and more."""
+
+
+def _cancel_threshold(upper: Doubles) -> float:
+    """The marked/cancelled split of a page's inked boxes' covers ``upper``: Otsu's split
+    between two real groups (a gap of :data:`CANCEL_GAP`) where fewer boxes lie above it
+    than below (a cancel is a correction, rarer than a mark; otherwise the split is sought
+    again above it), kept within the bounds; else the default, unless that would make most
+    boxes cancelled (marks that cover much of their box), then :data:`SOLID_COVER`.
+
+    >>> _cancel_threshold(np.array([0.07, 0.1] + [0.5, 0.6, 0.7, 0.8] * 10 + [0.95, 0.97]))
+    0.9
+    >>> _cancel_threshold(np.array([0.2, 0.25, 0.3] * 5 + [0.9, 0.95]))
+    0.6
+    """
+    lo_c, hi_c = k.CANCELLED_MIN_FILL_FRACTION
+    candidates = upper
+    while len(candidates) >= 2:
+        split = _otsu(candidates)
+        below, above = candidates[candidates < (split or 0.0)], candidates[
+            candidates > (split or 0.0)]
+        if split is None or not len(below) or not len(above):
+            break
+        if (upper > split).sum() < (upper < split).sum():
+            if above.min() - below.max() > CANCEL_GAP:
+                return float(min(max(split, lo_c), hi_c))
+            break
+        candidates = above
     cancelled = k.CANCELLED_DEFAULT_FILL_FRACTION
-    upper = c[f > marked]
-    if len(upper) >= 2:
-        split = _otsu(upper)
-        # only trust a split between two real groups: marks below, solid fills above
-        if split is not None and (upper < split).any() and (upper > split).any() and \
-                upper[upper > split].min() - upper[upper < split].max() > 0.15:
-            cancelled = min(max(split, lo_c), hi_c)
-    return MarkThresholds(marked, cancelled, empty_scale(f, marked))
+    if (upper >= cancelled).sum() > (upper < cancelled).sum():
+        return SOLID_COVER
+    return cancelled
 
 
 def _confidence(distance: float, scale: float) -> float:

@@ -82,3 +82,17 @@ def test_a_box_as_blank_as_the_page_empty_boxes_is_surely_empty() -> None:
     thresholds = mark_thresholds([m.fill for m in marks], [m.cover for m in marks])
     near = _judge(0.8 * thresholds.marked, 0.0, thresholds)
     assert near[0] == "empty" and near[1] < 0.99
+
+
+def test_scribbles_covering_most_of_their_box_are_marks_not_cancels() -> None:
+    """Issue 13, class 6: felt-tip zigzag scribbles cover 0.5-0.82 of their box (a TRAINING
+    page's covers), the cancels over them (filled the legend's way) 0.94 and more; a few thin
+    marks cover 0.1. The scribbles read as marks, the filled boxes as cancelled."""
+    thin = [0.07, 0.08, 0.1, 0.11]
+    scribbles = [0.5 + 0.32 * i / 59 for i in range(60)]
+    filled = [0.94, 0.97, 0.98, 0.99]
+    fills = [0.0] * 400 + [c + 0.2 for c in thin + scribbles + filled]
+    covers = [0.0] * 400 + thin + scribbles + filled
+    thresholds = mark_thresholds(fills, covers)
+    assert all(_judge(c + 0.2, c, thresholds)[0] == "marked" for c in thin + scribbles)
+    assert all(_judge(c + 0.2, c, thresholds)[0] == "cancelled" for c in filled)
