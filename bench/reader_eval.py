@@ -211,17 +211,17 @@ def _group(tallies: dict[str, Tally], keep: Iterable[str], by: int | None) -> di
     return out
 
 
-def report(tallies: dict[str, Tally]) -> list[str]:
+def report(tallies: dict[str, Tally], part: str = "evaluation") -> list[str]:
     """The tables: per class, per dimension, overall; the refusals' messages."""
     open_labels = sorted(k for k in tallies if not k.startswith("legacy"))
     legacy = sorted(k for k in tallies if k.startswith("legacy"))
-    lines = ["evaluation part, per class (glyphs x capture x marks x ink):", HEADER]
+    lines = [f"{part} part, per class (glyphs x capture x marks x ink):", HEADER]
     lines += [tallies[k].row(k) for k in open_labels]
     for by, name in enumerate(("glyph source", "capture", "marks", "ink")):
-        lines += ["", f"evaluation part, by {name}:", HEADER]
+        lines += ["", f"{part} part, by {name}:", HEADER]
         lines += [t.row(k) for k, t in sorted(_group(tallies, open_labels, by).items())]
     lines += ["", "overall:", HEADER]
-    for name, keep in (("evaluation part", open_labels), ("legacy profile", legacy)):
+    for name, keep in ((f"{part} part", open_labels), ("legacy profile", legacy)):
         if keep:
             lines.append(_group(tallies, keep, None)["all"].row(name))
     lines += [tallies[k].row(k) for k in legacy]
@@ -262,7 +262,7 @@ def main() -> None:
         made_s = time.perf_counter() - start
         tallies = read_set(made, work / "scans")
         read_s = time.perf_counter() - start - made_s
-    print("\n".join(report(tallies) + (listing(tallies) if args.list else [])))
+    print("\n".join(report(tallies, args.part) + (listing(tallies) if args.list else [])))
     print(f"\n{len(made)} sheets: {made_s:.0f} s to make, {read_s:.0f} s to read "
           f"({read_s / max(len(made), 1):.1f} s per sheet)")
     if args.json:
