@@ -171,7 +171,17 @@ def decode_column(entries: Sequence[ColumnEntry], expected: Sequence[SheetEntry]
         decisions = [was if was.status == "empty" else now
                      for was, now in zip(decisions, again, strict=True)]
         column = pinned
-    return decisions + _column_end(entries[written:], expected, written)
+    return _between_entries(decisions) + _column_end(entries[written:], expected, written)
+
+
+def _between_entries(decisions: list[EntryDecision]) -> list[EntryDecision]:
+    """``decisions`` with each entry decided empty before one that holds a value *doubtful*:
+    a writer fills a column box after box, so an empty box among them is ink the reader
+    lost (or a box the writer skipped), which a person must see."""
+    last = max((i for i, d in enumerate(decisions) if d.value is not None), default=-1)
+    return [replace(d, status="doubtful", note="nothing read here, but a later entry of the "
+                    "column holds a value") if i < last and d.status == "empty" else d
+            for i, d in enumerate(decisions)]
 
 
 def _column_end(blank: Sequence[ColumnEntry], expected: Sequence[SheetEntry], at: int
