@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import random
 
-from scanner.decode.columns import column_log_likelihood
-from scanner.decode.deal_logs import ILLEGAL_FIT, DealLogs
+from scanner.decode.deal_logs import ILLEGAL_FIT, DealLogs, column_log_likelihood
 from scanner.decode.deals import RowCandidate, decode_row
 from scoring import expected_sheet, parse_record
 from scoring.errors import RecordError
