@@ -187,13 +187,18 @@ def _column_end(blank: Sequence[ColumnEntry], expected: Sequence[SheetEntry], at
     """The blank entries after the last written one (the ``at``-th on): *empty*, but
     *doubtful* where the deal log writes a whole running total (ink lost, or skipped)."""
     totals = [e for e in expected if e.deal is not None]
-    return [EntryDecision("doubtful", None, 0.0, ((None, 1.0),), int(totals[i].total),
-                          totals[i].deal, f"nothing read, but the rules expected "
-                          f"{int(totals[i].total)}")
-            if i < len(totals) and totals[i].total.denominator == 1
+    return [_missing(totals[i]) if i < len(totals) and totals[i].total.denominator == 1
             and not isinstance(entry, EntryPinned)
             else EntryDecision("empty", None, 1.0, ((None, 1.0),))
             for i, entry in enumerate(blank, start=at)]
+
+
+def _missing(want: SheetEntry) -> EntryDecision:
+    """A blank entry where the deal log writes ``want``: *doubtful*; its ink kept as "nothing"
+    alone, so that a store decodes it again, as blank, when the deal log is corrected."""
+    value = int(want.total)
+    return EntryDecision("doubtful", None, 0.0, ((None, 1.0),), value, want.deal,
+                         f"nothing read, but the rules expected {value}", ((None, 1.0),))
 
 
 def _decisions(entries: list[ColumnEntry], expected: Sequence[SheetEntry],
@@ -302,8 +307,8 @@ def _blank(entry: ColumnEntry) -> bool:
     """An entry whose cells hold nothing, beyond doubt (or one a person verified empty)."""
     if isinstance(entry, EntryPinned):
         return entry.value is None
-    if isinstance(entry, EntryInk):
-        return False
+    if isinstance(entry, EntryInk):  # the ink a blank entry keeps (:func:`_missing`)
+        return set(entry.likelihood) == {None}
     return all(cell[EMPTY] >= BLANK_CELL for cell in entry.cells) and \
         (entry.minus is None or entry.minus <= 1 - BLANK_CELL)
 
