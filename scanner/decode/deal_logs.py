@@ -159,8 +159,9 @@ class DealLogs:
             if tally is None or tally[0] >= len(entries):
                 continue
             total, entry = tally[1] + amount, entries[tally[0]]
-            if total == int(total):
-                gap += entry.spelling.log_probability(entry.likeliest[0]) - \
+            if total == int(total):  # an entry whose ink reads no value likeliest: blank
+                likeliest = entry.likeliest[0] if entry.likeliest else None
+                gap += entry.spelling.log_probability(likeliest) - \
                     entry.spelling.log_probability(int(total))
         return gap <= tolerance
 
