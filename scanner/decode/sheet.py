@@ -11,7 +11,8 @@
 3. With the deal log fixed, each column is decoded against the expected sheet
    (:mod:`scanner.decode.columns`).
 
-Every field ends *read* (with its confidence), *doubtful* (with its top candidates) or *empty*.
+Every field ends *read* (with its confidence), *doubtful* (with its top candidates) or *empty*;
+no field is *empty* where a seat's ink is lost from the image (:mod:`scanner.decode.faint`).
 """
 
 from __future__ import annotations
