@@ -19,6 +19,11 @@ capture x marks x ink), per dimension of the class and overall it prints:
 * doubtful fields;
 * sheets needing no person (read, no doubtful field);
 * sheets refused, with their messages (their fields are not counted above).
+
+``--part training`` reads the TRAINING part's sheets instead (what tuning may look at);
+``--list`` prints every silent field with its class and cause (missing from ``scan.json``,
+read empty where ink was written, a wrong entry or row read sure) and the doubtful fields
+that were right, counted by the note that made them doubtful.
 """
 
 from __future__ import annotations
@@ -26,8 +31,10 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,7 +48,7 @@ from samplegen.profiles import SheetPlan, plan_sheets
 from samplegen.sheets import make_sample
 from samplegen.split import Part
 from scanner.pipeline import ScanFailure, scan_paths
-from scanner.results import SheetScan, entry_key, row_key
+from scanner.results import FieldReading, SheetScan, entry_key, row_key
 from scoring.rules import RuleSet
 
 VARIANTS = ("sochi", "leningrad", "rostov")
@@ -60,6 +67,10 @@ class Tally:
     doubtful: int = 0
     no_person: int = 0
     messages: list[str] = field(default_factory=list)
+    silent_fields: list[str] = field(default_factory=list)
+    """Each silent field: its key and its cause."""
+    needless: list[str] = field(default_factory=list)
+    """Each doubtful field that was right: the note that made it doubtful."""
 
     def add(self, other: Tally) -> None:
         """Add another group's counts."""
@@ -67,6 +78,8 @@ class Tally:
                      "no_person"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.messages += other.messages
+        self.silent_fields += other.silent_fields
+        self.needless += other.needless
 
     def row(self, label: str) -> str:
         """One line of the table."""
@@ -112,14 +125,46 @@ def score_sheet(truth: dict[str, Any], scan: SheetScan) -> Tally:
         tally.right += right
         tally.doubtful += doubtful
         tally.silent += not right and not doubtful
+        if not right and not doubtful:
+            tally.silent_fields.append(f"{key}: {silent_cause(reading, want.get(key))}")
+        if right and doubtful and reading is not None:
+            tally.needless.append(doubt_cause(reading))
     tally.no_person = int(not scan.doubtful and not scan.missing_pages)
     return tally
 
 
-def make_set(folder: Path, sheets: int, legacy: int, dpi: int, seed: int
-             ) -> list[tuple[SheetPlan, Path]]:
-    """The evaluation sheets and the legacy ones, seeded, under ``folder``."""
-    plans = plan_sheets("open", Part.EVALUATION, sheets) + \
+def silent_cause(reading: FieldReading | None, want: Any) -> str:
+    """Why a field wrong and not doubtful is so, in words (for ``--list``)."""
+    if reading is None:
+        return "missing from scan.json"
+    if reading.value is None:
+        return f"read empty where {_short(want)} was written"
+    if want is None:
+        return f"read {_short(reading.value)} where nothing was written"
+    if reading.kind == "entry":
+        return f"{want} read {reading.value} sure ({reading.confidence:.4f})"
+    differ = sorted(name for name in {*want, *reading.value}
+                    if want.get(name) != reading.value.get(name))
+    return f"row misread sure ({reading.confidence:.4f}) in {', '.join(differ)}"
+
+
+def _short(value: Any) -> str:
+    return "a deal" if isinstance(value, dict) else str(value)
+
+
+def doubt_cause(reading: FieldReading) -> str:
+    """The rule or threshold that made a right field doubtful: its note, numbers and seats
+    left out so that like causes count together."""
+    note = re.sub(r"\d+(\.\d+)?", "N", reading.note or "(no note: confidence below the "
+                  "threshold)")
+    seatless = re.sub(r"\b[A-D]\b", "S", note)
+    return f"{reading.kind}: {seatless}"
+
+
+def make_set(folder: Path, sheets: int, legacy: int, dpi: int, seed: int,
+             part: Part = Part.EVALUATION) -> list[tuple[SheetPlan, Path]]:
+    """The ``part``'s open sheets and the legacy ones, seeded, under ``folder``."""
+    plans = plan_sheets("open", part, sheets) + \
         plan_sheets("legacy", Part.TRAINING, legacy)
     glyphs = default_glyphs()
     made = []
@@ -147,6 +192,8 @@ def read_set(made: list[tuple[SheetPlan, Path]], out: Path) -> dict[str, Tally]:
         else:
             message = "; ".join(failures) or f"{len(scans)} sheets, pages missing"
             tally = Tally(sheets=1, refused=1, messages=[f"{folder.name}: {message}"])
+        tally.silent_fields = [f"{folder.name} ({_label(plan)}) {f}"
+                               for f in tally.silent_fields]
         tallies.setdefault(_label(plan), Tally()).add(tally)
     return tallies
 
@@ -164,23 +211,32 @@ def _group(tallies: dict[str, Tally], keep: Iterable[str], by: int | None) -> di
     return out
 
 
-def report(tallies: dict[str, Tally]) -> list[str]:
+def report(tallies: dict[str, Tally], part: str = "evaluation") -> list[str]:
     """The tables: per class, per dimension, overall; the refusals' messages."""
     open_labels = sorted(k for k in tallies if not k.startswith("legacy"))
     legacy = sorted(k for k in tallies if k.startswith("legacy"))
-    lines = ["evaluation part, per class (glyphs x capture x marks x ink):", HEADER]
+    lines = [f"{part} part, per class (glyphs x capture x marks x ink):", HEADER]
     lines += [tallies[k].row(k) for k in open_labels]
     for by, name in enumerate(("glyph source", "capture", "marks", "ink")):
-        lines += ["", f"evaluation part, by {name}:", HEADER]
+        lines += ["", f"{part} part, by {name}:", HEADER]
         lines += [t.row(k) for k, t in sorted(_group(tallies, open_labels, by).items())]
     lines += ["", "overall:", HEADER]
-    for name, keep in (("evaluation part", open_labels), ("legacy profile", legacy)):
+    for name, keep in ((f"{part} part", open_labels), ("legacy profile", legacy)):
         if keep:
             lines.append(_group(tallies, keep, None)["all"].row(name))
     lines += [tallies[k].row(k) for k in legacy]
     refusals = [m for t in tallies.values() for m in t.messages]
     lines += ["", f"refused sheets ({len(refusals)}):", *(f"  {m}" for m in refusals)]
     return lines
+
+
+def listing(tallies: dict[str, Tally]) -> list[str]:
+    """Every silent field with its class and cause; the right doubtful fields by cause."""
+    silent = [f for t in tallies.values() for f in t.silent_fields]
+    causes = Counter(c for t in tallies.values() for c in t.needless)
+    lines = ["", f"silent fields ({len(silent)}):", *(f"  {f}" for f in silent)]
+    lines += ["", f"doubtful fields that were right ({causes.total()}), by cause:"]
+    return lines + [f"  {n:5d}  {cause}" for cause, n in causes.most_common()]
 
 
 def main() -> None:
@@ -192,16 +248,21 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, help="keep the sheets and scans here")
     parser.add_argument("--json", type=Path, help="write the tallies here")
+    parser.add_argument("--part", choices=[p.value for p in Part], default=Part.EVALUATION,
+                        help="the open generator's part to read (default: evaluation)")
+    parser.add_argument("--list", action="store_true",
+                        help="list the silent fields and the right doubtful ones by cause")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     with tempfile.TemporaryDirectory() as temp:
         work = args.out or Path(temp)
         start = time.perf_counter()
-        made = make_set(work / "samples", args.sheets, args.legacy, args.dpi, args.seed)
+        made = make_set(work / "samples", args.sheets, args.legacy, args.dpi, args.seed,
+                        Part(args.part))
         made_s = time.perf_counter() - start
         tallies = read_set(made, work / "scans")
         read_s = time.perf_counter() - start - made_s
-    print("\n".join(report(tallies)))
+    print("\n".join(report(tallies, args.part) + (listing(tallies) if args.list else [])))
     print(f"\n{len(made)} sheets: {made_s:.0f} s to make, {read_s:.0f} s to read "
           f"({read_s / max(len(made), 1):.1f} s per sheet)")
     if args.json:

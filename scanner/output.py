@@ -79,7 +79,7 @@ class SheetWriter:
         (folder / "crops").mkdir()
         pages = tuple(self._save_page(folder, readings[i].page) for i in sorted(readings))
         fields = self._fields(sheet.layout, decoded, readings, pages, folder)
-        problems = sheet.problems
+        problems = sheet.problems + decoded.problems
         if name != sheet.sheet_id:
             problems += (f"sheet {sheet.sheet_id} is in {self.out_dir} already; this reading "
                          f"of it is kept beside it in {name} (if it is the same page scanned "

@@ -214,7 +214,27 @@ def sheet_evidence(identity: SheetIdentity, layout: Layout,
     names = {seat: name for seat, name in zip(identity.seats, identity.names, strict=False)
              if name}
     return SheetEvidence(identity.rule_set(), identity.seats, row_evidence(readings),
-                         column_evidence(layout, readings), names)
+                         column_evidence(layout, readings), names, faint_seats(readings))
+
+
+CALIBRATION_INKED_MIN = 3
+"""A seat whose calibration strip shows ink (more than
+:data:`~scanner.constants.EMPTY_MAX_INK_FRACTION`) in fewer of its ten cells than this is
+*faint*: its ink did not reach the image (:mod:`scanner.decode.faint`). On the TRAINING part
+and the legacy profile every strip shows all ten; on a TRAINING-part pencil sheet thresholded
+to black and white at 150, none."""
+
+
+def faint_seats(readings: dict[int, PageReading]) -> tuple[str, ...]:
+    """The seats whose calibration strip, on the pages read, is nearly blank."""
+    inked: dict[str, int] = {}
+    for reading in readings.values():
+        for cell in reading.cells:
+            meaning = cell.box.meaning
+            if isinstance(meaning, CalibrationCell):
+                inked[meaning.seat] = inked.get(meaning.seat, 0) + \
+                    (cell.ink_fraction > k.EMPTY_MAX_INK_FRACTION)
+    return tuple(seat for seat, count in inked.items() if count < CALIBRATION_INKED_MIN)
 
 
 def _p_crossed(state: str, confidence: float) -> float:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from fractions import Fraction
 from typing import Any
 
 from scanner.decode.column_paths import Edge, EntryStep, entry_posteriors
@@ -151,9 +150,9 @@ def decode_column(entries: Sequence[ColumnEntry], expected: Sequence[SheetEntry]
     (:func:`scanner.decode.column_paths.entry_posteriors`): a later entry that fits only if an
     earlier one was a slip, or a correction, has its say on the earlier one.
 
-    An entry decided empty counts as empty for the others (the others are decided again
-    with it pinned): a stored sheet keeps no ink of its empty entries, and decoding it again
-    (:mod:`scanner.decode.redecode`) must come to the scan's own decisions.
+    An entry decided empty counts as empty for the others (decided again with it pinned): a
+    stored sheet keeps no ink of its empty entries, and decoding it again must agree. An
+    empty entry before a written one, or where the deal log writes a total, is *doubtful*.
 
     Values above ``ceiling`` (:func:`column_ceiling`) get no weight; an entry whose ink
     insists on one is *doubtful* (:func:`_above_ceiling`).
@@ -171,9 +170,35 @@ def decode_column(entries: Sequence[ColumnEntry], expected: Sequence[SheetEntry]
         decisions = [was if was.status == "empty" else now
                      for was, now in zip(decisions, again, strict=True)]
         column = pinned
-    # the blank entries after the last written one are the column's end: empty
-    return decisions + [EntryDecision("empty", None, 1.0, ((None, 1.0),))
-                        for _ in entries[written:]]
+    return _between_entries(decisions) + _column_end(entries[written:], expected, written)
+
+
+def _between_entries(decisions: list[EntryDecision]) -> list[EntryDecision]:
+    """``decisions`` with each empty entry before one that holds a value *doubtful*: a column
+    is written box after box, so it is ink the reader lost, or a box skipped."""
+    last = max((i for i, d in enumerate(decisions) if d.value is not None), default=-1)
+    return [replace(d, status="doubtful", note="nothing read here, but a later entry of the "
+                    "column holds a value") if i < last and d.status == "empty" else d
+            for i, d in enumerate(decisions)]
+
+
+def _column_end(blank: Sequence[ColumnEntry], expected: Sequence[SheetEntry], at: int
+                ) -> list[EntryDecision]:
+    """The blank entries after the last written one (the ``at``-th on): *empty*, but
+    *doubtful* where the deal log writes a whole running total (ink lost, or skipped)."""
+    totals = [e for e in expected if e.deal is not None]
+    return [_missing(totals[i]) if i < len(totals) and totals[i].total.denominator == 1
+            and not isinstance(entry, EntryPinned)
+            else EntryDecision("empty", None, 1.0, ((None, 1.0),))
+            for i, entry in enumerate(blank, start=at)]
+
+
+def _missing(want: SheetEntry) -> EntryDecision:
+    """A blank entry where the deal log writes ``want``: *doubtful*; its ink kept as "nothing"
+    alone, so that a store decodes it again, as blank, when the deal log is corrected."""
+    value = int(want.total)
+    return EntryDecision("doubtful", None, 0.0, ((None, 1.0),), value, want.deal,
+                         f"nothing read, but the rules expected {value}", ((None, 1.0),))
 
 
 def _decisions(entries: list[ColumnEntry], expected: Sequence[SheetEntry],
@@ -282,8 +307,8 @@ def _blank(entry: ColumnEntry) -> bool:
     """An entry whose cells hold nothing, beyond doubt (or one a person verified empty)."""
     if isinstance(entry, EntryPinned):
         return entry.value is None
-    if isinstance(entry, EntryInk):
-        return False
+    if isinstance(entry, EntryInk):  # the ink a blank entry keeps (:func:`_missing`)
+        return set(entry.likelihood) == {None}
     return all(cell[EMPTY] >= BLANK_CELL for cell in entry.cells) and \
         (entry.minus is None or entry.minus <= 1 - BLANK_CELL)
 
@@ -359,26 +384,3 @@ def _likelihoods(entry: EntryCells | EntryInk, values: list[int | None]
         return ink
     spelling = entry.spelling
     return {value: spelling.probability(value) for value in [*entry.likeliest, *values]}
-
-
-def column_log_likelihood(entries: Sequence[EntryCells], expected: Sequence[SheetEntry]
-                          ) -> float:
-    """How well a column's ink fits the expected entries: the log of the probability of the
-    ink when the writer wrote the expected totals. Used to choose between deal readings.
-
-    The end-of-game correction (an entry of no deal) is left out, as the written columns
-    leave it out (RECORD.md ``written``: what was written during play): counted, it made a
-    blank cell expect it, and every reading that ends the game lost to one that does not
-    (a right 9NT read as 6NT at 0.99999998 on a synthetic Leningrad sheet)."""
-    return totals_log_likelihood(entries, [e.total for e in expected if e.deal is not None])
-
-
-def totals_log_likelihood(entries: Sequence[EntryCells], totals: Sequence[Fraction]) -> float:
-    """:func:`column_log_likelihood` from the expected totals alone, in the column's order
-    (an entry past them, or whose total is no whole number, was expected empty)."""
-    log_likelihood = 0.0
-    for index, entry in enumerate(entries):
-        value = int(totals[index]) if index < len(totals) and \
-            totals[index].denominator == 1 else None
-        log_likelihood += entry.spelling.log_probability(value)
-    return log_likelihood

@@ -19,7 +19,7 @@ from scoring.deals import Deal, make_deal
 from scoring.errors import RecordError
 from scoring.record import FORMAT, parse_record
 from scoring.rules import RuleSet
-from scoring.sheet import ExpectedSheet, SheetWriter
+from scoring.sheet import ExpectedSheet, SheetEntry, SheetWriter
 
 ILLEGAL_FIT = -1e9
 """The totals' log-likelihood for a deal log the rules refuse: never chosen."""
@@ -91,7 +91,7 @@ class DealLogs:
     def fit(self, picks: tuple[int, ...], index: int) -> float:
         """Log-likelihood of the sheet's written columns when row ``i`` holds its reading
         ``picks[i]`` (:data:`ILLEGAL_FIT` if the rows do not make a legal game), as
-        :func:`~scanner.decode.columns.column_log_likelihood` of :meth:`sheet`, column by
+        :func:`column_log_likelihood` of :meth:`sheet`, column by
         column in order, each column's entries added up in order.
 
         The rows before ``index`` are weighed once for all its readings (:meth:`_fold`);
@@ -159,8 +159,9 @@ class DealLogs:
             if tally is None or tally[0] >= len(entries):
                 continue
             total, entry = tally[1] + amount, entries[tally[0]]
-            if total == int(total):
-                gap += entry.spelling.log_probability(entry.likeliest[0]) - \
+            if total == int(total):  # an entry whose ink reads no value likeliest: blank
+                likeliest = entry.likeliest[0] if entry.likeliest else None
+                gap += entry.spelling.log_probability(likeliest) - \
                     entry.spelling.log_probability(int(total))
         return gap <= tolerance
 
@@ -311,3 +312,26 @@ class DealLogs:
                 talon_quick_tricks=raw.get("talon", {}).get("quick_tricks", 0))
         except RecordError:
             return None
+
+
+def column_log_likelihood(entries: Sequence[EntryCells], expected: Sequence[SheetEntry]
+                          ) -> float:
+    """How well a column's ink fits the expected entries: the log of the probability of the
+    ink when the writer wrote the expected totals. Used to choose between deal readings.
+
+    The end-of-game correction (an entry of no deal) is left out, as the written columns
+    leave it out (RECORD.md ``written``: what was written during play): counted, it made a
+    blank cell expect it, and every reading that ends the game lost to one that does not
+    (a right 9NT read as 6NT at 0.99999998 on a synthetic Leningrad sheet)."""
+    return totals_log_likelihood(entries, [e.total for e in expected if e.deal is not None])
+
+
+def totals_log_likelihood(entries: Sequence[EntryCells], totals: Sequence[Fraction]) -> float:
+    """:func:`column_log_likelihood` from the expected totals alone, in the column's order
+    (an entry past them, or whose total is no whole number, was expected empty)."""
+    log_likelihood = 0.0
+    for index, entry in enumerate(entries):
+        value = int(totals[index]) if index < len(totals) and \
+            totals[index].denominator == 1 else None
+        log_likelihood += entry.spelling.log_probability(value)
+    return log_likelihood

@@ -11,7 +11,8 @@
 3. With the deal log fixed, each column is decoded against the expected sheet
    (:mod:`scanner.decode.columns`).
 
-Every field ends *read* (with its confidence), *doubtful* (with its top candidates) or *empty*.
+Every field ends *read* (with its confidence), *doubtful* (with its top candidates) or *empty*;
+no field is *empty* where a seat's ink is lost from the image (:mod:`scanner.decode.faint`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from scanner.decode.columns import (
 )
 from scanner.decode.deal_logs import DealLogs
 from scanner.decode.deals import RowCandidate, RowEvidence, decode_row, other_splits
+from scanner.decode.faint import LOST_NOTE, faint_entries, lost_ink_problem
 from scanner.decode.legality import verdicts
 from scoring.columns import Column, sheet_columns
 from scoring.record import FORMAT
@@ -94,6 +96,8 @@ class SheetEvidence:
     rows: tuple[RowEvidence, ...]
     columns: Mapping[Column, tuple[EntryCells, ...]]
     names: Mapping[str, str] = field(default_factory=dict)
+    faint: tuple[str, ...] = ()
+    """Seats whose calibration strip reads nearly blank (:mod:`scanner.decode.faint`)."""
 
 
 @dataclass(frozen=True)
@@ -117,6 +121,8 @@ class DecodedSheet:
     names: Mapping[str, str]
     rows: tuple[RowDecision, ...]
     entries: Mapping[Column, tuple[EntryDecision, ...]]
+    problems: tuple[str, ...] = ()
+    """What a person should know of the whole sheet (ink the image lost)."""
 
     @property
     def deals(self) -> list[dict[str, Any]]:
@@ -163,7 +169,12 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
     entries = {column: tuple(decode_column(cells, sheet.column(column) if sheet else (),
                                            column_ceiling(column, evidence.rules)))
                for column, cells in evidence.columns.items()}
-    return DecodedSheet(evidence.rules, evidence.seats, dict(evidence.names), rows, entries)
+    if evidence.faint and set(evidence.faint) >= set(evidence.seats):
+        rows = tuple(replace(row, status="doubtful", confidence=0.0, note=LOST_NOTE.format(
+            who="every seat's")) if row.status == "empty" else row for row in rows)
+    return DecodedSheet(evidence.rules, evidence.seats, dict(evidence.names), rows,
+                        faint_entries(entries, evidence.faint),
+                        lost_ink_problem(evidence.faint, evidence.seats))
 
 
 def _kept(options: list[RowCandidate]) -> list[RowCandidate]:

@@ -37,6 +37,10 @@ class MarkThresholds:
 
     marked: float = k.MARKED_DEFAULT_FILL_FRACTION
     cancelled: float = k.CANCELLED_DEFAULT_FILL_FRACTION
+    empty_scale: float | None = None
+    """How far below :attr:`marked` an empty box's fill must lie to be sure it is empty: the
+    spread of the page's own empty boxes (:func:`empty_scale`); ``None``: a share of
+    :attr:`marked` alone, :data:`MARKED_SCALE_SHARE`."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,31 @@ def _otsu(values: Doubles) -> float | None:
     return best_t
 
 
+MARKED_SCALE_SHARE = 0.3
+"""The confidence of a box's state falls to 0.5 at the empty/marked threshold and grows by
+e-fold every this share of the threshold away from it (on the marked side always; on the
+empty side when the page shows no spread of its own)."""
+EMPTY_SCALE_MIN_SHARE = 0.1
+"""The least the empty side's scale may be, as a share of the threshold: a box with no ink
+on a page whose empty boxes all hold none is empty at 1 - 0.5 e^-10. Chosen on the TRAINING
+part (a page's empty boxes hold exactly no ink on flatbed and near photos alike) and the
+legacy profile, where no mark read empty was marked."""
+
+
+def empty_scale(fills: Doubles, marked: float) -> float:
+    """The empty side's scale: the spread (standard deviation) of the fills under the
+    threshold, at least :data:`EMPTY_SCALE_MIN_SHARE` of the threshold and at most
+    :data:`MARKED_SCALE_SHARE` of it (a noisy page is no less sure than before).
+
+    >>> empty_scale(np.zeros(40), 0.06)
+    0.006
+    """
+    below = fills[fills < marked]
+    spread = float(below.std()) if len(below) >= 2 else MARKED_SCALE_SHARE * marked
+    return round(min(max(spread, EMPTY_SCALE_MIN_SHARE * marked),
+                     MARKED_SCALE_SHARE * marked), 6)
+
+
 def mark_thresholds(fills: Sequence[float], covers: Sequence[float] | None = None
                     ) -> MarkThresholds:
     """Thresholds for one page from all its mark boxes' fills and covers (the covers default
@@ -87,26 +116,58 @@ def mark_thresholds(fills: Sequence[float], covers: Sequence[float] | None = Non
         split = _otsu(f[c < lo_c])
         if split is not None:
             marked = min(max(split, lo_m), hi_m)
+    return MarkThresholds(marked, _cancel_threshold(c[f > marked]), empty_scale(f, marked))
+
+
+CANCEL_GAP = 0.15
+"""The least gap of cover between a page's marks and its solid fills for a split to count."""
+SOLID_COVER = 0.9
+"""The cover a cancelled box reaches (filled solid, the legend's way) when the page's covers
+show no plausible split: on the TRAINING part felt-tip zigzag scribbles and loops cover up to
+0.82 of a box and the cancels over them 0.94 and more."""
+
+
+def _cancel_threshold(upper: Doubles) -> float:
+    """The marked/cancelled split of a page's inked boxes' covers ``upper``: Otsu's split
+    between two real groups (a gap of :data:`CANCEL_GAP`) where fewer boxes lie above it
+    than below (a cancel is a correction, rarer than a mark; otherwise the split is sought
+    again above it), kept within the bounds; else the default, unless that would make most
+    boxes cancelled (marks that cover much of their box), then :data:`SOLID_COVER`.
+
+    >>> _cancel_threshold(np.array([0.07, 0.1] + [0.5, 0.6, 0.7, 0.8] * 10 + [0.95, 0.97]))
+    0.9
+    >>> _cancel_threshold(np.array([0.2, 0.25, 0.3] * 5 + [0.9, 0.95]))
+    0.6
+    """
+    lo_c, hi_c = k.CANCELLED_MIN_FILL_FRACTION
+    candidates = upper
+    while len(candidates) >= 2:
+        split = _otsu(candidates)
+        below, above = candidates[candidates < (split or 0.0)], candidates[
+            candidates > (split or 0.0)]
+        if split is None or not len(below) or not len(above):
+            break
+        if (upper > split).sum() < (upper < split).sum():
+            if above.min() - below.max() > CANCEL_GAP:
+                return float(min(max(split, lo_c), hi_c))
+            break
+        candidates = above
     cancelled = k.CANCELLED_DEFAULT_FILL_FRACTION
-    upper = c[f > marked]
-    if len(upper) >= 2:
-        split = _otsu(upper)
-        # only trust a split between two real groups: marks below, solid fills above
-        if split is not None and (upper < split).any() and (upper > split).any() and \
-                upper[upper > split].min() - upper[upper < split].max() > 0.15:
-            cancelled = min(max(split, lo_c), hi_c)
-    return MarkThresholds(marked, cancelled)
+    if (upper >= cancelled).sum() > (upper < cancelled).sum():
+        return SOLID_COVER
+    return cancelled
 
 
 def _confidence(distance: float, scale: float) -> float:
-    return round(1.0 - 0.5 * math.exp(-abs(distance) / scale), 4)
+    return round(1.0 - 0.5 * math.exp(-abs(distance) / scale), 6)
 
 
 def _judge(fill: float, cover: float, thresholds: MarkThresholds) -> tuple[MarkState, float]:
     """The state a fill and cover read as, and how sure that is (0..1)."""
-    near_empty = _confidence(fill - thresholds.marked, 0.3 * thresholds.marked)
+    near_empty = _confidence(fill - thresholds.marked, MARKED_SCALE_SHARE * thresholds.marked)
     if fill < thresholds.marked:
-        return "empty", near_empty
+        scale = thresholds.empty_scale or MARKED_SCALE_SHARE * thresholds.marked
+        return "empty", _confidence(fill - thresholds.marked, scale)
     if cover < thresholds.cancelled:
         return "marked", min(near_empty, _confidence(thresholds.cancelled - cover, 0.08))
     return "cancelled", _confidence(cover - thresholds.cancelled, 0.08)

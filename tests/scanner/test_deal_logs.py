@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import random
 
-from scanner.decode.columns import column_log_likelihood
-from scanner.decode.deal_logs import ILLEGAL_FIT, DealLogs
+from scanner.decode.deal_logs import ILLEGAL_FIT, DealLogs, column_log_likelihood
 from scanner.decode.deals import RowCandidate, decode_row
 from scoring import expected_sheet, parse_record
 from scoring.errors import RecordError
@@ -60,3 +59,20 @@ def test_deal_log_fits_are_their_sheets_column_likelihoods() -> None:
                 assert logs.fit(picks, index) == want
                 walked += len(picks) - index
     assert len(logs._steps) < walked / 4  # most rows' deals were on a course already written
+
+
+def test_an_entry_whose_ink_reads_no_value_is_weighed_as_blank() -> None:
+    """Ink that spells no total at all (every reading a written "07"-like number, which is
+    not how totals are written) must not stop the sheet's decoding (an evaluation sheet's
+    crash): the entry counts as blank against the totals each row writes."""
+    from dataclasses import replace
+
+    from scanner.decode.sheet import decode_sheet
+
+    doc = game()
+    evidence = sheet_evidence(doc, sure=0.99)
+    column = next(c for c, entries in evidence.columns.items() if c.kind == "pool")
+    odd = evidence.columns[column][0]
+    vars(odd)["likeliest"] = []  # what likeliest_values gives when no reading is a total
+    decoded = decode_sheet(replace(evidence, columns={**evidence.columns}))
+    assert len(decoded.rows) == len(evidence.rows)

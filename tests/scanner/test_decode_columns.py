@@ -194,3 +194,28 @@ def test_a_slip_carried_on_with_other_digits_is_read() -> None:
     assert [d.value for d in decisions[:len(written)]] == written
     assert all(d.status == "read" for d in decisions[2:len(written)])
 
+
+
+def test_a_running_total_the_deal_log_writes_but_the_ink_lost_is_doubtful() -> None:
+    """Issue 13, class 4/7: the last entries of a column read blank (their ink lost) while the
+    deal log writes totals there: they are *doubtful* with the expected value, never empty."""
+    expected, values = long_column(4)
+    cells = [entry_cells(v, 3, 0.99) for v in values[:-2]] + \
+        [entry_cells(None, 3, 0.99) for _ in range(4)]
+    decisions = decode_column(cells, expected)
+    assert [d.status for d in decisions] == ["read"] * (len(values) - 2) + \
+        ["doubtful", "doubtful", "empty", "empty"]
+    assert [d.expected for d in decisions[-4:-2]] == values[-2:]
+    assert decisions[-3].value is None
+    assert "the rules expected" in decisions[-3].note
+
+
+def test_an_entry_read_blank_between_written_ones_is_doubtful() -> None:
+    """Issue 13, class 4: a box of a column read blank (its faint ink lost) while later boxes
+    hold totals is never silently empty, whatever the deal log expects there."""
+    _, values = long_column(4)
+    cells = [entry_cells(v, 3, 0.99) for v in values]
+    cells[1] = entry_cells(None, 3, 0.999)
+    decisions = decode_column(cells, [])
+    assert decisions[1].status == "doubtful" and decisions[1].value is None
+    assert "later entry" in decisions[1].note

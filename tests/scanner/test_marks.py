@@ -9,7 +9,7 @@ import itertools
 import numpy as np
 
 from forms.layout import build_layout
-from scanner.image.marks import mark_thresholds
+from scanner.image.marks import _judge, mark_thresholds
 from scanner.read import read_page
 from tests.scanner.overflow import PENCIL, RECOGNIZER, draw_mark, grey_scan, mark_boxes
 from tests.scanner.synth import page_bgr
@@ -66,3 +66,33 @@ def test_thresholds_split_the_page_own_groups() -> None:
     t = mark_thresholds(fills, covers)
     assert 0.02 < t.marked < 0.25
     assert 0.25 < t.cancelled < 0.9
+
+
+def test_a_box_as_blank_as_the_page_empty_boxes_is_surely_empty() -> None:
+    """Issue 13, class 9 (needless doubts): a box holding no ink on a page whose empty boxes
+    hold none is empty beyond doubt, so a row of loops is not doubtful for the boxes beside
+    its marks; a box with a trace of ink near the threshold stays unsure."""
+    img = page_bgr(3, 1)
+    for row in range(8):
+        draw_mark(img, mark_boxes(3, row, "declarer")[1 + row % 3], "loop", 1.1, level=35)
+    marks = read_page(grey_scan(img), LAYOUT, RECOGNIZER).marks
+    blank = [m for m in marks if m.state == "empty" and m.fill == 0.0]
+    assert len(blank) > 100
+    assert min(m.confidence for m in blank) >= 0.9999
+    thresholds = mark_thresholds([m.fill for m in marks], [m.cover for m in marks])
+    near = _judge(0.8 * thresholds.marked, 0.0, thresholds)
+    assert near[0] == "empty" and near[1] < 0.99
+
+
+def test_scribbles_covering_most_of_their_box_are_marks_not_cancels() -> None:
+    """Issue 13, class 6: felt-tip zigzag scribbles cover 0.5-0.82 of their box (a TRAINING
+    page's covers), the cancels over them (filled the legend's way) 0.94 and more; a few thin
+    marks cover 0.1. The scribbles read as marks, the filled boxes as cancelled."""
+    thin = [0.07, 0.08, 0.1, 0.11]
+    scribbles = [0.5 + 0.32 * i / 59 for i in range(60)]
+    filled = [0.94, 0.97, 0.98, 0.99]
+    fills = [0.0] * 400 + [c + 0.2 for c in thin + scribbles + filled]
+    covers = [0.0] * 400 + thin + scribbles + filled
+    thresholds = mark_thresholds(fills, covers)
+    assert all(_judge(c + 0.2, c, thresholds)[0] == "marked" for c in thin + scribbles)
+    assert all(_judge(c + 0.2, c, thresholds)[0] == "cancelled" for c in filled)
