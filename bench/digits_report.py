@@ -296,7 +296,7 @@ def _augmentation(c: _Context) -> str:
 * Training cells per class (0-9, EMPTY): {c.counts} ({sum(c.counts)} in all).
 * Training: AdamW, one-cycle LR 3e-3, batch 128, label smoothing 0.05, {c.info['epochs']} epochs, ±1 px
   random shifts; then the temperature fit. Wall time {c.info['train_s']:.0f} s on the shared 2-CPU
-  machine (rendering {c.info['data_s']:.0f} s with 2 processes; PyTorch with
+  machine (cells rendered with 2 processes, or read from `--cache`, in {c.info['data_s']:.0f} s; PyTorch with
   {c.info.get('torch_threads', 1)} thread: 2 threads were 2-4x slower per epoch under the other jobs' load).
   cv2.dnn output matches PyTorch to {c.info['torch_diff']:.1e}.
 * scikit-learn's UCI digits were never used for training, the temperatures or thresholds; they
