@@ -2,7 +2,7 @@
 
 Run from the repository root::
 
-    python training/train_digits.py --epochs 12
+    python training/train_digits.py              # about 15 minutes on 2 shared CPUs
     python -m bench.digits_eval --write-report    # DIGITS.md
 
 Training data (only from the TRAINING part of ``samplegen.split``): MNIST less its held-out
@@ -56,7 +56,7 @@ MODEL_DIR = ROOT / "scanner" / "digits" / "models"
 
 def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--epochs", type=int, default=12)
+    parser.add_argument("--epochs", type=int, default=20)
     parser.add_argument("--seed", type=int, default=SEED, help="seed of the training cells and"
                         " of training (the calibration cells always use the default's)")
     parser.add_argument("--mnist-copies", type=int, default=8)
