@@ -181,7 +181,7 @@ on an EVALUATION source or UCI.
 accuracy {pct(c.h['acc'])}) |
 | UCI digits (new writers, only scored) | {pct(c.u['ece_untempered'])} | {pct(c.u['ece'])} \
 (mean confidence {pct(c.u['confidence'])}, accuracy {pct(c.u['acc'])}) |
-| adapted per page, calibration split ({c.ac.get('n_test', 0)} digits in pages of \
+| adapted per page, calibration writers ({c.ac.get('n_test', 0)} digits in pages of \
 {c.ac.get('page_digits', PAGE_DIGITS)}, {c.ac.get('trials', 0)} trials; accuracy {pct(c.ac.get('acc', 0.0))}) | \
 {pct(c.ac.get('ece_before', 0.0))} (NLL {c.ac.get('nll_before', 0.0):.3f}) | \
 {pct(c.ac.get('ece_after', 0.0))} (NLL {c.ac.get('nll_after', 0.0):.3f}, T = {c.ac.get('temperature', 1.0):.3f}) |
