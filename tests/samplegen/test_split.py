@@ -7,6 +7,7 @@ import hashlib
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from samplegen import fonts
@@ -119,8 +120,41 @@ def test_both_parts_can_write_with_pen_strokes_here() -> None:
 
 
 def test_digit_training_draws_on_training_fonts_only() -> None:
-    from training.train_digits import training_fonts
+    from training.sources import training_fonts
 
     used = set(training_fonts())
     assert used <= set(fonts.part_files(Part.TRAINING))
     assert not used & set(fonts.part_files(Part.EVALUATION))
+
+
+def test_digit_training_fits_and_calibrates_on_disjoint_training_writer_sources() -> None:
+    from training.writer_cells import CALIBRATION_SOURCES, writer_sources
+
+    fit, calibration = set(writer_sources("fit")), set(writer_sources("calibration"))
+    assert fit and calibration and not fit & calibration
+    assert {GLYPH_SOURCES[s] for s in fit | calibration} == {Part.TRAINING}
+    assert calibration <= set(CALIBRATION_SOURCES)
+    assert not [s for s in fit | calibration if is_forbidden(s) or s == "mnist"]
+
+
+def test_the_networks_fonts_leave_out_the_calibration_writers() -> None:
+    from training.sources import print_fonts, training_fonts
+    from training.writer_cells import writer_sources
+
+    held = {f for s in writer_sources("calibration") if s not in STYLES
+            for f in fonts.font_files(s)}
+    assert held and not held & set(training_fonts())
+    evaluation = {p.name for p in fonts.part_files(Part.EVALUATION)}
+    assert not [p for p in print_fonts() if is_forbidden(p.name) or p.name in evaluation]
+
+
+def test_a_training_writer_writes_with_its_own_training_source_into_a_cut_cell() -> None:
+    from training.writer_cells import make_writer, writer_cell
+
+    rng = random.Random(3)
+    hand = make_writer("strokes-school", rng)
+    cell = writer_cell(hand, 7, rng)
+    blank = writer_cell(hand, None, random.Random(4))
+    assert hand.source == "strokes-school" and GLYPH_SOURCES[hand.source] == Part.TRAINING
+    assert cell.dtype == np.uint8 and 30 <= cell.shape[0] <= 60 and 20 <= cell.shape[1] <= 45
+    assert blank.shape[0] > blank.shape[1]
