@@ -29,6 +29,7 @@ from forms.layout import PAPERS, build_layout
 from forms.render.batch import Draw, Seating, batch_requests, blank_seatings, load_draw
 from forms.render.fill import FillError, fill_from_record
 from forms.render.sheet import FontMissingError, SheetRequest, render_pdf
+from pulka.cli.checks import positive_options
 from pulka.cli.store_options import open_store
 from pulka.errors import PulkaCommandError
 from pulka.i18n import N_, _, current_language, ngettext
@@ -247,12 +248,7 @@ def _store_seating(args: argparse.Namespace, rules: RuleSet) -> tuple[str, list[
 
 def _batch_requests(args: argparse.Namespace, rules: RuleSet,
                     draw: Draw | None) -> list[SheetRequest]:
-    for option in ("tables", "rounds"):
-        value = getattr(args, option)
-        if value is not None and value < 1:
-            raise PulkaCommandError(_("--{option}: must be 1 or more, got {n}").format(
-                option=option, n=value),
-                                    ExitCode.BAD_ARGS)
+    positive_options(args, "tables", "rounds")
     if draw is not None:
         seatings = draw.seatings
         if args.tables is not None and max(s.table for s in seatings) > args.tables:

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from forms.render.batch import load_draw
+from pulka.cli.checks import positive_options
 from pulka.cli.store_options import add_db_argument, open_store
 from pulka.errors import PulkaCommandError
 from pulka.i18n import N_, _, ngettext
@@ -66,12 +67,7 @@ def run(args: argparse.Namespace) -> ExitCode:
         return _seat(args)
     if not args.name.strip():
         raise PulkaCommandError(_("NAME must not be empty"), ExitCode.BAD_ARGS)
-    for option in ("rounds", "tables"):
-        value = getattr(args, option)
-        if value is not None and value < 1:
-            raise PulkaCommandError(_("--{option}: must be 1 or more, got {n}").format(
-                option=option, n=value),
-                                    ExitCode.BAD_ARGS)
+    positive_options(args, "rounds", "tables")
     draw = load_draw(args.draw) if args.draw is not None else None
     seatings = [(s.round, s.table, SEATS[:draw.players], s.names)
                 for s in draw.seatings] if draw else []
