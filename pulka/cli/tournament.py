@@ -24,6 +24,8 @@ from pulka.i18n import N_, _, ngettext
 from pulka.report.text import states_text
 from pulka.store.missing import round_gaps
 from scoring.exitcode import ExitCode
+from scoring.limits import MAX_NAME_CHARS
+from scoring.record import text_problem
 
 NAME = "tournament"
 HELP = N_("create a tournament in the store (rounds, tables, the draw) or list them")
@@ -67,6 +69,9 @@ def run(args: argparse.Namespace) -> ExitCode:
         return _seat(args)
     if not args.name.strip():
         raise PulkaCommandError(_("NAME must not be empty"), ExitCode.BAD_ARGS)
+    problem = text_problem(args.name, MAX_NAME_CHARS)
+    if problem:
+        raise PulkaCommandError(f"NAME {args.name[:20]!r}... {problem}", ExitCode.BAD_ARGS)
     positive_options(args, "rounds", "tables")
     draw = load_draw(args.draw) if args.draw is not None else None
     seatings = [(s.round, s.table, SEATS[:draw.players], s.names)

@@ -174,3 +174,13 @@ def test_printed_texts_are_bounded(tmp_path: Path, capsys: pytest.CaptureFixture
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and err.startswith(f"pulka print: {option}: ")
     assert not (tmp_path / "x.pdf").exists()
+
+
+@pytest.mark.parametrize("name", ["Open" * 500, "Kyiv\x00Open"])
+def test_a_tournament_name_is_bounded(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                      name: str) -> None:
+    db = tmp_path / "t.sqlite"
+    assert main(["tournament", "new", name, "--db", str(db)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert not db.exists()
