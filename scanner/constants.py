@@ -50,8 +50,10 @@ this many image pixels off: less than the registration's own uncertainty (a scan
 corners fit to 0.1-0.4 px)."""
 
 # --- quality -------------------------------------------------------------------------------
-MIN_PX_PER_MM = 4.5
-"""Below about 115 dpi the 0.35 mm QR modules and digit strokes are lost: refuse."""
+MIN_PX_PER_MM = 3.1
+"""Below about 80 dpi (a 6 mm box under 19 px high) a digit's strokes run together: refuse.
+Above it the page is read, warned about below :data:`WARN_PX_PER_MM`; a page whose QR code
+cannot be read at that resolution is refused by identification."""
 WARN_PX_PER_MM = 7.0
 """Below about 180 dpi: read, but warn."""
 QUALITY_PX_PER_MM = 8.0
