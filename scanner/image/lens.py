@@ -69,6 +69,5 @@ def undistort_image(image: Image, barrel: float) -> Image:
     grid = (seen + centre).reshape(len(gy), len(gx), 2).astype(np.float32)
     big = cv2.resize(grid, (len(gx) * step, len(gy) * step),
                      interpolation=cv2.INTER_LINEAR)[step:step + h, step:step + w]
-    return cast(Image, cv2.remap(image, np.ascontiguousarray(big[..., 0]),
-                                 np.ascontiguousarray(big[..., 1]), cv2.INTER_LINEAR,
+    return cast(Image, cv2.remap(image, np.ascontiguousarray(big), None, cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_REPLICATE))
