@@ -15,6 +15,7 @@ from typing import cast
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from scanner import constants as k
 from scanner.arrays import Doubles, Image
@@ -69,5 +70,6 @@ def undistort_image(image: Image, barrel: float) -> Image:
     grid = (seen + centre).reshape(len(gy), len(gx), 2).astype(np.float32)
     big = cv2.resize(grid, (len(gx) * step, len(gy) * step),
                      interpolation=cv2.INTER_LINEAR)[step:step + h, step:step + w]
-    return cast(Image, cv2.remap(image, np.ascontiguousarray(big), None, cv2.INTER_LINEAR,
+    no_second_map: npt.NDArray[np.float32] = np.empty((0, 0), np.float32)  # map1 holds x, y
+    return cast(Image, cv2.remap(image, np.ascontiguousarray(big), no_second_map, cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_REPLICATE))
