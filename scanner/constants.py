@@ -50,8 +50,10 @@ this many image pixels off: less than the registration's own uncertainty (a scan
 corners fit to 0.1-0.4 px)."""
 
 # --- quality -------------------------------------------------------------------------------
-MIN_PX_PER_MM = 4.5
-"""Below about 115 dpi the 0.35 mm QR modules and digit strokes are lost: refuse."""
+MIN_PX_PER_MM = 3.1
+"""Below about 80 dpi (a 6 mm box under 19 px high) a digit's strokes run together: refuse.
+Above it the page is read, warned about below :data:`WARN_PX_PER_MM`; a page whose QR code
+cannot be read at that resolution is refused by identification."""
 WARN_PX_PER_MM = 7.0
 """Below about 180 dpi: read, but warn."""
 QUALITY_PX_PER_MM = 8.0
@@ -199,3 +201,23 @@ darker than :data:`INK_PEAK_SHARE` of it (a thin stroke's light parts stay in it
 INK_SPLIT_MIN_SHARE = 0.25
 """... a box keeps its part of a split stroke when it holds this share of it; a smaller part
 (a digit's tail over the border) goes with the rest."""
+
+# --- lens: a phone's barrel distortion (scanner.image.lens) -----------------------------------
+LENS_BARREL_RANGE = (-0.04, 0.12)
+"""Radial distortion searched, a share of the frame's half-diagonal at its corner (phones:
+0-0.06 barrel; a little pincushion below 0)."""
+LENS_BARREL_STEP = 0.004
+"""The search's first step, halved :data:`LENS_REFINE_ROUNDS` times around the best ..."""
+LENS_REFINE_ROUNDS = 4
+"""... to a quarter of a thousandth."""
+LENS_MIN_GAIN = 0.6
+"""The distortion is taken out when it brings the markers' fit error under this share of the
+straight fit's ..."""
+LENS_MIN_SHIFT_PX = 1.0
+"""... and moves some marker corner by more than this many image pixels (less is within the
+corners' own noise: a scan is left as it is)."""
+LENS_MAP_STEP_PX = 16
+"""The undistorted image's source is solved on a grid of this pitch and interpolated between
+(the distortion bends less than 0.01 px over it)."""
+LENS_SOLVE_ROUNDS = 4
+"""Fixed-point rounds that invert the distortion (each gains a factor of b, under 0.12)."""

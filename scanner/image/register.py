@@ -28,6 +28,7 @@ from forms.model import Marker
 from scanner import constants as k
 from scanner.arrays import Doubles, Floats, GreyImage, Image
 from scanner.errors import NoSheetFound
+from scanner.image.lens import estimate_barrel, undistort_image, undistort_points
 from scanner.image.load import PageImage
 from scanner.image.markers import find_markers
 from scanner.image.pixels import content_channel, halvings
@@ -68,6 +69,9 @@ class RegisteredPage:
     """3x3, the affine map (last row 0 0 1) closest to :attr:`homography` over the page,
     when it is nowhere more than :data:`AFFINE_MAX_ERROR_PX` image pixels off (a flat scan);
     None for a view in perspective (a photo)."""
+    barrel: float = 0.0
+    """The lens distortion taken out of :attr:`image` (:mod:`scanner.image.lens`); 0 when
+    none was."""
 
     def coarse(self, px_per_mm: float) -> tuple[Image, float]:
         """The smallest of the image and its halvings with at least ``px_per_mm`` here, and
@@ -105,6 +109,12 @@ class RegisteredPage:
         return replace(self, homography=to_image @ self.homography, image=image,
                        affine=None if self.affine is None else to_image @ self.affine)
 
+    def interpolation(self, px_per_mm: float) -> int:
+        """The OpenCV interpolation a warp to ``px_per_mm`` takes: bicubic when it enlarges
+        the page (a coarse photo: linear blurs its thin strokes between the pixels), bilinear
+        when it does not."""
+        return cv2.INTER_CUBIC if px_per_mm > self.px_per_mm else cv2.INTER_LINEAR
+
     @property
     def label(self) -> str:
         """``file, page N`` for messages."""
@@ -122,7 +132,7 @@ class RegisteredPage:
         s = 1.0 / px_per_mm
         to_mm = np.array([[s, 0, x_mm + s / 2], [0, s, y_mm + s / 2], [0, 0, 1]])
         size = (max(1, round(w_mm * px_per_mm)), max(1, round(h_mm * px_per_mm)))
-        flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+        flags = self.interpolation(px_per_mm) | cv2.WARP_INVERSE_MAP
         if self.affine is not None:
             return cast(Image, cv2.warpAffine(src, (self.affine @ to_mm)[:2], size, flags=flags,
                                               borderMode=cv2.BORDER_REPLICATE))
@@ -160,7 +170,7 @@ class RegisteredPage:
         error = np.abs(unit @ fit - mapped).max(axis=(1, 2))
         affines = fit.transpose(0, 2, 1) / np.concatenate([spans, np.ones((len(rects), 1))],
                                                           axis=1)[:, None, :]
-        flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+        flags = self.interpolation(px_per_mm) | cv2.WARP_INVERSE_MAP
         return [cast(Image, cv2.warpAffine(self.image, affine, size, flags=flags,
                                            borderMode=cv2.BORDER_REPLICATE))
                 if err <= k.AFFINE_MAX_ERROR_PX else
@@ -275,6 +285,25 @@ def _register_outline(small: Image, scale: float, found: dict[int, Floats],
     return best
 
 
+def _without_lens(image: Image, found: dict[int, Floats], frame: Frame, hom: Doubles,
+                  err_px: float) -> tuple[Image, float, Doubles, float]:
+    """The image with its lens distortion taken out, the distortion, and the homography and
+    fit error of the markers there; ``image``, 0 and the straight fit when the distortion
+    does not bring the fit error under :data:`LENS_MIN_GAIN` of it or moves no marker corner
+    :data:`LENS_MIN_SHIFT_PX` (:mod:`scanner.image.lens`)."""
+    by_id = {m.aruco_id: m for m in frame[2]}
+    ids = [i for i in found if i in by_id]
+    src = np.concatenate([_marker_mm(by_id[i]) for i in ids])
+    dst = np.concatenate([found[i] for i in ids]).astype(np.float64)
+    barrel, err = estimate_barrel(lambda points: _fit(src, points)[1], dst, image.shape)
+    straight = undistort_points(dst, barrel, image.shape)
+    shift = float(np.abs(straight - dst).max())
+    if err >= k.LENS_MIN_GAIN * err_px or shift <= k.LENS_MIN_SHIFT_PX:
+        return image, 0.0, hom, err_px
+    hom, err = _fit(src, straight)
+    return undistort_image(image, barrel), barrel, hom, err
+
+
 def register(page: PageImage) -> RegisteredPage:
     """Register one page image; raises NoSheetFound or PoorQuality naming the file and page."""
     t0 = time.perf_counter()
@@ -311,11 +340,15 @@ def register(page: PageImage) -> RegisteredPage:
             best = (hom, err, frame)
     assert best is not None
     hom, err_px, frame = best
+    image, barrel = page.image, 0.0
+    if method == "markers":
+        image, barrel, hom, err_px = _without_lens(page.image, found, frame, hom, err_px)
+        levels = halvings(image) if barrel else levels
     w, h = frame[0], frame[1]
     ppm = local_px_per_mm(hom, w / 2, h / 2)
     reg = RegisteredPage(page.source, page.index_in_file, page_index, w, h, hom, ppm, err_px,
-                         err_px / ppm, tuple(sorted(found)), method, 0.0, (), page.image,
-                         halvings=levels, affine=flat_affine(hom, w, h))
+                         err_px / ppm, tuple(sorted(found)), method, 0.0, (), image,
+                         halvings=levels, affine=flat_affine(hom, w, h), barrel=barrel)
     reg = check_quality(reg, frame)
     reg.timings_s.update(detect=t_detect, register=time.perf_counter() - t0)
     return reg

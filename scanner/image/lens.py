@@ -1,0 +1,75 @@
+"""A phone lens's barrel distortion, measured on the page's markers and taken out of the image.
+
+The model is the one-term radial one about the frame's centre: a point seen at ``d`` lies,
+undistorted, at ``c + (d - c) * (1 + b * |d - c|^2 / R^2)`` (``c`` the centre, ``R`` the
+half-diagonal). Its ``b`` is the one whose undistorted marker corners fit one homography best
+(a search over :data:`~scanner.constants.LENS_BARREL_RANGE`). A homography from four corner
+markers alone puts the middle of a distorted page's boxes a millimetre or more off; with ``b``
+taken out, the boxes lie where the layout says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import cast
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from scanner import constants as k
+from scanner.arrays import Doubles, Image
+
+
+def _centre(shape: tuple[int, ...]) -> tuple[Doubles, float]:
+    """The frame's centre (pixel coordinates) and its squared half-diagonal."""
+    h, w = shape[0], shape[1]
+    centre = np.array([(w - 1) / 2, (h - 1) / 2], np.float64)
+    return centre, float(centre @ centre)
+
+
+def undistort_points(points: Doubles, barrel: float, shape: tuple[int, ...]) -> Doubles:
+    """Where the (n, 2) image points of a frame of ``shape`` lie without the distortion."""
+    centre, r2max = _centre(shape)
+    off = points - centre
+    return cast(Doubles, centre + off * (1 + barrel * np.sum(off ** 2, axis=1,
+                                                                 keepdims=True) / r2max))
+
+
+def estimate_barrel(fit: Callable[[Doubles], float], points: Doubles,
+                    shape: tuple[int, ...]) -> tuple[float, float]:
+    """The distortion ``b`` and its fit error: ``fit`` gives the error of the homography
+    through ``points`` (image px, a frame of ``shape``) undistorted by a trial ``b``."""
+    lo, hi = k.LENS_BARREL_RANGE
+    step = k.LENS_BARREL_STEP
+    best = min((fit(undistort_points(points, b, shape)), b)
+               for b in np.arange(lo, hi + step / 2, step).tolist())
+    for _ in range(k.LENS_REFINE_ROUNDS):  # halve the step around the best
+        step /= 2
+        best = min([best] + [(fit(undistort_points(points, b, shape)), b)
+                             for b in (best[1] - step, best[1] + step)])
+    return best[1], best[0]
+
+
+def undistort_image(image: Image, barrel: float) -> Image:
+    """``image`` with the distortion ``barrel`` taken out (the same size; what falls outside
+    the frame repeats its edge). The source of each pixel is solved on a grid of
+    :data:`~scanner.constants.LENS_MAP_STEP_PX` and interpolated between."""
+    h, w = image.shape[:2]
+    step = k.LENS_MAP_STEP_PX
+    # node i of a row lies at pixel (i - 1) * step + (step - 1) / 2: a resize by ``step``
+    # puts it exactly there, and the extra node on each side covers the frame's edges
+    gx = (np.arange(-(-w // step) + 2) - 1) * step + (step - 1) / 2
+    gy = (np.arange(-(-h // step) + 2) - 1) * step + (step - 1) / 2
+    u = np.stack(np.meshgrid(gx, gy), axis=-1).reshape(-1, 2)
+    centre, r2max = _centre(image.shape)
+    off = u - centre
+    seen = off.copy()
+    for _ in range(k.LENS_SOLVE_ROUNDS):  # seen * (1 + b |seen|^2 / R^2) = off
+        seen = off / (1 + barrel * np.sum(seen ** 2, axis=1, keepdims=True) / r2max)
+    grid = (seen + centre).reshape(len(gy), len(gx), 2).astype(np.float32)
+    big = cv2.resize(grid, (len(gx) * step, len(gy) * step),
+                     interpolation=cv2.INTER_LINEAR)[step:step + h, step:step + w]
+    no_second_map: npt.NDArray[np.float32] = np.empty((0, 0), np.float32)  # map1 holds x, y
+    return cast(Image, cv2.remap(image, np.ascontiguousarray(big), no_second_map, cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REPLICATE))
