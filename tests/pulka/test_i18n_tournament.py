@@ -1,0 +1,64 @@
+"""A tournament's own language (issue 16): ``pulka tournament new NAME --lang uk`` stores it,
+and a command on that tournament speaks it with no ``--lang`` and no locale in the
+environment; ``--lang`` still wins; a store of schema version 4 gains the column."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pulka import i18n
+from pulka.cli.main import main
+from pulka.i18n import ENVIRONMENT_VARIABLES
+from pulka.store.database import Store
+from pulka.store.schema import SCHEMA_VERSION
+
+
+@pytest.fixture(autouse=True)
+def no_locale(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    for name in ENVIRONMENT_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    yield
+    i18n.use_language("en")
+
+
+def standings(db: Path, capsys: pytest.CaptureFixture[str], *options: str) -> str:
+    capsys.readouterr()
+    assert main([*options, "standings", "--db", str(db)]) == 0
+    return capsys.readouterr().out
+
+
+def test_a_ukrainian_tournament_answers_in_ukrainian(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "pulka.sqlite"
+    assert main(["tournament", "new", "Open", "--rounds", "1", "--tables", "1", "--lang", "uk",
+                 "--db", str(db)]) == 0
+    i18n.use_language("en")
+    out = standings(db, capsys)
+    assert "гравець" in out and "вісти" in out and "бракує" in out
+    assert "player" not in out and "missing" not in out
+    english = standings(db, capsys, "--lang", "en")
+    assert "player" in english and "вісти" not in english
+
+
+def test_a_tournament_without_a_language_keeps_the_default(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "pulka.sqlite"
+    assert main(["tournament", "new", "Open", "--rounds", "1", "--tables", "1",
+                 "--db", str(db)]) == 0
+    assert "player" in standings(db, capsys)
+
+
+def test_a_version_4_store_gains_the_language_column(tmp_path: Path) -> None:
+    db = tmp_path / "old.sqlite"
+    with Store(db) as store:
+        store.new_tournament("Open", 1, 1)
+    conn = sqlite3.connect(db)
+    conn.executescript("ALTER TABLE tournaments DROP COLUMN language; PRAGMA user_version = 4;")
+    conn.close()
+    with Store(db) as store:
+        assert store.tournament_language("Open") is None
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
