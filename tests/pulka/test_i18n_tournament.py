@@ -4,11 +4,13 @@ environment; ``--lang`` still wins; a store of schema version 4 gains the column
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from test_i18n_report import LATIN_WORD, english_phrases, pdf_text
 
 from pulka import i18n
 from pulka.cli.main import main
@@ -62,3 +64,27 @@ def test_a_version_4_store_gains_the_language_column(tmp_path: Path) -> None:
     with Store(db) as store:
         assert store.tournament_language("Open") is None
         assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_the_standings_pdf_and_a_card_speak_the_tournaments_language(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db, draw, pdf = tmp_path / "pulka.sqlite", tmp_path / "draw.csv", tmp_path / "table.pdf"
+    draw.write_text("round,table,A,B,C\n1,1,Петренко,Сидоренко,Коваль\n", encoding="utf-8")
+    assert main(["tournament", "new", "Open", "--draw", str(draw), "--lang", "uk",
+                 "--db", str(db)]) == 0
+    i18n.use_language("en")
+    capsys.readouterr()
+    assert main(["standings", "--db", str(db), "--pdf", str(pdf)]) == 0
+    assert "аркуша ще немає" in capsys.readouterr().out
+    text = pdf_text(pdf.read_bytes())
+    assert "Місця за сумою вістів" in text and "гравець" in text
+    assert english_left(text) == []
+    capsys.readouterr()
+    assert main(["standings", "--db", str(db), "--player", "Коваль"]) == 0
+    card = capsys.readouterr().out
+    assert "Коваль · Open" in card and english_left(card) == []
+
+
+def english_left(text: str) -> list[str]:
+    plain = " ".join(LATIN_WORD.findall(text.replace("Open", "")))
+    return sorted(p for p in english_phrases() if re.search(rf"\b{re.escape(p)}\b", plain))
