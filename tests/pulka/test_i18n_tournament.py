@@ -85,6 +85,18 @@ def test_the_standings_pdf_and_a_card_speak_the_tournaments_language(
     assert "Коваль · Open" in card and english_left(card) == []
 
 
+def test_its_sheets_print_in_the_tournaments_language(tmp_path: Path) -> None:
+    db, draw, sheets = tmp_path / "pulka.sqlite", tmp_path / "draw.csv", tmp_path / "t.pdf"
+    draw.write_text("round,table,A,B,C\n1,1,Петренко,Сидоренко,Коваль\n", encoding="utf-8")
+    assert main(["tournament", "new", "Open", "--draw", str(draw), "--lang", "uk",
+                 "--db", str(db)]) == 0
+    i18n.use_language("en")
+    assert main(["print", "--players", "3", "--tournament", "Open", "--db", str(db),
+                 "--round", "1", "--table", "1", "-o", str(sheets)]) == 0
+    text = pdf_text(sheets.read_bytes())
+    assert "вісти на B" in text and "whists on" not in text
+
+
 def english_left(text: str) -> list[str]:
     plain = " ".join(LATIN_WORD.findall(text.replace("Open", "")))
     return sorted(p for p in english_phrases() if re.search(rf"\b{re.escape(p)}\b", plain))
