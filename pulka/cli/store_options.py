@@ -32,12 +32,13 @@ def open_store(path: Path, create: bool = True) -> Store:
 
 def speak_tournament_language(args: argparse.Namespace) -> None:
     """Speak the language stored with the tournament a command opens (``--db``, and
-    ``--tournament`` or the store's only one); a command without a store keeps its language.
-    Called only when no ``--lang`` was given."""
+    ``--tournament``, the NAME of ``tournament new``, or the store's only one); a command
+    without a store keeps its language. Called only when no ``--lang`` was given."""
     db = getattr(args, "db", None)
     if db is None or not Path(db).is_file():
         return
+    name = getattr(args, "tournament", None) or getattr(args, "name", None) or None
     with Store(db) as store:
-        stored = store.tournament_language(getattr(args, "tournament", None) or None)
+        stored = store.tournament_language(name)
     if stored:
         use_language(choose_language(None, stored))

@@ -46,6 +46,16 @@ def test_a_ukrainian_tournament_answers_in_ukrainian(tmp_path: Path,
     assert "player" in english and "вісти" not in english
 
 
+def test_a_new_tournament_is_not_spoken_to_in_another_ones_language(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "pulka.sqlite"
+    assert main(["tournament", "new", "Open", "--lang", "uk", "--db", str(db)]) == 0
+    i18n.use_language("en")
+    capsys.readouterr()
+    assert main(["tournament", "new", "Cup", "--rounds", "1", "--db", str(db)]) == 0
+    assert "tournament 'Cup'" in capsys.readouterr().out
+
+
 def test_a_tournament_without_a_language_keeps_the_default(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "pulka.sqlite"
