@@ -162,10 +162,11 @@ def parse_result(text: str, where: str = "result") -> ResultNotation:
 SEAT_LETTERS = {"a": "A", "b": "B", "c": "C", "d": "D", "а": "A", "б": "B", "в": "C", "г": "D"}
 """Seat letters as typed: Latin A-D, or Cyrillic А Б В Г (the Russian sheet's order)."""
 _CALL_WORDS = {
-    "whist": "whist", "w": "whist", "вист": "whist", "в": "whist",
+    "whist": "whist", "w": "whist", "вист": "whist", "віст": "whist", "в": "whist",
     "pass": "pass", "p": "pass", "пас": "pass", "п": "pass",
     "halfwhist": "halfwhist", "half": "halfwhist", "hw": "halfwhist", "½": "halfwhist",
     "полвиста": "halfwhist", "полвист": "halfwhist", "пв": "halfwhist",
+    "піввіста": "halfwhist", "піввіст": "halfwhist",
 }
 _ALLPASS_TOKENS = {"allpass", "ap", "распасы", "распас", "розпаси"}
 _LINE_SPLIT_RE = re.compile(r"[\s,;]+")
@@ -199,6 +200,8 @@ def parse_deal_line(text: str, where: str = "deal row") -> DealLine:
 
     >>> str(parse_deal_line("Б 7БК вист пас 6 3 1"))
     'B 7NT whist pass 6 3 1'
+    >>> str(parse_deal_line("Б 7БК віст піввіста 6 3 1"))
+    'B 7NT whist halfwhist 6 3 1'
     >>> str(parse_deal_line("распасы 3 2 5")), str(parse_deal_line("c misère 0, 6, 4"))
     ('allpass 3 2 5', 'C misere 0 6 4')
     """

@@ -17,6 +17,7 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
+from pulka.cli.store_options import speak_tournament_language
 from pulka.i18n import (
     ARGPARSE_DOMAIN,
     LanguageError,
@@ -90,10 +91,11 @@ def _language(value: str) -> str:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def speak_before_parsing(argv: Sequence[str] | None) -> None:
+def speak_before_parsing(argv: Sequence[str] | None) -> bool:
     """Choose the language from ``--lang`` (read ahead of the parser, whose help is in it) or
     the environment, and make argparse's own words ("usage:", "error:") speak it too: the
-    ``argparse`` gettext domain, ``pulka/locale/<lang>/LC_MESSAGES/argparse.po``."""
+    ``argparse`` gettext domain, ``pulka/locale/<lang>/LC_MESSAGES/argparse.po``. True when
+    ``--lang`` was given."""
     ahead = argparse.ArgumentParser(add_help=False)
     ahead.add_argument("--lang", dest="ui_lang")
     option = ahead.parse_known_args(argv)[0].ui_lang
@@ -104,16 +106,19 @@ def speak_before_parsing(argv: Sequence[str] | None) -> None:
     words = translations(current_language(), ARGPARSE_DOMAIN)
     argparse._ = words.gettext  # type: ignore[attr-defined]  # argparse's own gettext names
     argparse.ngettext = words.ngettext  # type: ignore[attr-defined]
+    return bool(option)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``pulka`` console script; returns the exit status."""
-    speak_before_parsing(argv)
+    explicit = speak_before_parsing(argv)
     args = build_parser().parse_args(argv)
     level = (logging.WARNING, logging.INFO, logging.DEBUG)[min(args.verbose, 2)]
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
     tune_process()
     try:
+        if not explicit:
+            speak_tournament_language(args)
         return int(args.run(args))
     except PulkaError as error:
         print(f"pulka {args.command}: {error}", file=sys.stderr)

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from pulka.errors import PulkaCommandError
-from pulka.i18n import _
+from pulka.i18n import _, choose_language, use_language
 from pulka.store.database import DEFAULT_DB, Store
 from scoring.exitcode import ExitCode
 
@@ -28,3 +28,17 @@ def open_store(path: Path, create: bool = True) -> Store:
         raise PulkaCommandError(_("--db {path} is a folder; name a file").format(path=path),
                                 ExitCode.BAD_ARGS)
     return Store(path)
+
+
+def speak_tournament_language(args: argparse.Namespace) -> None:
+    """Speak the language stored with the tournament a command opens (``--db``, and
+    ``--tournament``, the NAME of ``tournament new``, or the store's only one); a command
+    without a store keeps its language. Called only when no ``--lang`` was given."""
+    db = getattr(args, "db", None)
+    if db is None or not Path(db).is_file():
+        return
+    name = getattr(args, "tournament", None) or getattr(args, "name", None) or None
+    with Store(db) as store:
+        stored = store.tournament_language(name)
+    if stored:
+        use_language(choose_language(None, stored))

@@ -20,7 +20,7 @@ from forms.render.batch import load_draw
 from pulka.cli.checks import positive_options
 from pulka.cli.store_options import add_db_argument, open_store
 from pulka.errors import PulkaCommandError
-from pulka.i18n import N_, _, ngettext
+from pulka.i18n import LANGUAGES, N_, _, ngettext
 from pulka.report.text import states_text
 from pulka.store.missing import round_gaps
 from scoring.exitcode import ExitCode
@@ -45,6 +45,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     new.add_argument("--tables", type=int, help=_("tables per round"))
     new.add_argument("--draw", type=Path, metavar="CSV",
                      help=_("the draw: round,table,A,B,C[,D] (one line per table and round)"))
+    new.add_argument("--lang", dest="language", choices=LANGUAGES,
+                     help=_("the tournament's language: every command on it speaks it unless "
+                            "--lang says otherwise, and its sheets are printed in it"))
     add_db_argument(new)
     listing = actions.add_parser("list", help=_("list the tournaments and their sheets' states"))
     add_db_argument(listing)
@@ -79,7 +82,7 @@ def run(args: argparse.Namespace) -> ExitCode:
     rounds = max([args.rounds or 0, *(s[0] for s in seatings)]) or None
     tables = max([args.tables or 0, *(s[1] for s in seatings)]) or None
     with open_store(args.db) as store:
-        store.new_tournament(args.name, rounds, tables, seatings)
+        store.new_tournament(args.name, rounds, tables, seatings, args.language)
     players = len({n for s in seatings for n in s[3] if n})
     print(_("{db}: tournament {name!r}, {rounds} x {tables}").format(
         db=args.db, name=args.name,

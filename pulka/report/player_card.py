@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from pulka.i18n import _, ngettext
 from pulka.store.database import Store
 from pulka.store.standings import PlayerGame, player_games, result_is_final
 from scoring import parse_record, settle_record
@@ -54,13 +55,19 @@ mountain, the others writing 3 whists each on Петренко (B))"
     parts = []
     for move in moves:
         if move.mountain_change < 0:
-            parts.append(f"a point written off {who(move.seat)}'s mountain, the others "
-                         f"writing {move.compensation} whists each on {who(move.seat)}")
+            parts.append(ngettext(
+                "a point written off {who}'s mountain, the others writing {n} whist each on "
+                "{who}", "a point written off {who}'s mountain, the others writing {n} whists "
+                "each on {who}", move.compensation).format(who=who(move.seat),
+                                                          n=move.compensation))
         else:
-            parts.append(f"a point added to {who(move.seat)}'s mountain, {who(move.seat)} "
-                         f"writing {-move.compensation} whists on each other")
-    why = "; ".join(parts) or "fractional whists and mountains rounded to whole ones"
-    return f"exact {mixed(exact)}, integer {integer} (Codex 4.2.12: {why})"
+            parts.append(ngettext(
+                "a point added to {who}'s mountain, {who} writing {n} whist on each other",
+                "a point added to {who}'s mountain, {who} writing {n} whists on each other",
+                -move.compensation).format(who=who(move.seat), n=-move.compensation))
+    why = "; ".join(parts) or _("fractional whists and mountains rounded to whole ones")
+    return _("exact {exact}, integer {integer} (Codex 4.2.12: {why})").format(
+        exact=mixed(exact), integer=integer, why=why)
 
 
 @dataclass(frozen=True)
@@ -108,21 +115,24 @@ class PlayerCard:
                 "games": [g.to_json() for g in self.games]}
 
     def text(self) -> str:
-        """The card as plain text."""
+        """The card as plain text, in the language pulka speaks."""
         lines = [f"{self.player} · {self.tournament}"]
         if not self.games:
-            return "\n".join([*lines, "no sheet yet"])
+            return "\n".join([*lines, _("no sheet yet")])
         for item in self.games:
             g = item.game
             against = ", ".join(f"{n} ({s})" for s, n in g.opponents)
-            result = "no result (record refused)" if g.codex_integer is None \
+            result = _("no result (record refused)") if g.codex_integer is None \
                 else f"{g.codex_integer:+d}"
-            mark = "" if item.final else " · provisional"
-            lines.append(f"round {g.round or '-'} · table {g.table or '-'} · seat {g.seat} · "
-                         f"against {against}: {result}{mark}")
+            mark = "" if item.final else " · " + _("provisional")
+            lines.append(_("round {round} · table {table} · seat {seat} · against {against}: "
+                           "{result}").format(round=g.round or "-", table=g.table or "-",
+                                              seat=g.seat, against=against, result=result)
+                         + mark)
             if item.reason:
                 lines.append(f"    {item.reason}")
-        lines.append(f"total {self.whists:+d} whists")
+        lines.append(ngettext("total {n} whist", "total {n} whists", abs(self.whists)).format(
+            n=f"{self.whists:+d}"))
         return "\n".join(lines)
 
 

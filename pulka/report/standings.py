@@ -30,7 +30,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 
-from pulka.i18n import N_
+from pulka.i18n import N_, _
 from pulka.store.database import Store
 from pulka.store.standings import SeatResult, StandingsRows, result_is_final
 from scoring.jsonio import fraction_json
@@ -127,9 +127,10 @@ def check_tiebreaks(names: Sequence[str]) -> tuple[str, ...]:
     """The tie-breaks, checked; raises ValueError naming an unknown or repeated one."""
     for name in names:
         if name not in TIEBREAKS:
-            raise ValueError(f"unknown tie-break {name!r}; use {', '.join(TIEBREAKS)}")
+            raise ValueError(_("unknown tie-break {name}; use {choices}").format(
+                name=repr(name), choices=", ".join(TIEBREAKS)))
     if len(set(names)) != len(names):
-        raise ValueError(f"tie-breaks repeat: {', '.join(names)}")
+        raise ValueError(_("tie-breaks repeat: {names}").format(names=", ".join(names)))
     return tuple(names)
 
 

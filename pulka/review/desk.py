@@ -7,7 +7,8 @@
 * ``GET /api/row/<sheet id>/<row key>``: a deal row's columns as the sheet prints them
   (:func:`forms.geometry.deal_column.row_slots`: declarer, level, suit, calls, tricks,
   result), each with its options and its place on the row's crop (shares of its width),
-  the seats in the order of play, the value read and its one-line form;
+  the seats in the order of play, the value read and its one-line form; headings and
+  options in the sheet's own labels (:mod:`forms.labels`) of the language pulka speaks;
 * ``POST /api/row-check`` ``{"sheet", "key", "text" | "deal"}``: the one-line form
   (:func:`scoring.notation.parse_deal_line`) or a deal object checked by the rules engine
   (:func:`scoring.deals.make_deal`): ``{"legal": true, "deal", "line", "result"}`` or
@@ -21,6 +22,7 @@ from typing import Any
 
 from forms.geometry import deal_column
 from forms.labels import text as label_text
+from pulka.i18n import _, current_language
 from pulka.review.checks import RequestError
 from pulka.store.database import Store
 from pulka.store.sheet_list import RowContext, row_context, sheet_list
@@ -29,8 +31,6 @@ from scoring.errors import RecordError
 from scoring.notation import line_record, parse_deal_line, play_order, record_line
 from scoring.rules import RuleSet
 
-HEADINGS_LANG = "en"
-"""The language of the column headings (the page's own)."""
 POST_PATHS = ("/api/row-check",)
 
 
@@ -47,19 +47,20 @@ def post(store: Store, doc: dict[str, Any]) -> dict[str, Any]:
     """The answer to ``POST /api/row-check``."""
     sheet, key = doc.get("sheet"), doc.get("key")
     if not isinstance(sheet, str) or not isinstance(key, str):
-        raise RequestError(HTTPStatus.BAD_REQUEST, "a row check needs \"sheet\" and \"key\"")
+        raise RequestError(HTTPStatus.BAD_REQUEST, _("a row check needs \"sheet\" and \"key\""))
     context = _context(store, sheet, key)
     if isinstance(doc.get("text"), str):
         return check_text(context, doc["text"])
     if isinstance(doc.get("deal"), dict):
         return check_deal(context, doc["deal"])
-    raise RequestError(HTTPStatus.BAD_REQUEST, "a row check needs \"text\" (e.g. "
-                                               "\"B 7NT whist pass 6 3 1\") or \"deal\"")
+    raise RequestError(HTTPStatus.BAD_REQUEST, _("a row check needs \"text\" (e.g. "
+                                                 "\"B 7NT whist pass 6 3 1\") or \"deal\""))
 
 
 def _context(store: Store, sheet: str, key: str) -> RowContext:
     if sheet not in store.sheet_ids():
-        raise RequestError(HTTPStatus.NOT_FOUND, f"no sheet {sheet!r:.200} in the store")
+        raise RequestError(HTTPStatus.NOT_FOUND,
+                           _("no sheet {sheet} in the store").format(sheet=repr(sheet[:200])))
     return row_context(store, sheet, key)
 
 
@@ -78,7 +79,7 @@ def row_columns(context: RowContext) -> dict[str, Any]:
                "result": list(deal_column.RESULTS)}
     columns = []
     for group in groups:
-        heading = label_text(HEADINGS_LANG, f"{group.key}_seat:{group.sub}" if group.sub
+        heading = label_text(current_language(), f"{group.key}_seat:{group.sub}" if group.sub
                              else group.key)
         short = group.sub if group.key == "tricks" else heading
         columns.append({"group": group.key, "seat": group.sub or None, "heading": heading,
@@ -100,7 +101,7 @@ def row_columns(context: RowContext) -> dict[str, Any]:
 def _option_label(option: str) -> str:
     if option in ("A", "B", "C", "D"):
         return option
-    return label_text(HEADINGS_LANG, f"opt:{option}")
+    return label_text(current_language(), f"opt:{option}")
 
 
 def check_text(context: RowContext, typed: str) -> dict[str, Any]:

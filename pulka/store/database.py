@@ -95,12 +95,12 @@ class Store:
     # -- the draw ----------------------------------------------------------------------
 
     def new_tournament(self, name: str, rounds: int | None = None, tables: int | None = None,
-                       seatings: Sequence[tuple[int, int, Sequence[str], Sequence[str]]] = ()
-                       ) -> int:
+                       seatings: Sequence[tuple[int, int, Sequence[str], Sequence[str]]] = (),
+                       language: str | None = None) -> int:
         """Create a tournament with its rounds, tables and, from a draw, who sits where.
 
-        ``seatings`` are ``(round, table, seats, names)``; raises :class:`StoreError` when the
-        name is taken.
+        ``seatings`` are ``(round, table, seats, names)``; ``language`` is the tournament's
+        own (``ru``, ``uk``, ``en``); raises :class:`StoreError` when the name is taken.
         """
         whole_number("rounds", rounds, MAX_ROUNDS)
         whole_number("tables", tables, MAX_TABLES)
@@ -111,6 +111,7 @@ class Store:
             if conn.execute("SELECT 1 FROM tournaments WHERE name = ?", (name,)).fetchone():
                 raise StoreError(f"tournament {name!r} already exists in {self.path}")
             tid = self._tournament(conn, name, rounds, tables)
+            conn.execute("UPDATE tournaments SET language = ? WHERE id = ?", (language, tid))
             for round_ in range(1, (rounds or 0) + 1):
                 for table in range(1, (tables or 0) + 1):
                     self._table(conn, tid, round_, table)
@@ -167,6 +168,13 @@ class Store:
             raise StoreError(f"no tournament {name!r} in {self.path}; known: "
                              f"{', '.join(map(repr, self.tournament_names())) or 'none'}")
         return int(row[0])
+
+    def tournament_language(self, name: str | None) -> str | None:
+        """The language stored with the tournament ``name`` (with ``None``: the only one
+        there is); None when it has none, or no such single tournament exists."""
+        rows = self.conn.execute("SELECT language FROM tournaments WHERE name = ? OR ? IS NULL",
+                                 (name, name)).fetchall()
+        return str(rows[0][0]) if len(rows) == 1 and rows[0][0] else None
 
     def _tournament(self, conn: sqlite3.Connection, name: str, rounds: int | None = None,
                     tables: int | None = None) -> int:

@@ -16,7 +16,8 @@ The tables, by what they hold:
 * ``findings``, ``settlements``: what the rules engine said about the rebuilt record;
 * ``decisions``: every value a person set, with the old value (the review log);
 * ``rulings``, ``signoffs``: a judge's ruling on each finding, and the sheet signed off
-  (version 4).
+  (version 4);
+* ``tournaments.language``: the tournament's own language (version 5).
 """
 
 from __future__ import annotations
@@ -232,7 +233,14 @@ waiting for review: it rests on a doubtful field); a judge's ruling per finding 
 penalty applied or waived, kept under the finding's key, so it lapses when the finding
 changes); a sheet's sign-off (dropped whenever the sheet is scored again)."""
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
+_V5 = """
+ALTER TABLE tournaments ADD COLUMN language TEXT;
+"""
+"""Version 5: a tournament's own language (``en``, ``ru``, ``uk``; NULL when created before or
+without ``--lang``): what every command on it speaks unless ``--lang`` says otherwise, and
+the language its sheets are printed in (:func:`pulka.i18n.choose_language`)."""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
 """Migration ``n`` (from 1) takes a file from version ``n - 1`` to ``n``."""
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from review_fixture import SHEET1, build_store
+from review_fixture import DOUBTS1, SHEET1, build_store
 from review_page import Page, chromium, serving, stored
 from test_i18n_cli import ENGINE_WORDS
 from test_i18n_report import LATIN_WORD, english_phrases
@@ -58,7 +58,7 @@ def open_in(page: Page, language: str) -> None:
     page.settle()
 
 
-def page_words(page: Page) -> str:
+def page_words(page: Page, skipped: str = STORE_MADE) -> str:
     """The page's visible text, titles and labels, without the parts the store writes."""
     return str(page.driver.execute_script(
         "const skip = [...document.querySelectorAll(arguments[0])];"
@@ -69,7 +69,7 @@ def page_words(page: Page) -> str:
         "  out.push(walker.currentNode.textContent);"
         "for (const n of document.querySelectorAll('[title], [aria-label], [placeholder]')) "
         "  if (kept(n)) out.push(n.title, n.getAttribute('aria-label'), n.placeholder);"
-        "return out.filter(Boolean).join(' ');", STORE_MADE))
+        "return out.filter(Boolean).join(' ');", skipped))
 
 
 def english_left(text: str) -> list[str]:
@@ -157,5 +157,41 @@ def test_a_server_speaking_the_language_labels_cells_and_findings_in_it(
             assert english_left(ENGINE_WORDS.sub(" ", page.text("#card h2") + " " + findings)) \
                 == []
             page.screenshot(f"review-server-{language}.png")
+    finally:
+        i18n.use_language("en")
+
+
+GRID_WORDS = {"ru": {"headings": ["играет", "контракт", "масть", "ответ A"],
+                     "save": "Сохранить эту сдачу", "legal": "по правилам:",
+                     "list": "Листы (2)", "columns": "Тур"},
+              "uk": {"headings": ["грає", "контракт", "масть", "відп. A"],
+                     "save": "Зберегти цю роздачу", "legal": "за правилами:",
+                     "list": "Аркуші (2)", "columns": "Тур"}}
+LINE_CODES = "#verdict"
+"""The verdict's deal line is the one-line form's codes (``B 6C pass pass``), not words."""
+
+
+@pytest.mark.parametrize("language", ["ru", "uk"])
+def test_the_grid_card_and_the_sheet_list_speak_the_language(
+        browser: Any, tmp_path: Path, language: str) -> None:
+    """``pulka --lang ru review`` on a doubtful deal row: the grid's headings are the sheet's
+    own labels, its buttons and verdict the catalogue's; the sheet list (key l) too."""
+    words = GRID_WORDS[language]
+    i18n.use_language(language)
+    try:
+        db = build_store(tmp_path, doubts=({"row:17": DOUBTS1["row:17"]}, {}))
+        with serving(db) as server:
+            page = Page(browser, server, tmp_path)
+            page.wait.until(lambda d: words["legal"] in page.text("#verdict"))
+            headings = [h.text for h in browser.find_elements("css selector",
+                                                              "#row-grid .col .heading")]
+            assert headings[:4] == words["headings"]
+            assert page.text("#grid-save") == words["save"]
+            assert english_left(page_words(page, f"{STORE_MADE}, {LINE_CODES}")) == []
+            page.press("l")
+            page.wait.until(lambda d: words["list"] in page.text("#sheet-list h2"))
+            assert words["columns"] in page.text("#sheet-list thead")
+            assert english_left(page_words(page)) == []
+            page.screenshot(f"review-grid-list-{language}.png")
     finally:
         i18n.use_language("en")

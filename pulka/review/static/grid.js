@@ -10,9 +10,9 @@ const grid = { cell: null, doc: null, deal: null, verdict: null, asked: 0 };
 // legal readings, and a row whose ink is no legal deal shows the nearest legal one.
 function confidenceText(cell) {
   if (/not read as a legal deal/.test(cell.note || "")) {
-    return " · the ink is no legal deal: this is the nearest legal one";
+    return ` · ${t("the ink is no legal deal: this is the nearest legal one")}`;
   }
-  if (cell.status === "doubtful") return ` · doubtful (${percent(cell.confidence)} of the readings)`;
+  if (cell.status === "doubtful") return ` · ${t("doubtful ({p} of the readings)", { p: percent(cell.confidence) })}`;
   return ` · ${t("{p} sure", { p: percent(cell.confidence) })}`;
 }
 
@@ -22,7 +22,7 @@ function rowCard(cell) {
   grid.doc = null;
   grid.verdict = null;
   const box = el("div", { class: "row-grid", id: "row-grid" },
-    el("p", { class: "muted" }, "loading the row's columns…"));
+    el("p", { class: "muted" }, t("loading the row's columns…")));
   api(`/api/row/${encodeURIComponent(cell.sheet)}/${encodeURIComponent(cell.key)}`)
     .then((doc) => {
       if (grid.cell !== cell) return;
@@ -72,19 +72,19 @@ function disabledWhy(column, option) {
   const { players } = grid.doc;
   const deal = grid.deal;
   if (column.group === "declarer" && option !== "allpass" && !players.includes(option)) {
-    return "the dealer sits out this deal";
+    return t("the dealer sits out this deal");
   }
   if ((column.group === "level" || column.group === "suit") && deal.type === "allpass") {
-    return "an all-pass has no contract";
+    return t("an all-pass has no contract");
   }
-  if (column.group === "suit" && deal.type === "misere") return "a misère has no suit";
+  if (column.group === "suit" && deal.type === "misere") return t("a misère has no suit");
   if (column.group === "call") {
-    if (!players.includes(column.seat)) return "the dealer sits out this deal";
-    if (deal.type !== "contract") return "only a contract is whisted";
-    if (column.seat === deal.declarer) return "the declarer has no call";
+    if (!players.includes(column.seat)) return t("the dealer sits out this deal");
+    if (deal.type !== "contract") return t("only a contract is whisted");
+    if (column.seat === deal.declarer) return t("the declarer has no call");
   }
   if (column.group === "tricks" && !players.includes(column.seat)) {
-    return "the dealer sits out this deal";
+    return t("the dealer sits out this deal");
   }
   return null;
 }
@@ -172,15 +172,17 @@ function drawGrid() {
   const widths = doc.columns.map((c) => `minmax(min-content, ${Math.max(c.x1 - c.x0, 0.01)}fr)`);
   const headings = el("div", { class: "headings", "aria-hidden": "true" }, doc.columns.map((c) =>
     el("span", { title: c.heading, "data-x0": c.x0, "data-x1": c.x1 }, c.short)));
-  const crop = grid.cell.has_crop ? el("img", { class: "row-ink", alt: `ink of ${grid.cell.key}`,
-    src: imgUrl(grid.cell.sheet, "crop", grid.cell.key) }) : el("p", { class: "muted" }, "no crop stored");
+  const crop = grid.cell.has_crop ? el("img", { class: "row-ink",
+    alt: t("ink of {where}", { where: grid.cell.key }),
+    src: imgUrl(grid.cell.sheet, "crop", grid.cell.key) })
+    : el("p", { class: "muted" }, t("no crop stored"));
   const controls = el("div", { class: "controls" }, doc.columns.map((c) => el("div", {
     class: `col ${c.group}` }, el("div", { class: "heading" }, c.heading), columnControl(c))));
   controls.style.gridTemplateColumns = widths.join(" ");
   box.replaceChildren(el("div", { class: "ink" }, headings, crop), controls,
     el("p", { class: "verdict", id: "verdict", "aria-live": "polite" }),
     el("div", { class: "buttons" }, el("button", { type: "button", class: "primary", id: "grid-save",
-      onclick: saveGrid, disabled: true }, "Save this deal")));
+      onclick: saveGrid, disabled: true }, t("Save this deal"))));
   for (const span of headings.children) {
     span.style.left = `${Number(span.dataset.x0) * 100}%`;
     span.style.width = `${(Number(span.dataset.x1) - Number(span.dataset.x0)) * 100}%`;
@@ -219,14 +221,16 @@ function showVerdict() {
   }
   if (!verdict) { node.textContent = ""; return; }
   node.className = `verdict ${verdict.legal ? "legal" : "illegal"}`;
-  node.textContent = verdict.legal ? `legal: ${verdict.line} · ${verdict.result} · ⏎ saves it`
-    : `not saved: ${verdict.reason}`;
+  node.textContent = verdict.legal
+    ? t("legal: {line} · {result} · ⏎ saves it", { line: verdict.line, result: verdict.result })
+    : t("not saved: {reason}", { reason: verdict.reason });
 }
 
 function saveGrid() {
   const verdict = grid.verdict;
   if (!verdict || !verdict.legal) {
-    showStatus(verdict ? `not a legal deal: ${verdict.reason}` : "still checking the deal", true);
+    showStatus(verdict ? t("not a legal deal: {reason}", { reason: verdict.reason })
+      : t("still checking the deal"), true);
     return null;
   }
   return decide(grid.cell, "type", { value: verdict.deal });
@@ -239,13 +243,13 @@ function enterRow(cell, input) {
     if (grid.verdict && grid.verdict.legal && grid.deal && JSON.stringify(grid.deal)
       !== JSON.stringify(copyDeal(cell.value))) return saveGrid();
     if (cell.candidates.length) return decide(cell, "accept", { candidate: 1 });
-    showStatus("type the deal, e.g. B 7NT whist pass 6 3 1", true);
+    showStatus(t("type the deal, e.g. B 7NT whist pass 6 3 1"), true);
     return null;
   }
   return enqueue(() => askVerdict({ text })).then((verdict) => {
     if (!verdict) return null;
     if (!verdict.legal) {
-      showStatus(`not saved: ${verdict.reason}`, true);
+      showStatus(t("not saved: {reason}", { reason: verdict.reason }), true);
       return null;
     }
     return decide(cell, "type", { value: verdict.deal });
@@ -257,7 +261,7 @@ function enterRow(cell, input) {
 function rowEditorLine(target, input) {
   // The row's one-line form fills the editor once the server sends it.
   input.value = "";
-  input.placeholder = "B 7NT whist pass 6 3 1";
+  input.placeholder = t("B 7NT whist pass 6 3 1");
   api(`/api/row/${encodeURIComponent(target.sheet)}/${encodeURIComponent(target.key)}`)
     .then((doc) => { if (!input.value) input.value = doc.line; })
     .catch((error) => showStatus(error.message, true));
@@ -268,7 +272,7 @@ function rowEditorSave(target, input, close) {
   return api("/api/row-check", { sheet: target.sheet, key: target.key, text: input.value })
     .then((verdict) => {
       if (!verdict.legal) {
-        showStatus(`not saved: ${verdict.reason}`, true);
+        showStatus(t("not saved: {reason}", { reason: verdict.reason }), true);
         input.focus();
         return null;
       }

@@ -275,7 +275,7 @@ function renderCard(cell) {
   const row = cell.key.startsWith("row:");
   const input = el("input", {
     id: "typed", type: "text", inputmode: row ? "text" : "numeric", autocomplete: "off",
-    placeholder: row ? "t, then B 7NT whist pass 6 3 1" : t("digits"),
+    placeholder: row ? t("t, then B 7NT whist pass 6 3 1") : t("digits"),
     "aria-label": t("type the value"),
     oninput: row ? () => input.value.trim() && askVerdict({ text: input.value }) : null,
   });
@@ -309,7 +309,7 @@ function renderEmpty() {
       ? t("Import scans with `pulka import FOLDER`; their doubtful cells appear here.")
       : t("Every doubtful cell has been decided. Press v to look at a sheet.")),
     nothing ? null : el("button", { type: "button", id: "empty-sheets", onclick: showSheetList },
-      "All sheets (l)"),
+      t("All sheets (l)")),
   );
 }
 
@@ -341,7 +341,7 @@ function renderPanel(previous) {
         el("th", {}, row.player),
         el("td", { class: "num", title: row.no_sheet ? null : decimalText(row.rounded) }, row.no_sheet ? ""
           : row.whists.toLocaleString(catalogue.lang, { signDisplay: "exceptZero" })),
-        el("td", { class: "muted" }, row.no_sheet ? "no sheet yet"
+        el("td", { class: "muted" }, row.no_sheet ? t("no sheet yet")
           : row.final ? "" : t("provisional")))))));
   }
   $("#panel").replaceChildren(...blocks);

@@ -17,23 +17,24 @@ function renderSheetList() {
   const rows = state.sheetList || [];
   const list = $("#sheet-list");
   if (!rows.length) {
-    list.replaceChildren(el("h2", {}, "Sheets"), el("p", { class: "muted" }, "The store has no sheets yet."));
+    list.replaceChildren(el("h2", {}, t("Sheets")),
+      el("p", { class: "muted" }, t("The store has no sheets yet")));
     return;
   }
   const table = el("table", { class: "sheets" },
-    el("thead", {}, el("tr", {}, ["Round", "Table", "Sheet", "Players", "State", "Doubts",
-      "Findings"].map((h) => el("th", { scope: "col" }, h)))),
+    el("thead", {}, el("tr", {}, [t("Round"), t("Table"), t("Sheet"), t("Players"), t("State"),
+      t("Doubts"), t("Findings")].map((h) => el("th", { scope: "col" }, h)))),
     el("tbody", {}, rows.map((row) => el("tr", {
       class: row.sheet === state.sheetId ? "current" : null, "data-sheet": row.sheet },
     el("td", { class: "num" }, row.round ?? "–"), el("td", { class: "num" }, row.table ?? "–"),
     el("td", {}, el("button", { type: "button", class: "open", "data-sheet": row.sheet,
-      title: `open ${row.sheet} (Enter)`, onclick: () => openSheet(row.sheet) }, row.sheet)),
+      title: t("open {sheet} (Enter)", { sheet: row.sheet }), onclick: () => openSheet(row.sheet) }, row.sheet)),
     el("td", { class: "players" }, row.players.join(", ")),
     el("td", {}, el("span", { class: `badge ${row.state}` }, stateWord(row.state))),
     el("td", { class: "num" }, row.doubts), el("td", { class: "num" }, row.findings)))));
   table.addEventListener("keydown", moveInList);
-  list.replaceChildren(el("h2", {}, `Sheets (${rows.length})`),
-    el("p", { class: "muted" }, "Enter opens a sheet; click a cell there to check it again."),
+  list.replaceChildren(el("h2", {}, t("Sheets ({n})", { n: rows.length })),
+    el("p", { class: "muted" }, t("Enter opens a sheet; click a cell there to check it again.")),
     table);
 }
 
@@ -51,6 +52,6 @@ function openSheet(sheetId) {
     await loadSheet(sheetId);
     state.view = "sheet";
     render();
-    showStatus(`sheet ${sheetId}: click a cell to check it again`);
+    showStatus(t("sheet {sheet}: click a cell to check it again", { sheet: sheetId }));
   });
 }

@@ -59,7 +59,7 @@ function keyHints() {
   return [t("[[0]]…[[9]] type a value, [[⏎]] saves it"),
     t("[[⏎]] alone accepts candidate [[a]]"), t("[[a]]…[[i]] accept that candidate"),
     t("[[x]] illegible"), t("[[s]] / [[Space]] skip"), t("[[u]] / [[Ctrl]]+[[Z]] undo"),
-    t("[[v]] sheet view"), "[[l]] all sheets",
+    t("[[v]] sheet view"), t("[[l]] all sheets"),
     t("findings: [[p]] apply, [[w]] waive, [[m]] misread, [[o]] sign off")]
     .map((hint) => el("span", {}, withKeys(hint)));
 }
@@ -71,6 +71,7 @@ function translateStatic() {
   Object.assign($("#to-queue"), { textContent: t("Queue"),
     title: t("the queue of doubtful cells (v)") });
   Object.assign($("#to-sheet"), { textContent: t("Sheet"), title: t("the whole sheet (v)") });
+  Object.assign($("#to-sheets"), { textContent: t("All sheets"), title: t("every sheet (l)") });
   $("#queue-list").setAttribute("aria-label", t("doubtful cells by sheet"));
   $("#panel").setAttribute("aria-label", t("findings and settlement"));
   $("#keys").replaceChildren(...keyHints(), $("#status"));
