@@ -9,15 +9,13 @@
 
 Every write is one transaction (``BEGIN IMMEDIATE`` ... ``COMMIT``): an import killed half-way
 leaves each sheet either wholly stored or not at all. A re-import never changes a cell a
-person verified (the SDAPS rule); pages are recognised by the hash of their content, so the
-same photo imported twice is stored once. The file is in WAL mode, so ``pulka standings`` can
-read while an import writes. Tables and migrations: :mod:`pulka.store.schema`.
+person verified (the SDAPS rule); a page is known by its content's hash. WAL mode: readers
+never wait for an import. Tables and migrations: :mod:`pulka.store.schema`.
 """
 
 from __future__ import annotations
 
 import json
-import logging
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -34,15 +32,11 @@ from pulka.store.seating import change_seat, drawn_names, seat_players, table_of
 from pulka.store.standings import StandingsRows, standings_rows
 from pulka.store.summary import sheet_summary
 from scanner.results import ScannedPage, SheetScan
-
-log = logging.getLogger(__name__)
+from scoring.limits import MAX_ROUND, MAX_TABLE
 
 DEFAULT_DB = Path("pulka.sqlite")
 BUSY_TIMEOUT_S = 10.0
 """How long a writer waits for another one (the review page during an import)."""
-MAX_ROUNDS = 999
-MAX_TABLES = 999
-"""Largest round and table number a tournament has."""
 NO_TOURNAMENT = ""
 """The tournament name of sheets printed outside a tournament."""
 
@@ -102,11 +96,11 @@ class Store:
         ``seatings`` are ``(round, table, seats, names)``; ``language`` is the tournament's
         own (``ru``, ``uk``, ``en``); raises :class:`StoreError` when the name is taken.
         """
-        whole_number("rounds", rounds, MAX_ROUNDS)
-        whole_number("tables", tables, MAX_TABLES)
+        whole_number("rounds", rounds, MAX_ROUND)
+        whole_number("tables", tables, MAX_TABLE)
         for round_, table, _, _ in seatings:
-            whole_number("the draw's round", round_, MAX_ROUNDS)
-            whole_number("the draw's table", table, MAX_TABLES)
+            whole_number("the draw's round", round_, MAX_ROUND)
+            whole_number("the draw's table", table, MAX_TABLE)
         with self.transaction() as conn:
             if conn.execute("SELECT 1 FROM tournaments WHERE name = ?", (name,)).fetchone():
                 raise StoreError(f"tournament {name!r} already exists in {self.path}")
