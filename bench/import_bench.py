@@ -140,7 +140,8 @@ def main() -> None:
             again = timed_import(work / "all.sqlite", folders, work / "out-all", args.jobs)
             one = timed_import(work / "one.sqlite", folders[:args.baseline], work / "out-one", 1)
             figures.update(all_cores=every, rerun=again, one_core=one,
-                           ratio=round(every["sheets_per_s"] / one["sheets_per_s"], 2),
+                           ratio=round(every["sheets_per_s"] / one["sheets_per_s"], 2)
+                           if one["sheets_per_s"] else None,
                            rerun_share=round(again["seconds"] / every["seconds"], 4))
     finally:
         if args.keep is None:
