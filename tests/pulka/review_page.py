@@ -64,6 +64,17 @@ def chromium(size: tuple[int, int]) -> Iterator[Any]:
         driver.quit()
 
 
+def browser_fixture(size: tuple[int, int]) -> Any:
+    """A ``browser`` fixture: :func:`chromium` at ``size`` for each test."""
+
+    @pytest.fixture
+    def browser() -> Iterator[Any]:
+        with chromium(size) as driver:
+            yield driver
+
+    return browser
+
+
 class TimedHandler(ReviewHandler):
     """The server's handler, each POST held back ``server.post_delay_s`` and its own time
     (without the hold) appended to ``server.post_ms``."""

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from review_fixture import DOUBTS1, SHEET1, build_store
-from review_page import Page, chromium, serving, stored
+from review_page import Page, browser_fixture, serving, stored
 from test_i18n_cli import ENGINE_WORDS
 from test_i18n_report import LATIN_WORD, english_phrases
 
@@ -41,10 +41,7 @@ STORE_MADE = "#card h2, .findings, #last, .where, .group h3 small, svg title"
 view's outline titles), finding messages, sheet and tournament names."""
 
 
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    with chromium(WINDOW) as driver:
-        yield driver
+browser = browser_fixture(WINDOW)
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from review_fixture import SHEET1, SHEET2, TRUTH, build_store
-from review_page import Page, chromium, serving, stored
+from review_page import Page, browser_fixture, serving, stored
 
 from pulka.report import standings as ranking
 from pulka.review import ReviewServer
@@ -24,10 +24,7 @@ pytestmark = pytest.mark.browser
 WINDOW = (1440, 1050)
 
 
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    with chromium(WINDOW) as driver:
-        yield driver
+browser = browser_fixture(WINDOW)
 
 
 @pytest.fixture

@@ -6,13 +6,12 @@ other cell changes, however fast the keys come and however slow the save is.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from review_fixture import KEYS_DOUBTS, SHEET1, build_store
-from review_page import Page, all_cells, chromium, serving, stored
+from review_page import Page, all_cells, browser_fixture, serving, stored
 
 pytestmark = pytest.mark.browser
 
@@ -21,10 +20,7 @@ NEXT = "entry:A:whists:B:0"  # candidates 9, 8, 3: the next in the queue
 SAVE_DELAY_S = 0.8
 
 
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    with chromium((1400, 900)) as driver:
-        yield driver
+browser = browser_fixture((1400, 900))
 
 
 @pytest.fixture

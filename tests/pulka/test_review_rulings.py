@@ -4,14 +4,13 @@ sheet signed off, and its report as the store has it now."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
 from review_fixture import DOUBTS1, SHEET1, build_store
-from review_page import Page, chromium, serving
+from review_page import Page, browser_fixture, serving
 
 from pulka.store.database import Store
 from pulka.store.rulings import findings, signoff
@@ -22,10 +21,7 @@ WRONG = ("entry:A:whists:B:0", "entry:C:pool:2")
 """Read 9 and 26 (the first candidates), written 8 and 20: accepted as read, two errors."""
 
 
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    with chromium((1400, 900)) as driver:
-        yield driver
+browser = browser_fixture((1400, 900))
 
 
 @pytest.fixture
