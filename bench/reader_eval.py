@@ -2,7 +2,7 @@
 beside the old generator's sheets, in one run.
 
 Run: ``python -m bench.reader_eval [--sheets 24] [--legacy 12] [--dpi 300] [--seed 1]
-[--out DIR] [--json FILE] [--model FILE ...]``.
+[--out DIR [--reuse]] [--capture NAME] [--json FILE] [--model FILE ...]``.
 
 It makes ``--sheets`` evaluation sheets (:mod:`samplegen.profiles`, part EVALUATION: fonts,
 pen-stroke writers, marks and captures the reader never trained or was tuned on; 3 and 4
@@ -164,11 +164,22 @@ def doubt_cause(reading: FieldReading) -> str:
     return f"{reading.kind}: {seatless}"
 
 
+def open_plans(part: Part, sheets: int, capture: str | None) -> list[SheetPlan]:
+    """``sheets`` plans of the ``part``, only those of ``capture`` where one is named."""
+    if capture is None:
+        return plan_sheets("open", part, sheets)
+    plans = [p for p in plan_sheets("open", part, sheets * 16) if p.capture == capture]
+    if not plans:
+        raise SystemExit(f"reader_eval: the {part} part has no capture {capture!r}")
+    return plans[:sheets]
+
+
 def make_set(folder: Path, sheets: int, legacy: int, dpi: int, seed: int,
-             part: Part = Part.EVALUATION) -> list[tuple[SheetPlan, Path]]:
-    """The ``part``'s open sheets and the legacy ones, seeded, under ``folder``."""
-    plans = plan_sheets("open", part, sheets) + \
-        plan_sheets("legacy", Part.TRAINING, legacy)
+             part: Part = Part.EVALUATION, capture: str | None = None,
+             reuse: bool = False) -> list[tuple[SheetPlan, Path]]:
+    """The ``part``'s open sheets and the legacy ones, seeded, under ``folder``; with
+    ``reuse``, a sheet already made there (same arguments) is read again, not made anew."""
+    plans = open_plans(part, sheets, capture) + plan_sheets("legacy", Part.TRAINING, legacy)
     glyphs = default_glyphs()
     made = []
     for index, plan in enumerate(plans):
@@ -176,8 +187,9 @@ def make_set(folder: Path, sheets: int, legacy: int, dpi: int, seed: int,
         variant, players = VARIANTS[index % 3], 3 + (index // 3) % 2
         rules = RuleSet.preset(variant, players, POOLS[(index // 6) % 2])
         out = folder / f"{index:03d}-{plan.profile}-{variant}-{players}"
-        make_sample(fitting_game(rules, rng), out, glyphs, rng, errors=index % 3, dpi=dpi,
-                    plan=plan)
+        if not (reuse and (out / "truth.json").is_file()):
+                make_sample(fitting_game(rules, rng), out, glyphs, rng, errors=index % 3,
+                        dpi=dpi, plan=plan)
         made.append((plan, out))
     return made
 
@@ -255,6 +267,9 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="write the tallies here")
     parser.add_argument("--part", choices=[p.value for p in Part], default=Part.EVALUATION,
                         help="the open generator's part to read (default: evaluation)")
+    parser.add_argument("--capture", help="only sheets of this capture profile")
+    parser.add_argument("--reuse", action="store_true",
+                        help="read the sheets already made under --out again (same arguments)")
     parser.add_argument("--list", action="store_true",
                         help="list the silent fields and the right doubtful ones by cause")
     parser.add_argument("--model", type=Path, action="append",
@@ -269,7 +284,7 @@ def main() -> None:
         work = args.out or Path(temp)
         start = time.perf_counter()
         made = make_set(work / "samples", args.sheets, args.legacy, args.dpi, args.seed,
-                        Part(args.part))
+                        Part(args.part), args.capture, args.reuse and args.out is not None)
         made_s = time.perf_counter() - start
         print(f"{len(made)} sheets: {made_s:.0f} s to make")
         results = {}
