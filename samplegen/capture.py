@@ -69,7 +69,13 @@ CAPTURE_PROFILES: dict[str, PhoneProfile | FlatbedProfile] = {
                                  (0.1, 0.35), (0.5, 3.0), (60, 85)),
     "phone-far": PhoneProfile((1600, 2200), (0.7, 0.95), (80, 110), (0, 15), 8, (0.0, 0.04),
                               (0.05, 0.3), (0.0, 1.5), (60, 90)),
+    "phone-steep": PhoneProfile((2000, 3600), (0.75, 0.92), None, (10, 30), 10, (0.01, 0.05),
+                                (0.1, 0.3), (0.3, 2.5), (62, 88)),
+    "phone-distant": PhoneProfile((1600, 2400), (0.7, 0.95), (75, 120), (0, 12), 8,
+                                  (0.0, 0.03), (0.05, 0.25), (0.0, 1.2), (62, 88)),
     "flatbed-colour": FlatbedProfile((200, 300), 3.0, 0.2, "colour", (80, 92)),
+    "flatbed-mono": FlatbedProfile((150, 240, 300), 2.5, 0.3, "grey", (72, 90)),
+    "flatbed-threshold": FlatbedProfile((150, 240, 300), 2.5, 0.3, "bw", (0, 0)),
     "flatbed-grey": FlatbedProfile((150, 200, 300), 3.0, 0.3, "grey", (75, 92)),
     "flatbed-bw": FlatbedProfile((150, 200, 300), 3.0, 0.3, "bw", (0, 0)),
 }

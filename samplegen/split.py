@@ -72,6 +72,8 @@ MARK_STYLES: dict[str, Part] = {
 CAPTURES: dict[str, Part] = {
     "legacy-clean": T, "legacy-scan": T, "legacy-photo": T,
     "phone-near": T, "flatbed-colour": T,
+    # the same physics as the evaluation's captures, drawn from other ranges (tuning sees these)
+    "phone-steep": T, "phone-distant": T, "flatbed-mono": T, "flatbed-threshold": T,
     "phone-tilted": E, "phone-far": E, "flatbed-grey": E, "flatbed-bw": E,
 }
 """Every capture profile (samplegen.capture; ``legacy-*``: samplegen.degrade)."""
