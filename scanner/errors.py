@@ -27,7 +27,7 @@ class ScanFailure:
     def of(cls, error: PulkaError, source: str | Path) -> ScanFailure:
         """The failure an error makes of a file."""
         message = error.said() if isinstance(error, ScanError) else str(error)
-        return cls(str(source), message, error.exit_code)
+        return cls(source if isinstance(source, str) else str(source), message, error.exit_code)
 
 
 class ScanError(PulkaError):

@@ -32,6 +32,7 @@ from pulka.report.pages import (
     scan_images,
 )
 from pulka.report.reasons import reason_text
+from pulka.report.said_text import said_text
 from pulka.report.text import number, rules_text
 from pulka.store.doubts import scan_doubts
 from scanner.results import FieldReading, SheetScan, entry_key, ink_shares
@@ -204,7 +205,7 @@ def build_report(record_doc: dict[str, Any], scan: SheetScan | None = None,
         columns=_columns(record, sheet, findings), deals=tuple(_deal_view(d)
                                                                for d in record.deals),
         settlement=settlement, warnings=sheet.warnings,
-        scan_problems=scan.problems if scan is not None else (),
+        scan_problems=tuple(map(said_text, scan.problems)) if scan is not None else (),
         signed_off=judged.signed_off)
 
 
@@ -268,7 +269,7 @@ def _doubt_view(label: str, field: FieldReading, record: GameRecord,
         label=label, where=_field_where(field, record), value=_value_text(field.value),
         candidates=candidates, ink_alone=_ink_alone(field),
         expected="" if field.expected is None else _value_text(field.expected),
-        note=field.note, crop_png=crop_png(field, scan_images, layout, scan_dir))
+        note=said_text(field.note), crop_png=crop_png(field, scan_images, layout, scan_dir))
 
 
 def _ink_alone(field: FieldReading) -> str:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from scanner.results import CellStatus
+from scoring.said import Said, said_json
 
 
 @dataclass(frozen=True)
@@ -40,7 +42,7 @@ class CellRow:
                    json.loads(row["rect_json"]), CellStatus(row["status"]),
                    json.loads(row["value_json"]), row["confidence"],
                    json.loads(row["candidates_json"]), json.loads(row["expected_json"]),
-                   row["deal"], row["note"], row["crop"],
+                   row["deal"], stored_note(row["note"], row["note_json"]), row["crop"],
                    None if row["ink_json"] is None
                    else tuple((v, float(p)) for v, p in json.loads(row["ink_json"])),
                    bool(row["verified"]), row["verified_by"], row["verified_at"])
@@ -178,3 +180,26 @@ def sheet_signoff(conn: sqlite3.Connection, sheet_pk: int) -> SignOff | None:
     row = conn.execute("SELECT who, at FROM signoffs WHERE sheet_id = ?",
                        (sheet_pk,)).fetchone()
     return None if row is None else SignOff(row[0], row[1])
+
+
+def stored_note(note: str, coded: str | None) -> str:
+    """A stored note: by code (``note_json``, a :class:`~scoring.said.Said`) when the row has
+    one, else the text as stored."""
+    return note if coded is None else Said.from_json(json.loads(coded))
+
+
+def note_json(note: str) -> str | None:
+    """What ``note_json`` keeps of a note: its code and parameters, or NULL without a code."""
+    return json.dumps(note.to_json(), ensure_ascii=False) if isinstance(note, Said) else None
+
+
+def sentences_json(texts: Sequence[str]) -> str:
+    """A list of sentences as a JSON column keeps them (``warnings_json``, ``problems_json``):
+    each by code where it has one (:func:`scoring.said.said_json`)."""
+    return json.dumps([said_json(text) for text in texts], ensure_ascii=False)
+
+
+def stored_sentences(column: str) -> tuple[str, ...]:
+    """The sentences of a JSON column (:func:`sentences_json`; plain strings before codes)."""
+    return tuple(Said.from_json(v) if isinstance(v, dict) else str(v)
+                 for v in json.loads(column))

@@ -1,0 +1,33 @@
+"""pulka's own sentences by code (:class:`scoring.said.Said`), beside the scanner's
+(:mod:`scanner.words`): what a person's decision adds to a cell's note."""
+
+from __future__ import annotations
+
+from pulka.i18n import N_
+from scoring.said import Said, say
+
+WORDS: dict[str, str] = {
+    "illegible": N_("illegible"),
+    "illegible_note": N_("illegible · {note}"),
+}
+"""Each code's English template (``N_`` marks it for the catalogues)."""
+
+
+def illegible_note(note: str) -> Said:
+    """The note of a cell a person marked illegible, keeping the scanner's note after it."""
+    return say(WORDS, "illegible_note", note=note) if note else say(WORDS, "illegible")
+
+
+def without_illegible(note: str) -> str:
+    """The scanner's note of a cell, a person's ``illegible`` taken off.
+
+    >>> without_illegible(illegible_note("ink unsure")), without_illegible("illegible")
+    ('ink unsure', '')
+    """
+    if isinstance(note, Said) and note.code == "illegible_note":
+        inner = note.params["note"]
+        return inner if isinstance(inner, str) else str(inner)
+    if note == WORDS["illegible"]:
+        return ""
+    prefix = WORDS["illegible_note"].format(note="")
+    return note[len(prefix):] if note.startswith(prefix) else note
