@@ -34,7 +34,7 @@ class Said(str):
     def __new__(cls, code: str, text: str, /, **params: Param) -> Said:
         """The sentence ``text`` that says ``code`` with ``params``."""
         said = super().__new__(cls, text)
-        said.code, said.params = code, dict(params)
+        said.code, said.params = code, params
         return said
 
     def __repr__(self) -> str:
@@ -65,7 +65,9 @@ def N_(message: str) -> str:  # noqa: N802 - gettext's name for the marker
 
 def say(templates: Mapping[str, str], code: str, /, **params: Param) -> Said:
     """The sentence of ``code``: its template in ``templates`` filled with ``params``."""
-    return Said(code, templates[code].format(**params), **params)
+    said = str.__new__(Said, templates[code].format_map(params))
+    said.code, said.params = code, params
+    return said
 
 
 def _said(code: str, text: str, params: dict[str, Param]) -> Said:

@@ -41,6 +41,7 @@ from fractions import Fraction
 from scoring.columns import Column, sheet_columns
 from scoring.deal_scoring import Posting, score_deal
 from scoring.deals import Deal
+from scoring.reasons import said
 from scoring.record import GameRecord
 from scoring.rules import RuleSet
 
@@ -156,15 +157,15 @@ class _Game:
                 helped = self._most_helped(helper, pending, size)
                 if helped is None:
                     result.append(Posting(Column(helper, "mountain"), -rest,
-                                          f"{posting.reason}: surplus off the own mountain"))
+                                          said("surplus", reason=posting.reason)))
                     break
                 points = min(rest, size - pending[Column(helped, "pool")])
                 pending[Column(helped, "pool")] += points
                 result.append(Posting(Column(helped, "pool"), points,
-                                      f"help from {helper} ({posting.reason})"))
+                                      said("help_from", helper=helper, reason=posting.reason)))
                 result.append(Posting(Column(helper, "whists", helped),
                                       points * HELP_WHISTS_PER_POINT,
-                                      f"help: {points} pool points x {HELP_WHISTS_PER_POINT}"))
+                                      said("help", points=str(points), n=HELP_WHISTS_PER_POINT)))
                 rest -= points
         return result
 
@@ -205,9 +206,9 @@ class _Game:
         for seat in self.seats:
             off = self.pool(seat) - size
             if off:
-                why = "over the pool" if off > 0 else "short of the pool"
-                postings.append(Posting(Column(seat, "mountain"), -off * factor,
-                                        f"{abs(off)} points {why} x {factor}"))
+                postings.append(Posting(Column(seat, "mountain"), -off * factor, said(
+                    "over_pool" if off > 0 else "short_pool", points=str(abs(off)),
+                    factor=str(factor))))
         return postings
 
 

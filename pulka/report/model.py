@@ -31,7 +31,6 @@ from pulka.report.pages import (
     page_images,
     scan_images,
 )
-from pulka.report.reasons import reason_text
 from pulka.report.said_text import said_text
 from pulka.report.text import number, rules_text
 from pulka.store.doubts import scan_doubts
@@ -239,7 +238,7 @@ def _finding_view(label: str, finding: Finding, sheet: ExpectedSheet, deals: dic
     reasons: tuple[str, ...] = ()
     for entry in sheet.column(finding.column):
         if entry.deal == finding.deal and finding.deal is not None:
-            reasons = tuple(map(reason_text, entry.reasons))
+            reasons = tuple(map(said_text, entry.reasons))
     field = fields.get(_field_key(finding)) if finding.entry is not None else None
     crop = None
     if field is not None:

@@ -1,10 +1,11 @@
 """Sentences that know their code (:class:`scoring.said.Said`: the scanner's warnings,
-problems, notes and refusals, :mod:`scanner.words`) said in the chosen language.
+problems, notes and refusals, :mod:`scanner.words`; the rules engine's reasons for an
+amount, :mod:`scoring.reasons`) said in the chosen language.
 
 The catalogue entry of a code is its English template itself (``pulka/locale/update.sh``
-extracts the templates from ``scanner/words.py``), so in English the sentence comes back as
-the scanner wrote it. A sentence without a code (an older scan's, a store's from before
-codes) is shown as it is.
+extracts the templates from ``scanner/words.py`` and ``scoring/reasons.py``), so in English
+the sentence comes back as the scanner or the engine wrote it. A sentence without a code (an
+older scan's, a store's from before codes) is shown as it is.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from typing import Any
 from pulka import notes
 from pulka.i18n import _
 from scanner import words
+from scoring import reasons
 from scoring.said import Param, Said
 
-TEMPLATES: Mapping[str, str] = {**words.WORDS, **notes.WORDS}
+TEMPLATES: Mapping[str, str] = {**words.WORDS, **reasons.WORDS, **notes.WORDS}
 """Each code pulka can say, and its English template (the catalogue's message id)."""
 
 

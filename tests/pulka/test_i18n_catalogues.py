@@ -20,8 +20,9 @@ PULKA = Path(i18n.__file__).parent
 TRANSLATED = ("ru", "uk")
 KEYWORDS = {**DEFAULT_KEYWORDS, "t": None, "tn": (1, 2)}
 PLACEHOLDER = re.compile(r"\{(\w*)\}")
-OUTSIDE = ("scanner/words.py",)
-"""Templates pulka says from outside its package (the scanner's sentences by code)."""
+OUTSIDE = ("scanner/words.py", "scoring/reasons.py")
+"""Templates pulka says from outside its package: the scanner's sentences and the rules
+engine's reasons, by code."""
 
 
 @pytest.fixture(autouse=True)
