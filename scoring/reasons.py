@@ -36,8 +36,12 @@ WORDS: dict[str, str] = {
     "surplus": N_("{reason}: surplus off the own mountain"),
     "over_pool": N_("{points} points over the pool x {factor}"),
     "short_pool": N_("{points} points short of the pool x {factor}"),
+    # a sheet's warning
+    "after_end": N_("deal {deal} was recorded after the game ended with deal {end}; it is "
+                    "scored anyway"),
 }
-"""Each reason's English template (``N_`` marks it for the catalogues)."""
+"""Each reason's English template (``N_`` marks it for the catalogues), and the warning a
+sheet gets."""
 
 
 def said(code: str, /, **params: Param) -> Said:

@@ -309,8 +309,7 @@ class SheetWriter:
         game, rules = self._game, self._game.rules
         before = len(game.entries)
         if self._ended_at is not None:
-            self._warnings.append(f"deal {deal.number} was recorded after the game ended with "
-                                  f"deal {self._ended_at}; it is scored anyway")
+            self._warnings.append(said("after_end", deal=deal.number, end=self._ended_at))
         price = rules.allpass_progression.price(self._allpass_run)
         self._allpass_run = self._allpass_run + 1 if deal.kind == "allpass" else 0
         postings = self._scored.get((deal, price))

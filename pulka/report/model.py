@@ -203,7 +203,7 @@ def build_report(record_doc: dict[str, Any], scan: SheetScan | None = None,
         scanned=scan is not None, pages=pages, findings=views, doubts=doubts,
         columns=_columns(record, sheet, findings), deals=tuple(_deal_view(d)
                                                                for d in record.deals),
-        settlement=settlement, warnings=sheet.warnings,
+        settlement=settlement, warnings=tuple(map(said_text, sheet.warnings)),
         scan_problems=tuple(map(said_text, scan.problems)) if scan is not None else (),
         signed_off=judged.signed_off)
 

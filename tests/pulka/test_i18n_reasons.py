@@ -13,6 +13,7 @@ import pytest
 from pulka import i18n
 from pulka import notes as pulka_words
 from pulka.report.said_text import said_text
+from pulka.report.text import totals_text
 from scanner import words as scanner_words
 from scoring import reasons as engine_words
 from scoring.random_games import random_record
@@ -90,3 +91,19 @@ def test_no_reason_is_left_in_english(language: str) -> None:
     english = {r for r in reasons if said_text(r) == r and any(c.isalpha() and c.isascii()
                                                                  for c in r.replace("x", ""))}
     assert english == set()
+
+
+@pytest.mark.parametrize(("language", "expected"), [
+    ("en", "warning: deal 10 was recorded after the game ended with deal 9; it is scored anyway"),
+    ("ru", "сдача 10 записана после того, как игра закончилась сдачей 9"),
+    ("uk", "роздачу 10 записано після того, як гра закінчилася роздачею 9"),
+])
+def test_a_deal_after_the_end_is_warned_of_in_the_language(language: str, expected: str
+                                                           ) -> None:
+    doc = random_record(RuleSet.from_settings(RULES[0]), random.Random(1))
+    doc["deals"].append(doc["deals"][-1])
+    record = parse_record(doc)
+    sheet = expected_sheet(record)
+    assert [w.code for w in sheet.warnings] == ["after_end"]  # type: ignore[attr-defined]
+    i18n.use_language(language)
+    assert expected in totals_text(record, sheet)
