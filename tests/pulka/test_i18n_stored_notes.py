@@ -14,7 +14,7 @@ from review_fixture import DOUBTS1, SHEET1, build_store
 from pulka import i18n
 from pulka.cli.main import main
 from pulka.store.database import Store
-from pulka.store.review import decide
+from pulka.store.review import decide, queue
 from pulka.store.schema import SCHEMA_VERSION
 from scanner.words import said
 
@@ -85,3 +85,12 @@ def test_rows_stored_before_codes_show_their_words(db: Path,
     assert "ожидалось 8" in shown  # the finding's own words are said from its columns
     assert "whists for 4 tricks x 2" in shown
     assert "the ink says 9; the rules expected 8" in shown
+
+
+def test_the_review_queue_says_a_note_in_the_language(db: Path) -> None:
+    i18n.use_language("uk")
+    with Store(db) as store:
+        cells = [c for group in queue(store)["sheets"] for c in group["cells"]]
+    (cell,) = [c for c in cells if c["key"] == CELL]
+    assert cell["note"] == "чорнило каже 9; за правилами очікувалося 8"
+    assert cell["note_code"] == "ink_expected"
