@@ -4,6 +4,7 @@ and reads back to the same scan."""
 from __future__ import annotations
 
 import json
+import pickle
 from dataclasses import fields, replace
 from typing import Any
 
@@ -87,3 +88,9 @@ def test_a_bad_sentence_is_named(sentence: dict[str, Any], field: str) -> None:
     with pytest.raises(DocumentError) as error:
         SheetScan.from_json(doc)
     assert error.value.where == field
+
+
+def test_codes_cross_a_process_boundary() -> None:
+    back = pickle.loads(pickle.dumps(_coded()))  # the import's worker processes
+    warning = back.pages[0].warnings[0]
+    assert warning.code == "low_dpi" and warning.params["where"].code == "file_page"
