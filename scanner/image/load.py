@@ -61,7 +61,7 @@ class PageImage:
     @property
     def label(self) -> str:
         """``file`` or ``file, page N`` for messages."""
-        return f"{self.source}, page {self.index_in_file + 1}"
+        return said("file_page", file=str(self.source), page=self.index_in_file + 1)
 
 
 def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
