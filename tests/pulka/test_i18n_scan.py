@@ -13,15 +13,18 @@ from pathlib import Path
 
 import pytest
 
-from scanner.words import WORDS
+from pulka import i18n
+from pulka.cli.main import main
+from pulka.report.said_text import TEMPLATES
 
 ROOT = Path(__file__).parents[2]
 SAMPLES = ROOT / "samples" / "scans"
 PLACEHOLDER = re.compile(r"\{\w+\}")
-ENGLISH_PIECES = sorted({piece.strip(" ,;:.()") for template in WORDS.values()
+ENGLISH_PIECES = sorted({piece.strip(" ,;:.()") for template in TEMPLATES.values()
                          for piece in PLACEHOLDER.split(template)
                          if len(re.findall(r"[a-z]{2,}", piece)) >= 2}, key=len)
-"""The English words of every template, between its placeholders (two words at least)."""
+"""The English words of every template (the scanner's, the engine's reasons, pulka's own),
+between its placeholders (two words at least)."""
 
 
 def pulka(*args: str, cwd: Path) -> str:
@@ -50,7 +53,7 @@ def batch(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def english_left(text: str) -> list[str]:
-    """The English pieces of the scanner's templates that ``text`` still holds."""
+    """The English pieces of the templates that ``text`` still holds."""
     return [piece for piece in ENGLISH_PIECES if piece in text]
 
 
@@ -86,3 +89,18 @@ def test_scan_import_and_show_speak_the_language(batch: Path, language: str,
     assert english_left(everything) == []
     for word in words:
         assert word in everything, word
+
+
+def test_a_broken_scan_document_is_refused_in_the_language(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "in" / "S-1"
+    folder.mkdir(parents=True)
+    (folder / "scan.json").write_text("{", encoding="utf-8")
+    try:
+        main(["--lang", "uk", "import", str(tmp_path / "in"), "--db", str(tmp_path / "t.db")])
+    finally:
+        i18n.use_language("en")
+    err = capsys.readouterr().err
+    assert f"{folder / 'scan.json'}: не читабельний документ pulka-scan/1 (" in err
+    assert "відскануйте зображення аркуша знову (pulka import --rescan)" in err
+    assert english_left(err) == [] and "Traceback" not in err
