@@ -3,7 +3,7 @@
 
 :func:`said` gives a :class:`scoring.said.Said`, the English reason (``"whists for 4 tricks
 x 2"``) that knows its code and parameters, so a reader's catalogue says it in any language
-(``pulka/report/reasons.py``); a nested reason (help from another seat) is a parameter.
+(``pulka/report/said_text.py``); a nested reason (help from another seat) is a parameter.
 """
 
 from __future__ import annotations
