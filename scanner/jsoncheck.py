@@ -9,10 +9,12 @@ so nothing read here overflows an SQLite INTEGER or a recursion later.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from scoring.exitcode import PulkaError
+from scoring.said import Said
 
 MAX_JSON_INT = 2**53
 """Largest whole number accepted, in absolute value (what a JSON double holds exactly)."""
@@ -20,6 +22,8 @@ MAX_JSON_DEPTH = 32
 """Deepest nesting of objects and lists accepted inside a free-form value."""
 MAX_TEXT = 10_000
 """Longest string accepted, in characters."""
+CODE = re.compile(r"[a-z][a-z0-9_]{0,39}")
+"""What a sentence's code looks like (:mod:`scanner.words`)."""
 
 T = TypeVar("T")
 
@@ -104,3 +108,31 @@ def plain(value: Any, where: str, depth: int = 0) -> Any:
         return {text(k, f"{where} key"): plain(v, f"{where}.{k}", depth + 1)
                 for k, v in value.items()}
     return [plain(v, f"{where}[{n}]", depth + 1) for n, v in enumerate(arr(value, where))]
+
+
+def sentence(value: Any, where: str, depth: int = 0) -> str:
+    """A sentence for people: a string (as older documents have it), or a
+    :class:`~scoring.said.Said` as ``{"code", "params", "message"}``, its parameters numbers,
+    strings, nulls or sentences."""
+    if isinstance(value, str):
+        return text(value, where)
+    doc = obj(value, where)
+    if depth > MAX_JSON_DEPTH:
+        raise DocumentError(where, f"nested deeper than {MAX_JSON_DEPTH} levels")
+    code = text(doc.get("code"), f"{where}.code")
+    if not CODE.fullmatch(code):
+        raise DocumentError(f"{where}.code", f"{_shown(code)} is not a sentence's code")
+    params = {}
+    for name, param in obj(doc.get("params", {}), f"{where}.params").items():
+        inner = f"{where}.params.{name}"
+        if not name.isidentifier():
+            raise DocumentError(inner, "not a parameter's name")
+        params[name] = sentence(param, inner, depth + 1) if isinstance(param, dict) else \
+            optional(_scalar)(param, inner)
+    return Said(code, text(doc.get("message"), f"{where}.message"), **params)
+
+
+def _scalar(value: Any, where: str) -> str | int | float:
+    if isinstance(value, str):
+        return text(value, where)
+    return integer(value, where) if isinstance(value, int) else number(value, where)

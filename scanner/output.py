@@ -46,6 +46,7 @@ from scanner.results import (
     entry_key,
     row_key,
 )
+from scanner.words import said
 from scoring.columns import Column
 
 JPEG_QUALITY = [cv2.IMWRITE_JPEG_QUALITY, k.OUTPUT_JPEG_QUALITY]
@@ -81,9 +82,8 @@ class SheetWriter:
         fields = self._fields(sheet.layout, decoded, readings, pages, folder)
         problems = sheet.problems + decoded.problems
         if name != sheet.sheet_id:
-            problems += (f"sheet {sheet.sheet_id} is in {self.out_dir} already; this reading "
-                         f"of it is kept beside it in {name} (if it is the same page scanned "
-                         "twice, delete one of the two folders)",)
+            problems += (said("kept_beside", sheet=sheet.sheet_id, out=str(self.out_dir),
+                              name=name),)
         scan = SheetScan(sheet.sheet_id, _identity_json(sheet.identity), sheet.layout.id, pages,
                          fields, decoded.record(), sheet.missing, problems,
                          round(time.perf_counter() - started, 3))
@@ -98,9 +98,8 @@ class SheetWriter:
         """A folder of the sheet's own, made now: named by its id, or ``<id>~<n>`` for the
         first ``n`` whose folder does not exist yet."""
         if not is_sheet_id(sheet.sheet_id):
-            raise ScanError(f"the sheet id {sheet.sheet_id!r} read from the page is not one "
-                            "pulka prints", sheet.pages[0].page.source,
-                            advice="scan only sheets printed by pulka print")
+            raise ScanError(said("not_pulka_id", sheet=repr(sheet.sheet_id)),
+                            sheet.pages[0].page.source, advice=said("printed_only"))
         self._root.mkdir(parents=True, exist_ok=True)
         copy = 1
         while True:
@@ -116,15 +115,15 @@ class SheetWriter:
     def _confined(self, path: Path) -> Path:
         """``path``, refused unless it resolves to a place inside the output folder."""
         if not path.resolve().is_relative_to(self._root):
-            raise ScanError(f"{path} lies outside the output folder {self.out_dir}",
-                            advice="give an output folder without links leading out of it")
+            raise ScanError(said("outside_out", path=str(path), out=str(self.out_dir)),
+                            advice=said("no_links"))
         return path
 
     def _save_page(self, folder: Path, page: RegisteredPage) -> ScannedPage:
         """Write the straightened page image (:func:`_straight_page`); describe it."""
         path = self._confined(folder / f"page-{page.page_index + 1}.jpg")
         if not cv2.imwrite(str(path), _straight_page(page), JPEG_QUALITY):
-            raise ScanError(f"cannot write {path}", advice="check the output folder is writable")
+            raise ScanError(said("cannot_write", path=str(path)), advice=said("writable"))
         source = str(page.source) + (f"#{page.index_in_file + 1}" if page.index_in_file else "")
         return ScannedPage(page.page_index, source, path.relative_to(self.out_dir).as_posix(),
                            round(page.fit_error_mm, 3), page.warnings)

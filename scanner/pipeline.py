@@ -29,6 +29,7 @@ from scanner.output import SheetWriter
 from scanner.read import read_page, sheet_evidence
 from scanner.results import SheetScan
 from scanner.timing import StageClock
+from scanner.words import said
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +94,7 @@ def _scan_file(path: Path, waiting: dict[str, list[IdentifiedPage]],
             yield _failure(error, page.label)
             continue
         except (cv2.error, MemoryError) as error:
-            reason = f"the page cannot be registered ({type(error).__name__})"
+            reason = said("not_registered", error=type(error).__name__)
             yield _failure(UnreadableImage(reason, page.source, page.index_in_file), page.label)
             continue
         del page

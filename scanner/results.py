@@ -12,6 +12,11 @@ W3C Media Fragments syntax: ``S1/crops/page-1.jpg#xywh=0,144,200,72`` is the 200
 confidence is a rectangle of its straightened page (``S1/page-2.jpg#xywh=...``, 100 dpi, grey
 levels; in colour in older scans) instead. Scans made before field sheets name a file of their
 own, with no fragment: the whole file is the crop.
+
+Its sentences for people (a page's warnings, the sheet's problems, a field's note) are written
+as ``{"code", "params", "message"}`` (:class:`scoring.said.Said`, codes of
+:mod:`scanner.words`), the English ``message`` beside the code; the plain strings of older
+scans still load.
 """
 
 from __future__ import annotations
@@ -32,8 +37,10 @@ from scanner.jsoncheck import (
     obj,
     optional,
     plain,
+    sentence,
     text,
 )
+from scoring.said import said_json
 
 SCAN_FORMAT = "pulka-scan/1"
 SCAN_FILE = "scan.json"
@@ -129,8 +136,10 @@ class SheetScan:
         deep without copying; it shares the scan's dicts (record, identity, values), so copy
         it before changing it."""
         doc = _fields_of(self)
-        doc["pages"] = tuple(_fields_of(page) for page in self.pages)
-        doc["fields"] = tuple(_fields_of(f) for f in self.fields)
+        doc["pages"] = tuple(_fields_of(p) | {"warnings": tuple(map(said_json, p.warnings))}
+                             for p in self.pages)
+        doc["fields"] = tuple(_fields_of(f) | {"note": said_json(f.note)} for f in self.fields)
+        doc["problems"] = tuple(map(said_json, self.problems))
         doc["format"] = SCAN_FORMAT
         return doc
 
@@ -149,7 +158,7 @@ class SheetScan:
                    items(doc.get("pages"), "pages", _page),
                    items(doc.get("fields"), "fields", _field), _record(doc.get("record")),
                    items(doc.get("missing_pages", []), "missing_pages", _page_index),
-                   items(doc.get("problems", []), "problems", text),
+                   items(doc.get("problems", []), "problems", sentence),
                    number(doc.get("seconds", 0.0), "seconds"),
                    obj(plain(doc.get("extra", {}), "extra"), "extra"))
 
@@ -195,7 +204,7 @@ def _page(value: Any, where: str) -> ScannedPage:
                        text(page.get("source"), f"{where}.source"),
                        text(page.get("image"), f"{where}.image"),
                        number(page.get("fit_error_mm"), f"{where}.fit_error_mm"),
-                       items(page.get("warnings", []), f"{where}.warnings", text))
+                       items(page.get("warnings", []), f"{where}.warnings", sentence))
 
 
 def _pair(value: Any, where: str) -> tuple[Any, float]:
@@ -225,7 +234,8 @@ def _field(value: Any, where: str) -> FieldReading:
         items(f.get("candidates", []), f"{where}.candidates", _pair),
         plain(f.get("expected"), f"{where}.expected"),
         optional(integer)(f.get("deal"), f"{where}.deal"),
-        text(f.get("note", ""), f"{where}.note"), optional(text)(f.get("crop"), f"{where}.crop"),
+        sentence(f.get("note", ""), f"{where}.note"),
+        optional(text)(f.get("crop"), f"{where}.crop"),
         items(f.get("ink", []), f"{where}.ink", _ink))
 
 

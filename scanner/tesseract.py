@@ -21,6 +21,7 @@ import numpy as np
 
 from scanner.arrays import GreyImage, Image
 from scanner.errors import TesseractMissing
+from scanner.words import said
 
 log = logging.getLogger(__name__)
 
@@ -47,18 +48,17 @@ def tesseract_version() -> tuple[int, ...]:
     try:
         import pytesseract
     except ImportError:
-        raise TesseractMissing("the Python package pytesseract is not installed",
-                               advice="pip install pytesseract") from None
+        raise TesseractMissing(said("no_pytesseract"), advice=said("pip_pytesseract")) from None
     if shutil.which(pytesseract.pytesseract.tesseract_cmd) is None:
-        raise TesseractMissing("the tesseract program is not installed")
+        raise TesseractMissing(said("no_tesseract"))
     try:
         version = pytesseract.get_tesseract_version()
     except (pytesseract.TesseractNotFoundError, OSError) as error:
-        raise TesseractMissing(f"tesseract does not run ({error})") from None
+        raise TesseractMissing(said("tesseract_fails", error=str(error))) from None
     parts = tuple(int(p) for p in re.findall(r"\d+", str(version))[:3])
     if parts[:2] < MIN_VERSION:
-        raise TesseractMissing(f"tesseract {version} is older than "
-                               f"{'.'.join(map(str, MIN_VERSION))}")
+        raise TesseractMissing(said("tesseract_old", version=str(version),
+                                    minimum=".".join(map(str, MIN_VERSION))))
     log.debug("tesseract %s", version)
     return parts
 

@@ -27,6 +27,7 @@ from fractions import Fraction
 from scoring.columns import Column
 from scoring.deals import Deal
 from scoring.notation import MISERE_PRICE
+from scoring.reasons import contract_said, said
 from scoring.rules import RuleSet
 
 ROSTOV_ALLPASS_WHISTS_PER_TRICK = 5
@@ -80,25 +81,29 @@ def _contract(deal: Deal, rules: RuleSet) -> list[Posting]:
     price, rate = contract.price, rules.whist_rate
     postings = _talon_prize(deal, rules)
     if not deal.played:
-        postings.insert(0, _post(declarer, "pool", price, f"{contract} not played, all passed"
-                                 if "halfwhist" not in dict(deal.defence).values()
-                                 else f"{contract} stands against a half-whist"))
+        postings.insert(0, _post(declarer, "pool", price, said(
+            "not_played" if "halfwhist" not in dict(deal.defence).values() else "stands",
+            contract=contract_said(contract))))
         for seat, call in deal.defence:
             if call == "halfwhist":
                 tricks = contract.duty // 2
                 postings.append(_post(seat, "whists", tricks * price * rate,
-                                      f"half-whist: half the duty, {tricks} x {price * rate}",
+                                      said("half_whist", tricks=tricks,
+                                           price=str(price * rate)),
                                       declarer))
         return postings
     taken = deal.tricks_of(declarer)
     down = max(0, contract.level - taken)
     if down == 0:
-        postings.insert(0, _post(declarer, "pool", price, f"{contract} made"))
+        postings.insert(0, _post(declarer, "pool", price,
+                                 said("made", contract=contract_said(contract))))
     else:
         loss = price * rate * down
-        postings.insert(0, _post(declarer, "mountain", loss, f"{contract} {down} down"))
+        postings.insert(0, _post(declarer, "mountain", loss,
+                                 said("down", contract=contract_said(contract), down=down)))
         for seat in _consolers(deal, rules):
-            postings.append(_post(seat, "whists", loss, f"consolation, {down} down", declarer))
+            postings.append(_post(seat, "whists", loss, said("consolation", down=down),
+                                  declarer))
     whisted = contract.level < 10 or rules.ten_whisted
     if deal.whisters and whisted:
         postings += _trick_whists(deal, rules, down > 0)
@@ -113,16 +118,19 @@ def _trick_whists(deal: Deal, rules: RuleSet, declarer_down: bool) -> list[Posti
     whisters = deal.whisters
     if len(whisters) == 2:
         return [_post(w, "whists", deal.tricks_of(w) * per_trick,
-                      f"whists for {deal.tricks_of(w)} tricks x {per_trick}", deal.declarer)
+                      said("whists_for", tricks=deal.tricks_of(w), price=str(per_trick)),
+                      deal.declarer)
                 for w in whisters]
     pair_tricks = sum(deal.tricks_of(d) for d in deal.defenders)
     (whister,) = whisters
     if rules.one_whister == "gentleman" and declarer_down:
         half = Fraction(pair_tricks * per_trick, 2)
-        return [_post(d, "whists", half, f"gentleman: half of the pair's {pair_tricks} tricks "
-                      f"x {per_trick}", deal.declarer) for d in deal.defenders]
+        return [_post(d, "whists", half, said("gentleman", tricks=pair_tricks,
+                                              price=str(per_trick)), deal.declarer)
+                for d in deal.defenders]
     return [_post(whister, "whists", pair_tricks * per_trick,
-                  f"whists for {pair_tricks} tricks x {per_trick}", deal.declarer)]
+                  said("whists_for", tricks=pair_tricks, price=str(per_trick)),
+                  deal.declarer)]
 
 
 def _duty_penalties(deal: Deal, rules: RuleSet) -> list[Posting]:
@@ -152,7 +160,8 @@ def _duty_penalties(deal: Deal, rules: RuleSet) -> list[Posting]:
     else:
         owed[whisters[1]] = shortfall
     return [_post(w, "mountain", tricks * rate,
-                  f"whister's duty {duty}: {tricks} short x {rate}") for w, tricks in owed.items()]
+                  said("duty", duty=duty, tricks=tricks, rate=str(rate)))
+            for w, tricks in owed.items()]
 
 
 def _talon_prize(deal: Deal, rules: RuleSet) -> list[Posting]:
@@ -161,11 +170,12 @@ def _talon_prize(deal: Deal, rules: RuleSet) -> list[Posting]:
         return []
     assert deal.contract is not None and deal.declarer is not None
     amount = deal.talon_quick_tricks * deal.contract.price * rules.whist_rate
-    reason = f"talon prize, {deal.talon_quick_tricks} quick tricks"
+    quick = deal.talon_quick_tricks
     if rules.players == 4:
-        return [_post(deal.dealer, "whists", amount, reason, deal.declarer)]
-    return [_post(d, "whists", Fraction(amount, 2), reason + ", half each", deal.declarer)
-            for d in deal.defenders]
+        return [_post(deal.dealer, "whists", amount, said("talon_prize", n=quick),
+                      deal.declarer)]
+    return [_post(d, "whists", Fraction(amount, 2), said("talon_prize_half", n=quick),
+                  deal.declarer) for d in deal.defenders]
 
 
 def _misere(deal: Deal, rules: RuleSet) -> list[Posting]:
@@ -177,11 +187,11 @@ def _misere(deal: Deal, rules: RuleSet) -> list[Posting]:
     assert deal.declarer is not None
     taken = deal.tricks_of(deal.declarer)
     if taken == 0:
-        return [_post(deal.declarer, "pool", MISERE_PRICE, "misère made")]
+        return [_post(deal.declarer, "pool", MISERE_PRICE, said("misere_made"))]
     loss = MISERE_PRICE * rules.whist_rate * taken
-    postings = [_post(deal.declarer, "mountain", loss, f"misère caught with {taken}")]
+    postings = [_post(deal.declarer, "mountain", loss, said("misere_caught", taken=taken))]
     if rules.misere_consolation:
-        postings += [_post(seat, "whists", loss, "misère consolation", deal.declarer)
+        postings += [_post(seat, "whists", loss, said("misere_consolation"), deal.declarer)
                      for seat in _consolers(deal, rules)]
     return postings
 
@@ -194,11 +204,12 @@ def _allpass(deal: Deal, rules: RuleSet, price: int) -> list[Posting]:
     for seat, tricks in deal.tricks:
         if tricks:
             postings.append(_post(seat, "mountain", tricks * price,
-                                  f"all-pass, {tricks} tricks x {price}"))
+                                  said("allpass", tricks=tricks, price=price)))
         else:
-            postings.append(_post(seat, "pool", price, f"all-pass without a trick ({price})"))
+            postings.append(_post(seat, "pool", price,
+                                  said("allpass_no_trick_price", price=price)))
     if rules.players == 4 and rules.allpass_dealer_bonus:
-        postings.append(_post(deal.dealer, "pool", price, "all-pass, dealer's bonus"))
+        postings.append(_post(deal.dealer, "pool", price, said("allpass_dealer")))
     return postings
 
 
@@ -215,12 +226,12 @@ def _rostov_allpass(deal: Deal, rules: RuleSet) -> list[Posting]:
         for seat, count in deal.tricks:
             if seat not in writers and count:
                 amount = Fraction(ROSTOV_ALLPASS_WHISTS_PER_TRICK * count, len(writers))
-                postings.append(_post(writer, "whists", amount,
-                                      f"all-pass, {count} tricks x 5"
-                                      + (" shared" if len(writers) > 1 else ""), seat))
+                code = "allpass_shared" if len(writers) > 1 else "allpass"
+                postings.append(_post(writer, "whists", amount, said(
+                    code, tricks=count, price=ROSTOV_ALLPASS_WHISTS_PER_TRICK), seat))
     for seat, count in deal.tricks:
         if count == 0:
-            postings.append(_post(seat, "pool", 1, "all-pass without a trick"))
+            postings.append(_post(seat, "pool", 1, said("allpass_no_trick")))
     if rules.players == 4 and rules.allpass_dealer_bonus:
-        postings.append(_post(deal.dealer, "pool", 1, "all-pass, dealer's bonus"))
+        postings.append(_post(deal.dealer, "pool", 1, said("allpass_dealer")))
     return postings

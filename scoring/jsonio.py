@@ -12,6 +12,7 @@ from typing import Any
 
 from scoring.audit import Finding
 from scoring.columns import Column
+from scoring.said import said_json
 from scoring.settlement import Settlement
 from scoring.sheet import ExpectedSheet
 
@@ -67,7 +68,8 @@ def finding_json(finding: Finding) -> dict[str, Any]:
         "written": None if finding.written is None else number_json(finding.written),
         "expected": None if finding.expected is None else number_json(finding.expected),
         "rule": finding.rule, "penalty": finding.penalty, "note": finding.note,
-        "message": str(finding),
+        "message": str(finding), "note_code": finding.note_code,
+        "note_args": [said_json(arg) for arg in finding.note_args],
     }
 
 
@@ -79,7 +81,8 @@ def audit_json(findings: list[Finding], settlement: Settlement,
         "findings": [finding_json(f) for f in findings],
         "expected": [{"deal": e.deal, "seat": e.column.seat, "column": e.column.kind,
                       "on": e.column.on, "amount": number_json(e.amount),
-                      "total": number_json(e.total), "reasons": list(e.reasons)}
+                      "total": number_json(e.total), "reasons": list(e.reasons),
+                      "reason_codes": [said_json(r) for r in e.reasons]}
                      for e in sheet.entries],
         "settlement": settlement_json(settlement, sheet),
     }

@@ -41,6 +41,7 @@ from fractions import Fraction
 from scoring.columns import Column, sheet_columns
 from scoring.deal_scoring import Posting, score_deal
 from scoring.deals import Deal
+from scoring.reasons import said
 from scoring.record import GameRecord
 from scoring.rules import RuleSet
 
@@ -156,15 +157,15 @@ class _Game:
                 helped = self._most_helped(helper, pending, size)
                 if helped is None:
                     result.append(Posting(Column(helper, "mountain"), -rest,
-                                          f"{posting.reason}: surplus off the own mountain"))
+                                          said("surplus", reason=posting.reason)))
                     break
                 points = min(rest, size - pending[Column(helped, "pool")])
                 pending[Column(helped, "pool")] += points
                 result.append(Posting(Column(helped, "pool"), points,
-                                      f"help from {helper} ({posting.reason})"))
+                                      said("help_from", helper=helper, reason=posting.reason)))
                 result.append(Posting(Column(helper, "whists", helped),
                                       points * HELP_WHISTS_PER_POINT,
-                                      f"help: {points} pool points x {HELP_WHISTS_PER_POINT}"))
+                                      said("help", points=str(points), n=HELP_WHISTS_PER_POINT)))
                 rest -= points
         return result
 
@@ -205,9 +206,9 @@ class _Game:
         for seat in self.seats:
             off = self.pool(seat) - size
             if off:
-                why = "over the pool" if off > 0 else "short of the pool"
-                postings.append(Posting(Column(seat, "mountain"), -off * factor,
-                                        f"{abs(off)} points {why} x {factor}"))
+                postings.append(Posting(Column(seat, "mountain"), -off * factor, said(
+                    "over_pool" if off > 0 else "short_pool", points=str(abs(off)),
+                    factor=str(factor))))
         return postings
 
 
@@ -308,8 +309,7 @@ class SheetWriter:
         game, rules = self._game, self._game.rules
         before = len(game.entries)
         if self._ended_at is not None:
-            self._warnings.append(f"deal {deal.number} was recorded after the game ended with "
-                                  f"deal {self._ended_at}; it is scored anyway")
+            self._warnings.append(said("after_end", deal=deal.number, end=self._ended_at))
         price = rules.allpass_progression.price(self._allpass_run)
         self._allpass_run = self._allpass_run + 1 if deal.kind == "allpass" else 0
         postings = self._scored.get((deal, price))

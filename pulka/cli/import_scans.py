@@ -28,6 +28,7 @@ from pulka.cli.progress import ProgressBar
 from pulka.cli.store_options import add_db_argument, open_store
 from pulka.errors import PulkaCommandError
 from pulka.i18n import N_, _, ngettext
+from pulka.report.said_text import said_text
 from pulka.report.text import states_text
 from pulka.store.importer import (
     Admission,
@@ -118,9 +119,9 @@ def _print(db: Path, report: ImportReport) -> None:
         print("pulka import: " + _("sheet {id} is held, not scored: {what}, then import "
                                    "again").format(id=sheet_id, what=held), file=sys.stderr)
     for failure in report.failures:
-        message = failure.message
-        if not message.startswith(failure.source.partition("#")[0]):
-            message = f"{failure.source}: {message}"
+        message, source = said_text(failure.message), said_text(failure.source)
+        if not message.startswith(source.partition("#")[0]):
+            message = f"{source}: {message}"
         print(f"pulka import: {message}", file=sys.stderr)
     states = states_text(report.states)
     rate = report.sheets / report.seconds if report.seconds else 0.0

@@ -28,7 +28,10 @@ from pulka.i18n import (
     translations,
     use_language,
 )
+from pulka.report.said_text import said_text
+from scanner.errors import ScanError
 from scoring.exitcode import ExitCode, PulkaError
+from scoring.said import Said
 
 COMMAND_MODULES = (
     "settle", "audit", "print_sheets", "layout", "samples", "scan",
@@ -109,19 +112,34 @@ def speak_before_parsing(argv: Sequence[str] | None) -> bool:
     return bool(option)
 
 
+class SaidFormatter(logging.Formatter):
+    """Log lines whose arguments are sentences by code (the scanner's warnings and problems)
+    in the language pulka speaks."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        """The line, each :class:`~scoring.said.Said` argument said again."""
+        if isinstance(record.args, tuple) and any(isinstance(a, Said) for a in record.args):
+            record = logging.makeLogRecord({**record.__dict__, "args": tuple(
+                said_text(a) if isinstance(a, Said) else a for a in record.args)})
+        return super().format(record)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``pulka`` console script; returns the exit status."""
     explicit = speak_before_parsing(argv)
     args = build_parser().parse_args(argv)
     level = (logging.WARNING, logging.INFO, logging.DEBUG)[min(args.verbose, 2)]
-    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    handler = logging.StreamHandler()
+    handler.setFormatter(SaidFormatter("%(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=level, handlers=[handler])
     tune_process()
     try:
         if not explicit:
             speak_tournament_language(args)
         return int(args.run(args))
     except PulkaError as error:
-        print(f"pulka {args.command}: {error}", file=sys.stderr)
+        message = error.said() if isinstance(error, ScanError) else str(error)
+        print(f"pulka {args.command}: {said_text(message)}", file=sys.stderr)
         return int(error.exit_code)
     except KeyboardInterrupt:
         print(f"pulka {args.command}: " + _("interrupted"), file=sys.stderr)

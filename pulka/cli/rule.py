@@ -22,6 +22,7 @@ from typing import Any
 from pulka.cli.store_options import add_db_argument, open_store
 from pulka.errors import PulkaCommandError
 from pulka.i18n import N_, _
+from pulka.report.finding_text import stored_finding_text
 from pulka.report.text import state_text
 from pulka.store.rulings import MISREAD, rule
 from pulka.store.schema import RulingAction
@@ -74,8 +75,10 @@ def run(args: argparse.Namespace) -> ExitCode:
     value = None if args.value is None else cell_value(args.value)
     with open_store(args.db, create=False) as store:
         ruled = rule(store, sheet, args.finding, args.action, judge, value)
+        finding = stored_finding_text(ruled.finding.to_json(),
+                                      store.sheet_summary(sheet)["columns"])
     print(_("sheet {id} finding {n} ({finding}): {action} by {judge}; the sheet is "
-            "{state}").format(id=sheet, n=ruled.finding.number, finding=ruled.finding.message,
+            "{state}").format(id=sheet, n=ruled.finding.number, finding=finding,
                               action=ruled.action, judge=judge, state=state_text(ruled.state)))
     return ExitCode.OK
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from pulka.cli.progress import ProgressBar
 from pulka.i18n import N_, _, ngettext
+from pulka.report.said_text import said_text
 from scanner.errors import ScanFailure
 from scanner.pipeline import scan_paths
 from scanner.results import RECORD_FILE, SheetScan, scan_folder
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> ExitCode:
         for outcome in scan_paths(args.files, args.out, bar.update):
             if isinstance(outcome, ScanFailure):
                 failures.append(outcome)
-                say(f"pulka scan: {outcome.message}")
+                say(f"pulka scan: {said_text(outcome.message)}")
                 continue
             sheets.append(outcome)
             record_path = args.out / scan_folder(outcome) / RECORD_FILE
@@ -67,7 +68,7 @@ def run(args: argparse.Namespace) -> ExitCode:
                     + ngettext("{n} doubtful", "{n} doubtful", doubts).format(n=doubts)
                     + f", {outcome.seconds:.1f} s -> {record_path}")
             for problem in outcome.problems:
-                say(f"pulka scan: {problem}")
+                say(f"pulka scan: {said_text(problem)}")
     finally:
         bar.close()
     doubtful = sum(len(s.doubtful) for s in sheets)

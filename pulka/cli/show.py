@@ -19,6 +19,7 @@ from typing import Any
 from pulka.cli.store_options import add_db_argument, open_store
 from pulka.i18n import N_, _, ngettext
 from pulka.report.finding_text import stored_finding_text
+from pulka.report.said_text import said_doc_text
 from pulka.report.standings import whists_text
 from pulka.report.text import rules_text, state_text
 from pulka.store.joins import pages_text
@@ -77,7 +78,7 @@ def text(s: dict[str, Any]) -> str:
              _("players: {list}").format(list=", ".join(
                  f"{seat} {s['players'].get(seat, '?')}" for seat in s["seats"]))]
     lines += _pages(s)
-    lines += [_("problem: {text}").format(text=p) for p in s["problems"]]
+    lines += [_("problem: {text}").format(text=said_doc_text(p)) for p in s["problems"]]
     if s["record_error"]:
         lines.append(_("the rules engine refuses the record: {error}").format(
             error=s["record_error"]))
@@ -114,7 +115,7 @@ def _pages(s: dict[str, Any]) -> list[str]:
     """The scanned pages, the missing ones, the sheets of one game, and why it is held."""
     lines = []
     for page in s["pages"]:
-        warn = f"; {'; '.join(page['warnings'])}" if page["warnings"] else ""
+        warn = "".join(f"; {said_doc_text(w)}" for w in page["warnings"])
         lines.append(_("page {n}: {source} (fit {fit} mm{warnings})").format(
             n=page["page"] + 1, source=page["source"], fit=page["fit_error_mm"], warnings=warn))
     if s["missing_pages"]:
@@ -156,7 +157,8 @@ def _doubtful(cells: list[dict[str, Any]]) -> list[str]:
             value=json.dumps(cell["value"], ensure_ascii=False),
             confidence=f"{cell['confidence']:.2f}")
         lines.append("  " + read + (_("; or {options}").format(options=options)
-                                    if options else ""))
+                                    if options else "")
+                     + (f" — {said_doc_text(cell['note'])}" if cell["note"] else ""))
     return lines
 
 

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/../.."
 PYBABEL=${PYBABEL:-pybabel}
 $PYBABEL extract -F pulka/locale/babel.cfg -k t -k tn:1,2 --add-location=file \
   --sort-output --project=pulka --copyright-holder="pulka authors" \
-  -o pulka/locale/pulka.pot pulka
+  -o pulka/locale/pulka.pot pulka scanner/words.py scoring/reasons.py
 for lang in ru uk en; do
   if [ -f "pulka/locale/$lang/LC_MESSAGES/pulka.po" ]; then
     $PYBABEL update -D pulka -i pulka/locale/pulka.pot -d pulka/locale -l "$lang" \

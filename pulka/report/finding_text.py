@@ -5,14 +5,13 @@ In English it is the engine's own ``str(finding)``."""
 
 from __future__ import annotations
 
-import re
-from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
 from pulka.i18n import N_, _, ngettext
-from pulka.report.reasons import reason_text, reasons_text
+from pulka.report.said_text import said_text
 from pulka.report.text import column_words
+from pulka.store.rows import sentences
 from scoring import Column, Finding
 
 KIND_NAMES = {"slip": N_("slip"), "wrong_amount": N_("wrong amount"), "missing": N_("missing"),
@@ -29,13 +28,14 @@ def kind_text(kind: str) -> str:
 
 def note_text(finding: Finding) -> str:
     """The finding's note (why the expected entry is what it is) from its code and the
-    rules' reasons (:mod:`pulka.report.reasons`)."""
+    rules' reasons (:mod:`scoring.reasons`, said by :mod:`pulka.report.said_text`); a note
+    without a code (a store's finding from before codes) as it is."""
     args = finding.note_args
     if finding.note_code == "amount":
         return _("amount {amount}: {reasons}").format(
-            amount=args[0], reasons="; ".join(map(reason_text, args[1:])))
+            amount=args[0], reasons="; ".join(map(said_text, args[1:])))
     if finding.note_code == "reasons":
-        return "; ".join(map(reason_text, args))
+        return "; ".join(map(said_text, args))
     if finding.note_code == "no_deal":
         return _("no deal changed this column")
     if finding.note_code == "correction":
@@ -84,8 +84,8 @@ def stored_finding_text(row: dict[str, Any], columns: dict[str, Any]) -> str:
     """A finding as the store keeps it (``pulka-sheet-summary/1``, beside the sheet's written
     ``columns``) in words, in the chosen language. The penalty's amount is the amount
     overstated (4.2.7): the written total less the right one, which is the expected total or,
-    for an entry no deal called for, the column's previous total. The note, stored in the
-    engine's words, is said again in the chosen language."""
+    for an entry no deal called for, the column's previous total. The note is said from its
+    stored code and arguments."""
     column = Column(row["seat"], row["column"], row["on"])
     written, expected = _fraction(row["written"]), _fraction(row["expected"])
     favour = None
@@ -94,8 +94,10 @@ def stored_finding_text(row: dict[str, Any], columns: dict[str, Any]) -> str:
         if right is not None:
             favour = right - written if column.kind == "mountain" else written - right
     finding = Finding(row["kind"], column, row["deal"], row["entry"], written, expected,
-                      row["rule"], row["penalty"], row["note"] or "", overstated=favour)
-    return finding_text(replace(finding, note=_stored_note(finding.note)))
+                      row["rule"], row["penalty"], row["note"] or "", overstated=favour,
+                      note_code=row.get("note_code") or "",
+                      note_args=sentences(row.get("note_args") or ()))
+    return finding_text(finding)
 
 
 def _previous(columns: dict[str, Any], column: Column, entry: int | None) -> Fraction | None:
@@ -105,27 +107,6 @@ def _previous(columns: dict[str, Any], column: Column, entry: int | None) -> Fra
     if entry is None or values is None or entry - 2 >= len(values):
         return None
     return Fraction(values[entry - 2]) if entry > 1 else Fraction(0)
-
-
-FIXED_NOTES = (N_("no deal changed this column"), N_("a wrong value followed by the right one"),
-               N_("this all-pass was written with amnesty by some players and in full by "
-                  "others; all must write it the same way"))
-_AMOUNT = re.compile(r"amount (\S+): (.*)", re.S)
-_HELP = re.compile(r"help belongs to (\S+) \(the largest open pool, ties to the left\), not (\S+)")
-
-
-def _stored_note(note: str) -> str:
-    """An engine's note as stored, in the chosen language: its fixed sentences, the amount
-    and the rules' reasons."""
-    if note in FIXED_NOTES:
-        return _(note)
-    if match := _AMOUNT.fullmatch(note):
-        return _("amount {amount}: {reasons}").format(amount=match[1],
-                                                      reasons=reasons_text(match[2]))
-    if match := _HELP.fullmatch(note):
-        return _("help belongs to {right} (the largest open pool, ties to the left), not "
-                 "{wrong}").format(right=match[1], wrong=match[2])
-    return reasons_text(note) if note else note
 
 
 def _fraction(text: str | None) -> Fraction | None:

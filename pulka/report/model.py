@@ -31,7 +31,7 @@ from pulka.report.pages import (
     page_images,
     scan_images,
 )
-from pulka.report.reasons import reason_text
+from pulka.report.said_text import said_text
 from pulka.report.text import number, rules_text
 from pulka.store.doubts import scan_doubts
 from scanner.results import FieldReading, SheetScan, entry_key, ink_shares
@@ -203,8 +203,8 @@ def build_report(record_doc: dict[str, Any], scan: SheetScan | None = None,
         scanned=scan is not None, pages=pages, findings=views, doubts=doubts,
         columns=_columns(record, sheet, findings), deals=tuple(_deal_view(d)
                                                                for d in record.deals),
-        settlement=settlement, warnings=sheet.warnings,
-        scan_problems=scan.problems if scan is not None else (),
+        settlement=settlement, warnings=tuple(map(said_text, sheet.warnings)),
+        scan_problems=tuple(map(said_text, scan.problems)) if scan is not None else (),
         signed_off=judged.signed_off)
 
 
@@ -238,7 +238,7 @@ def _finding_view(label: str, finding: Finding, sheet: ExpectedSheet, deals: dic
     reasons: tuple[str, ...] = ()
     for entry in sheet.column(finding.column):
         if entry.deal == finding.deal and finding.deal is not None:
-            reasons = tuple(map(reason_text, entry.reasons))
+            reasons = tuple(map(said_text, entry.reasons))
     field = fields.get(_field_key(finding)) if finding.entry is not None else None
     crop = None
     if field is not None:
@@ -268,7 +268,7 @@ def _doubt_view(label: str, field: FieldReading, record: GameRecord,
         label=label, where=_field_where(field, record), value=_value_text(field.value),
         candidates=candidates, ink_alone=_ink_alone(field),
         expected="" if field.expected is None else _value_text(field.expected),
-        note=field.note, crop_png=crop_png(field, scan_images, layout, scan_dir))
+        note=said_text(field.note), crop_png=crop_png(field, scan_images, layout, scan_dir))
 
 
 def _ink_alone(field: FieldReading) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from pulka.i18n import N_, _, decimal_text, ngettext
+from pulka.report.said_text import said_text
 from scoring import Column, ExpectedSheet, GameRecord, Settlement
 from scoring.columns import sheet_columns
 from scoring.rules import RuleSet
@@ -66,7 +67,8 @@ def totals_text(record: GameRecord, sheet: ExpectedSheet) -> str:
         if entries:
             lines.append(f"  {column_words(column):<18} "
                          + ".".join(number(e.total) for e in entries))
-    return "\n".join(lines + [_("warning: {text}").format(text=w) for w in sheet.warnings])
+    return "\n".join(lines + [_("warning: {text}").format(text=said_text(w))
+                              for w in sheet.warnings])
 
 
 def column_words(column: Column) -> str:

@@ -26,7 +26,7 @@ from pulka.store.errors import GuardedConnection, StoreError, sqlite_errors, who
 from pulka.store.hashes import PageHash, page_hash
 from pulka.store.redecode import redecode_sheet
 from pulka.store.refresh import now, refresh
-from pulka.store.rows import CellRow, ImageRef, named_rows
+from pulka.store.rows import CellRow, ImageRef, named_rows, note_json, sentences_json
 from pulka.store.schema import SheetState, migrate
 from pulka.store.seating import change_seat, drawn_names, seat_players, table_of
 from pulka.store.standings import StandingsRows, standings_rows
@@ -248,7 +248,7 @@ class Store:
             "image = excluded.image, fit_error_mm = excluded.fit_error_mm, "
             "warnings_json = excluded.warnings_json, imported_at = excluded.imported_at",
             (sheet_pk, page.index, page.source, digest.content, digest.file, page.image,
-             page.fit_error_mm, json.dumps(list(page.warnings), ensure_ascii=False), now()))
+             page.fit_error_mm, sentences_json(page.warnings), now()))
 
     def _upsert_sheet(self, conn: sqlite3.Connection, scan: SheetScan,
                       scan_path: str | Path | None) -> int:
@@ -270,7 +270,7 @@ class Store:
                   json.dumps(rules, ensure_ascii=False), "".join(seats),
                   json.dumps(names, ensure_ascii=False),
                   json.dumps(identity, ensure_ascii=False), json.dumps(missing),
-                  json.dumps(list(scan.problems), ensure_ascii=False),
+                  sentences_json(scan.problems),
                   json.dumps(scan.record, ensure_ascii=False),
                   None if scan_path is None else str(scan_path), now())
         columns = ("tournament_id, table_id, round, table_number, continuation, layout_id, "
@@ -302,17 +302,18 @@ class Store:
                          [(sheet_pk, key) for key in stale])
         conn.executemany(
             "INSERT INTO cells (sheet_id, key, page, rect_json, status, value_json, confidence, "
-            "candidates_json, expected_json, deal, note, crop, ink_json) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sheet_id, key) DO UPDATE "
+            "candidates_json, expected_json, deal, note, note_json, crop, ink_json) "
+            f"VALUES ({', '.join('?' * 14)}) ON CONFLICT (sheet_id, key) DO UPDATE "
             "SET page = excluded.page, rect_json = excluded.rect_json, status = excluded.status, "
             "value_json = excluded.value_json, confidence = excluded.confidence, "
             "candidates_json = excluded.candidates_json, "
             "expected_json = excluded.expected_json, deal = excluded.deal, "
-            "note = excluded.note, crop = excluded.crop, ink_json = excluded.ink_json",
+            "note = excluded.note, note_json = excluded.note_json, crop = excluded.crop, "
+            "ink_json = excluded.ink_json",
             [(sheet_pk, f.key, f.page, json.dumps(list(f.rect_mm)), f.status,
               json.dumps(f.value, ensure_ascii=False), f.confidence,
               json.dumps([list(c) for c in f.candidates], ensure_ascii=False),
-              json.dumps(f.expected, ensure_ascii=False), f.deal, f.note, f.crop,
+              json.dumps(f.expected, ensure_ascii=False), f.deal, f.note, note_json(f.note), f.crop,
               json.dumps([list(c) for c in f.ink]) if f.ink else None)
              for f in scan.fields if f.key not in verified])
 

@@ -34,14 +34,16 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
+from pulka.notes import said
 from pulka.store.database import Store
 from pulka.store.gate import held_reason, refusal, sheet_states
 from pulka.store.hashes import file_hash
 from pulka.store.schema import SheetState
-from scanner.errors import ScanFailure
+from scanner import words as scan_words
+from scanner.errors import ScanError, ScanFailure
 from scanner.image.load import IMAGE_SUFFIXES
 from scanner.results import SCAN_FORMAT, SheetScan, scan_json_path
-from scoring.exitcode import ExitCode, PulkaError
+from scoring.exitcode import ExitCode
 
 log = logging.getLogger(__name__)
 
@@ -95,25 +97,26 @@ class Inputs:
     images: list[Path]
 
 
-class ScanDocumentError(PulkaError):
+class ScanDocumentError(ScanError):
     """A ``scan.json`` that cannot be read or does not follow ``pulka-scan/1``."""
+
+    default_advice = said("rescan_or_restore")
 
 
 def read_scan_document(path: Path) -> SheetScan:
     """A ``scan.json`` read back, every field checked; :class:`ScanDocumentError` names the
     file and the field otherwise."""
-    advice = "scan the sheet's images again (pulka import --rescan) or restore the file"
     try:
         if path.stat().st_size > MAX_SCAN_DOCUMENT_BYTES:
-            raise ScanDocumentError(f"{path}: larger than {MAX_SCAN_DOCUMENT_BYTES} bytes, "
-                                    f"not a scan document; leave it out")
+            raise ScanDocumentError(said("document_too_big", limit=MAX_SCAN_DOCUMENT_BYTES),
+                                    path, advice=scan_words.said("leave_out"))
         return SheetScan.from_json(json.loads(path.read_text(encoding="utf-8")))
     except OSError as error:
-        raise ScanDocumentError(f"{path}: cannot be read ({error.strerror}); {advice}") from None
+        raise ScanDocumentError(said("document_unread", error=error.strerror), path) from None
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError) as error:
-        problem = "nested too deep" if isinstance(error, RecursionError) else str(error)
-        raise ScanDocumentError(f"{path}: not a readable {SCAN_FORMAT} document ({problem}); "
-                                f"{advice}") from None
+        problem = said("nested_too_deep") if isinstance(error, RecursionError) else str(error)
+        raise ScanDocumentError(said("document_invalid", format=SCAN_FORMAT, problem=problem),
+                                path) from None
 
 
 def pipeline_available() -> bool:

@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Any, cast
 
 from pulka.store.rebuild import parse_key, rebuild_record
-from pulka.store.rows import CellRow, sheet_cells, sheet_head
+from pulka.store.rows import CellRow, note_json, sheet_cells, sheet_head
 from scanner.decode.redecode import EntryEvidence, ink_mapping, redecode_columns
 from scanner.results import CellStatus
 from scoring import ScoringError
@@ -66,9 +66,10 @@ def redecode_sheet(conn: sqlite3.Connection, sheet_pk: int) -> int:
             if _changed(cell, new):
                 updates.append((new.status, json.dumps(new.value), new.confidence,
                                 json.dumps(new.candidates), json.dumps(new.expected), new.deal,
-                                new.note, cell.pk))
+                                new.note, note_json(new.note), cell.pk))
     conn.executemany("UPDATE cells SET status = ?, value_json = ?, confidence = ?, "
-                     "candidates_json = ?, expected_json = ?, deal = ?, note = ? WHERE id = ?",
+                     "candidates_json = ?, expected_json = ?, deal = ?, note = ?, note_json = ? "
+                     "WHERE id = ?",
                      updates)
     if updates:
         log.info("sheet %s: %d cells decoded again", sheet_pk, len(updates))

@@ -36,6 +36,7 @@ from typing import Any
 from pulka.store.doubts import field_doubts
 from pulka.store.joins import game_of
 from pulka.store.redecode import redecode_sheet
+from pulka.store.rows import finding_note_json
 from pulka.store.schema import FindingStatus, RulingAction, SheetState
 from scoring import GameRecord, ScoringError, audit, expected_sheet, parse_record
 from scoring.audit import Finding
@@ -148,7 +149,8 @@ def score(doc: dict[str, Any], doubts: Doubts | None = None,
     if any(abs(n) > SQLITE_INTEGER_MAX for row in rows for n in row[2:4]):
         return Scored([], [], None, "the settlement's whole numbers are too large for the "
                                     "store; check the record's stake and pool")
-    return Scored([{**finding_json(f), "key": finding_key(f), "status": str(status)}
+    return Scored([{**finding_json(f), "key": finding_key(f), "status": str(status),
+                    "note_json": finding_note_json(f)}
                    for f, status in findings], rows, sheet.finished, None)
 
 
@@ -205,11 +207,11 @@ def _store_scores(conn: sqlite3.Connection, sheet_pk: int, scored: Scored) -> No
     conn.execute("DELETE FROM settlements WHERE sheet_id = ?", (sheet_pk,))
     conn.executemany(
         "INSERT INTO findings (sheet_id, kind, deal, seat, column_kind, on_seat, entry, "
-        "written, expected, rule, penalty, note, message, key, status) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "written, expected, rule, penalty, note, message, key, status, note_json) "
+        f"VALUES ({', '.join('?' * 16)})",
         [(sheet_pk, f["kind"], f["deal"], f["seat"], f["column"], f["on"], f["entry"],
           _text(f["written"]), _text(f["expected"]), f["rule"], f["penalty"], f["note"],
-          f["message"], f["key"], f["status"]) for f in scored.findings])
+          f["message"], f["key"], f["status"], f["note_json"]) for f in scored.findings])
     conn.executemany(
         "INSERT INTO settlements (sheet_id, seat, result, rounded, codex_integer, money, "
         "remises, allpass) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

@@ -24,20 +24,22 @@ from collections.abc import Collection
 from typing import Any
 
 from pulka.i18n import _
+from pulka.notes import illegible_note, without_illegible
 from pulka.report.finding_text import stored_finding_text
+from pulka.report.said_text import said_text
 from pulka.store.database import Store
 from pulka.store.errors import StoreError
 from pulka.store.rebuild import parse_key
 from pulka.store.refresh import now, refresh
-from pulka.store.rows import CellRow, last_decision, named_rows, sheet_cells
+from pulka.store.rows import CellRow, last_decision, named_rows, note_json, sheet_cells
 from pulka.store.schema import SheetState
 from scanner.results import CellStatus, ink_shares
 
 log = logging.getLogger(__name__)
 
 ILLEGIBLE = "illegible"
-"""The note of a cell a person marked illegible (its value is then empty)."""
-NOTE_SEPARATOR = " · "
+"""The action of marking a cell illegible (its value is then empty, its note says so:
+:func:`pulka.notes.illegible_note`)."""
 NEIGHBOURS = 2
 """Entries shown on each side of a doubtful one in its column (the running total)."""
 MAX_ENTRY = 100_000
@@ -105,7 +107,8 @@ def _cell_json(cell: CellRow, players: dict[str, str]) -> dict[str, Any]:
     return {"key": cell.key, "page": cell.page, "rect_mm": cell.rect_mm,
             "status": cell.status, "value": cell.value, "confidence": cell.confidence,
             "candidates": cell.candidates, "expected": cell.expected, "deal": cell.deal,
-            "note": cell.note, "has_crop": bool(cell.crop),
+            "note": said_text(cell.note), "note_code": getattr(cell.note, "code", None),
+            "has_crop": bool(cell.crop),
             "ink_alone": [[value, round(share, 4)]
                           for value, share in ink_shares(cell.ink or ())],
             "verified": cell.verified, "verified_by": cell.verified_by,
@@ -220,14 +223,6 @@ def check_value(key: str, value: Any) -> Any:
     return value
 
 
-def _strip_illegible(note: str) -> str:
-    if note == ILLEGIBLE:
-        return ""
-    if note.startswith(ILLEGIBLE + NOTE_SEPARATOR):
-        return note[len(ILLEGIBLE + NOTE_SEPARATOR):]
-    return note
-
-
 def decide(store: Store, sheet_id: str, key: str, value: Any, who: str,
            illegible: bool = False) -> SheetState:
     """A person's decision on one cell, saved, logged and scored again in one transaction.
@@ -241,13 +236,14 @@ def decide(store: Store, sheet_id: str, key: str, value: Any, who: str,
     with store.transaction() as conn:
         cell = store.cell(sheet_id, key)
         pk = cell.sheet_pk
-        note = _strip_illegible(cell.note)
+        note = without_illegible(cell.note)
         if illegible:
-            note = ILLEGIBLE + (NOTE_SEPARATOR + note if note else "")
+            note = illegible_note(note)
         new = json.dumps(value, ensure_ascii=False)
         stamp = now()
-        conn.execute("UPDATE cells SET value_json = ?, note = ?, verified = 1, verified_by = ?, "
-                     "verified_at = ? WHERE id = ?", (new, note, who, stamp, cell.pk))
+        conn.execute("UPDATE cells SET value_json = ?, note = ?, note_json = ?, verified = 1, "
+                     "verified_by = ?, verified_at = ? WHERE id = ?",
+                     (new, note, note_json(note), who, stamp, cell.pk))
         conn.execute("INSERT INTO decisions (sheet_id, key, who, at, old_json, new_json) "
                      "VALUES (?, ?, ?, ?, ?, ?)",
                      (pk, key, who, stamp, json.dumps(cell.value, ensure_ascii=False), new))
@@ -276,10 +272,11 @@ def undo_last(store: Store, who: str) -> dict[str, Any] | None:
         before = last_decision(conn, "d.sheet_id = ? AND d.key = ?", (last.sheet_pk, last.key))
         note = store.cell(last.sheet_id, last.key).note
         if before is None or before.new_json != "null":
-            note = _strip_illegible(note)
-        conn.execute("UPDATE cells SET value_json = ?, note = ?, verified = ?, verified_by = ?, "
-                     "verified_at = ? WHERE sheet_id = ? AND key = ?",
-                     (last.old_json, note, int(before is not None), before and before.who,
+            note = without_illegible(note)
+        conn.execute("UPDATE cells SET value_json = ?, note = ?, note_json = ?, verified = ?, "
+                     "verified_by = ?, verified_at = ? WHERE sheet_id = ? AND key = ?",
+                     (last.old_json, note, note_json(note), int(before is not None),
+                      before and before.who,
                       before and before.at, last.sheet_pk, last.key))
         state = refresh(conn, last.sheet_pk, redecode=True)
     sheet_id, key = last.sheet_id, last.key

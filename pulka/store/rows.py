@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from scanner.results import CellStatus
+from scoring.audit import Finding
+from scoring.said import Said, said_json
 
 
 @dataclass(frozen=True)
@@ -40,7 +43,7 @@ class CellRow:
                    json.loads(row["rect_json"]), CellStatus(row["status"]),
                    json.loads(row["value_json"]), row["confidence"],
                    json.loads(row["candidates_json"]), json.loads(row["expected_json"]),
-                   row["deal"], row["note"], row["crop"],
+                   row["deal"], stored_note(row["note"], row["note_json"]), row["crop"],
                    None if row["ink_json"] is None
                    else tuple((v, float(p)) for v, p in json.loads(row["ink_json"])),
                    bool(row["verified"]), row["verified_by"], row["verified_at"])
@@ -139,6 +142,10 @@ class FindingRow:
     note: str
     message: str
     status: str
+    note_code: str
+    """What the note says, by code (:attr:`scoring.audit.Finding.note_code`; empty for a row
+    stored before codes, whose ``note`` is then shown as it is)."""
+    note_args: tuple[str, ...]
     ruling: str | None
     ruled_by: str | None
     ruled_at: str | None
@@ -149,7 +156,8 @@ class FindingRow:
                 "seat": self.seat, "column": self.column, "on": self.on, "entry": self.entry,
                 "written": self.written, "expected": self.expected, "rule": self.rule,
                 "penalty": self.penalty, "note": self.note, "message": self.message,
-                "status": self.status,
+                "status": self.status, "note_code": self.note_code,
+                "note_args": [said_json(arg) for arg in self.note_args],
                 "ruling": None if self.ruling is None else
                 {"action": self.ruling, "by": self.ruled_by, "at": self.ruled_at}}
 
@@ -161,8 +169,31 @@ def sheet_findings(conn: sqlite3.Connection, sheet_pk: int) -> list[FindingRow]:
                             "WHERE f.sheet_id = ? ORDER BY f.id", (sheet_pk,))
     return [FindingRow(n, r["key"], r["kind"], r["deal"], r["seat"], r["column_kind"],
                        r["on_seat"], r["entry"], r["written"], r["expected"], r["rule"],
-                       r["penalty"], r["note"], r["message"], r["status"], r["action"],
-                       r["who"], r["at"]) for n, r in enumerate(rows, 1)]
+                       r["penalty"], r["note"], r["message"], r["status"],
+                       *_finding_note(r["note_json"]), r["action"], r["who"], r["at"])
+            for n, r in enumerate(rows, 1)]
+
+
+def finding_note_json(finding: Finding) -> str | None:
+    """What a finding's ``note_json`` keeps: its note's code and arguments (each a sentence
+    by code where it is one: the rules' reasons), NULL without a code."""
+    if not finding.note_code:
+        return None
+    return json.dumps({"code": finding.note_code,
+                       "args": [said_json(arg) for arg in finding.note_args]},
+                      ensure_ascii=False)
+
+
+def _finding_note(coded: str | None) -> tuple[str, tuple[str, ...]]:
+    if coded is None:
+        return "", ()
+    doc = json.loads(coded)
+    return doc["code"], sentences(doc["args"])
+
+
+def sentences(values: Sequence[Any]) -> tuple[str, ...]:
+    """Sentences as JSON holds them (:func:`scoring.said.said_json`), back as values."""
+    return tuple(Said.from_json(v) if isinstance(v, dict) else str(v) for v in values)
 
 
 @dataclass(frozen=True)
@@ -178,3 +209,25 @@ def sheet_signoff(conn: sqlite3.Connection, sheet_pk: int) -> SignOff | None:
     row = conn.execute("SELECT who, at FROM signoffs WHERE sheet_id = ?",
                        (sheet_pk,)).fetchone()
     return None if row is None else SignOff(row[0], row[1])
+
+
+def stored_note(note: str, coded: str | None) -> str:
+    """A stored note: by code (``note_json``, a :class:`~scoring.said.Said`) when the row has
+    one, else the text as stored."""
+    return note if coded is None else Said.from_json(json.loads(coded))
+
+
+def note_json(note: str) -> str | None:
+    """What ``note_json`` keeps of a note: its code and parameters, or NULL without a code."""
+    return json.dumps(note.to_json(), ensure_ascii=False) if isinstance(note, Said) else None
+
+
+def sentences_json(texts: Sequence[str]) -> str:
+    """A list of sentences as a JSON column keeps them (``warnings_json``, ``problems_json``):
+    each by code where it has one (:func:`scoring.said.said_json`)."""
+    return json.dumps([said_json(text) for text in texts], ensure_ascii=False)
+
+
+def stored_sentences(column: str) -> tuple[str, ...]:
+    """The sentences of a JSON column (:func:`sentences_json`; plain strings before codes)."""
+    return sentences(json.loads(column))

@@ -17,7 +17,8 @@ The tables, by what they hold:
 * ``decisions``: every value a person set, with the old value (the review log);
 * ``rulings``, ``signoffs``: a judge's ruling on each finding, and the sheet signed off
   (version 4);
-* ``tournaments.language``: the tournament's own language (version 5).
+* ``tournaments.language``: the tournament's own language (version 5);
+* ``cells.note_json``, ``findings.note_json``: a note's code and parameters (version 6).
 """
 
 from __future__ import annotations
@@ -240,7 +241,16 @@ ALTER TABLE tournaments ADD COLUMN language TEXT;
 without ``--lang``): what every command on it speaks unless ``--lang`` says otherwise, and
 the language its sheets are printed in (:func:`pulka.i18n.choose_language`)."""
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
+_V6 = """
+ALTER TABLE cells ADD COLUMN note_json TEXT;
+ALTER TABLE findings ADD COLUMN note_json TEXT;
+"""
+"""Version 6: a cell's note and a finding's note by code, beside their English ``note``, so
+each is said in the reader's language: a cell's as :meth:`scoring.said.Said.to_json`, a
+finding's as ``{"code", "args"}`` (:attr:`scoring.audit.Finding.note_code` and its
+arguments, each a sentence). NULL for an empty note and for rows written before."""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
 """Migration ``n`` (from 1) takes a file from version ``n - 1`` to ``n``."""
 SCHEMA_VERSION = len(MIGRATIONS)
 

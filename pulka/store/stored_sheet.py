@@ -11,7 +11,14 @@ from pulka.store.database import Store
 from pulka.store.doubts import field_doubts
 from pulka.store.errors import StoreError
 from pulka.store.joins import game_of
-from pulka.store.rows import CellRow, SignOff, named_rows, sheet_cells, sheet_signoff
+from pulka.store.rows import (
+    CellRow,
+    SignOff,
+    named_rows,
+    sheet_cells,
+    sheet_signoff,
+    stored_sentences,
+)
 from scanner.results import CellStatus, FieldReading, ScannedPage, SheetScan
 from scoring.rulings import Doubts
 
@@ -40,13 +47,13 @@ def stored_sheet(store: Store, sheet_id: str) -> StoredSheet:
                          "review page first")
     cells = sheet_cells(store.conn, sheet_pk)
     pages = tuple(ScannedPage(r["page_index"], r["source"], r["image"] or "",
-                              r["fit_error_mm"] or 0.0, tuple(json.loads(r["warnings_json"])))
+                              r["fit_error_mm"] or 0.0, stored_sentences(r["warnings_json"]))
                   for r in named_rows(store.conn, "SELECT * FROM pages WHERE sheet_id = ? "
                                                   "ORDER BY page_index", (sheet_pk,)))
     scan = SheetScan(sheet_id, json.loads(sheet["identity_json"]), sheet["layout_id"], pages,
                      tuple(_field(c) for c in cells), json.loads(sheet["scan_record_json"]),
                      tuple(json.loads(sheet["missing_pages_json"])),
-                     tuple(json.loads(sheet["problems_json"])))
+                     stored_sentences(sheet["problems_json"]))
     rulings = {r[0]: (r[1], r[2], r[3]) for r in store.conn.execute(
         "SELECT finding_key, action, who, at FROM rulings WHERE sheet_id = ?", (sheet_pk,))}
     return StoredSheet(json.loads(sheet["record_json"]), scan, sheet["scan_path"],

@@ -10,6 +10,7 @@ from typing import Any
 from pulka.store.joins import game_of, game_parts
 from pulka.store.rows import CellRow, sheet_cells, sheet_findings, sheet_signoff
 from scanner.results import CellStatus
+from scoring.said import said_json
 
 log = logging.getLogger(__name__)
 
@@ -74,4 +75,5 @@ def sheet_summary(conn: sqlite3.Connection, sheet_pk: int) -> dict[str, Any]:
 def _cell(cell: CellRow) -> dict[str, Any]:
     return {"key": cell.key, "page": cell.page, "status": cell.status, "value": cell.value,
             "confidence": cell.confidence, "candidates": cell.candidates,
-            "expected": cell.expected, "deal": cell.deal, "note": cell.note, "crop": cell.crop}
+            "expected": cell.expected, "deal": cell.deal, "note": said_json(cell.note),
+            "crop": cell.crop}

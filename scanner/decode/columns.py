@@ -25,6 +25,7 @@ from scanner.decode.numbers import (
     cell_spelling,
     likeliest_values,
 )
+from scanner.words import comma_list, said, value_said
 from scoring.columns import Column
 from scoring.rules import RuleSet
 from scoring.sheet import SheetEntry
@@ -177,8 +178,8 @@ def _between_entries(decisions: list[EntryDecision]) -> list[EntryDecision]:
     """``decisions`` with each empty entry before one that holds a value *doubtful*: a column
     is written box after box, so it is ink the reader lost, or a box skipped."""
     last = max((i for i, d in enumerate(decisions) if d.value is not None), default=-1)
-    return [replace(d, status="doubtful", note="nothing read here, but a later entry of the "
-                    "column holds a value") if i < last and d.status == "empty" else d
+    return [replace(d, status="doubtful", note=said("later_entry"))
+            if i < last and d.status == "empty" else d
             for i, d in enumerate(decisions)]
 
 
@@ -263,10 +264,9 @@ def _repeated(decision: EntryDecision, right: int | None,
     """``decision`` made *doubtful* as one of a repeated misread's entries."""
     if decision.status == "doubtful" and right is None:
         return decision
-    said = ", ".join(f"{a} read as {b}" for a, b in sorted(confusion))
-    return replace(decision, status="doubtful", note=(
-        f"differs from its right total as the entries next to it do ({said}): a misread "
-        f"repeated, or a slip the writer carried on from"))
+    pairs = [said("read_as", ink=a, value=b) for a, b in sorted(confusion)]
+    return replace(decision, status="doubtful",
+                   note=said("misread_repeated", confusion=comma_list(pairs)))
 
 
 def _right_total(edge: Edge, expected: Sequence[SheetEntry]) -> int | None:
@@ -289,11 +289,11 @@ def _above_ceiling(entry: ColumnEntry, decision: EntryDecision, ceiling: int) ->
         return decision
     ink = dict(decision.ink) | above
     changes: dict[str, Any] = {"ink": tuple(sorted(ink.items(), key=lambda item: -item[1]))}
-    said = max(above, key=above.__getitem__)
-    if above[said] >= INK_OUTWEIGHED * ink.get(decision.value, 0.0):
+    ink_value = max(above, key=above.__getitem__)
+    if above[ink_value] >= INK_OUTWEIGHED * ink.get(decision.value, 0.0):
         changes |= {"status": "doubtful",
-                    "note": f"the ink says {said}, above the pool of {ceiling}; the rules "
-                            f"make it {_said(decision.value)}"}
+                    "note": said("above_pool", ink=ink_value, pool=ceiling,
+                                 value=value_said(decision.value))}
     return replace(decision, **changes)
 
 
@@ -345,33 +345,28 @@ def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequen
         shares = sorted(((v, p / ink_total) for v, p in step.ink.items()), key=lambda i: -i[1])
         return EntryDecision("empty" if best is None else "read", best, shares[0][1],
                              _shown(shares), expected_value, deal,
-                             f"the ink clearly says {_said(best)}; the rules expected "
-                             f"{_said(expected_value)}", ink)
+                             said("ink_clearly", ink=value_said(best),
+                                  expected=value_said(expected_value)), ink)
     read = confidence >= READ_POSTERIOR
     note = ""
     ink_value, ink_p = max(step.ink.items(), key=lambda item: item[1])
     if ink_value != best and ink_p >= INK_OUTWEIGHED * step.ink[best]:
         # the rules (through the entries around it) outweigh ink that says otherwise
-        note = f"the ink says {_said(ink_value)}; the rules make it {_said(best)}"
+        note = said("ink_overruled", ink=value_said(ink_value), value=value_said(best))
         return EntryDecision("doubtful", best, confidence, _shown(ranked), expected_value,
                              deal, note, ink)
     if best is None:
         if step.matched[None] < confidence / 2:
-            note = f"empty, but the rules expected {_said(expected_value)}"
+            note = said("empty_expected", expected=value_said(expected_value))
         return EntryDecision("empty" if read else "doubtful", None, confidence,
                              _shown(ranked), expected_value, None, note, ink)
     if step.matched[best] < confidence / 2:
         read = False  # not clear enough from the ink alone to be kept against the rules
-        note = f"the ink says {best}; the rules expected {_said(expected_value)}"
+        note = said("ink_expected", ink=best, expected=value_said(expected_value))
     elif step.ink[best] / ink_total < 0.5:
-        note = f"ink unsure; the rules expect {best}"
+        note = said("ink_unsure", value=best)
     return EntryDecision("read" if read else "doubtful", best, confidence, _shown(ranked),
                          expected_value, deal, note, ink)
-
-
-def _said(value: int | None) -> str:
-    """A value as a note shows it to a person: an empty entry is "nothing"."""
-    return "nothing" if value is None else str(value)
 
 
 def _likelihoods(entry: EntryCells | EntryInk, values: list[int | None]

@@ -13,10 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from scanner.decode.columns import EntryDecision
+from scanner.words import and_list, said
 from scoring.columns import Column
-
-LOST_NOTE = ("nothing read, but {who} calibration digits are missing from the image too: "
-             "the ink may be too faint for this scan")
+from scoring.said import Param
 
 
 def lost_ink_problem(faint: Sequence[str], seats: Sequence[str]) -> tuple[str, ...]:
@@ -27,23 +26,21 @@ def lost_ink_problem(faint: Sequence[str], seats: Sequence[str]) -> tuple[str, .
     """
     if not faint:
         return ()
-    who = "every seat's" if set(faint) >= set(seats) else \
-        " and ".join(f"seat {s}'s" for s in faint)
-    return (f"{who} calibration digits are nearly blank in the image: if they were written, "
-            "the ink is too faint for this capture (pencil on a black-and-white scan); scan "
-            "the sheet again in grey or colour. Its fields read empty are marked doubtful",)
+    who = said("every_seat") if set(faint) >= set(seats) else \
+        and_list([said("seat_of", seat=s) for s in faint])
+    return (said("faint_seats", who=who),)
 
 
 def faint_entries(entries: Mapping[Column, Sequence[EntryDecision]], faint: Sequence[str]
                   ) -> dict[Column, tuple[EntryDecision, ...]]:
     """``entries`` with each empty entry of a column written by a ``faint`` seat *doubtful*."""
-    return {column: tuple(_doubtful(d, f"seat {column.seat}'s") if column.seat in faint
+    return {column: tuple(_doubtful(d, said("seat_of", seat=column.seat)) if column.seat in faint
                           else d for d in decisions)
             for column, decisions in entries.items()}
 
 
-def _doubtful(decision: EntryDecision, who: str) -> EntryDecision:
+def _doubtful(decision: EntryDecision, who: Param) -> EntryDecision:
     if decision.status != "empty":
         return decision
     return replace(decision, status="doubtful", confidence=0.0,
-                   note=LOST_NOTE.format(who=who))
+                   note=said("lost_ink", who=who))

@@ -30,8 +30,9 @@ from scanner.decode.columns import (
 )
 from scanner.decode.deal_logs import DealLogs
 from scanner.decode.deals import RowCandidate, RowEvidence, decode_row, other_splits
-from scanner.decode.faint import LOST_NOTE, faint_entries, lost_ink_problem
+from scanner.decode.faint import faint_entries, lost_ink_problem
 from scanner.decode.legality import verdicts
+from scanner.words import and_list, said
 from scoring.columns import Column, sheet_columns
 from scoring.record import FORMAT
 from scoring.rules import RuleSet
@@ -170,8 +171,8 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
                                            column_ceiling(column, evidence.rules)))
                for column, cells in evidence.columns.items()}
     if evidence.faint and set(evidence.faint) >= set(evidence.seats):
-        rows = tuple(replace(row, status="doubtful", confidence=0.0, note=LOST_NOTE.format(
-            who="every seat's")) if row.status == "empty" else row for row in rows)
+        rows = tuple(replace(row, status="doubtful", confidence=0.0, note=said(
+            "lost_ink", who=said("every_seat"))) if row.status == "empty" else row for row in rows)
     return DecodedSheet(evidence.rules, evidence.seats, dict(evidence.names), rows,
                         faint_entries(entries, evidence.faint),
                         lost_ink_problem(evidence.faint, evidence.seats))
@@ -256,7 +257,7 @@ def _between_deals(rows: list[RowDecision]) -> tuple[RowDecision, ...]:
     did not show (a tick the reader missed) or a skipped row, which a person must see."""
     last = max((k for k, row in enumerate(rows) if row.deal is not None), default=-1)
     return tuple(replace(row, status="doubtful",
-                         note="nothing read here, but a later row holds a deal")
+                         note=said("later_row"))
                  if k < last and row.status == "empty" else row
                  for k, row in enumerate(rows))
 
@@ -280,21 +281,20 @@ def _row_decision(row: int, options: list[RowCandidate], posterior: list[float],
     note = ""
     if chosen != 0 and status == "read" and confidence < OVERTURNED_READ:
         status = "doubtful"
-        note = "the ink reads this row otherwise; the running totals make it this"
+        note = said("row_overturned")
     unsure = sum(posterior[k] for k in unchecked)
     if status == "read" and confidence < UNCHECKED_READ * (confidence + unsure):
         status = "doubtful"
         other = max(unchecked, key=lambda k: posterior[k])
-        note = (f"no running total checks {_digit_fields(best.deal, options[other].deal)}: "
-                f"the ink alone reads it so at {confidence / (confidence + unsure):.4f}")
+        note = said("unchecked_digits", fields=_digit_fields(best.deal, options[other].deal),
+                    share=f"{confidence / (confidence + unsure):.4f}")
     if status == "read" and best.talon_gap > TALON_OVERRULED_LOG:
         status = "doubtful"
         quick = (best.deal or {}).get("talon", {}).get("quick_tricks", 0)
-        note = (f"the ink reads the talon's quick tricks as another digit; the running "
-                f"totals make them {quick}")
+        note = said("talon_overruled", n=quick)
     if best.ink_gap > INK_DISAGREES_LOG:
         status = "doubtful"
-        note = "the ink does not read as a legal deal; this is the nearest one"
+        note = said("not_legal")
     disagreement = _disagreement(options, chosen, totals_gap)
     if disagreement:
         status, note = "doubtful", disagreement
@@ -309,12 +309,11 @@ def _disagreement(options: list[RowCandidate], chosen: int, totals_gap: float) -
     when they agree."""
     pick, ink_best = options[chosen], options[0]
     if ink_best.log_score - pick.log_score > INK_DISAGREES_LOG:
-        said = _digit_fields(ink_best.deal, pick.deal) if ink_best.deal and pick.deal and \
+        fields = _digit_fields(ink_best.deal, pick.deal) if ink_best.deal and pick.deal and \
             _shape_of(ink_best.deal) == _shape_of(pick.deal) else ""
-        return (f"the ink reads this row otherwise{f' ({said})' if said else ''}; the running "
-                f"totals make it this")
+        return said("row_overturned_on", fields=fields) if fields else said("row_overturned")
     if totals_gap > INK_DISAGREES_LOG:
-        return "the running totals fit another reading of this row far better than the ink's"
+        return said("totals_fit_other")
     return ""
 
 
@@ -348,10 +347,10 @@ def _shape_of(deal: dict[str, Any]) -> dict[str, Any]:
 def _digit_fields(deal: dict[str, Any] | None, other: dict[str, Any] | None) -> str:
     """What two readings of a row's digit cells disagree on, in words (for a note).
 
-    >>> _digit_fields({"tricks": {"A": 6, "B": 3, "C": 1}},
-    ...               {"tricks": {"A": 6, "B": 2, "C": 2}})
+    >>> str(_digit_fields({"tricks": {"A": 6, "B": 3, "C": 1}},
+    ...                   {"tricks": {"A": 6, "B": 2, "C": 2}}))
     "B's and C's tricks (3 and 1, or 2 and 2)"
-    >>> _digit_fields({"talon": {"quick_tricks": 2}}, {})
+    >>> str(_digit_fields({"talon": {"quick_tricks": 2}}, {}))
     "the talon's quick tricks (2, or 0)"
     """
     deal, other = deal or {}, other or {}
@@ -360,14 +359,16 @@ def _digit_fields(deal: dict[str, Any] | None, other: dict[str, Any] | None) -> 
     seats = [seat for seat in {**tricks, **other_tricks}
              if tricks.get(seat) != other_tricks.get(seat)]
     if seats:
-        said = [" and ".join(str(t.get(seat, "none")) for seat in seats)
-                for t in (tricks, other_tricks)]
-        owners = " and ".join(seat + "'s" for seat in seats)
-        parts.append(f"{owners} tricks ({said[0]}, or {said[1]})")
+        these, those = (and_list([t.get(seat, said("none")) for seat in seats])
+                        for t in (tricks, other_tricks))
+        owners = and_list([said("owner", seat=seat) for seat in seats])
+        parts.append(said("tricks_of", owners=owners, these=these, those=those))
     quick = [d.get("talon", {}).get("quick_tricks", 0) for d in (deal, other)]
     if quick[0] != quick[1]:
-        parts.append(f"the talon's quick tricks ({quick[0]}, or {quick[1]})")
-    return "; ".join(parts)
+        parts.append(said("talon_quick", this=quick[0], that=quick[1]))
+    if len(parts) == 2:
+        return said("both", first=parts[0], second=parts[1])
+    return parts[0] if parts else ""
 
 
 def _totals_fit(logs: DealLogs, chosen: list[int], index: int, option: int,

@@ -31,6 +31,7 @@ from scanner.arrays import Floats, GreyImage, Mask
 from scanner.errors import NoSheetFound, ScanError, TesseractMissing, UnknownLayout
 from scanner.image.pixels import content_channel
 from scanner.image.register import RegisteredPage
+from scanner.words import said
 
 log = logging.getLogger(__name__)
 
@@ -281,13 +282,12 @@ def _identity_of(text: str, page: RegisteredPage) -> tuple[SheetIdentity, Layout
     try:
         identity = from_qr_payload(text)
     except IdentityError as error:
-        raise NoSheetFound(f"its QR code is not a pulka sheet identity ({error})",
-                           *where) from None
+        raise NoSheetFound(said("not_identity", error=str(error)), *where) from None
     try:
         return identity, layout_by_id(identity.layout_id)
     except KeyError:
-        raise UnknownLayout(f"sheet {identity.sheet_id} has layout {identity.layout_id!r}, "
-                            f"which this version of pulka does not print", *where) from None
+        raise UnknownLayout(said("layout_unknown", sheet=identity.sheet_id,
+                                 layout=repr(identity.layout_id)), *where) from None
 
 
 def _printed_id_or_refuse(page: RegisteredPage) -> str:
@@ -297,13 +297,11 @@ def _printed_id_or_refuse(page: RegisteredPage) -> str:
     try:
         sheet_id = read_printed_id(page)
     except TesseractMissing as error:
-        raise NoSheetFound(f"its QR code cannot be read, and the printed sheet id cannot "
-                           f"be tried: {error.problem}", *where, advice=error.advice) from None
+        raise NoSheetFound(said("id_not_tried", problem=error.problem), *where,
+                           advice=error.advice) from None
     if sheet_id is None:
-        raise NoSheetFound(f"neither its QR code nor its printed sheet id can be read (the "
-                           f"page is at {page.px_per_mm * 25.4:.0f} dpi)", *where,
-                           advice="scan it at 300 dpi or take the photo closer, the sheet "
-                                  "filling the frame")
+        raise NoSheetFound(said("id_unreadable", dpi=round(page.px_per_mm * 25.4)), *where,
+                           advice=said("closer_filling"))
     return sheet_id
 
 
@@ -323,10 +321,8 @@ def assemble_sheets(pages: Sequence[IdentifiedPage]) -> tuple[list[SheetPages],
         known = next((p for p in members if p.identity is not None), None)
         if known is None or known.identity is None or known.layout is None:
             first = members[0].page
-            errors.append(UnknownLayout(f"sheet {sheet_id}: no page's QR code could be read, "
-                                        f"so its layout and rules are unknown",
-                                        first.source, first.index_in_file,
-                                        advice="rescan a page of it with a clean QR code"))
+            errors.append(UnknownLayout(said("no_qr", sheet=sheet_id), first.source,
+                                        first.index_in_file, advice=said("clean_qr")))
             continue
         layout, identity = known.layout, known.identity
         chosen: dict[int, IdentifiedPage] = {}
@@ -339,15 +335,14 @@ def assemble_sheets(pages: Sequence[IdentifiedPage]) -> tuple[list[SheetPages],
                                    p.seconds)
             if index in chosen:
                 duplicates.append(p)
-                problems.append(f"sheet {sheet_id}: page {index + 1} given twice ("
-                                f"{chosen[index].page.label} and {p.page.label}); reading the "
-                                f"first")
+                problems.append(said("page_twice", sheet=sheet_id, page=index + 1,
+                                     first=chosen[index].page.label, second=p.page.label))
             else:
                 chosen[index] = p
         missing = tuple(pg.index for pg in layout.pages if pg.index not in chosen)
         for index in missing:
-            problems.append(f"sheet {sheet_id}: page {index + 1} of {len(layout.pages)} is "
-                            f"missing; scan it too")
+            problems.append(said("page_missing", sheet=sheet_id, page=index + 1,
+                                 pages=len(layout.pages)))
         for text in problems:
             log.warning("%s", text)
         sheets.append(SheetPages(sheet_id, identity, layout,

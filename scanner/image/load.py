@@ -29,6 +29,7 @@ from PIL import Image as PILImage
 from scanner.arrays import Image
 from scanner.constants import PDF_RENDER_DPI
 from scanner.errors import NotAnImage, ScanError, UnreadableImage
+from scanner.words import said
 from scoring.limits import MAX_FILE_BYTES, MAX_PAGE_PIXELS, MAX_PAGES_PER_FILE, MIN_PAGE_SIDE_PX
 
 log = logging.getLogger(__name__)
@@ -60,7 +61,7 @@ class PageImage:
     @property
     def label(self) -> str:
         """``file`` or ``file, page N`` for messages."""
-        return f"{self.source}, page {self.index_in_file + 1}"
+        return said("file_page", file=str(self.source), page=self.index_in_file + 1)
 
 
 def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
@@ -142,42 +143,39 @@ def _open_kind(path: Path) -> str:
         info = path.stat()
     except FileNotFoundError:
         if path.is_symlink():
-            raise NotAnImage("is a link to a file that does not exist", path,
-                             advice="leave it out or fix the link") from None
-        raise NotAnImage("does not exist", path, advice="check the path") from None
+            raise NotAnImage(said("dangling_link"), path, advice=said("fix_link")) from None
+        raise NotAnImage(said("no_such_file"), path, advice=said("check_path")) from None
     except OSError as error:
-        raise UnreadableImage(f"cannot read the file ({error.strerror})", path) from None
+        raise UnreadableImage(said("cannot_read", error=error.strerror), path) from None
     if stat.S_ISDIR(info.st_mode):
-        raise NotAnImage("is a folder named like an image", path,
-                         advice="its images are read; rename it or leave it out")
+        raise NotAnImage(said("folder"), path, advice=said("rename"))
     if not stat.S_ISREG(info.st_mode):
-        raise NotAnImage("is not a regular file (a pipe or a device)", path,
-                         advice="leave it out")
+        raise NotAnImage(said("not_regular"), path, advice=said("leave_out"))
     if info.st_size == 0:
-        raise UnreadableImage("the file is empty (0 bytes)", path)
+        raise UnreadableImage(said("empty_file"), path)
     if info.st_size > MAX_FILE_BYTES:
-        raise UnreadableImage(f"the file is {info.st_size} bytes, more than {MAX_FILE_BYTES}",
-                              path, advice="split it into smaller files")
+        raise UnreadableImage(said("file_too_big", size=info.st_size, limit=MAX_FILE_BYTES),
+                              path, advice=said("split"))
     try:
         with path.open("rb") as file:
             head = file.read(1024)
     except OSError as error:
-        raise UnreadableImage(f"cannot read the file ({error.strerror})", path) from None
+        raise UnreadableImage(said("cannot_read", error=error.strerror), path) from None
     kind = sniff(head)
     if kind is None:
-        raise NotAnImage("is not a JPEG, PNG, TIFF or PDF file", path)
+        raise NotAnImage(said("not_image"), path)
     return kind
 
 
 def _check_pixels(path: Path, index: int, width: float, height: float) -> None:
     """Refuse a page too large to decode or too small to hold a sheet, from its size."""
     if width * height > MAX_PAGE_PIXELS:
-        raise UnreadableImage(f"the page is {width:.0f} x {height:.0f} pixels, more than "
-                              f"{MAX_PAGE_PIXELS} pixels", path, index, advice="scan at 300 dpi")
+        raise UnreadableImage(said("page_too_big", width=round(width), height=round(height),
+                                   limit=MAX_PAGE_PIXELS), path, index, advice=said("at_300"))
     if min(width, height) < MIN_PAGE_SIDE_PX:
-        raise UnreadableImage(f"the page is {width:.0f} x {height:.0f} pixels, too small to "
-                              f"hold a sheet (under {MIN_PAGE_SIDE_PX} pixels a side)", path,
-                              index, advice="scan the whole sheet at 300 dpi")
+        raise UnreadableImage(said("page_too_small", width=round(width), height=round(height),
+                                   limit=MIN_PAGE_SIDE_PX), path, index,
+                              advice=said("whole_at_300"))
 
 
 def _pil_open(source: Path | BytesIO, path: Path) -> PILImage.Image:
@@ -188,10 +186,10 @@ def _pil_open(source: Path | BytesIO, path: Path) -> PILImage.Image:
             warnings.simplefilter("ignore", PILImage.DecompressionBombWarning)
             return PILImage.open(source)
     except PILImage.DecompressionBombError:
-        raise UnreadableImage(f"the image has more than {MAX_PAGE_PIXELS} pixels", path,
-                              advice="scan at 300 dpi") from None
+        raise UnreadableImage(said("image_too_big", limit=MAX_PAGE_PIXELS), path,
+                              advice=said("at_300")) from None
     except (OSError, ValueError, SyntaxError) as error:
-        raise UnreadableImage(f"the image header cannot be read ({error})", path) from None
+        raise UnreadableImage(said("bad_header", error=str(error)), path) from None
 
 
 def _dpi_of(image: PILImage.Image) -> float | None:
@@ -208,9 +206,9 @@ def _single_page(path: Path, kind: str) -> PageImage:
     data = path.read_bytes()
     tail = data[-4096:].rstrip(b"\x00\r\n ")
     if kind == "jpeg" and not tail.endswith(b"\xff\xd9"):
-        raise UnreadableImage("the JPEG file is truncated (no end-of-image marker)", path)
+        raise UnreadableImage(said("jpeg_truncated"), path)
     if kind == "png" and b"IEND" not in tail[-16:]:
-        raise UnreadableImage("the PNG file is truncated (no IEND chunk)", path)
+        raise UnreadableImage(said("png_truncated"), path)
     with _pil_open(BytesIO(data), path) as header:
         _check_pixels(path, 0, *header.size)
         dpi = _dpi_of(header)
@@ -221,7 +219,7 @@ def _single_page(path: Path, kind: str) -> PageImage:
     except cv2.error:
         image = None
     if image is None or image.size == 0:
-        raise UnreadableImage("the image cannot be decoded (corrupt file)", path)
+        raise UnreadableImage(said("corrupt"), path)
     return PageImage(path, 0, image, dpi, time.perf_counter() - start)
 
 
@@ -240,7 +238,7 @@ def _tiff_pages(path: Path) -> Iterator[PageImage | ScanError]:
                 yield error
                 continue
             except (OSError, ValueError, EOFError, SyntaxError) as error:
-                yield UnreadableImage(f"the TIFF page cannot be decoded ({error})", path, index)
+                yield UnreadableImage(said("tiff_page", error=str(error)), path, index)
                 continue
             image = cast(Image, cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))
             del rgb
@@ -249,10 +247,10 @@ def _tiff_pages(path: Path) -> Iterator[PageImage | ScanError]:
 
 def _page_count(path: Path, count: int) -> int:
     if count > MAX_PAGES_PER_FILE:
-        raise UnreadableImage(f"the file has {count} pages, more than {MAX_PAGES_PER_FILE}",
-                              path, advice="split it into smaller files")
+        raise UnreadableImage(said("too_many_pages", count=count, limit=MAX_PAGES_PER_FILE),
+                              path, advice=said("split"))
     if count < 1:
-        raise UnreadableImage("the file has no pages", path)
+        raise UnreadableImage(said("no_pages"), path)
     return count
 
 
@@ -268,7 +266,7 @@ def _pdf_pages(path: Path) -> Iterator[PageImage | ScanError]:
         try:
             doc = pdfium.PdfDocument(str(path))
         except pdfium.PdfiumError as error:
-            raise UnreadableImage(f"the PDF cannot be opened ({error})", path) from None
+            raise UnreadableImage(said("pdf_unopened", error=str(error)), path) from None
         try:
             count = _page_count(path, len(doc))
             for index in range(start, min(start + PDF_REOPEN_PAGES, count)):
@@ -289,7 +287,7 @@ def _pdf_page(doc: object, path: Path, index: int) -> PageImage:
     try:
         page = cast(pdfium.PdfDocument, doc)[index]
     except pdfium.PdfiumError as error:
-        raise UnreadableImage(f"the page cannot be read ({error})", path, index) from None
+        raise UnreadableImage(said("page_unread", error=str(error)), path, index) from None
     try:
         width_pt, height_pt = page.get_size()
         _check_pixels(path, index, width_pt * scale, height_pt * scale)
@@ -301,7 +299,7 @@ def _pdf_page(doc: object, path: Path, index: int) -> PageImage:
         del array
         bitmap.close()
     except pdfium.PdfiumError as error:
-        raise UnreadableImage(f"the page cannot be rendered ({error})", path, index) from None
+        raise UnreadableImage(said("page_unrendered", error=str(error)), path, index) from None
     finally:
         page.close()
     return PageImage(path, index, cast(Image, image), PDF_RENDER_DPI,

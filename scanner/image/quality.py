@@ -20,6 +20,7 @@ from scanner import constants as k
 from scanner.arrays import Doubles, Floats, GreyImage, Ints
 from scanner.errors import PoorQuality
 from scanner.image.pixels import content_channel, rank_values, to_gray
+from scanner.words import said
 
 if TYPE_CHECKING:
     from scanner.image.register import Frame, RegisteredPage
@@ -107,8 +108,7 @@ def _glare(page: RegisteredPage) -> str | None:
     centre = (centroids[biggest] + (left, top) + 0.5) / scale - 0.5
     c = cv2.perspectiveTransform(centre.reshape(1, 1, 2), inv)
     x, y = c.reshape(2)
-    return (f"{page.label} has glare near {x:.0f} mm from the left, {y:.0f} mm from the top: "
-            f"retake the photo without a direct light")
+    return said("glare", where=page.label, x=round(float(x)), y=round(float(y)))
 
 
 
@@ -116,31 +116,25 @@ def _glare(page: RegisteredPage) -> str | None:
 def check_quality(reg: RegisteredPage, frame: Frame) -> RegisteredPage:
     """``reg`` with its sharpness and warnings, or :class:`PoorQuality` naming the file and
     page when it is too coarse, folded or blurred to read (limits in :mod:`scanner.constants`)."""
-    label, warnings = reg.label, []
+    label, warnings = reg.label, list[str]()
     if reg.px_per_mm < k.MIN_PX_PER_MM:
-        raise PoorQuality(f"the sheet is only {reg.px_per_mm * 25.4:.0f} dpi, too coarse to "
-                          f"read", reg.source, reg.index_in_file, advice="scan at 300 dpi or "
-                          "photograph the sheet closer, filling the frame")
+        raise PoorQuality(said("too_coarse", dpi=round(reg.px_per_mm * 25.4)), reg.source,
+                          reg.index_in_file, advice=said("closer"))
     if reg.px_per_mm < k.WARN_PX_PER_MM:
-        warnings.append(f"{label} is only {reg.px_per_mm * 25.4:.0f} dpi: check its readings")
+        warnings.append(said("low_dpi", where=label, dpi=round(reg.px_per_mm * 25.4)))
     if reg.fit_error_mm > k.MAX_FIT_ERROR_MM:
-        raise PoorQuality(f"the corner markers do not fit the printed sheet (off by "
-                          f"{reg.fit_error_mm:.1f} mm): the paper is folded or curled",
-                          reg.source, reg.index_in_file, advice="flatten the sheet and retake "
-                          "the photo")
+        raise PoorQuality(said("folded", off=f"{reg.fit_error_mm:.1f}"), reg.source,
+                          reg.index_in_file, advice=said("flatten"))
     if reg.fit_error_mm > k.WARN_FIT_ERROR_MM:
-        warnings.append(f"{label}: the markers fit to {reg.fit_error_mm:.2f} mm only (a "
-                        f"curled page?): check its readings")
+        warnings.append(said("loose_fit", where=label, fit=f"{reg.fit_error_mm:.2f}"))
     if reg.method == "outline":
-        warnings.append(f"{label}: a corner marker is covered; the page was placed by its "
-                        f"outline")
+        warnings.append(said("marker_covered", where=label))
     sharp = _sharpness(reg, frame)
     if sharp < k.BLUR_MIN_SHARPNESS:
-        raise PoorQuality(f"page {reg.page_index + 1} of the sheet is blurred (sharpness "
-                          f"{sharp:.2f})", reg.source, reg.index_in_file,
-                          advice="retake the photo, holding the camera still and focused")
+        raise PoorQuality(said("blurred", page=reg.page_index + 1, sharpness=f"{sharp:.2f}"),
+                          reg.source, reg.index_in_file, advice=said("hold_still"))
     if sharp < k.BLUR_WARN_SHARPNESS:
-        warnings.append(f"{label} is slightly blurred: check its readings")
+        warnings.append(said("slightly_blurred", where=label))
     glare = _glare(reg)
     if glare:
         warnings.append(glare)

@@ -33,6 +33,7 @@ from scanner.image.load import PageImage
 from scanner.image.markers import find_markers
 from scanner.image.pixels import content_channel, halvings
 from scanner.image.quality import check_quality
+from scanner.words import said
 
 log = logging.getLogger(__name__)
 
@@ -118,7 +119,7 @@ class RegisteredPage:
     @property
     def label(self) -> str:
         """``file, page N`` for messages."""
-        return f"{self.source}, page {self.index_in_file + 1}"
+        return said("file_page", file=str(self.source), page=self.index_in_file + 1)
 
     def warp(self, x_mm: float, y_mm: float, w_mm: float, h_mm: float,
              px_per_mm: float, image: Image | None = None) -> Image:
@@ -265,9 +266,8 @@ def _register_outline(small: Image, scale: float, found: dict[int, Floats],
                       frame: Frame, label: str) -> tuple[Doubles, float]:
     quad = _outline(small, scale)
     if quad is None:
-        raise NoSheetFound(f"only {len(found)} of the 4 corner markers are visible and the "
-                           f"paper's edge cannot be seen", label, advice="uncover the corner "
-                           "squares (a finger, a shadow, a fold) and retake the photo")
+        raise NoSheetFound(said("corners_hidden", n=len(found)), label,
+                           advice=said("uncover"))
     w, h, markers = frame
     by_id = {m.aruco_id: m for m in markers}
     corners_mm = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
@@ -313,8 +313,7 @@ def register(page: PageImage) -> RegisteredPage:
     found, page_index = find_markers(page.image, levels)
     t_detect = time.perf_counter() - t0
     if not found:
-        raise NoSheetFound("no pulka corner markers found: not a pulka sheet, or a blank or "
-                           "cut-off photo", page.source, page.index_in_file)
+        raise NoSheetFound(said("no_markers"), page.source, page.index_in_file)
     pages = sorted({i // 4 for i in found})
     if len(pages) > 1:
         log.warning("%s: markers of pages %s; reading page %d", label,
@@ -322,8 +321,8 @@ def register(page: PageImage) -> RegisteredPage:
         found = {i: c for i, c in found.items() if i // 4 == page_index}
     frames = page_frames(page_index)
     if not frames:
-        raise NoSheetFound(f"markers say page {page_index + 1}, which no known layout has",
-                           page.source, page.index_in_file)
+        raise NoSheetFound(said("unknown_page", page=page_index + 1), page.source,
+                           page.index_in_file)
     best: tuple[Doubles, float, Frame] | None = None
     method = "markers"
     for frame in frames:

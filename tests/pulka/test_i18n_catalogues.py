@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from babel.messages.catalog import Catalog, Message
-from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir, extract_from_file
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
@@ -20,6 +20,9 @@ PULKA = Path(i18n.__file__).parent
 TRANSLATED = ("ru", "uk")
 KEYWORDS = {**DEFAULT_KEYWORDS, "t": None, "tn": (1, 2)}
 PLACEHOLDER = re.compile(r"\{(\w*)\}")
+OUTSIDE = ("scanner/words.py", "scoring/reasons.py")
+"""Templates pulka says from outside its package: the scanner's sentences and the rules
+engine's reasons, by code."""
 
 
 @pytest.fixture(autouse=True)
@@ -38,6 +41,10 @@ def extracted() -> dict[str, list[str]]:
             str(PULKA), method_map, options_map, keywords=KEYWORDS):
         msgid = message if isinstance(message, str) else message[0]
         found.setdefault(msgid, []).append(f"{filename}:{line}")
+    for path in OUTSIDE:
+        for line, message, _comments, _context in extract_from_file(
+                "python", PULKA.parent / path, keywords=KEYWORDS):
+            found.setdefault(str(message), []).append(f"{path}:{line}")
     return found
 
 
@@ -76,6 +83,14 @@ def test_every_string_in_the_code_is_translated(language: str) -> None:
                     if m.fuzzy or not all(text.strip() for text in forms(m))]
     assert not missing, f"not in {language}/pulka.po (run pulka/locale/update.sh): {missing}"
     assert not untranslated, f"untranslated in {language}/pulka.po: {untranslated}"
+
+
+def test_the_scanners_sentences_are_extracted_by_update_sh() -> None:
+    script = (PULKA / "locale" / "update.sh").read_text(encoding="utf-8")
+    assert all(f" {path}" in script for path in OUTSIDE)
+    found = extracted()
+    assert found["{where} is only {dpi} dpi: check its readings"][0].startswith("scanner/")
+    assert "the ink does not read as a legal deal; this is the nearest one" in found
 
 
 def test_english_has_every_string_too() -> None:

@@ -69,7 +69,9 @@ def test_a_version_4_store_gains_the_language_column(tmp_path: Path) -> None:
     with Store(db) as store:
         store.new_tournament("Open", 1, 1)
     conn = sqlite3.connect(db)
-    conn.executescript("ALTER TABLE tournaments DROP COLUMN language; PRAGMA user_version = 4;")
+    conn.executescript("ALTER TABLE tournaments DROP COLUMN language; "
+                       "ALTER TABLE cells DROP COLUMN note_json; "
+                       "ALTER TABLE findings DROP COLUMN note_json; PRAGMA user_version = 4;")
     conn.close()
     with Store(db) as store:
         assert store.tournament_language("Open") is None

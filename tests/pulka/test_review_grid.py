@@ -16,6 +16,8 @@ import pytest
 from review_fixture import DOUBTS1, SHEET1, SHEET2, TRUTH, build_store
 from review_page import Page, chromium, serving, stored
 
+from scanner.words import said
+
 pytestmark = pytest.mark.browser
 
 ROW = "row:17"
@@ -162,10 +164,10 @@ def test_a_row_retyped_in_the_sheet_view_on_one_line(tmp_path: Path) -> None:
 
 def test_a_row_whose_ink_is_no_legal_deal_is_never_called_sure(tmp_path: Path) -> None:
     value, _, candidates, _, _ = DOUBTS1[ROW]
-    note = "the ink does not read as a legal deal; this is the nearest one"
+    note = said("not_legal")
     db = build_store(tmp_path, doubts=({ROW: (value, 0.9991, candidates, None, note)}, {}))
     with chromium((1366, 768)) as driver, serving(db) as server:
         page = Page(driver, server, tmp_path)
-        said = page.text(".value-now")
-        assert "the ink is no legal deal: this is the nearest legal one" in said
-        assert "sure" not in said and ">99%" not in said
+        shown = page.text(".value-now")
+        assert "the ink is no legal deal: this is the nearest legal one" in shown
+        assert "sure" not in shown and ">99%" not in shown

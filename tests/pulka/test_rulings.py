@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from pulka import i18n
 from pulka.cli.main import main
 from pulka.store.database import Store
 from pulka.store.rulings import findings, sign_off, signoff
@@ -108,6 +109,7 @@ def test_rule_apply_waive_and_sign_off_on_the_command_line(
     code, out, _ = pulka("rule", sheet_id, str(penal["number"]), "apply", "--judge", "Ivanov",
                          "--db", path, capsys=capsys)
     assert code == 0 and "apply by Ivanov" in out
+    assert f"({penal['message'].split(';')[0]}" in out  # the finding, in English here
     code, out, _ = pulka("show", sheet_id, "--db", path, "--json", capsys=capsys)
     after = json.loads(out)
     ruled = {f["key"]: f["ruling"] for f in after["findings"]}
@@ -128,6 +130,17 @@ def test_rule_apply_waive_and_sign_off_on_the_command_line(
     assert provisional(path, capsys) == {"Ann": 0, "Bob": 0, "Cy": 0}  # final
     code, out, _ = pulka("show", sheet_id, "--db", path, capsys=capsys)
     assert "signed off by Ivanov" in out and "penalty applied by Ivanov" in out
+
+
+def test_a_ruling_names_its_finding_in_the_language(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    path, sheet_id = audited(tmp_path, capsys)
+    code, out, _ = pulka("show", sheet_id, "--db", path, "--json", capsys=capsys)
+    penal = next(f for f in json.loads(out)["findings"] if f["penalty"])
+    code, out, _ = pulka("--lang", "ru", "rule", sheet_id, str(penal["number"]), "waive",
+                         "--judge", "Ivanov", "--db", path, capsys=capsys)
+    i18n.use_language("en")
+    assert code == 0 and "записано" in out and "wrote" not in out
 
 
 def test_misread_corrects_the_cell_and_drops_the_sign_off(
@@ -187,7 +200,7 @@ def test_a_version_3_file_migrates_to_rulings(tmp_path: Path) -> None:
                        "COMMIT;")
     conn.close()
     with Store(path) as store:
-        assert schema_version(store.conn) == SCHEMA_VERSION == 5
+        assert schema_version(store.conn) == SCHEMA_VERSION == 6
         tables = {r[0] for r in store.conn.execute("SELECT name FROM sqlite_master")}
         assert {"rulings", "signoffs"} <= tables
         assert store.tournament_names() == ["Old"]

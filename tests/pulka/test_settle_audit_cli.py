@@ -47,6 +47,9 @@ def test_audit_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     found = {(f["seat"], f["column"], f["on"]) for f in report["findings"]}
     for error in injected:
         assert (error.column.seat, error.column.kind, error.column.on) in found
+    assert all(f["note_code"] for f in report["findings"])  # machine output keeps codes
+    reasons = [r for e in report["expected"] for r in e["reason_codes"]]
+    assert reasons and all(r["code"] and r["message"] for r in reasons)
 
 
 @pytest.mark.parametrize(("content", "message"), [

@@ -9,7 +9,7 @@ const grid = { cell: null, doc: null, deal: null, verdict: null, asked: 0 };
 // A doubtful card never calls its reading "sure": the score is the reading's share among the
 // legal readings, and a row whose ink is no legal deal shows the nearest legal one.
 function confidenceText(cell) {
-  if (/not read as a legal deal/.test(cell.note || "")) {
+  if (cell.note_code === "not_legal") {
     return ` · ${t("the ink is no legal deal: this is the nearest legal one")}`;
   }
   if (cell.status === "doubtful") return ` · ${t("doubtful ({p} of the readings)", { p: percent(cell.confidence) })}`;

@@ -1,0 +1,186 @@
+"""The scanner's sentences for people, by code: page warnings, scan problems, cell notes and
+refusals, each an English template whose ``{placeholders}`` are its parameters.
+
+A producer says :func:`said` ``(code, **params)`` and gets a :class:`scoring.said.Said`: the
+English sentence for logs and ``--json``, with the code and parameters a catalogue says in
+another language (``pulka/report/said_text.py``; ``pulka/locale/update.sh`` extracts these
+templates, marked ``N_``, into the catalogues). A parameter that is itself words is a nested
+sentence (``where``, ``advice``, ``who``), so no English reaches a translation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from scoring.said import N_, Param, Said, say
+
+WORDS: dict[str, str] = {
+    # where, and how a sentence is put together
+    "file_page": N_("{file}, page {page}"),
+    "at": N_("{where}: {text}"),
+    "advice": N_("{text}; {advice}"),
+    "and": N_("{first} and {second}"),
+    "comma": N_("{first}, {second}"),
+    "both": N_("{first}; {second}"),
+    "nothing": N_("nothing"),
+    "none": N_("none"),
+    # page warnings
+    "low_dpi": N_("{where} is only {dpi} dpi: check its readings"),
+    "loose_fit": N_("{where}: the markers fit to {fit} mm only (a curled page?): check its "
+                    "readings"),
+    "marker_covered": N_("{where}: a corner marker is covered; the page was placed by its "
+                         "outline"),
+    "slightly_blurred": N_("{where} is slightly blurred: check its readings"),
+    "glare": N_("{where} has glare near {x} mm from the left, {y} mm from the top: retake the "
+                "photo without a direct light"),
+    # scan problems
+    "page_twice": N_("sheet {sheet}: page {page} given twice ({first} and {second}); reading "
+                     "the first"),
+    "page_missing": N_("sheet {sheet}: page {page} of {pages} is missing; scan it too"),
+    "kept_beside": N_("sheet {sheet} is in {out} already; this reading of it is kept beside it "
+                      "in {name} (if it is the same page scanned twice, delete one of the two "
+                      "folders)"),
+    "faint_seats": N_("{who} calibration digits are nearly blank in the image: if they were "
+                      "written, the ink is too faint for this capture (pencil on a "
+                      "black-and-white scan); scan the sheet again in grey or colour. Its "
+                      "fields read empty are marked doubtful"),
+    "seat_of": N_("seat {seat}'s"),
+    "every_seat": N_("every seat's"),
+    # cell notes
+    "lost_ink": N_("nothing read, but {who} calibration digits are missing from the image too: "
+                   "the ink may be too faint for this scan"),
+    "later_entry": N_("nothing read here, but a later entry of the column holds a value"),
+    "later_row": N_("nothing read here, but a later row holds a deal"),
+    "misread_repeated": N_("differs from its right total as the entries next to it do "
+                           "({confusion}): a misread repeated, or a slip the writer carried on "
+                           "from"),
+    "read_as": N_("{ink} read as {value}"),
+    "above_pool": N_("the ink says {ink}, above the pool of {pool}; the rules make it {value}"),
+    "ink_clearly": N_("the ink clearly says {ink}; the rules expected {expected}"),
+    "ink_overruled": N_("the ink says {ink}; the rules make it {value}"),
+    "empty_expected": N_("empty, but the rules expected {expected}"),
+    "ink_expected": N_("the ink says {ink}; the rules expected {expected}"),
+    "ink_unsure": N_("ink unsure; the rules expect {value}"),
+    "row_overturned": N_("the ink reads this row otherwise; the running totals make it this"),
+    "row_overturned_on": N_("the ink reads this row otherwise ({fields}); the running totals "
+                            "make it this"),
+    "totals_fit_other": N_("the running totals fit another reading of this row far better than "
+                           "the ink's"),
+    "unchecked_digits": N_("no running total checks {fields}: the ink alone reads it so at "
+                           "{share}"),
+    "tricks_of": N_("{owners} tricks ({these}, or {those})"),
+    "owner": N_("{seat}'s"),
+    "talon_quick": N_("the talon's quick tricks ({this}, or {that})"),
+    "talon_overruled": N_("the ink reads the talon's quick tricks as another digit; the running "
+                          "totals make them {n}"),
+    "not_legal": N_("the ink does not read as a legal deal; this is the nearest one"),
+    # refusals: the problem
+    "too_coarse": N_("the sheet is only {dpi} dpi, too coarse to read"),
+    "folded": N_("the corner markers do not fit the printed sheet (off by {off} mm): the paper "
+                 "is folded or curled"),
+    "blurred": N_("page {page} of the sheet is blurred (sharpness {sharpness})"),
+    "corners_hidden": N_("only {n} of the 4 corner markers are visible and the paper's edge "
+                         "cannot be seen"),
+    "no_markers": N_("no pulka corner markers found: not a pulka sheet, or a blank or cut-off "
+                     "photo"),
+    "unknown_page": N_("markers say page {page}, which no known layout has"),
+    "not_identity": N_("its QR code is not a pulka sheet identity ({error})"),
+    "layout_unknown": N_("sheet {sheet} has layout {layout}, which this version of pulka does "
+                         "not print"),
+    "id_not_tried": N_("its QR code cannot be read, and the printed sheet id cannot be tried: "
+                       "{problem}"),
+    "id_unreadable": N_("neither its QR code nor its printed sheet id can be read (the page is "
+                        "at {dpi} dpi)"),
+    "no_qr": N_("sheet {sheet}: no page's QR code could be read, so its layout and rules are "
+                "unknown"),
+    "not_pulka_id": N_("the sheet id {sheet} read from the page is not one pulka prints"),
+    "outside_out": N_("{path} lies outside the output folder {out}"),
+    "cannot_write": N_("cannot write {path}"),
+    "not_registered": N_("the page cannot be registered ({error})"),
+    "dangling_link": N_("is a link to a file that does not exist"),
+    "no_such_file": N_("does not exist"),
+    "cannot_read": N_("cannot read the file ({error})"),
+    "folder": N_("is a folder named like an image"),
+    "not_regular": N_("is not a regular file (a pipe or a device)"),
+    "empty_file": N_("the file is empty (0 bytes)"),
+    "file_too_big": N_("the file is {size} bytes, more than {limit}"),
+    "not_image": N_("is not a JPEG, PNG, TIFF or PDF file"),
+    "page_too_big": N_("the page is {width} x {height} pixels, more than {limit} pixels"),
+    "page_too_small": N_("the page is {width} x {height} pixels, too small to hold a sheet "
+                         "(under {limit} pixels a side)"),
+    "image_too_big": N_("the image has more than {limit} pixels"),
+    "bad_header": N_("the image header cannot be read ({error})"),
+    "jpeg_truncated": N_("the JPEG file is truncated (no end-of-image marker)"),
+    "png_truncated": N_("the PNG file is truncated (no IEND chunk)"),
+    "corrupt": N_("the image cannot be decoded (corrupt file)"),
+    "tiff_page": N_("the TIFF page cannot be decoded ({error})"),
+    "too_many_pages": N_("the file has {count} pages, more than {limit}"),
+    "no_pages": N_("the file has no pages"),
+    "pdf_unopened": N_("the PDF cannot be opened ({error})"),
+    "page_unread": N_("the page cannot be read ({error})"),
+    "page_unrendered": N_("the page cannot be rendered ({error})"),
+    "no_pytesseract": N_("the Python package pytesseract is not installed"),
+    "no_tesseract": N_("the tesseract program is not installed"),
+    "tesseract_fails": N_("tesseract does not run ({error})"),
+    "tesseract_old": N_("tesseract {version} is older than {minimum}"),
+    # refusals: the advice
+    "check_file": N_("check the file and scan it again"),
+    "give_image": N_("give a JPEG, PNG, TIFF or PDF file"),
+    "copy_again": N_("the file is damaged or incomplete: copy it again or retake the photo"),
+    "whole_sheet": N_("photograph the whole sheet with its four corner squares visible, or "
+                      "leave this file out"),
+    "same_version": N_("scan it with the pulka version that printed the sheet, or print it "
+                       "again"),
+    "retake": N_("retake the photo"),
+    "install_tesseract": N_("install it (Debian/Ubuntu: apt-get install tesseract-ocr; macOS: "
+                            "brew install tesseract) or scan sheets whose QR codes are "
+                            "readable"),
+    "pip_pytesseract": N_("pip install pytesseract"),
+    "closer": N_("scan at 300 dpi or photograph the sheet closer, filling the frame"),
+    "flatten": N_("flatten the sheet and retake the photo"),
+    "hold_still": N_("retake the photo, holding the camera still and focused"),
+    "uncover": N_("uncover the corner squares (a finger, a shadow, a fold) and retake the "
+                  "photo"),
+    "closer_filling": N_("scan it at 300 dpi or take the photo closer, the sheet filling the "
+                         "frame"),
+    "clean_qr": N_("rescan a page of it with a clean QR code"),
+    "printed_only": N_("scan only sheets printed by pulka print"),
+    "no_links": N_("give an output folder without links leading out of it"),
+    "writable": N_("check the output folder is writable"),
+    "fix_link": N_("leave it out or fix the link"),
+    "check_path": N_("check the path"),
+    "rename": N_("its images are read; rename it or leave it out"),
+    "leave_out": N_("leave it out"),
+    "split": N_("split it into smaller files"),
+    "at_300": N_("scan at 300 dpi"),
+    "whole_at_300": N_("scan the whole sheet at 300 dpi"),
+}
+"""Each code's English template (``N_`` marks it for the catalogues)."""
+
+
+def said(code: str, /, **params: Param) -> Said:
+    """The sentence of ``code`` with ``params``, in English, knowing its code.
+
+    >>> s = said("low_dpi", where=said("file_page", file="a.jpg", page=1), dpi=149)
+    >>> str(s), s.code
+    ('a.jpg, page 1 is only 149 dpi: check its readings', 'low_dpi')
+    """
+    return say(WORDS, code, **params)
+
+
+def and_list(parts: Sequence[Param], code: str = "and") -> Param:
+    """``a``, ``a and b``, ``a and b and c``: parts joined by the sentence ``code``."""
+    joined = parts[0]
+    for part in parts[1:]:
+        joined = said(code, first=joined, second=part)
+    return joined
+
+
+def comma_list(parts: Sequence[Param]) -> Param:
+    """``a, b, c``: parts joined by the sentence ``comma``."""
+    return and_list(parts, "comma")
+
+
+def value_said(value: int | None) -> Param:
+    """A value as a note shows it to a person: an empty entry is "nothing"."""
+    return said("nothing") if value is None else value
