@@ -14,6 +14,8 @@ WORDS: dict[str, str] = {
     "document_unread": N_("cannot be read ({error})"),
     "document_invalid": N_("not a readable {format} document ({problem})"),
     "nested_too_deep": N_("nested too deep"),
+    "refused_before": N_("{text} (refused by an earlier import: not scanned again until the "
+                         "file or its folder changes; pulka import --rescan reads it anyway)"),
     "rescan_or_restore": N_("scan the sheet's images again (pulka import --rescan) or restore "
                             "the file"),
 }

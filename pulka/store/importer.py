@@ -14,7 +14,9 @@ An image file whose content hash the store holds (every page of it in a sheet st
 skipped, so a re-run after an interruption, or after the next round, scans only what is new; a
 page of a known sheet read from another image is reported, and replaces the old one (cells a
 person verified keep their values). A file that cannot be read is
-reported (one line) and the rest goes on.
+reported (one line) and the rest goes on; one the scanner refused is remembered
+(:mod:`pulka.store.refused`) and not scanned again by the same reader while its folder holds
+nothing new.
 
 ``PULKA_TEST_SLOW_IMPORT=SECONDS`` (for tests only) sleeps after each sheet is committed, so a
 test can kill an import half-way.
@@ -38,12 +40,14 @@ from pulka.notes import said
 from pulka.store.database import Store
 from pulka.store.gate import held_reason, refusal, sheet_states
 from pulka.store.hashes import file_hash
+from pulka.store.refused import forget_refused, refused_files, remember_refused
 from pulka.store.schema import SheetState
 from scanner import words as scan_words
 from scanner.errors import ScanError, ScanFailure
 from scanner.image.load import IMAGE_SUFFIXES
-from scanner.results import SCAN_FORMAT, SheetScan, scan_json_path
+from scanner.results import SCAN_FORMAT, ScannedPage, SheetScan, scan_json_path
 from scoring.exitcode import ExitCode
+from scoring.said import Said
 
 log = logging.getLogger(__name__)
 
@@ -260,25 +264,44 @@ def _final_states(store: Store, stored: list[str], report: ImportReport) -> None
 
 def _new_images(store: Store, images: list[Path], report: ImportReport) -> list[Path]:
     """The images whose content the store does not hold yet; one that is no regular file
-    (a dangling link, a pipe) or cannot be read is reported and left out."""
-    known = store.known_files()
-    fresh = []
+    (a dangling link, a pipe) or cannot be read is reported and left out. A file this reader
+    refused before is reported with its reason and left out too, unless its folder holds a new
+    image (the pages of a sheet are read together: a new page may make it readable)."""
+    known, refused = store.known_files(), refused_files(store.conn)
+    fresh, again = [], []
     for path in images:
-        try:
-            if not path.is_file():
-                raise OSError(f"{path}: not a regular file (a dangling link, a pipe or a "
-                              f"device); leave it out")
-            digest = file_hash(path)
-        except OSError as error:
-            message = str(error) if error.strerror is None else \
-                f"{path}: cannot be read ({error.strerror}); copy it again"
-            report.failures.append(ScanFailure(str(path), message))
+        digest = _readable_hash(path, report)
+        if digest is None:
             continue
         if digest in known:
             report.skipped += 1
+        elif digest in refused:
+            again.append((path, refused[digest]))
         else:
             fresh.append(path)
-    return fresh
+    folders = {path.parent for path in fresh}
+    for path, failure in again:
+        if path.parent in folders:
+            fresh.append(path)
+        else:
+            report.failures.append(ScanFailure(
+                str(path), said("refused_before", text=failure.message), failure.exit_code))
+    chosen = set(fresh)
+    return [path for path in images if path in chosen]
+
+
+def _readable_hash(path: Path, report: ImportReport) -> str | None:
+    """The file's content hash, or ``None`` with the failure reported."""
+    try:
+        if not path.is_file():
+            raise OSError(f"{path}: not a regular file (a dangling link, a pipe or a "
+                          f"device); leave it out")
+        return file_hash(path)
+    except OSError as error:
+        message = str(error) if error.strerror is None else \
+            f"{path}: cannot be read ({error.strerror}); copy it again"
+        report.failures.append(ScanFailure(str(path), message))
+        return None
 
 
 class _Batch:
@@ -310,6 +333,8 @@ class _Batch:
                 f"before from another image; the new one replaces it (cells a person "
                 f"verified are kept)")
         state = self.store_.import_scan(scan, path)
+        forget_refused(self.store_.conn, [file_hash(path) for path in map(_source_file, scan.pages)
+                                          if path.is_file()])
         self.report.notes += self.store_.notes
         self.store_.notes.clear()
         self.stored.append(scan.sheet_id)
@@ -329,13 +354,26 @@ class _Batch:
         else:
             for outcome in result:
                 if "failure" in outcome:
-                    self.report.failures.append(outcome["failure"])
+                    self._refused(outcome["failure"])
                 else:
                     self.store(SheetScan.from_json(outcome["scan"]), outcome["path"])
         self.advance(len(group), str(group[-1].parent))
+
+    def _refused(self, failure: ScanFailure) -> None:
+        """A file the scanner refused: reported, and remembered unless the scan failed."""
+        self.report.failures.append(failure)
+        path = _source_file(failure)
+        if path.is_file() and failure.exit_code != ExitCode.INTERNAL:
+            remember_refused(self.store_.conn, file_hash(path), path, failure)
 
     def advance(self, files: int, where: str) -> None:
         """Count files done and tell the progress bar."""
         self.done += files
         if self.progress:
             self.progress(self.done, self.total, where)
+
+
+def _source_file(item: ScannedPage | ScanFailure) -> Path:
+    """The image file a page or a failure names."""
+    named = item.source.params.get("file") if isinstance(item.source, Said) else None
+    return Path(named if isinstance(named, str) else item.source.partition("#")[0])

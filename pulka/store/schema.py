@@ -250,7 +250,22 @@ each is said in the reader's language: a cell's as :meth:`scoring.said.Said.to_j
 finding's as ``{"code", "args"}`` (:attr:`scoring.audit.Finding.note_code` and its
 arguments, each a sentence). NULL for an empty note and for rows written before."""
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
+_V7 = """
+CREATE TABLE refused_files (
+    file_hash TEXT PRIMARY KEY,
+    source TEXT NOT NULL,
+    message_json TEXT NOT NULL,
+    exit_code INTEGER NOT NULL,
+    reader TEXT NOT NULL,
+    at TEXT NOT NULL
+);
+"""
+"""Version 7: the image files the scanner refused, by content hash, with the sentence it gave
+(:meth:`scoring.said.Said.to_json`), its exit code and the reader that refused them
+(:func:`pulka.store.refused.reader_identity`): a re-run of an import does not scan them again
+(:mod:`pulka.store.refused`)."""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
 """Migration ``n`` (from 1) takes a file from version ``n - 1`` to ``n``."""
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -69,9 +69,9 @@ def test_a_version_5_store_gains_the_note_codes(db: Path) -> None:
     with sqlite3.connect(db) as conn:
         conn.executescript("ALTER TABLE cells DROP COLUMN note_json; "
                            "ALTER TABLE findings DROP COLUMN note_json; "
-                           "PRAGMA user_version = 5;")
+                           "DROP TABLE refused_files; PRAGMA user_version = 5;")
     with Store(db) as store:
-        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 7
         note = store.cell(SHEET1, CELL).note
         assert note == "the ink says 9; the rules expected 8" and not hasattr(note, "code")
 

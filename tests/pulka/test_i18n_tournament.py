@@ -71,7 +71,8 @@ def test_a_version_4_store_gains_the_language_column(tmp_path: Path) -> None:
     conn = sqlite3.connect(db)
     conn.executescript("ALTER TABLE tournaments DROP COLUMN language; "
                        "ALTER TABLE cells DROP COLUMN note_json; "
-                       "ALTER TABLE findings DROP COLUMN note_json; PRAGMA user_version = 4;")
+                       "ALTER TABLE findings DROP COLUMN note_json; DROP TABLE refused_files; "
+                       "PRAGMA user_version = 4;")
     conn.close()
     with Store(db) as store:
         assert store.tournament_language("Open") is None

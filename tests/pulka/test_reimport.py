@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from pulka.cli.main import main
@@ -76,3 +77,36 @@ def test_a_dangling_link_and_a_pipe_are_reported_and_the_good_sheet_stored(
     lines = err.splitlines()
     assert len(lines) == 2 and all("not a regular file" in line for line in lines), err
     assert "gone.png" in err and "pipe.png" in err
+
+
+@needs_pipeline
+def test_a_refused_image_is_not_scanned_again_until_its_folder_changes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    synthetic_tournament(random.Random(3), "Open", 1, 1, folder=tmp_path / "in")
+    other = tmp_path / "in" / "holiday"
+    other.mkdir()
+    photo = np.full((900, 700, 3), 200, np.uint8)
+    cv2.circle(photo, (350, 450), 200, (40, 90, 160), -1)
+    assert cv2.imwrite(str(other / "beach.jpg"), photo)
+    code, out, err = imported(tmp_path, capsys)
+    assert code == ExitCode.PARTIAL and "imported 1 sheet" in out, (out, err)
+    assert "beach.jpg" in err and "earlier import" not in err, err
+
+    code, out, err = imported(tmp_path, capsys)
+    assert code == ExitCode.PARTIAL and "1 file failed" in out, (out, err)
+    (line,) = err.splitlines()
+    assert "beach.jpg" in line and "refused by an earlier import" in line, err
+    with Store(tmp_path / "t.sqlite") as store:
+        (source,) = store.conn.execute("SELECT source FROM refused_files").fetchone()
+    assert source.endswith("beach.jpg")
+
+    # a new image in its folder: the folder is read again, the refused file with it
+    assert cv2.imwrite(str(other / "beach-2.jpg"), photo[::-1])
+    code, out, err = imported(tmp_path, capsys)
+    assert "beach.jpg" in err and "beach-2.jpg" in err and "earlier import" not in err, err
+
+    # --rescan reads it anyway
+    main(["import", str(tmp_path / "in"), "--db", str(tmp_path / "t.sqlite"),
+          "--out", str(tmp_path / "out"), "--jobs", "1", "--rescan"])
+    err = capsys.readouterr().err
+    assert "beach.jpg" in err and "earlier import" not in err, err

@@ -200,9 +200,9 @@ def test_a_version_3_file_migrates_to_rulings(tmp_path: Path) -> None:
                        "COMMIT;")
     conn.close()
     with Store(path) as store:
-        assert schema_version(store.conn) == SCHEMA_VERSION == 6
+        assert schema_version(store.conn) == SCHEMA_VERSION == 7
         tables = {r[0] for r in store.conn.execute("SELECT name FROM sqlite_master")}
-        assert {"rulings", "signoffs"} <= tables
+        assert {"rulings", "signoffs", "refused_files"} <= tables
         assert store.tournament_names() == ["Old"]
 
 

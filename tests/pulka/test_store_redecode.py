@@ -180,7 +180,7 @@ def test_a_version_1_file_migrates_and_keeps_its_cells(tmp_path: Path, case: Any
     conn.execute("INSERT INTO tournaments (name, created_at) VALUES ('Old', 'then')")
     conn.close()
     with Store(path) as store:
-        assert schema_version(store.conn) == SCHEMA_VERSION == 6
+        assert schema_version(store.conn) == SCHEMA_VERSION == 7
         assert store.tournament_names() == ["Old"]
         store.import_scan(scan)
         inks = store.conn.execute("SELECT key, ink_json FROM cells").fetchall()
