@@ -16,7 +16,9 @@ from __future__ import annotations
 import gettext as _gettext
 import io
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
@@ -40,6 +42,7 @@ PLURAL_SAMPLES = range(200)
 """Numbers tried to tie a catalogue's plural index to its CLDR category (one, few, many)."""
 
 _chosen = {"language": DEFAULT_LANGUAGE}
+_speaking: ContextVar[str | None] = ContextVar("pulka_speaking", default=None)
 
 
 class LanguageError(ValueError):
@@ -97,8 +100,20 @@ def use_language(language: str) -> None:
 
 
 def current_language() -> str:
-    """The language chosen by :func:`use_language` (English until then)."""
-    return _chosen["language"]
+    """The language of the block being run (:func:`speaking`), else the one chosen by
+    :func:`use_language` (English until then)."""
+    return _speaking.get() or _chosen["language"]
+
+
+@contextmanager
+def speaking(language: str | None) -> Iterator[None]:
+    """Speak ``language`` in this thread until the block ends (``None``: the process's own);
+    the review server answers each request in the language of the page that asks."""
+    token = _speaking.set(None if language is None else check_language(language))
+    try:
+        yield
+    finally:
+        _speaking.reset(token)
 
 
 def catalogue_path(language: str, suffix: str = ".po", domain: str = DOMAIN) -> Path:

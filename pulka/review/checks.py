@@ -21,6 +21,7 @@ from http import HTTPStatus
 from typing import Any
 from urllib.parse import urlsplit
 
+from pulka.i18n import LanguageError, check_language
 from scanner.jsoncheck import DocumentError, plain
 
 ACTIONS = ("accept", "type", "illegible", "skip")
@@ -28,6 +29,8 @@ LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 ANY_ADDRESS = ("", "0.0.0.0", "::")
 TOKEN_HEADER = "X-Pulka-Token"
 """The request header that carries the page's token."""
+LANGUAGE_HEADER = "X-Pulka-Lang"
+"""The request header that names the page's language (``?lang=`` of the page)."""
 MAX_NAME = 200
 """Longest sheet id or cell key accepted, in characters."""
 
@@ -80,6 +83,17 @@ def check_origin(origin: str | None, host: str | None) -> None:
     if parts.scheme != "http" or (parts.netloc or "").lower() != (host or "").strip().lower():
         raise RequestError(HTTPStatus.FORBIDDEN,
                            f"a request from {origin!r} is not accepted; use the review page")
+
+
+def asked_language(header: str | None) -> str | None:
+    """The language a page asks its answers in (:data:`LANGUAGE_HEADER`), ``None`` for the
+    server's own; one pulka does not speak is refused."""
+    if not header:
+        return None
+    try:
+        return check_language(header[:40])
+    except LanguageError as error:
+        raise RequestError(HTTPStatus.BAD_REQUEST, str(error)) from None
 
 
 def check_token(given: str | None, token: str) -> None:

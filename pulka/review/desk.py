@@ -22,16 +22,26 @@ from typing import Any
 
 from forms.geometry import deal_column
 from forms.labels import text as label_text
-from pulka.i18n import _, current_language
+from pulka.i18n import N_, _, current_language
 from pulka.review.checks import RequestError
 from pulka.store.database import Store
 from pulka.store.sheet_list import RowContext, row_context, sheet_list
 from scoring.deals import make_deal
 from scoring.errors import RecordError
-from scoring.notation import line_record, parse_deal_line, play_order, record_line
+from scoring.notation import (
+    AllPass,
+    DealLine,
+    Misere,
+    line_record,
+    parse_deal_line,
+    play_order,
+    record_line,
+)
 from scoring.rules import RuleSet
 
 POST_PATHS = ("/api/row-check",)
+CALL_WORDS = {"whist": N_("whist"), "pass": N_("pass"), "halfwhist": N_("half-whist")}
+"""A defender's call in the one-line form, in the reader's words (parsed back as typed)."""
 
 
 def get(store: Store, segments: list[str]) -> dict[str, Any] | None:
@@ -92,10 +102,25 @@ def row_columns(context: RowContext) -> dict[str, Any]:
            "talon": rules.talon_prize, "columns": columns, "deal": context.value, "line": ""}
     if isinstance(context.value, dict):
         try:
-            doc["line"] = str(record_line(context.value, context.seats, context.dealer))
+            doc["line"] = line_text(record_line(context.value, context.seats, context.dealer))
         except (RecordError, KeyError, TypeError, ValueError):
             doc["line"] = ""
     return doc
+
+
+def line_text(line: DealLine) -> str:
+    """A deal row's one-line form in the reader's words (``В 7БК вист пас 6 3 1`` in ru), which
+    :func:`scoring.notation.parse_deal_line` reads back; English as the engine writes it."""
+    language = current_language()
+    if language == "en":
+        return str(line)
+    words = [] if line.declarer is None else [line.declarer]
+    if isinstance(line.bid, AllPass | Misere):
+        words.append(_("all-pass") if isinstance(line.bid, AllPass) else _("misère"))
+    else:
+        words.append(f"{line.bid.level}{_option_label(line.bid.suit.value)}")
+    words += [_(CALL_WORDS[call]) for call in line.calls]
+    return " ".join([*words, *map(str, line.tricks)])
 
 
 def _option_label(option: str) -> str:
@@ -128,5 +153,5 @@ def check_deal(context: RowContext, deal: dict[str, Any]) -> dict[str, Any]:
         return {"legal": False, "reason": str(error)}
     record = {"dealer": context.dealer, **{k: v for k, v in deal.items() if k != "dealer"}}
     return {"legal": True, "deal": record,
-            "line": str(record_line(record, context.seats, context.dealer)),
+            "line": line_text(record_line(record, context.seats, context.dealer)),
             "result": checked.result_notation()}

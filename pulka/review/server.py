@@ -46,14 +46,16 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from pulka.i18n import LanguageError, check_language, current_language, page_catalogue
+from pulka.i18n import current_language, page_catalogue, speaking
 from pulka.report.crops import crop_jpeg
 from pulka.report.standings import standings
 from pulka.review import desk, judging
 from pulka.review.checks import (
+    LANGUAGE_HEADER,
     TOKEN_HEADER,
     Decision,
     RequestError,
+    asked_language,
     check_host,
     check_origin,
     check_token,
@@ -186,7 +188,8 @@ class ReviewHandler(BaseHTTPRequestHandler):
         try:
             try:
                 check_host(self.headers.get("Host"), str(self.server.server_address[0]))
-                handle()
+                with speaking(asked_language(self.headers.get(LANGUAGE_HEADER))):
+                    handle()
             except RequestError as error:
                 log.debug("review: %s %.200s: %s", self.command, self.path, error)
                 self._error(error.status, str(error))
@@ -234,7 +237,8 @@ class ReviewHandler(BaseHTTPRequestHandler):
             self._send(HTTPStatus.NO_CONTENT, b"", "image/x-icon", "max-age=86400")
             return
         if path == "/api/catalogue":
-            self._json(self._catalogue(parse_qs(parts.query).get("lang")))
+            asked = parse_qs(parts.query).get("lang")
+            self._json(page_catalogue((asked and asked_language(asked[0])) or current_language()))
             return
         segments = [unquote(s) for s in path.split("/")[1:]]
         with Store(self.server.db) as store:
@@ -259,15 +263,6 @@ class ReviewHandler(BaseHTTPRequestHandler):
                 self._json(answer)
             else:
                 raise RequestError(HTTPStatus.NOT_FOUND, f"nothing at {path:.200}")
-
-    @staticmethod
-    def _catalogue(asked: list[str] | None) -> dict[str, Any]:
-        """The page's words in the language asked for, else the one the server speaks."""
-        try:
-            return page_catalogue(check_language(asked[0][:40]) if asked else
-                                  current_language())
-        except LanguageError as error:
-            raise RequestError(HTTPStatus.BAD_REQUEST, str(error)) from None
 
     @staticmethod
     def _sheet(store: Store, sheet_id: str) -> str:

@@ -21,6 +21,7 @@ from pulka.review.checks import TOKEN_HEADER
 from pulka.review.server import ReviewServer, make_server
 from pulka.store.database import Store
 from scanner.results import CellStatus, FieldReading, SheetScan
+from scanner.words import said
 
 DATA = Path(__file__).parents[1] / "data" / "review"
 SOURCE = "S-27C8C2"
@@ -38,11 +39,11 @@ def _row17(contract: str) -> dict:
 DOUBTS1 = {
     "row:17": (_row17("6C"), 0.46, [[_row17("6C"), 0.46], [_row17("9C"), 0.44],
                                     [_row17("9D"), 0.06]], None,
-               "the contract's digit is unclear: 6 or 9"),
+               said("not_legal")),
     "entry:A:whists:B:0": (9, 0.52, [[9, 0.52], [8, 0.43], [3, 0.03]], 8,
-                           "deal 7: A whisted B's 6NT, 4 tricks x 2"),
+                           said("ink_expected", ink=9, expected=8)),
     "entry:C:pool:2": (26, 0.58, [[26, 0.58], [28, 0.3], [None, 0.08]], 20,
-                       "deal 11: C made 8♥, 6 onto the pool of 14"),
+                       said("ink_expected", ink=26, expected=20)),
     "entry:A:mountain:2": (34, 0.71, [[34, 0.71], [24, 0.25], [31, 0.02]], 34, ""),
 }
 DOUBTS2 = {

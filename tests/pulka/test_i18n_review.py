@@ -137,6 +137,29 @@ def test_the_catalogue_route(server: ReviewServer) -> None:
         i18n.use_language("en")
 
 
+def test_each_request_is_answered_in_the_language_its_page_asks(server: ReviewServer) -> None:
+    """Two pages, ru and uk, on one English server: each cell note in its page's language."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    def queue_notes(language: str) -> list[str]:
+        asked = urllib.request.Request(f"{server.url}api/queue",
+                                       headers={"X-Pulka-Lang": language})
+        with urllib.request.urlopen(asked, timeout=10) as answer:
+            groups = json.loads(answer.read())["sheets"]
+        return [c["note"] for g in groups for c in g["cells"] if c["note"]]
+
+    english, russian, ukrainian = queue_notes("en"), queue_notes("ru"), queue_notes("uk")
+    assert "the ink says 9; the rules expected 8" in english
+    assert english != russian != ukrainian and not set(english) & set(russian)
+    assert i18n.current_language() == "en"
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        queue_notes("de")
+    with refused.value:
+        assert refused.value.code == 400
+
+
 @pytest.mark.parametrize("language", ["ru", "uk"])
 def test_a_server_speaking_the_language_labels_cells_and_findings_in_it(
         browser: Any, tmp_path: Path, language: str) -> None:

@@ -171,3 +171,22 @@ def test_a_row_whose_ink_is_no_legal_deal_is_never_called_sure(tmp_path: Path) -
         shown = page.text(".value-now")
         assert "the ink is no legal deal: this is the nearest legal one" in shown
         assert "sure" not in shown and ">99%" not in shown
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "uk"])
+def test_the_one_line_form_is_in_the_readers_words_and_reads_back(language: str) -> None:
+    from pulka import i18n
+    from pulka.review.desk import line_text
+    from scoring.notation import parse_deal_line
+
+    typed = ["B 7NT whist pass 6 3 1", "B misere 0 6 4", "allpass 3 2 5",
+             "B 6S pass halfwhist", "C 8H whist whist 8 1 1"]
+    i18n.use_language(language)
+    try:
+        shown = [line_text(parse_deal_line(line)) for line in typed]
+    finally:
+        i18n.use_language("en")
+    assert [parse_deal_line(line) for line in shown] == [parse_deal_line(t) for t in typed]
+    english_words = {"whist", "pass", "halfwhist", "misere", "allpass", "NT"}
+    found = {w for line in shown for w in line.replace("7NT", "7 NT").split()} & english_words
+    assert found == (set() if language != "en" else english_words), shown

@@ -38,11 +38,15 @@ function svgEl(tag, attrs) {
   return node;
 }
 
+// The page's language (?lang=), asked of every answer the server words; else the server's.
+const PAGE_LANGUAGE = new URLSearchParams(window.location.search).get("lang");
+
 async function api(path, body) {
   const token = document.querySelector('meta[name="pulka-token"]')?.content || "";
-  const options = body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json", "X-Pulka-Token": token },
-    body: JSON.stringify(body),
+  const headers = PAGE_LANGUAGE ? { "X-Pulka-Lang": PAGE_LANGUAGE } : {};
+  const options = body === undefined ? { headers } : {
+    method: "POST", body: JSON.stringify(body),
+    headers: { ...headers, "Content-Type": "application/json", "X-Pulka-Token": token },
   };
   const start = performance.now();
   const response = await fetch(path, options);
