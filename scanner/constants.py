@@ -32,6 +32,22 @@ DETECT_THRESHOLD_WINDOWS_PX = (5, 21)
 largest adaptive-threshold window."""
 CORNER_REFINE_WINDOW_PX = 4
 """Half-size of the sub-pixel corner search window at full resolution."""
+MARKER_EDGE_SPAN = (0.2, 0.8)
+"""A marker's edge is measured along this middle part of each side (the corners left out) ..."""
+MARKER_EDGE_SAMPLES_PER_PX = 0.5
+"""... at one point every two pixels of it ..."""
+MARKER_EDGE_REACH_MODULES = 0.5
+"""... across it this far each way, in modules (a sixth of the marker: its quiet zone is at
+least one) ..."""
+MARKER_EDGE_OUTLIER_PX = 1.0
+"""... and its line fitted again without the points farther than this from the first fit."""
+CORNER_OUTLIER_FACTOR = 4.0
+"""A marker corner is left out of the page's fit when it is off by more than this many times
+the corners' median error ..."""
+CORNER_OUTLIER_MIN_PX = 1.5
+"""... and more than this many image pixels ..."""
+CORNER_OUTLIER_MIN_KEPT = 10
+"""... while this many corners are left (a homography needs four; the lens term more)."""
 MIN_MARKERS_FOR_HOMOGRAPHY = 3
 """With this many markers (12 corners) the homography comes from markers alone."""
 MAX_FIT_ERROR_MM = 1.0
@@ -210,12 +226,12 @@ LENS_BARREL_STEP = 0.004
 """The search's first step, halved :data:`LENS_REFINE_ROUNDS` times around the best ..."""
 LENS_REFINE_ROUNDS = 4
 """... to a quarter of a thousandth."""
-LENS_MIN_GAIN = 0.6
-"""The distortion is taken out when it brings the markers' fit error under this share of the
-straight fit's ..."""
+LENS_MIN_F = 10.0
+"""The distortion is taken out when the F statistic of its term in the markers' fit reaches
+this (chance gives 10 or more once in about 250 noisy scans) ..."""
 LENS_MIN_SHIFT_PX = 1.0
-"""... and moves some marker corner by more than this many image pixels (less is within the
-corners' own noise: a scan is left as it is)."""
+"""... and it moves some marker corner by more than this many image pixels (less is within
+the corners' own noise: a scan is left as it is)."""
 LENS_MAP_STEP_PX = 16
 """The undistorted image's source is solved on a grid of this pitch and interpolated between
 (the distortion bends less than 0.01 px over it)."""

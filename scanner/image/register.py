@@ -220,11 +220,28 @@ def _marker_mm(marker: Marker) -> Doubles:
 
 
 def _fit(src_mm: Doubles, dst_px: Doubles) -> tuple[Doubles, float]:
-    h, _ = cv2.findHomography(src_mm, dst_px, 0)
-    if h is None:
+    """The homography of ``src_mm`` onto ``dst_px`` and its RMS error (px), fitted again
+    without the points off by more than :data:`CORNER_OUTLIER_FACTOR` times the median
+    error and :data:`CORNER_OUTLIER_MIN_PX` (a marker corner misplaced by a blot or a
+    printed line beside it) while :data:`CORNER_OUTLIER_MIN_KEPT` are left."""
+    found, _ = cv2.findHomography(src_mm, dst_px, 0)
+    if found is None:
         return np.eye(3), float("inf")
+    h = cast(Doubles, found)
+    errors = _errors(h, src_mm, dst_px)
+    far = errors > max(k.CORNER_OUTLIER_MIN_PX, k.CORNER_OUTLIER_FACTOR * float(np.median(errors)))
+    if far.any() and np.count_nonzero(~far) >= k.CORNER_OUTLIER_MIN_KEPT:
+        kept, _ = cv2.findHomography(src_mm[~far], dst_px[~far], 0)
+        if kept is not None:
+            h = cast(Doubles, kept)
+            errors = _errors(h, src_mm[~far], dst_px[~far])
+    return h, float(np.sqrt(np.mean(errors ** 2)))
+
+
+def _errors(h: Doubles, src_mm: Doubles, dst_px: Doubles) -> Doubles:
+    """How far (px) each of ``src_mm`` lands from its ``dst_px`` under ``h``."""
     proj = cv2.perspectiveTransform(src_mm.reshape(-1, 1, 2), h).reshape(-1, 2)
-    return cast(Doubles, h), float(np.sqrt(np.mean(np.sum((proj - dst_px) ** 2, axis=1))))
+    return cast(Doubles, np.hypot(*(proj - dst_px).T))
 
 
 def local_px_per_mm(h: Doubles, x_mm: float, y_mm: float) -> float:
@@ -285,12 +302,29 @@ def _register_outline(small: Image, scale: float, found: dict[int, Floats],
     return best
 
 
+def lens_is_significant(straight_px: float, bent_px: float, points: int) -> bool:
+    """Whether the one lens term takes significantly more of the markers' fit error (RMS,
+    image px, over ``points`` corners) than their noise would by chance: the F statistic of
+    the term (the error it takes, over the error left per remaining degree of freedom: two
+    per corner, less the homography's eight and the term) is at least
+    :data:`LENS_MIN_F`. Noisy corners of a blurred photo keep a strong lens; a scan's
+    corners, their error all noise, keep none.
+
+    >>> lens_is_significant(2.43, 1.67, 16), lens_is_significant(0.12, 0.11, 16)
+    (True, False)
+    """
+    freedom = 2 * points - 9
+    if freedom <= 0 or bent_px >= straight_px:
+        return False
+    return (straight_px ** 2 / max(bent_px, 1e-9) ** 2 - 1.0) * freedom >= k.LENS_MIN_F
+
+
 def _without_lens(image: Image, found: dict[int, Floats], frame: Frame, hom: Doubles,
                   err_px: float) -> tuple[Image, float, Doubles, float]:
     """The image with its lens distortion taken out, the distortion, and the homography and
     fit error of the markers there; ``image``, 0 and the straight fit when the distortion
-    does not bring the fit error under :data:`LENS_MIN_GAIN` of it or moves no marker corner
-    :data:`LENS_MIN_SHIFT_PX` (:mod:`scanner.image.lens`)."""
+    moves no marker corner :data:`LENS_MIN_SHIFT_PX` or explains too little of the straight
+    fit's error (:func:`lens_is_significant`; :mod:`scanner.image.lens`)."""
     by_id = {m.aruco_id: m for m in frame[2]}
     ids = [i for i in found if i in by_id]
     src = np.concatenate([_marker_mm(by_id[i]) for i in ids])
@@ -298,7 +332,7 @@ def _without_lens(image: Image, found: dict[int, Floats], frame: Frame, hom: Dou
     barrel, err = estimate_barrel(lambda points: _fit(src, points)[1], dst, image.shape)
     straight = undistort_points(dst, barrel, image.shape)
     shift = float(np.abs(straight - dst).max())
-    if err >= k.LENS_MIN_GAIN * err_px or shift <= k.LENS_MIN_SHIFT_PX:
+    if shift <= k.LENS_MIN_SHIFT_PX or not lens_is_significant(err_px, err, len(dst)):
         return image, 0.0, hom, err_px
     hom, err = _fit(src, straight)
     return undistort_image(image, barrel), barrel, hom, err
