@@ -112,6 +112,14 @@ COLOUR_MIN_CHROMA = 40
 """Drop-out pixels are redder than green by this many levels in a colour image."""
 COLOUR_MIN_FRACTION = 0.002
 """A page is in colour (drop-out works) when this share of its pixels is that red."""
+PAPER_FIELD_PX_PER_MM = 1.8
+"""A colour page's paper level (:func:`scanner.image.pixels.paper_field`) is measured on its
+smallest halving with at least this resolution ..."""
+PAPER_FIELD_MM = 4.0
+"""... as the brightest level within a square of this side (ink and lines are narrower) ..."""
+PAPER_FIELD_LEVEL = 235
+"""... and the paper is brought to this level (below white: the paper's grain and noise keep
+their levels, so a box's paper and its ink's contrast are measured as they are)."""
 PAPER_PERCENTILE = 90.0
 """Percentile of the grey levels taken as the paper's (ink covers less than 10 %)."""
 EMPTY_MAX_INK_FRACTION = 0.006
