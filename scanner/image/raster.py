@@ -178,9 +178,9 @@ def may_hold_ink(page: RegisteredPage, boxes: Sequence[Box], x0: float, y0: floa
     :data:`INK_TEST_INSET_MM` in, clear of its border), in the rectangle ``x0..x1, y0..y1``
     warped coarse (from the smallest halving with at least :data:`INK_TEST_MIN_PX_PER_MM`,
     its red channel), is at least :data:`INK_TEST_MIN_DARKNESS` below the paper around it
-    (the brightest level within :data:`INK_TEST_PAPER_MM`), counted as though that paper
-    were at :data:`PAPER_FIELD_LEVEL` (a photo's dim or shadowed paper keeps its ink's
-    contrast, not its levels). The halvings are box-filtered,
+    (the brightest level within :data:`INK_TEST_PAPER_MM`); paper dimmer than
+    :data:`PAPER_FIELD_LEVEL` (a photo's shadow) counted as though brought up to it, so its
+    ink keeps its contrast, not its levels. The halvings are box-filtered,
     so a stroke darkens the coarse pixels it crosses rather than falling between samples."""
     _, scale = page.coarse(k.INK_TEST_MIN_PX_PER_MM)
     ppm = page.px_per_mm * scale
@@ -204,8 +204,8 @@ def may_hold_ink(page: RegisteredPage, boxes: Sequence[Box], x0: float, y0: floa
     # a box's darkest point is dark enough when any of its pixels is: counted from the
     # integral image of the dark-enough pixels (a box running off the rectangle is read
     # over its part inside)
-    dark_enough = dark.astype(np.float32) * k.PAPER_FIELD_LEVEL >= \
-        k.INK_TEST_MIN_DARKNESS * np.maximum(paper, 1).astype(np.float32)
+    dim = np.minimum(paper, k.PAPER_FIELD_LEVEL).astype(np.float32)
+    dark_enough = dark.astype(np.float32) * k.PAPER_FIELD_LEVEL >= k.INK_TEST_MIN_DARKNESS * dim
     enough = cv2.integral(dark_enough.view(np.uint8))
     counts = enough[r1s, c1s] - enough[r0s, c1s] - enough[r1s, c0s] + enough[r0s, c0s]
     flags: list[bool] = (counts > 0).tolist()
