@@ -36,6 +36,17 @@ def undistort_points(points: Doubles, barrel: float, shape: tuple[int, ...]) -> 
                                                                  keepdims=True) / r2max))
 
 
+def distort_points(points: Doubles, barrel: float, shape: tuple[int, ...]) -> Doubles:
+    """Where the (n, 2) points of the undistorted frame of ``shape`` are seen with the
+    distortion (:func:`undistort_points` inverted, solved in :data:`LENS_SOLVE_ROUNDS`)."""
+    centre, r2max = _centre(shape)
+    off = points - centre
+    seen = off.copy()
+    for _ in range(k.LENS_SOLVE_ROUNDS):  # seen * (1 + b |seen|^2 / R^2) = off
+        seen = off / (1 + barrel * np.sum(seen ** 2, axis=1, keepdims=True) / r2max)
+    return seen + centre
+
+
 def estimate_barrel(fit: Callable[[Doubles], float], points: Doubles,
                     shape: tuple[int, ...]) -> tuple[float, float]:
     """The distortion ``b`` and its fit error: ``fit`` gives the error of the homography
@@ -62,12 +73,8 @@ def undistort_image(image: Image, barrel: float) -> Image:
     gx = (np.arange(-(-w // step) + 2) - 1) * step + (step - 1) / 2
     gy = (np.arange(-(-h // step) + 2) - 1) * step + (step - 1) / 2
     u = np.stack(np.meshgrid(gx, gy), axis=-1).reshape(-1, 2)
-    centre, r2max = _centre(image.shape)
-    off = u - centre
-    seen = off.copy()
-    for _ in range(k.LENS_SOLVE_ROUNDS):  # seen * (1 + b |seen|^2 / R^2) = off
-        seen = off / (1 + barrel * np.sum(seen ** 2, axis=1, keepdims=True) / r2max)
-    grid = (seen + centre).reshape(len(gy), len(gx), 2).astype(np.float32)
+    seen = distort_points(u, barrel, image.shape)
+    grid = seen.reshape(len(gy), len(gx), 2).astype(np.float32)
     big = cv2.resize(grid, (len(gx) * step, len(gy) * step),
                      interpolation=cv2.INTER_LINEAR)[step:step + h, step:step + w]
     no_second_map: npt.NDArray[np.float32] = np.empty((0, 0), np.float32)  # map1 holds x, y

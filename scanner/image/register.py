@@ -28,7 +28,7 @@ from forms.model import Marker
 from scanner import constants as k
 from scanner.arrays import Doubles, Floats, GreyImage, Image
 from scanner.errors import NoSheetFound
-from scanner.image.lens import estimate_barrel, undistort_image, undistort_points
+from scanner.image.lens import distort_points, estimate_barrel, undistort_image, undistort_points
 from scanner.image.load import PageImage
 from scanner.image.markers import find_markers
 from scanner.image.pixels import content_channel, halvings
@@ -323,19 +323,34 @@ def _without_lens(image: Image, found: dict[int, Floats], frame: Frame, hom: Dou
                   err_px: float) -> tuple[Image, float, Doubles, float]:
     """The image with its lens distortion taken out, the distortion, and the homography and
     fit error of the markers there; ``image``, 0 and the straight fit when the distortion
-    moves no marker corner :data:`LENS_MIN_SHIFT_PX` or explains too little of the straight
-    fit's error (:func:`lens_is_significant`; :mod:`scanner.image.lens`)."""
+    explains too little of the straight fit's error (:func:`lens_is_significant`) or moves
+    no point of the page :data:`LENS_MIN_MOVE_PX` from where the straight fit puts it (a
+    scan's corners, fitted to a tenth of a pixel, may show a term no lens made;
+    :mod:`scanner.image.lens`)."""
     by_id = {m.aruco_id: m for m in frame[2]}
     ids = [i for i in found if i in by_id]
     src = np.concatenate([_marker_mm(by_id[i]) for i in ids])
     dst = np.concatenate([found[i] for i in ids]).astype(np.float64)
     barrel, err = estimate_barrel(lambda points: _fit(src, points)[1], dst, image.shape)
     straight = undistort_points(dst, barrel, image.shape)
-    shift = float(np.abs(straight - dst).max())
-    if shift <= k.LENS_MIN_SHIFT_PX or not lens_is_significant(err_px, err, len(dst)):
+    bent, err = _fit(src, straight)
+    if not lens_is_significant(err_px, err, len(dst)) or \
+            _lens_move_px(hom, bent, barrel, frame, image.shape) <= k.LENS_MIN_MOVE_PX:
         return image, 0.0, hom, err_px
-    hom, err = _fit(src, straight)
-    return undistort_image(image, barrel), barrel, hom, err
+    return undistort_image(image, barrel), barrel, bent, err
+
+
+def _lens_move_px(straight: Doubles, bent: Doubles, barrel: float, frame: Frame,
+                  shape: tuple[int, ...]) -> float:
+    """How far (image px, the most on a 5 x 5 grid over the page) the page's points seen
+    through the lens ``barrel`` and homography ``bent`` lie from where the ``straight``
+    homography puts them: what taking the lens out changes."""
+    u, v = np.meshgrid(np.linspace(0, frame[0], 5), np.linspace(0, frame[1], 5))
+    points = np.stack([u.ravel(), v.ravel()], axis=1).reshape(-1, 1, 2)
+    flat = cv2.perspectiveTransform(points, straight).reshape(-1, 2)
+    seen = distort_points(cast(Doubles, cv2.perspectiveTransform(points, bent).reshape(-1, 2)),
+                          barrel, shape)
+    return float(np.hypot(*(seen - flat).T).max())
 
 
 def register(page: PageImage) -> RegisteredPage:
