@@ -28,7 +28,13 @@ from forms.model import Marker
 from scanner import constants as k
 from scanner.arrays import Doubles, Floats, GreyImage, Image
 from scanner.errors import NoSheetFound
-from scanner.image.lens import distort_points, estimate_barrel, undistort_image, undistort_points
+from scanner.image.lens import (
+    estimate_barrel,
+    lens_is_significant,
+    lens_move_px,
+    undistort_image,
+    undistort_points,
+)
 from scanner.image.load import PageImage
 from scanner.image.markers import find_markers
 from scanner.image.pixels import content_channel, halvings
@@ -302,31 +308,13 @@ def _register_outline(small: Image, scale: float, found: dict[int, Floats],
     return best
 
 
-def lens_is_significant(straight_px: float, bent_px: float, points: int) -> bool:
-    """Whether the one lens term takes significantly more of the markers' fit error (RMS,
-    image px, over ``points`` corners) than their noise would by chance: the F statistic of
-    the term (the error it takes, over the error left per remaining degree of freedom: two
-    per corner, less the homography's eight and the term) is at least
-    :data:`LENS_MIN_F`. Noisy corners of a blurred photo keep a strong lens; a scan's
-    corners, their error all noise, keep none.
-
-    >>> lens_is_significant(2.43, 1.67, 16), lens_is_significant(0.12, 0.11, 16)
-    (True, False)
-    """
-    freedom = 2 * points - 9
-    if freedom <= 0 or bent_px >= straight_px:
-        return False
-    return (straight_px ** 2 / max(bent_px, 1e-9) ** 2 - 1.0) * freedom >= k.LENS_MIN_F
-
-
 def _without_lens(image: Image, found: dict[int, Floats], frame: Frame, hom: Doubles,
                   err_px: float) -> tuple[Image, float, Doubles, float]:
     """The image with its lens distortion taken out, the distortion, and the homography and
     fit error of the markers there; ``image``, 0 and the straight fit when the distortion
-    explains too little of the straight fit's error (:func:`lens_is_significant`) or moves
-    no point of the page :data:`LENS_MIN_MOVE_PX` from where the straight fit puts it (a
-    scan's corners, fitted to a tenth of a pixel, may show a term no lens made;
-    :mod:`scanner.image.lens`)."""
+    explains too little of the straight fit's error or moves no point of the page
+    :data:`LENS_MIN_MOVE_PX` from where the straight fit puts it (a scan's corners, fitted to
+    a tenth of a pixel, may show a term no lens made; :mod:`scanner.image.lens`)."""
     by_id = {m.aruco_id: m for m in frame[2]}
     ids = [i for i in found if i in by_id]
     src = np.concatenate([_marker_mm(by_id[i]) for i in ids])
@@ -335,22 +323,13 @@ def _without_lens(image: Image, found: dict[int, Floats], frame: Frame, hom: Dou
     straight = undistort_points(dst, barrel, image.shape)
     bent, err = _fit(src, straight)
     if not lens_is_significant(err_px, err, len(dst)) or \
-            _lens_move_px(hom, bent, barrel, frame, image.shape) <= k.LENS_MIN_MOVE_PX:
+            lens_move_px(hom, bent, barrel, frame[:2], image.shape) <= k.LENS_MIN_MOVE_PX:
         return image, 0.0, hom, err_px
-    return undistort_image(image, barrel), barrel, bent, err
-
-
-def _lens_move_px(straight: Doubles, bent: Doubles, barrel: float, frame: Frame,
-                  shape: tuple[int, ...]) -> float:
-    """How far (image px, the most on a 5 x 5 grid over the page) the page's points seen
-    through the lens ``barrel`` and homography ``bent`` lie from where the ``straight``
-    homography puts them: what taking the lens out changes."""
-    u, v = np.meshgrid(np.linspace(0, frame[0], 5), np.linspace(0, frame[1], 5))
-    points = np.stack([u.ravel(), v.ravel()], axis=1).reshape(-1, 1, 2)
-    flat = cv2.perspectiveTransform(points, straight).reshape(-1, 2)
-    seen = distort_points(cast(Doubles, cv2.perspectiveTransform(points, bent).reshape(-1, 2)),
-                          barrel, shape)
-    return float(np.hypot(*(seen - flat).T).max())
+    # a page coarser than it is read at is resampled bicubic: linear would blur its thin
+    # strokes and its QR code's modules between the pixels
+    coarse = local_px_per_mm(bent, frame[0] / 2, frame[1] / 2) < k.WORK_PX_PER_MM
+    return (undistort_image(image, barrel, cv2.INTER_CUBIC if coarse else cv2.INTER_LINEAR),
+            barrel, bent, err)
 
 
 def register(page: PageImage) -> RegisteredPage:

@@ -15,9 +15,9 @@ from forms.layout import build_layout
 from forms.render.raster import render_pages
 from samplegen.capture import capture
 from scanner.arrays import Doubles, Image
-from scanner.image.lens import undistort_points
+from scanner.image.lens import lens_is_significant, undistort_points
 from scanner.image.load import PageImage
-from scanner.image.register import lens_is_significant, register
+from scanner.image.register import register
 from tests.scanner.synth import sheet_pdf
 from tests.scanner.test_lens import DPI, _seen
 
