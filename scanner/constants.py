@@ -32,6 +32,22 @@ DETECT_THRESHOLD_WINDOWS_PX = (5, 21)
 largest adaptive-threshold window."""
 CORNER_REFINE_WINDOW_PX = 4
 """Half-size of the sub-pixel corner search window at full resolution."""
+MARKER_EDGE_SPAN = (0.2, 0.8)
+"""A marker's edge is measured along this middle part of each side (the corners left out) ..."""
+MARKER_EDGE_SAMPLES_PER_PX = 0.5
+"""... at one point every two pixels of it ..."""
+MARKER_EDGE_REACH_MODULES = 0.5
+"""... across it this far each way, in modules (a sixth of the marker: its quiet zone is at
+least one) ..."""
+MARKER_EDGE_OUTLIER_PX = 1.0
+"""... and its line fitted again without the points farther than this from the first fit."""
+CORNER_OUTLIER_FACTOR = 4.0
+"""A marker corner is left out of the page's fit when it is off by more than this many times
+the corners' median error ..."""
+CORNER_OUTLIER_MIN_PX = 1.5
+"""... and more than this many image pixels ..."""
+CORNER_OUTLIER_MIN_KEPT = 10
+"""... while this many corners are left (a homography needs four; the lens term more)."""
 MIN_MARKERS_FOR_HOMOGRAPHY = 3
 """With this many markers (12 corners) the homography comes from markers alone."""
 MAX_FIT_ERROR_MM = 1.0
@@ -96,6 +112,14 @@ COLOUR_MIN_CHROMA = 40
 """Drop-out pixels are redder than green by this many levels in a colour image."""
 COLOUR_MIN_FRACTION = 0.002
 """A page is in colour (drop-out works) when this share of its pixels is that red."""
+PAPER_FIELD_PX_PER_MM = 1.8
+"""A colour page's paper level (:func:`scanner.image.pixels.paper_field`) is measured on its
+smallest halving with at least this resolution ..."""
+PAPER_FIELD_MM = 4.0
+"""... as the brightest level within a square of this side (ink and lines are narrower) ..."""
+PAPER_FIELD_LEVEL = 235
+"""... and the paper is brought to this level (below white: the paper's grain and noise keep
+their levels, so a box's paper and its ink's contrast are measured as they are)."""
 PAPER_PERCENTILE = 90.0
 """Percentile of the grey levels taken as the paper's (ink covers less than 10 %)."""
 EMPTY_MAX_INK_FRACTION = 0.006
@@ -210,12 +234,14 @@ LENS_BARREL_STEP = 0.004
 """The search's first step, halved :data:`LENS_REFINE_ROUNDS` times around the best ..."""
 LENS_REFINE_ROUNDS = 4
 """... to a quarter of a thousandth."""
-LENS_MIN_GAIN = 0.6
-"""The distortion is taken out when it brings the markers' fit error under this share of the
-straight fit's ..."""
-LENS_MIN_SHIFT_PX = 1.0
-"""... and moves some marker corner by more than this many image pixels (less is within the
-corners' own noise: a scan is left as it is)."""
+LENS_MIN_F = 10.0
+"""The distortion is taken out when the F statistic of its term in the markers' fit reaches
+this (with four markers, corners whose error is noise alone reach 10 once in about 230
+pages: F with 1 and 23 degrees of freedom) ..."""
+LENS_MIN_MOVE_PX = 1.6
+"""... and it moves some point of the page by more than this many image pixels from where the
+straight fit puts it (training part: flatbed scans' corners show terms that move 1.3 px at
+most, the weakest phone lens seen moves 2 px; a scan is left as it is)."""
 LENS_MAP_STEP_PX = 16
 """The undistorted image's source is solved on a grid of this pitch and interpolated between
 (the distortion bends less than 0.01 px over it)."""

@@ -36,6 +36,17 @@ def undistort_points(points: Doubles, barrel: float, shape: tuple[int, ...]) -> 
                                                                  keepdims=True) / r2max))
 
 
+def distort_points(points: Doubles, barrel: float, shape: tuple[int, ...]) -> Doubles:
+    """Where the (n, 2) points of the undistorted frame of ``shape`` are seen with the
+    distortion (:func:`undistort_points` inverted, solved in :data:`LENS_SOLVE_ROUNDS`)."""
+    centre, r2max = _centre(shape)
+    off = points - centre
+    seen = off.copy()
+    for _ in range(k.LENS_SOLVE_ROUNDS):  # seen * (1 + b |seen|^2 / R^2) = off
+        seen = off / (1 + barrel * np.sum(seen ** 2, axis=1, keepdims=True) / r2max)
+    return seen + centre
+
+
 def estimate_barrel(fit: Callable[[Doubles], float], points: Doubles,
                     shape: tuple[int, ...]) -> tuple[float, float]:
     """The distortion ``b`` and its fit error: ``fit`` gives the error of the homography
@@ -51,10 +62,12 @@ def estimate_barrel(fit: Callable[[Doubles], float], points: Doubles,
     return best[1], best[0]
 
 
-def undistort_image(image: Image, barrel: float) -> Image:
+def undistort_image(image: Image, barrel: float, interpolation: int = cv2.INTER_LINEAR
+                    ) -> Image:
     """``image`` with the distortion ``barrel`` taken out (the same size; what falls outside
-    the frame repeats its edge). The source of each pixel is solved on a grid of
-    :data:`~scanner.constants.LENS_MAP_STEP_PX` and interpolated between."""
+    the frame repeats its edge), resampled with the OpenCV ``interpolation``. The source of
+    each pixel is solved on a grid of :data:`~scanner.constants.LENS_MAP_STEP_PX` and
+    interpolated between."""
     h, w = image.shape[:2]
     step = k.LENS_MAP_STEP_PX
     # node i of a row lies at pixel (i - 1) * step + (step - 1) / 2: a resize by ``step``
@@ -62,14 +75,40 @@ def undistort_image(image: Image, barrel: float) -> Image:
     gx = (np.arange(-(-w // step) + 2) - 1) * step + (step - 1) / 2
     gy = (np.arange(-(-h // step) + 2) - 1) * step + (step - 1) / 2
     u = np.stack(np.meshgrid(gx, gy), axis=-1).reshape(-1, 2)
-    centre, r2max = _centre(image.shape)
-    off = u - centre
-    seen = off.copy()
-    for _ in range(k.LENS_SOLVE_ROUNDS):  # seen * (1 + b |seen|^2 / R^2) = off
-        seen = off / (1 + barrel * np.sum(seen ** 2, axis=1, keepdims=True) / r2max)
-    grid = (seen + centre).reshape(len(gy), len(gx), 2).astype(np.float32)
+    seen = distort_points(u, barrel, image.shape)
+    grid = seen.reshape(len(gy), len(gx), 2).astype(np.float32)
     big = cv2.resize(grid, (len(gx) * step, len(gy) * step),
                      interpolation=cv2.INTER_LINEAR)[step:step + h, step:step + w]
     no_second_map: npt.NDArray[np.float32] = np.empty((0, 0), np.float32)  # map1 holds x, y
-    return cast(Image, cv2.remap(image, np.ascontiguousarray(big), no_second_map, cv2.INTER_LINEAR,
+    return cast(Image, cv2.remap(image, np.ascontiguousarray(big), no_second_map, interpolation,
                                  borderMode=cv2.BORDER_REPLICATE))
+
+
+def lens_is_significant(straight_px: float, bent_px: float, points: int) -> bool:
+    """Whether the one lens term takes significantly more of the markers' fit error (RMS,
+    image px, over ``points`` corners) than their noise would by chance: the F statistic of
+    the term (the error it takes, over the error left per remaining degree of freedom: two
+    per corner, less the homography's eight and the term) is at least
+    :data:`LENS_MIN_F`. Noisy corners of a blurred photo keep a strong lens; a scan's
+    corners, their error all noise, keep none.
+
+    >>> lens_is_significant(2.43, 1.67, 16), lens_is_significant(0.12, 0.11, 16)
+    (True, False)
+    """
+    freedom = 2 * points - 9
+    if freedom <= 0 or bent_px >= straight_px:
+        return False
+    return (straight_px ** 2 / max(bent_px, 1e-9) ** 2 - 1.0) * freedom >= k.LENS_MIN_F
+
+
+def lens_move_px(straight: Doubles, bent: Doubles, barrel: float, page_mm: tuple[float, float],
+                 shape: tuple[int, ...]) -> float:
+    """How far (image px, the most on a 5 x 5 grid over a page of ``page_mm``) its points seen
+    through the lens ``barrel`` and homography ``bent`` lie from where the ``straight``
+    homography puts them: what taking the lens out changes."""
+    u, v = np.meshgrid(np.linspace(0, page_mm[0], 5), np.linspace(0, page_mm[1], 5))
+    points = np.stack([u.ravel(), v.ravel()], axis=1).reshape(-1, 1, 2)
+    flat = cv2.perspectiveTransform(points, straight).reshape(-1, 2)
+    seen = distort_points(cast(Doubles, cv2.perspectiveTransform(points, bent).reshape(-1, 2)),
+                          barrel, shape)
+    return float(np.hypot(*(seen - flat).T).max())

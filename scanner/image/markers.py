@@ -3,7 +3,8 @@
 Markers are looked for in the red channel (the light-red drop-out print vanishes there) of
 the smallest halving of the image: first in its four corners, where a scan's lie, then in
 the whole of it, and once more in the next larger halving when fewer than four turn up.
-Their corners are then refined at full resolution in small patches around each marker.
+Their corners are then refined at full resolution in small patches around each marker, and
+taken at last where the marker's four outer edges, each fitted along its length, cross.
 """
 
 from __future__ import annotations
@@ -96,6 +97,92 @@ def _refine(full: Image, pts: Floats, scale: float) -> Floats:
     return refined.reshape(4, 2) + np.array([x0, y0], np.float32)
 
 
+def _edge_points(channel: GreyImage, start: Floats, end: Floats, reach: float) -> Floats:
+    """Sub-pixel points of the marker's outer edge from corner ``start`` to ``end`` (the
+    marker clockwise in the image, dark inside): along the middle of the side, where each
+    profile across it (``reach`` px each way) rises most steeply from the marker's black to
+    the white around it. Corners and what is printed near them take no part."""
+    side = end - start
+    length = float(np.hypot(*side))
+    along = side / max(length, 1e-9)
+    outward = np.array([along[1], -along[0]], np.float32)
+    share = np.linspace(k.MARKER_EDGE_SPAN[0], k.MARKER_EDGE_SPAN[1],
+                        max(4, round(length * k.MARKER_EDGE_SAMPLES_PER_PX)), dtype=np.float32)
+    offsets = np.arange(-reach, reach + 0.5, 0.5, dtype=np.float32)
+    centres = start + share[:, None] * side
+    grid = centres[:, None, :] + offsets[None, :, None] * outward
+    profiles = cv2.remap(channel, np.ascontiguousarray(grid[..., 0]),
+                         np.ascontiguousarray(grid[..., 1]), cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    rise = profiles[:, 2:] - profiles[:, :-2]
+    best = np.clip(rise.argmax(axis=1), 1, rise.shape[1] - 2)
+    rows = np.arange(len(best))
+    left, mid, right = rise[rows, best - 1], rise[rows, best], rise[rows, best + 1]
+    bend = left - 2 * mid + right
+    step = np.where(bend < 0, 0.5 * (left - right) / np.where(bend < 0, bend, -1), 0.0)
+    at = offsets[best + 1] + 0.5 * step
+    return cast(Floats, centres + at[:, None] * outward)
+
+
+def _line(points: Floats) -> tuple[Floats, float] | None:
+    """The line through ``points`` (unit normal, offset: ``normal . p = offset``), fitted
+    again without the points more than :data:`MARKER_EDGE_OUTLIER_PX` off the first fit;
+    None when too few are left."""
+    keep = np.ones(len(points), bool)
+    for _ in range(2):
+        if keep.sum() < 3:
+            return None
+        centre = points[keep].mean(axis=0)
+        _, _, vt = np.linalg.svd(points[keep] - centre)
+        normal = vt[1].astype(np.float32)
+        distance = np.abs((points - centre) @ normal)
+        keep = distance <= k.MARKER_EDGE_OUTLIER_PX
+    return normal, float(normal @ centre)
+
+
+def _edge_corners(full: Image, pts: Floats, scale: float) -> Floats:
+    """The four corners of a marker found at ``pts`` in the image at ``scale`` of ``full``:
+    where its four outer edges cross, each a line fitted to many sub-pixel edge points
+    (:func:`_edge_points`), measured twice, the second time from the first's corners. A
+    blurred corner, or a line printed near it, cannot pull them. Where an edge is not found
+    or a crossing lands farther than a module from ``pts``: the corners refined in their
+    patches (:func:`_refine`)."""
+    module = float(np.mean(np.hypot(*(np.roll(pts, -1, axis=0) - pts).T))) / 6
+    reach = max(2.0, k.MARKER_EDGE_REACH_MODULES * module)
+    corners = pts
+    for _ in range(2):
+        found = _crossings(full, corners, reach)
+        if found is None or np.hypot(*(found - pts).T).max() > module:
+            return _refine(full, pts, scale)
+        corners = found
+    return corners
+
+
+def _crossings(full: Image, pts: Floats, reach: float) -> Floats | None:
+    """The crossings of the four edge lines of the marker near ``pts`` (:func:`_edge_points`
+    ``reach`` px across), or None where an edge is not found."""
+    pad = round(reach) + 4
+    h, w = full.shape[:2]
+    x0, y0 = (max(int(v) - pad, 0) for v in pts.min(axis=0))
+    x1, y1 = (min(int(v) + pad + 1, limit) for v, limit in zip(pts.max(axis=0), (w, h),
+                                                                strict=True))
+    origin = np.array([x0, y0], np.float32)
+    channel = content_channel(full[y0:y1, x0:x1])
+    local = pts - origin
+    lines = [_line(_edge_points(channel, local[i], local[(i + 1) % 4], reach))
+             for i in range(4)]
+    corners = []
+    for i in range(4):
+        before, after = lines[i - 1], lines[i]
+        if before is None or after is None:
+            return None
+        normals = np.array([before[0], after[0]], np.float64)
+        if abs(np.linalg.det(normals)) < 0.5:  # not a quadrilateral's sides
+            return None
+        corners.append(np.linalg.solve(normals, [before[1], after[1]]))
+    return cast(Floats, np.array(corners, np.float32) + origin)
+
+
 def find_markers(image: Image, levels: tuple[Image, ...]) -> tuple[dict[int, Floats], int]:
     """The markers of one page and its index; corners refined at full resolution.
 
@@ -123,5 +210,5 @@ def find_markers(image: Image, levels: tuple[Image, ...]) -> tuple[dict[int, Flo
             count, index = majority(found)
         if count >= 4:
             break
-    refined = {i: _refine(image, c, 0.5 ** level) for i, c in found.items()}
+    refined = {i: _edge_corners(image, c, 0.5 ** level) for i, c in found.items()}
     return refined, index

@@ -25,6 +25,13 @@ def content_channel(image: Image) -> GreyImage:
     return image if image.ndim == 2 else cast(GreyImage, cv2.extractChannel(image, 2))
 
 
+def paper_field(channel: GreyImage, side_px: int) -> GreyImage:
+    """The paper's level at each pixel of ``channel``: the brightest within a square of
+    ``side_px`` around it (ink and lines are narrower), smoothed over as much again."""
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (side_px, side_px))
+    return cast(GreyImage, cv2.blur(cv2.dilate(channel, kernel), (side_px, side_px)))
+
+
 def halve(image: Image) -> Image:
     """``image`` at half the size, each pixel the mean of a 2x2 block (an odd last row or
     column dropped): OpenCV's fast path of ``INTER_AREA``, a few milliseconds a page."""

@@ -25,8 +25,8 @@ import numpy as np
 
 from forms.model import Box
 from scanner import constants as k
-from scanner.arrays import Doubles, GreyImage, Mask
-from scanner.image.pixels import content_channel
+from scanner.arrays import Doubles, GreyImage, Image, Mask
+from scanner.image.pixels import content_channel, paper_field
 from scanner.image.register import RegisteredPage
 
 log = logging.getLogger(__name__)
@@ -115,6 +115,9 @@ def rasterize(page: RegisteredPage, boxes: Sequence[Box],
     # the channels are put together tile by tile, each written into its canvas in place:
     # no full-size colour canvas
     if page.image.ndim == 3:
+        field = _light_field(page, x0, y0, x1, y1, width, height)
+        for (r0, r1, c0, c1), tile in zip(runs, tiles, strict=True):
+            cv2.divide(tile, field[r0:r1, c0:c1], dst=tile, scale=k.PAPER_FIELD_LEVEL)
         redness = np.zeros((height, width), np.uint8)
         reds = _paper(height, width, whole)
         for (r0, r1, c0, c1), tile in zip(runs, tiles, strict=True):
@@ -132,6 +135,26 @@ def rasterize(page: RegisteredPage, boxes: Sequence[Box],
             gray[r0:r1, c0:c1] = tile
     return PageRaster(x0, y0, px_per_mm, False, gray, cast(GreyImage, cv2.bitwise_not(gray)),
                       used, kept, inked)
+
+
+def _light_field(page: RegisteredPage, x0: float, y0: float, x1: float, y1: float,
+                 width: int, height: int) -> Image:
+    """The level of white paper at each pixel of the ``width`` x ``height`` raster of the
+    rectangle ``x0..x1, y0..y1``, per channel: the light (the red channel's
+    :func:`~scanner.image.pixels.paper_field`, where paper, drop-out print and tints are all
+    bright) times each channel's share of it on the paper (its :data:`PAPER_PERCENTILE`).
+    Measured on the rectangle warped coarse (:data:`PAPER_FIELD_PX_PER_MM`). Dividing by it
+    takes a photo's uneven light (vignetting, a shadow band) and colour cast out: the paper
+    white, the drop-out print as red as printed, ink as dark against it as it is."""
+    _, scale = page.coarse(k.PAPER_FIELD_PX_PER_MM)
+    ppm = page.px_per_mm * scale
+    coarse = page.warp_coarse(x0, y0, x1 - x0, y1 - y0, ppm, k.PAPER_FIELD_PX_PER_MM)
+    side = 2 * round(k.PAPER_FIELD_MM * ppm / 2) + 1
+    light = np.maximum(paper_field(content_channel(coarse), side), 1).astype(np.float32)
+    shares = coarse.reshape(-1, 3) / light.reshape(-1, 1)
+    balance = np.minimum(np.percentile(shares, k.PAPER_PERCENTILE, axis=0), 1.0)
+    field = np.clip(light[:, :, None] * balance.astype(np.float32), 1, 255).astype(np.uint8)
+    return cast(Image, cv2.resize(field, (width, height), interpolation=cv2.INTER_LINEAR))
 
 
 def _paper(height: int, width: int, whole: bool) -> GreyImage:
@@ -155,7 +178,9 @@ def may_hold_ink(page: RegisteredPage, boxes: Sequence[Box], x0: float, y0: floa
     :data:`INK_TEST_INSET_MM` in, clear of its border), in the rectangle ``x0..x1, y0..y1``
     warped coarse (from the smallest halving with at least :data:`INK_TEST_MIN_PX_PER_MM`,
     its red channel), is at least :data:`INK_TEST_MIN_DARKNESS` below the paper around it
-    (the brightest level within :data:`INK_TEST_PAPER_MM`). The halvings are box-filtered,
+    (the brightest level within :data:`INK_TEST_PAPER_MM`); paper dimmer than
+    :data:`PAPER_FIELD_LEVEL` (a photo's shadow) counted as though brought up to it, so its
+    ink keeps its contrast, not its levels. The halvings are box-filtered,
     so a stroke darkens the coarse pixels it crosses rather than falling between samples."""
     _, scale = page.coarse(k.INK_TEST_MIN_PX_PER_MM)
     ppm = page.px_per_mm * scale
@@ -163,7 +188,8 @@ def may_hold_ink(page: RegisteredPage, boxes: Sequence[Box], x0: float, y0: floa
                            channel=content_channel)
     side = 2 * round(k.INK_TEST_PAPER_MM * ppm / 2) + 1
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))
-    dark = cv2.subtract(cv2.dilate(red, kernel), red)
+    paper = cv2.dilate(red, kernel)
+    dark = cv2.subtract(paper, red)
     h, w = dark.shape
     inset = k.INK_TEST_INSET_MM
     places = _places(boxes)
@@ -178,7 +204,9 @@ def may_hold_ink(page: RegisteredPage, boxes: Sequence[Box], x0: float, y0: floa
     # a box's darkest point is dark enough when any of its pixels is: counted from the
     # integral image of the dark-enough pixels (a box running off the rectangle is read
     # over its part inside)
-    enough = cv2.integral((dark >= k.INK_TEST_MIN_DARKNESS).view(np.uint8))
+    dim = np.minimum(paper, k.PAPER_FIELD_LEVEL).astype(np.float32)
+    dark_enough = dark.astype(np.float32) * k.PAPER_FIELD_LEVEL >= k.INK_TEST_MIN_DARKNESS * dim
+    enough = cv2.integral(dark_enough.view(np.uint8))
     counts = enough[r1s, c1s] - enough[r0s, c1s] - enough[r1s, c0s] + enough[r0s, c0s]
     flags: list[bool] = (counts > 0).tolist()
     return flags

@@ -28,7 +28,13 @@ from forms.model import Marker
 from scanner import constants as k
 from scanner.arrays import Doubles, Floats, GreyImage, Image
 from scanner.errors import NoSheetFound
-from scanner.image.lens import estimate_barrel, undistort_image, undistort_points
+from scanner.image.lens import (
+    estimate_barrel,
+    lens_is_significant,
+    lens_move_px,
+    undistort_image,
+    undistort_points,
+)
 from scanner.image.load import PageImage
 from scanner.image.markers import find_markers
 from scanner.image.pixels import content_channel, halvings
@@ -221,11 +227,28 @@ def _marker_mm(marker: Marker) -> Doubles:
 
 
 def _fit(src_mm: Doubles, dst_px: Doubles) -> tuple[Doubles, float]:
-    h, _ = cv2.findHomography(src_mm, dst_px, 0)
-    if h is None:
+    """The homography of ``src_mm`` onto ``dst_px`` and its RMS error (px), fitted again
+    without the points off by more than :data:`CORNER_OUTLIER_FACTOR` times the median
+    error and :data:`CORNER_OUTLIER_MIN_PX` (a marker corner misplaced by a blot or a
+    printed line beside it) while :data:`CORNER_OUTLIER_MIN_KEPT` are left."""
+    found, _ = cv2.findHomography(src_mm, dst_px, 0)
+    if found is None:
         return np.eye(3), float("inf")
+    h = cast(Doubles, found)
+    errors = _errors(h, src_mm, dst_px)
+    far = errors > max(k.CORNER_OUTLIER_MIN_PX, k.CORNER_OUTLIER_FACTOR * float(np.median(errors)))
+    if far.any() and np.count_nonzero(~far) >= k.CORNER_OUTLIER_MIN_KEPT:
+        kept, _ = cv2.findHomography(src_mm[~far], dst_px[~far], 0)
+        if kept is not None:
+            h = cast(Doubles, kept)
+            errors = _errors(h, src_mm[~far], dst_px[~far])
+    return h, float(np.sqrt(np.mean(errors ** 2)))
+
+
+def _errors(h: Doubles, src_mm: Doubles, dst_px: Doubles) -> Doubles:
+    """How far (px) each of ``src_mm`` lands from its ``dst_px`` under ``h``."""
     proj = cv2.perspectiveTransform(src_mm.reshape(-1, 1, 2), h).reshape(-1, 2)
-    return cast(Doubles, h), float(np.sqrt(np.mean(np.sum((proj - dst_px) ** 2, axis=1))))
+    return cast(Doubles, np.hypot(*(proj - dst_px).T))
 
 
 def local_px_per_mm(h: Doubles, x_mm: float, y_mm: float) -> float:
@@ -289,19 +312,24 @@ def _without_lens(image: Image, found: dict[int, Floats], frame: Frame, hom: Dou
                   err_px: float) -> tuple[Image, float, Doubles, float]:
     """The image with its lens distortion taken out, the distortion, and the homography and
     fit error of the markers there; ``image``, 0 and the straight fit when the distortion
-    does not bring the fit error under :data:`LENS_MIN_GAIN` of it or moves no marker corner
-    :data:`LENS_MIN_SHIFT_PX` (:mod:`scanner.image.lens`)."""
+    explains too little of the straight fit's error or moves no point of the page
+    :data:`LENS_MIN_MOVE_PX` from where the straight fit puts it (a scan's corners, fitted to
+    a tenth of a pixel, may show a term no lens made; :mod:`scanner.image.lens`)."""
     by_id = {m.aruco_id: m for m in frame[2]}
     ids = [i for i in found if i in by_id]
     src = np.concatenate([_marker_mm(by_id[i]) for i in ids])
     dst = np.concatenate([found[i] for i in ids]).astype(np.float64)
     barrel, err = estimate_barrel(lambda points: _fit(src, points)[1], dst, image.shape)
     straight = undistort_points(dst, barrel, image.shape)
-    shift = float(np.abs(straight - dst).max())
-    if err >= k.LENS_MIN_GAIN * err_px or shift <= k.LENS_MIN_SHIFT_PX:
+    bent, err = _fit(src, straight)
+    if not lens_is_significant(err_px, err, len(dst)) or \
+            lens_move_px(hom, bent, barrel, frame[:2], image.shape) <= k.LENS_MIN_MOVE_PX:
         return image, 0.0, hom, err_px
-    hom, err = _fit(src, straight)
-    return undistort_image(image, barrel), barrel, hom, err
+    # a page coarser than it is read at is resampled bicubic: linear would blur its thin
+    # strokes and its QR code's modules between the pixels
+    coarse = local_px_per_mm(bent, frame[0] / 2, frame[1] / 2) < k.WORK_PX_PER_MM
+    return (undistort_image(image, barrel, cv2.INTER_CUBIC if coarse else cv2.INTER_LINEAR),
+            barrel, bent, err)
 
 
 def register(page: PageImage) -> RegisteredPage:

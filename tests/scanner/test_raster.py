@@ -92,3 +92,17 @@ def test_black_and_white_digits_are_found() -> None:
                      strict=True))
     assert all(flags[b] for b in entries)
     assert sum(flags.values()) < 3 * len(entries)  # the grey borders are not taken for ink
+
+
+def test_a_photo_in_a_shadow_with_a_colour_cast_is_read_in_colour() -> None:
+    # the paper's light and colour divided out: the drop-out print stays red enough to be
+    # told from ink and to find the boxes on, however dim and tinted the photo
+    img = page_bgr(3, 1).astype(np.float32)
+    h, w = img.shape[:2]
+    light = np.ones((h, w), np.float32)
+    light[:, : w // 2] = 0.55  # a shadow band over half the page
+    img *= light[:, :, None] * np.float32([1.05, 1.1, 0.82])  # blue, green, red: a cast
+    reg = register(PageImage(Path("d.jpg"), 0, photo(img.clip(0, 255).astype(np.uint8),
+                                                     seed=3)))
+    raster = rasterize(reg, LAYOUT.boxes_for(1))
+    assert raster.colour
