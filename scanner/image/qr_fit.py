@@ -225,6 +225,14 @@ def _features(states: Doubles, own: Doubles) -> Doubles:
                      shifted(0, -2) + shifted(0, 2), shifted(-2, 0) + shifted(2, 0)], -1)
 
 
+def _least_squares(features: Doubles, values: Doubles) -> Doubles:
+    """The coefficients fitting ``features @ coef`` to ``values``, from the normal equations
+    (a dozen unknowns: far cheaper than a factorisation of the thousands of rows)."""
+    gram = features.T @ features
+    _, coef = cv2.solve(gram, features.T @ values, flags=cv2.DECOMP_SVD)
+    return cast(Doubles, coef.ravel())
+
+
 def decide_modules(grid: CodeGrid) -> Mask:
     """Each module's state (True = dark), the fixed ones as the standard draws them."""
     n = 17 + 4 * grid.version
@@ -239,8 +247,7 @@ def decide_modules(grid: CodeGrid) -> Mask:
     states = np.where(known, truth, (values < local).astype(np.float64))
     fit_on = known
     for round_ in range(EQUALIZE_ROUNDS):
-        coef, *_ = np.linalg.lstsq(_features(states, states)[fit_on], values[fit_on],
-                                   rcond=None)
+        coef = _least_squares(_features(states, states)[fit_on], values[fit_on])
         light = _features(states, np.zeros_like(states)) @ coef
         dark = _features(states, np.ones_like(states)) @ coef
         decided = np.where(known, truth, np.abs(values - dark) < np.abs(values - light))
