@@ -30,6 +30,7 @@ from forms.model import Layout, Region
 from scanner import constants as k
 from scanner.arrays import GreyImage, Mask
 from scanner.errors import NoSheetFound, ScanError, TesseractMissing, UnknownLayout
+from scanner.image.load import PageImage
 from scanner.image.qr_fit import decide_modules, disagreement, fit_grid, payload_code
 from scanner.image.qr_region import (
     likely_versions,
@@ -39,7 +40,7 @@ from scanner.image.qr_region import (
     warp_fit,
     warp_red,
 )
-from scanner.image.register import RegisteredPage
+from scanner.image.register import RegisteredPage, register
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +112,8 @@ class Identifier:
         self._payloads: dict[str, str] = {}
         """A QR text read for each sheet of the run, by sheet id, the latest last."""
         self._held: list[_Held] = []
+        self._failed: list[ScanError] = []
+        """Held pages claimed by a sheet whose registration on its paper then failed."""
 
     def decode_qr(self, page: RegisteredPage) -> str | None:
         """The QR text of a registered page, or None: zxing-cpp on each candidate region
@@ -165,16 +168,20 @@ class Identifier:
             text = self._match_sibling(held)
             if text is None:
                 still.append(held)
-            else:
+                continue
+            try:
                 claimed.append(self._identified(held.page, text, "sibling", held.start))
+            except ScanError as error:
+                self._failed.append(error)
         self._held = still
         return claimed
 
     def _identified(self, page: RegisteredPage, text: str, via: str, start: float
                     ) -> IdentifiedPage:
-        """The page identified by the QR text ``text``, which is remembered for its
-        sheet."""
+        """The page identified by the QR text ``text`` (which is remembered for its sheet),
+        registered on its layout's paper (:func:`_on_paper`)."""
         identity, layout = _identity_of(text, page)
+        page = _on_paper(page, layout)
         if identity.page != page.page_index:
             log.warning("%s: QR says page %d, markers page %d; trusting the markers",
                         page.label, identity.page + 1, page.page_index + 1)
@@ -188,14 +195,15 @@ class Identifier:
 
     def finish_held(self) -> list[IdentifiedPage | ScanError]:
         """The pages still held at the end of the run, each identified by its printed sheet
-        id or refused (:class:`NoSheetFound` naming the file and page and what to do)."""
-        out: list[IdentifiedPage | ScanError] = []
+        id or refused (:class:`NoSheetFound` naming the file and page and what to do), and
+        the errors of held pages claimed since."""
+        out: list[IdentifiedPage | ScanError] = list(self._failed)
         for held in self._held:
             try:
                 out.append(self._by_printed_id(held))
             except ScanError as error:
                 out.append(error)
-        self._held = []
+        self._held, self._failed = [], []
         return out
 
     def _match_sibling(self, held: _Held) -> str | None:
@@ -265,6 +273,18 @@ def read_printed_id(page: RegisteredPage) -> str | None:
         if text:
             return text
     return None
+
+
+def _on_paper(page: RegisteredPage, layout: Layout) -> RegisteredPage:
+    """The page registered on its layout's paper size: the markers' best fit alone can take
+    A4 for Letter on a far photo (a homography maps either frame's corners close enough)."""
+    size = layout.page_of(page.page_index)
+    if (size.w_mm, size.h_mm) == (page.page_w_mm, page.page_h_mm):
+        return page
+    log.info("%s: registered as %g x %g mm, its layout's paper is %g x %g mm: registered "
+             "again", page.label, page.page_w_mm, page.page_h_mm, size.w_mm, size.h_mm)
+    return register(PageImage(page.source, page.index_in_file, page.image),
+                    paper=(size.w_mm, size.h_mm))
 
 
 def _identity_of(text: str, page: RegisteredPage) -> tuple[SheetIdentity, Layout]:

@@ -116,3 +116,13 @@ def test_a_spoilt_page_of_another_sheet_is_not_claimed() -> None:
     claimed = identifier.claim_held()
     assert [(p.page.source, p.identity) for p in claimed] == [(Path("x.png"),
                                                                other.for_page(1))]
+
+
+@pytest.mark.parametrize("seed", [2, 33])
+def test_a_far_photo_is_registered_on_the_paper_its_identity_names(seed: int) -> None:
+    # at 115-118 dpi the markers' corners fit a Letter frame better than the A4 one printed;
+    # the QR code's layout says A4, and the page is registered again on it
+    reg = register(PageImage(Path("far.jpg"), 0, far_photo(0, seed)))
+    found = Identifier().identify(reg)
+    assert found.identity == identity_for(3).for_page(0)
+    assert (found.page.page_w_mm, found.page.page_h_mm) == (210.0, 297.0)
