@@ -118,9 +118,11 @@ def check_quality(reg: RegisteredPage, frame: Frame) -> RegisteredPage:
     page when it is too coarse, folded or blurred to read (limits in :mod:`scanner.constants`)."""
     label, warnings = reg.label, []
     if reg.px_per_mm < k.MIN_PX_PER_MM:
-        raise PoorQuality(f"the sheet is only {reg.px_per_mm * 25.4:.0f} dpi, too coarse to "
-                          f"read", reg.source, reg.index_in_file, advice="scan at 300 dpi or "
-                          "photograph the sheet closer, filling the frame")
+        raise PoorQuality(f"page {reg.page_index + 1} of the sheet is only "
+                          f"{reg.px_per_mm * 25.4:.0f} dpi, too coarse to read (its "
+                          f"handwriting needs {k.MIN_PX_PER_MM * 25.4:.0f})", reg.source,
+                          reg.index_in_file, advice="take the photo closer, the sheet filling "
+                          "the frame, or scan it at 300 dpi")
     if reg.px_per_mm < k.WARN_PX_PER_MM:
         warnings.append(f"{label} is only {reg.px_per_mm * 25.4:.0f} dpi: check its readings")
     if reg.fit_error_mm > k.MAX_FIT_ERROR_MM:
