@@ -80,7 +80,6 @@ def _spoil_code(image: np.ndarray, identity: SheetIdentity, page: int, share: fl
     return out
 
 
-@pytest.mark.tesseract
 def test_a_page_whose_code_will_not_decode_joins_the_sheet_read_after_it(
         tmp_path: Path) -> None:
     # the first page's code has a fifth of its modules wrong and no printed id left: it is
