@@ -48,9 +48,10 @@ SHEET_ID_PAD_MM = (8.0, 1.0)
 """The printed id can be wider than its region: crop this much more (x, y) on each side."""
 SIBLING_MAX_DISAGREEMENT = 0.25
 """A page whose code will not decode is a page of a sheet read in the run when at most this
-share of the modules that depend on the sheet id (hundreds) read otherwise than that sheet's
-code for this page: another sheet's code disagrees on about half of them, a far photo of
-this one on under a fifth."""
+share of the modules that depend on the sheet id (about two hundred: the id's bytes and the
+error correction of their blocks) read otherwise than that sheet's code for this page would
+print them: another sheet's code differs on about half of them, a blurred far photo of this
+one on a few in a hundred."""
 @dataclass(frozen=True)
 class IdentifiedPage:
     """A registered page with what it says it is."""
