@@ -67,6 +67,11 @@ def scan_paths(paths: Sequence[str | Path], out_dir: Path,
         if progress:
             progress(number, len(files), str(path))
         yield from _scan_file(path, waiting, state)
+    for late in state.identifier.finish_held():
+        if isinstance(late, ScanError):
+            yield _failure(late, late.where())
+        else:
+            waiting.setdefault(late.sheet_id, []).append(late)
     yield from _complete_sheets(waiting, state, only_complete=False)
 
 
@@ -89,7 +94,8 @@ def _scan_file(path: Path, waiting: dict[str, list[IdentifiedPage]],
             with clock.stage("register"):
                 registered = register(page)
             with clock.stage("identify"):
-                identified = state.identifier.identify(registered)
+                identified = state.identifier.identify_or_hold(registered)
+                claimed = state.identifier.claim_held() if identified else []
         except ScanError as error:
             yield _failure(error, page.label)
             continue
@@ -98,7 +104,8 @@ def _scan_file(path: Path, waiting: dict[str, list[IdentifiedPage]],
             yield _failure(UnreadableImage(reason, page.source, page.index_in_file), page.label)
             continue
         del page
-        waiting.setdefault(identified.sheet_id, []).append(identified)
+        for found in ([identified] if identified else []) + claimed:
+            waiting.setdefault(found.sheet_id, []).append(found)
         yield from _complete_sheets(waiting, state, only_complete=True)
 
 

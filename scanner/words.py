@@ -75,7 +75,8 @@ WORDS: dict[str, str] = {
                           "totals make them {n}"),
     "not_legal": N_("the ink does not read as a legal deal; this is the nearest one"),
     # refusals: the problem
-    "too_coarse": N_("the sheet is only {dpi} dpi, too coarse to read"),
+    "too_coarse": N_("page {page} of the sheet is only {dpi} dpi, too coarse to read (its "
+                     "handwriting needs {need})"),
     "folded": N_("the corner markers do not fit the printed sheet (off by {off} mm): the paper "
                  "is folded or curled"),
     "blurred": N_("page {page} of the sheet is blurred (sharpness {sharpness})"),
@@ -136,7 +137,7 @@ WORDS: dict[str, str] = {
                             "brew install tesseract) or scan sheets whose QR codes are "
                             "readable"),
     "pip_pytesseract": N_("pip install pytesseract"),
-    "closer": N_("scan at 300 dpi or photograph the sheet closer, filling the frame"),
+    "closer": N_("take the photo closer, the sheet filling the frame, or scan it at 300 dpi"),
     "flatten": N_("flatten the sheet and retake the photo"),
     "hold_still": N_("retake the photo, holding the camera still and focused"),
     "uncover": N_("uncover the corner squares (a finger, a shadow, a fold) and retake the "

@@ -3,10 +3,14 @@
 The QR code lies in a known region (from the layouts that have this page at this paper
 size; the registration knows both): each candidate region is warped upright and zxing-cpp reads
 it; failing that, its modules are sampled where the layout's grid puts them and zxing-cpp
-decodes them drawn clean (a coarse photo whose modules are one or two pixels); failing that,
-zxing-cpp reads the whole page. When
-the QR cannot be read at all, Tesseract reads the printed sheet id and the page takes its
-identity from a sibling page of the same sheet whose QR was read (:func:`assemble_sheets`).
+decodes them drawn clean; failing that, on a grid fitted to the code's own finder and
+alignment patterns with the blur taken out (:mod:`scanner.image.qr_fit`, a far photo whose
+modules are one or two pixels); failing that, zxing-cpp reads the whole page. A page whose
+code still will not decode is a page of a sheet read in the same run when its modules agree
+with the code that sheet prints on this page (:meth:`Identifier.identify_or_hold` holds it
+until such a sheet is read). When nothing matches, Tesseract reads the printed sheet id and
+the page takes its identity from a sibling page of the same sheet whose QR was read
+(:func:`assemble_sheets`).
 """
 
 from __future__ import annotations
@@ -19,37 +23,36 @@ from functools import lru_cache
 from typing import cast
 
 import cv2
-import numpy as np
-import zxingcpp
 
-from forms.identity import IdentityError, SheetIdentity, from_qr_payload
+from forms.identity import IdentityError, SheetIdentity, from_qr_payload, to_qr_payload
 from forms.layout import PAPERS, build_layout, layout_by_id
 from forms.model import Layout, Region
-from forms.render.sheet import QR_QUIET_MODULES
 from scanner import constants as k
-from scanner.arrays import Floats, GreyImage, Mask
+from scanner.arrays import GreyImage, Mask
 from scanner.errors import NoSheetFound, ScanError, TesseractMissing, UnknownLayout
-from scanner.image.pixels import content_channel
-from scanner.image.register import RegisteredPage
+from scanner.image.load import PageImage
+from scanner.image.qr_fit import decide_modules, disagreement, fit_grid, payload_code
+from scanner.image.qr_region import (
+    likely_versions,
+    read_fitted_region,
+    read_qr,
+    read_qr_grid,
+    warp_fit,
+    warp_red,
+)
+from scanner.image.register import RegisteredPage, register
 from scanner.words import said
 
 log = logging.getLogger(__name__)
 
 SHEET_ID_PAD_MM = (8.0, 1.0)
 """The printed id can be wider than its region: crop this much more (x, y) on each side."""
-QR_GRID_MAX_SIDE_MISMATCH = 0.1
-"""The ink of a code's region spans as many rows as columns (within 1 % on the sample
-sheets); past this share apart it is not a whole code (the other candidate region of a page
-holds a code cut off, 27 % or 14 % apart): the region is given up before any module is read."""
-QR_FORMAT = zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode)
-"""zxing-cpp looks for QR codes (model 2) only."""
-QR_PURE_MODULE_PX = 4
-"""Pixels a module when sampled modules are drawn as a clean code for zxing-cpp."""
-WARP_CROP_PAD_PX = 2
-"""Image pixels kept around a region's corners when only they are warped: a linear
-interpolation reads one pixel beyond its point, and a pixel centre lies half one inside."""
-
-
+SIBLING_MAX_DISAGREEMENT = 0.25
+"""A page whose code will not decode is a page of a sheet read in the run when at most this
+share of the modules that depend on the sheet id (about two hundred: the id's bytes and the
+error correction of their blocks) read otherwise than that sheet's code for this page would
+print them: another sheet's code differs on about half of them, a blurred far photo of this
+one on a few in a hundred."""
 @dataclass(frozen=True)
 class IdentifiedPage:
     """A registered page with what it says it is."""
@@ -60,7 +63,7 @@ class IdentifiedPage:
     """None when only the printed sheet id could be read."""
     layout: Layout | None = field(repr=False)
     via: str
-    """``qr`` or ``text``."""
+    """``qr``, ``sibling`` (its code matches a sheet read in the run) or ``text``."""
     seconds: float = field(default=0.0, compare=False)
 
 
@@ -101,163 +104,163 @@ class Identifier:
     """Identifies the pages of one scan run.
 
     It remembers, per page index and paper size, the QR region last read and tries it first
-    (a run is mostly sheets of one layout).
+    (a run is mostly sheets of one layout); the payload read for each sheet, to match a page
+    whose own code will not decode (:data:`SIBLING_MAX_DISAGREEMENT`); and the pages held
+    until such a sheet is read.
     """
 
     def __init__(self) -> None:
         self._last_region: dict[tuple[int, float, float], Region] = {}
+        self._payloads: dict[str, str] = {}
+        """A QR text read for each sheet of the run, by sheet id, the latest last."""
+        self._held: list[_Held] = []
+        self._failed: list[ScanError] = []
+        """Held pages claimed by a sheet whose registration on its paper then failed."""
 
     def decode_qr(self, page: RegisteredPage) -> str | None:
         """The QR text of a registered page, or None: zxing-cpp on each candidate region
-        warped upright, then its modules sampled on their grid (:func:`read_qr_grid`), then
-        zxing-cpp on the whole page."""
+        warped upright, then its modules sampled on the layout's grid
+        (:func:`read_qr_grid`), then on a grid fitted to the code
+        (:func:`read_fitted_region`), then zxing-cpp on the whole page."""
         key = (page.page_index, page.page_w_mm, page.page_h_mm)
         last = self._last_region.get(key)
         regions = sorted(_regions(*key, "qr"), key=lambda region: region != last)
-        for region in regions:
-            gray = _warp_red(page, region, k.QR_GRID_PX_PER_MM)
-            text = read_qr(gray)
-            if text is None:
-                text = read_qr_grid(gray, region)
-            if text is not None:
-                self._last_region[key] = region
-                return text
+        for fitted in (False, True):
+            for region in regions:
+                gray = warp_red(page, region, k.QR_GRID_PX_PER_MM)
+                if fitted:
+                    text = read_fitted_region(page, region, likely_versions(gray, region))
+                else:
+                    text = read_qr(gray) or read_qr_grid(gray, region)
+                if text is not None:
+                    self._last_region[key] = region
+                    return text
         image = page.image
         return read_qr(image if image.ndim == 2 else cast(GreyImage, cv2.cvtColor(
             image, cv2.COLOR_BGR2GRAY)))
 
     def identify(self, page: RegisteredPage) -> IdentifiedPage:
-        """Identify one registered page; raises a :class:`ScanError` naming the file and
+        """Identify one registered page: by its QR code, a sheet of the run its modules
+        match, or its printed sheet id; raises a :class:`ScanError` naming the file and
         page."""
+        found = self.identify_or_hold(page)
+        if found is not None:
+            return found
+        return self._by_printed_id(self._held.pop())
+
+    def identify_or_hold(self, page: RegisteredPage) -> IdentifiedPage | None:
+        """The page identified by its QR code or as a page of a sheet read earlier in the
+        run; None when neither holds (the page is held: :meth:`claim_held`,
+        :meth:`finish_held`). Raises a :class:`ScanError` naming the file and page when its
+        code is no pulka identity."""
         start = time.perf_counter()
-        text = self.decode_qr(page)
+        text, via = self.decode_qr(page), "qr"
         if text is None:
-            sheet_id = _printed_id_or_refuse(page)
-            log.info("%s: QR unreadable, printed sheet id %s", page.label, sheet_id)
-            return IdentifiedPage(page, sheet_id, None, None, "text",
-                                  time.perf_counter() - start)
+            held = _Held(page, start)
+            text, via = self._match_sibling(held), "sibling"
+            if text is None:
+                self._held.append(held)
+                return None
+        return self._identified(page, text, via, start)
+
+    def claim_held(self) -> list[IdentifiedPage]:
+        """The held pages whose modules match a sheet read since they were held."""
+        claimed, still = [], []
+        for held in self._held:
+            text = self._match_sibling(held)
+            if text is None:
+                still.append(held)
+                continue
+            try:
+                claimed.append(self._identified(held.page, text, "sibling", held.start))
+            except ScanError as error:
+                self._failed.append(error)
+        self._held = still
+        return claimed
+
+    def _identified(self, page: RegisteredPage, text: str, via: str, start: float
+                    ) -> IdentifiedPage:
+        """The page identified by the QR text ``text`` (which is remembered for its sheet),
+        registered on its layout's paper (:func:`_on_paper`)."""
         identity, layout = _identity_of(text, page)
+        page = _on_paper(page, layout)
         if identity.page != page.page_index:
             log.warning("%s: QR says page %d, markers page %d; trusting the markers",
                         page.label, identity.page + 1, page.page_index + 1)
+        self._payloads.pop(identity.sheet_id, None)
+        self._payloads[identity.sheet_id] = text
+        if via == "sibling":
+            log.info("%s: QR undecodable, its modules match sheet %s", page.label,
+                     identity.sheet_id)
         return IdentifiedPage(page, identity.sheet_id, identity.for_page(page.page_index),
-                              layout, "qr", time.perf_counter() - start)
+                              layout, via, time.perf_counter() - start)
+
+    def finish_held(self) -> list[IdentifiedPage | ScanError]:
+        """The pages still held at the end of the run, each identified by its printed sheet
+        id or refused (:class:`NoSheetFound` naming the file and page and what to do), and
+        the errors of held pages claimed since."""
+        out: list[IdentifiedPage | ScanError] = list(self._failed)
+        for held in self._held:
+            try:
+                out.append(self._by_printed_id(held))
+            except ScanError as error:
+                out.append(error)
+        self._held, self._failed = [], []
+        return out
+
+    def _match_sibling(self, held: _Held) -> str | None:
+        """The QR text this page would carry as a page of a sheet of the run whose modules
+        it matches (the latest read first; each sheet tried once a page), or None."""
+        page = held.page
+        for sheet_id, payload in reversed(list(self._payloads.items())):
+            if sheet_id in held.tried:
+                continue
+            held.tried.add(sheet_id)
+            try:
+                identity = from_qr_payload(payload).for_page(page.page_index)
+            except IdentityError:
+                continue
+            text = to_qr_payload(identity)
+            version = payload_code(text, sheet_id)[0]
+            for region in _regions(page.page_index, page.page_w_mm, page.page_h_mm, "qr"):
+                read = held.modules(region, version)
+                if read is not None and disagreement(read, text, sheet_id) <= \
+                        SIBLING_MAX_DISAGREEMENT:
+                    return text
+        return None
+
+    @staticmethod
+    def _by_printed_id(held: _Held) -> IdentifiedPage:
+        """A held page identified by its printed sheet id, or :class:`NoSheetFound`."""
+        sheet_id = _printed_id_or_refuse(held.page)
+        log.info("%s: QR unreadable, printed sheet id %s", held.page.label, sheet_id)
+        return IdentifiedPage(held.page, sheet_id, None, None, "text",
+                              time.perf_counter() - held.start)
+
+
+@dataclass
+class _Held:
+    """A page whose QR code would not decode: its modules as read for a code of each
+    version in each region (sampled once), and the sheets it was compared with."""
+
+    page: RegisteredPage
+    start: float
+    read: dict[tuple[Region, int], Mask | None] = field(default_factory=dict)
+    tried: set[str] = field(default_factory=set)
+
+    def modules(self, region: Region, version: int) -> Mask | None:
+        """The page's modules read for a code of ``version`` in ``region``, or None when
+        its finder patterns are not there."""
+        key = (region, version)
+        if key not in self.read:
+            grid = fit_grid(warp_fit(self.page, region), region, version)
+            self.read[key] = None if grid is None else decide_modules(grid)
+        return self.read[key]
 
 
 def identify(page: RegisteredPage) -> IdentifiedPage:
     """Identify one page on its own, with no run to remember its regions."""
     return Identifier().identify(page)
-
-
-def read_qr(gray: GreyImage) -> str | None:
-    """The text of the QR code zxing-cpp finds in a grey image (its bytes as UTF-8), or
-    None."""
-    return _utf8_text(zxingcpp.read_barcodes(gray, formats=QR_FORMAT))
-
-
-def read_qr_grid(gray: GreyImage, region: Region) -> str | None:
-    """The QR text read module by module where the layout puts the code, or None.
-
-    ``gray`` is the region (the code and its quiet zone of
-    :data:`forms.render.sheet.QR_QUIET_MODULES`) warped upright at :data:`QR_GRID_PX_PER_MM`.
-    The extent of its ink gives the code's side and so its likely version (a region whose ink
-    is not square, :data:`QR_GRID_MAX_SIDE_MISMATCH`, holds no whole code). A version is
-    taken when its timing patterns (row and column 6) read as they must. A module is dark
-    when its centre is darker than the mean of the :data:`QR_GRID_LOCAL_MODULES` square of
-    modules around it (a photo's light falls unevenly); zxing-cpp decodes the modules drawn
-    clean (:func:`_text_of_modules`), else the same from the region unsharp-masked (a blurred
-    photo).
-    """
-    scale = k.QR_GRID_PX_PER_MM
-    _, binary = cv2.threshold(cv2.blur(gray, (3, 3)), 0, 255,
-                              cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
-    rows = np.flatnonzero(binary.mean(axis=1) > 255 * k.QR_GRID_MIN_INK_FRACTION)
-    cols = np.flatnonzero(binary.mean(axis=0) > 255 * k.QR_GRID_MIN_INK_FRACTION)
-    if len(rows) < 2 or len(cols) < 2:
-        return None
-    height, width = rows[-1] - rows[0] + 1, cols[-1] - cols[0] + 1
-    if abs(height - width) > QR_GRID_MAX_SIDE_MISMATCH * max(height, width):
-        return None  # not a square code: the other region of the page (a cut-off code)
-    side_mm = (height + width) / 2 / scale
-    if side_mm >= region.w_mm:
-        return None
-    # side = w * n / (n + 2 quiet) for n = 17 + 4 version modules
-    modules = 2 * QR_QUIET_MODULES * side_mm / (region.w_mm - side_mm)
-    estimate = round((modules - 17) / 4)
-    for version in (estimate, estimate - 1, estimate + 1):
-        if not 1 <= version <= 40:
-            continue
-        n = 17 + 4 * version
-        step_px = region.w_mm / (n + 2 * QR_QUIET_MODULES) * scale
-        centres = ((np.arange(n) + QR_QUIET_MODULES + 0.5) * step_px - 0.5).astype(np.float32)
-        map_x, map_y = np.meshgrid(centres, centres)
-        dark = _dark_modules(cast(GreyImage, cv2.remap(gray, map_x, map_y, cv2.INTER_LINEAR)))
-        timing = np.arange(8, n - 8)
-        wrong = np.count_nonzero(dark[6, timing] != (timing % 2 == 0)) + \
-            np.count_nonzero(dark[timing, 6] != (timing % 2 == 0))
-        if wrong > k.QR_GRID_MAX_TIMING_ERRORS_FRACTION * 2 * len(timing):
-            continue
-        text = _text_of_modules(dark)
-        if text is None:
-            sharp = cv2.addWeighted(gray, 1 + k.QR_SHARPEN_AMOUNT,
-                                    cv2.GaussianBlur(gray, (0, 0), k.QR_SHARPEN_SIGMA_PX),
-                                    -k.QR_SHARPEN_AMOUNT, 0)
-            text = _text_of_modules(_dark_modules(cast(GreyImage, cv2.remap(
-                sharp, map_x, map_y, cv2.INTER_LINEAR))))
-        return text
-    return None
-
-
-def _text_of_modules(dark: Mask) -> str | None:
-    """zxing-cpp's reading of modules (True = dark) drawn as a clean black-and-white code,
-    :data:`QR_PURE_MODULE_PX` pixels a module, with its quiet zone."""
-    pure = np.where(dark, 0, 255).astype(np.uint8)
-    pure = np.pad(pure, QR_QUIET_MODULES, constant_values=255)
-    pure = np.repeat(np.repeat(pure, QR_PURE_MODULE_PX, axis=0), QR_PURE_MODULE_PX, axis=1)
-    return _utf8_text(zxingcpp.read_barcodes(pure, formats=QR_FORMAT,
-                                             is_pure=True, try_rotate=False, try_invert=False,
-                                             try_downscale=False))
-
-
-def _utf8_text(barcodes: list[zxingcpp.Barcode]) -> str | None:
-    """The bytes of the first valid code that holds UTF-8 text, decoded; None when none does
-    (a pulka payload is UTF-8 with no ECI header, which zxing-cpp's own text would guess at)."""
-    for barcode in barcodes:
-        if not barcode.valid or not barcode.bytes:
-            continue
-        try:
-            return barcode.bytes.decode("utf-8")
-        except UnicodeDecodeError:
-            continue
-    return None
-
-
-def _warp_red(page: RegisteredPage, region: Region, scale: float) -> GreyImage:
-    """The red channel (:func:`content_channel`) of ``region`` warped upright at ``scale``:
-    the same pixels as the colour warp's red channel, warped from the red channel of only the
-    image pixels the region covers (and :data:`WARP_CROP_PAD_PX` around), a third of the
-    cost of warping all three channels."""
-    image = page.image
-    to_image = page.homography if page.affine is None else page.affine
-    x, y, w, h = region.x_mm, region.y_mm, region.w_mm, region.h_mm
-    corners = np.array([[x, y, 1], [x + w, y, 1], [x, y + h, 1], [x + w, y + h, 1]],
-                       np.float64) @ to_image.T
-    corners = corners[:, :2] / corners[:, 2:]
-    pad = WARP_CROP_PAD_PX
-    x0, y0 = (max(int(np.floor(v)) - pad, 0) for v in corners.min(axis=0))
-    x1 = min(int(np.ceil(corners[:, 0].max())) + pad + 1, image.shape[1])
-    y1 = min(int(np.ceil(corners[:, 1].max())) + pad + 1, image.shape[0])
-    if x1 <= x0 or y1 <= y0:  # the region lies off the image: warp it all (the border)
-        return content_channel(page.warp(x, y, w, h, scale))
-    shift = np.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0], [0.0, 0.0, 1.0]])
-    return page.rebased(shift, content_channel(image[y0:y1, x0:x1])).warp(x, y, w, h, scale)
-
-
-def _dark_modules(values: GreyImage | Floats) -> Mask:
-    """Modules darker than the mean of the modules around them (True = dark)."""
-    values = values.astype(np.float32)
-    side = k.QR_GRID_LOCAL_MODULES
-    return values < cast(Floats, cv2.blur(values, (side, side), borderType=cv2.BORDER_REFLECT))
 
 
 def read_printed_id(page: RegisteredPage) -> str | None:
@@ -272,6 +275,18 @@ def read_printed_id(page: RegisteredPage) -> str | None:
         if text:
             return text
     return None
+
+
+def _on_paper(page: RegisteredPage, layout: Layout) -> RegisteredPage:
+    """The page registered on its layout's paper size: the markers' best fit alone can take
+    A4 for Letter on a far photo (a homography maps either frame's corners close enough)."""
+    size = layout.page_of(page.page_index)
+    if (size.w_mm, size.h_mm) == (page.page_w_mm, page.page_h_mm):
+        return page
+    log.info("%s: registered as %g x %g mm, its layout's paper is %g x %g mm: registered "
+             "again", page.label, page.page_w_mm, page.page_h_mm, size.w_mm, size.h_mm)
+    return register(PageImage(page.source, page.index_in_file, page.image),
+                    paper=(size.w_mm, size.h_mm))
 
 
 def _identity_of(text: str, page: RegisteredPage) -> tuple[SheetIdentity, Layout]:

@@ -118,7 +118,9 @@ def check_quality(reg: RegisteredPage, frame: Frame) -> RegisteredPage:
     page when it is too coarse, folded or blurred to read (limits in :mod:`scanner.constants`)."""
     label, warnings = reg.label, list[str]()
     if reg.px_per_mm < k.MIN_PX_PER_MM:
-        raise PoorQuality(said("too_coarse", dpi=round(reg.px_per_mm * 25.4)), reg.source,
+        raise PoorQuality(said("too_coarse", page=reg.page_index + 1,
+                               dpi=round(reg.px_per_mm * 25.4),
+                               need=round(k.MIN_PX_PER_MM * 25.4)), reg.source,
                           reg.index_in_file, advice=said("closer"))
     if reg.px_per_mm < k.WARN_PX_PER_MM:
         warnings.append(said("low_dpi", where=label, dpi=round(reg.px_per_mm * 25.4)))

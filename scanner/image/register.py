@@ -332,8 +332,12 @@ def _without_lens(image: Image, found: dict[int, Floats], frame: Frame, hom: Dou
             barrel, bent, err)
 
 
-def register(page: PageImage) -> RegisteredPage:
-    """Register one page image; raises NoSheetFound or PoorQuality naming the file and page."""
+def register(page: PageImage, paper: tuple[float, float] | None = None) -> RegisteredPage:
+    """Register one page image; raises NoSheetFound or PoorQuality naming the file and page.
+
+    The page size whose markers fit best is taken, or ``paper`` (width, height in mm) when
+    given: the size the sheet's identity says (on a far photo the markers' corners are too
+    coarse to tell A4 from Letter)."""
     t0 = time.perf_counter()
     label = page.label
     levels = halvings(page.image)
@@ -347,7 +351,7 @@ def register(page: PageImage) -> RegisteredPage:
         log.warning("%s: markers of pages %s; reading page %d", label,
                     ", ".join(str(p + 1) for p in pages), page_index + 1)
         found = {i: c for i, c in found.items() if i // 4 == page_index}
-    frames = page_frames(page_index)
+    frames = tuple(f for f in page_frames(page_index) if paper in (None, f[:2]))
     if not frames:
         raise NoSheetFound(said("unknown_page", page=page_index + 1), page.source,
                            page.index_in_file)

@@ -11,10 +11,11 @@ import pytest
 from forms.identity import to_qr_payload
 from forms.model import Region
 from scanner import constants as k
-from scanner.image import identify
-from scanner.image.identify import Identifier, _regions, _warp_red, read_qr, read_qr_grid
+from scanner.image import qr_region
+from scanner.image.identify import Identifier, _regions
 from scanner.image.load import PageImage
 from scanner.image.pixels import content_channel
+from scanner.image.qr_region import read_qr, read_qr_grid, warp_red
 from scanner.image.register import RegisteredPage, register
 from tests.scanner.synth import coarse_photo, identity_for, page_bgr, photo
 
@@ -31,7 +32,7 @@ def test_zxing_and_the_grid_read_the_region_the_code_is_in(players: int, page: i
     want = to_qr_payload(identity_for(players).for_page(page))
     read = []
     for region in _regions_of(reg):
-        gray = _warp_red(reg, region, k.QR_GRID_PX_PER_MM)
+        gray = warp_red(reg, region, k.QR_GRID_PX_PER_MM)
         read.append((read_qr(gray), read_qr_grid(gray, region)))
     assert (want, want) in read and all(pair in ((None, None), (want, want)) for pair in read)
 
@@ -39,7 +40,7 @@ def test_zxing_and_the_grid_read_the_region_the_code_is_in(players: int, page: i
 def test_grid_reads_a_blurred_photo() -> None:
     image = cv2.GaussianBlur(photo(page_bgr(3, 1), 0, seed=5), (0, 0), 1.6)
     reg = register(PageImage(Path("p.jpg"), 0, image))
-    read = [read_qr_grid(_warp_red(reg, r, k.QR_GRID_PX_PER_MM), r) for r in _regions_of(reg)]
+    read = [read_qr_grid(warp_red(reg, r, k.QR_GRID_PX_PER_MM), r) for r in _regions_of(reg)]
     assert to_qr_payload(identity_for(3).for_page(1)) in read
 
 
@@ -48,7 +49,7 @@ def test_a_coarse_phone_photo_reads_on_the_grid() -> None:
     # module lies, so it reads where a detector has to find the code first
     reg = register(PageImage(Path("photo.jpg"), 0, coarse_photo(3, 0, seed=0)))
     want = to_qr_payload(identity_for(3).for_page(0))
-    read = [read_qr_grid(_warp_red(reg, r, k.QR_GRID_PX_PER_MM), r) for r in _regions_of(reg)]
+    read = [read_qr_grid(warp_red(reg, r, k.QR_GRID_PX_PER_MM), r) for r in _regions_of(reg)]
     assert want in read
     assert Identifier().decode_qr(reg) == want
 
@@ -67,7 +68,7 @@ def test_red_warp_of_the_covered_pixels_is_the_colour_warps_red_channel(turns: i
     for region in regions:
         want = content_channel(reg.warp(region.x_mm, region.y_mm, region.w_mm, region.h_mm,
                                         10.0))
-        assert np.array_equal(_warp_red(reg, region, 10.0), want), region
+        assert np.array_equal(warp_red(reg, region, 10.0), want), region
 
 
 def test_a_region_whose_ink_is_not_square_is_given_up(monkeypatch: pytest.MonkeyPatch
@@ -77,11 +78,11 @@ def test_a_region_whose_ink_is_not_square_is_given_up(monkeypatch: pytest.Monkey
     reg = register(PageImage(Path("p.jpg"), 0, page_bgr(3, 0)))
     lower, upper = sorted(_regions_of(reg), key=lambda region: -region.y_mm)
     scale = k.QR_GRID_PX_PER_MM
-    assert read_qr_grid(_warp_red(reg, lower, scale), lower) == to_qr_payload(
+    assert read_qr_grid(warp_red(reg, lower, scale), lower) == to_qr_payload(
         identity_for(3).for_page(0))
 
     def no_modules(values: np.ndarray) -> np.ndarray:
         raise AssertionError("modules read in a region holding no whole code")
 
-    monkeypatch.setattr(identify, "_dark_modules", no_modules)
-    assert read_qr_grid(_warp_red(reg, upper, scale), upper) is None
+    monkeypatch.setattr(qr_region, "_dark_modules", no_modules)
+    assert read_qr_grid(warp_red(reg, upper, scale), upper) is None

@@ -33,8 +33,9 @@ def test_a_photo_at_90_dpi_is_registered_with_a_warning() -> None:
 def test_a_photo_below_the_floor_is_refused_naming_its_page() -> None:
     image = cv2.resize(coarse_photo(3, 1, seed=3, dpi=90), None, fx=0.75, fy=0.75,
                        interpolation=cv2.INTER_AREA)
-    with pytest.raises(PoorQuality, match=r"far.jpg, page 2: .* dpi.*photograph the sheet "
-                                          r"closer"):
+    with pytest.raises(PoorQuality, match=r"^far.jpg, page 2: page 2 of the sheet is only "
+                                          r"\d+ dpi, too coarse to read \(its handwriting "
+                                          r"needs 79\); take the photo closer"):
         register(PageImage(Path("far.jpg"), 1, image))
 
 

@@ -1,0 +1,127 @@
+"""Pages photographed from afar (the training part's phone-distant capture, 75-120 dpi): the QR
+code read on a grid fitted to its own patterns; a page whose code will not decode joins the
+sheet of the run its modules match, and only that sheet."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from forms.identity import SheetIdentity, to_qr_payload
+from forms.layout import build_layout
+from forms.qr import qr_modules
+from forms.render.raster import render_pages
+from forms.render.sheet import QR_QUIET_MODULES, SheetRequest, render_pdf_bytes
+from samplegen.capture import capture
+from scanner.image.identify import Identifier
+from scanner.image.load import PageImage
+from scanner.image.register import register
+from scanner.pipeline import scan_paths
+from scanner.results import SheetScan
+from tests.scanner.synth import DPI, PX_PER_MM, identity_for, page_bgr
+
+OTHER_SHEET_ID = "R2-T07-D0C3EF"
+
+
+def far_photo(page: int, seed: int) -> np.ndarray:
+    """Page ``page`` of the 3-player test sheet as the phone-distant capture takes it (BGR,
+    through JPEG)."""
+    rgb = cv2.cvtColor(page_bgr(3, page), cv2.COLOR_BGR2RGB)
+    shot = capture("phone-distant", rgb, DPI, random.Random(seed))
+    _, jpeg = cv2.imencode(".jpg", cv2.cvtColor(shot.image, cv2.COLOR_RGB2BGR),
+                           [cv2.IMWRITE_JPEG_QUALITY, shot.jpeg_quality or 90])
+    return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+
+
+@pytest.mark.parametrize("page, seed", [(1, 4), (1, 19)])
+def test_a_far_photos_code_is_read(page: int, seed: int) -> None:
+    # 93 and 121 dpi: the code's 0.39 mm modules are 1.4-1.9 pixels, and the registration
+    # alone puts them up to a module off
+    reg = register(PageImage(Path("far.jpg"), 0, far_photo(page, seed)))
+    assert reg.px_per_mm * 25.4 < 125
+    assert Identifier().decode_qr(reg) == to_qr_payload(identity_for(3).for_page(page))
+
+
+def _sheet_page(identity: SheetIdentity, page: int) -> np.ndarray:
+    pdf = render_pdf_bytes([SheetRequest(build_layout(3), identity, "ru")])
+    rgb = next(render_pages(pdf, DPI, pages=[page]))
+    return cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)
+
+
+def _spoil_code(image: np.ndarray, identity: SheetIdentity, page: int, share: float,
+                seed: int) -> np.ndarray:
+    """The page with ``share`` of its code's modules (finders spared) turned over, so that
+    no reader decodes it, and its printed sheet id wiped out."""
+    layout = build_layout(3)
+    region = next(r for r in layout.qr if r.page == page)
+    dark = np.array(qr_modules(to_qr_payload(identity.for_page(page))))
+    n = len(dark)
+    step = region.w_mm / (n + 2 * QR_QUIET_MODULES) * PX_PER_MM
+    rng = np.random.default_rng(seed)
+    out = image.copy()
+    for row, col in zip(*np.nonzero(rng.random((n, n)) < share), strict=True):
+        if min(row, col) < 8 or (row < 8 and col >= n - 8) or (col < 8 and row >= n - 8):
+            continue  # a finder pattern
+        x = round(region.x_mm * PX_PER_MM + (QR_QUIET_MODULES + col) * step)
+        y = round(region.y_mm * PX_PER_MM + (QR_QUIET_MODULES + row) * step)
+        tone = 255 if dark[row, col] else 0
+        out[y:y + round(step), x:x + round(step)] = tone
+    for text in layout.sheet_id_text:
+        if text.page == page:
+            x0, y0 = round((text.x_mm - 10) * PX_PER_MM), round((text.y_mm - 2) * PX_PER_MM)
+            x1 = round((text.x_mm + text.w_mm + 10) * PX_PER_MM)
+            y1 = round((text.y_mm + text.h_mm + 2) * PX_PER_MM)
+            out[y0:y1, x0:x1] = 255
+    return out
+
+
+def test_a_page_whose_code_will_not_decode_joins_the_sheet_read_after_it(
+        tmp_path: Path) -> None:
+    # the first page's code has a fifth of its modules wrong and no printed id left: it is
+    # held until the sheet's next page is read, then matched by its modules
+    identity = identity_for(3)
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "page-0.png"), _spoil_code(page_bgr(3, 0), identity, 0, 0.2, 1))
+    for page in (1, 2):
+        cv2.imwrite(str(folder / f"page-{page}.png"), page_bgr(3, page))
+    outcomes = list(scan_paths([folder], tmp_path / "out"))
+    assert [type(o) for o in outcomes] == [SheetScan], outcomes
+    scan = outcomes[0]
+    assert isinstance(scan, SheetScan)
+    assert scan.sheet_id == identity.sheet_id and not scan.missing_pages
+
+
+def test_a_spoilt_page_of_another_sheet_is_not_claimed() -> None:
+    # the same layout, rules and names, another sheet id: its code agrees on the modules that
+    # do not depend on the id, and on about half of those that do
+    ours, other = identity_for(3), replace(identity_for(3), sheet_id=OTHER_SHEET_ID)
+    identifier = Identifier()
+    spoilt = _spoil_code(_sheet_page(other, 1), other, 1, 0.15, 2)
+    assert identifier.identify_or_hold(register(PageImage(Path("x.png"), 0, spoilt))) is None
+    assert identifier.identify_or_hold(register(PageImage(Path("a.png"), 0, page_bgr(3, 0))))
+    assert identifier.claim_held() == []
+    own = _spoil_code(page_bgr(3, 2), ours, 2, 0.15, 3)
+    found = identifier.identify_or_hold(register(PageImage(Path("b.png"), 0, own)))
+    assert found is not None and found.via == "sibling"
+    assert found.identity == ours.for_page(2)
+    assert identifier.identify_or_hold(register(PageImage(Path("y.png"), 0,
+                                                          _sheet_page(other, 0)))) is not None
+    claimed = identifier.claim_held()
+    assert [(p.page.source, p.identity) for p in claimed] == [(Path("x.png"),
+                                                               other.for_page(1))]
+
+
+@pytest.mark.parametrize("seed", [2, 33])
+def test_a_far_photo_is_registered_on_the_paper_its_identity_names(seed: int) -> None:
+    # at 115-118 dpi the markers' corners fit a Letter frame better than the A4 one printed;
+    # the QR code's layout says A4, and the page is registered again on it
+    reg = register(PageImage(Path("far.jpg"), 0, far_photo(0, seed)))
+    found = Identifier().identify(reg)
+    assert found.identity == identity_for(3).for_page(0)
+    assert (found.page.page_w_mm, found.page.page_h_mm) == (210.0, 297.0)
