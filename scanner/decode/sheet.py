@@ -32,6 +32,7 @@ from scanner.decode.deal_logs import DealLogs
 from scanner.decode.deals import RowCandidate, RowEvidence, decode_row, other_splits
 from scanner.decode.faint import LOST_NOTE, faint_entries, lost_ink_problem
 from scanner.decode.legality import verdicts
+from scanner.decode.presence import entries_present, row_notes, rows_required
 from scoring.columns import Column, sheet_columns
 from scoring.record import FORMAT
 from scoring.rules import RuleSet
@@ -166,9 +167,14 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
                       _unchecked_digits(logs, candidates[i], picks, i), ranking.gaps[i])
         for i in range(len(candidates))])
     sheet = logs.sheet(picks, len(picks))
-    entries = {column: tuple(decode_column(cells, sheet.column(column) if sheet else (),
-                                           column_ceiling(column, evidence.rules)))
-               for column, cells in evidence.columns.items()}
+    entries = {}
+    for column, cells in evidence.columns.items():
+        expected = sheet.column(column) if sheet else ()
+        entries[column] = tuple(entries_present(cells, decode_column(
+            cells, expected, column_ceiling(column, evidence.rules)), expected))
+    notes = row_notes(evidence.rows, rows, rows_required(evidence.columns, sheet))
+    rows = tuple(replace(row, status="doubtful", confidence=0.0, note=note) if note else row
+                 for row, note in zip(rows, notes, strict=True))
     if evidence.faint and set(evidence.faint) >= set(evidence.seats):
         rows = tuple(replace(row, status="doubtful", confidence=0.0, note=LOST_NOTE.format(
             who="every seat's")) if row.status == "empty" else row for row in rows)
