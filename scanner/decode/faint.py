@@ -1,37 +1,97 @@
-"""Writers whose ink the image lost: their empty fields made *doubtful*, and the sheet told why.
+"""Writers whose ink the image lost: their empty fields made *doubtful*, the page named in the
+sheet's problems with what to do, and a sheet whose every writer's ink is lost refused.
 
 Each seat writes the ten digits of its calibration strip before the game
-(:class:`forms.model.CalibrationCell`). A strip read as nearly blank says that seat's ink did
-not reach the image (faint pencil thresholded away by a black-and-white scan), or that the seat
-skipped it: either way nothing read empty in that seat's columns may pass as *empty* unseen.
-When every seat's strip is lost the deal rows' ink (kept by one of them) is taken as lost too.
+(:class:`forms.model.CalibrationCell`). A strip whose ink is thin and does not read as its own
+digits says that seat's ink did not reach the image (faint pencil thresholded away by a
+black-and-white scan, whose strokes break into dots), or that the seat skipped it: either way
+nothing read empty in that seat's columns may pass as *empty* unseen. When every seat's strip
+is lost nothing on the sheet can be trusted (the deal rows' writer is one of them): the sheet
+is refused, naming the page, with the advice to scan it in grey or colour.
 """
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from pathlib import Path
 
 from scanner.decode.columns import EntryDecision
+from scanner.errors import PoorQuality
 from scoring.columns import Column
 
+FAINT_STRIP_INK = 0.1
+"""A seat's calibration strip whose cells' median ink (their strokes' pixels over the box's
+interior) is under this ... (TRAINING part: every strip of a grey, colour or
+black-and-white capture of a pen, and of pencil in grey or colour, 0.16 or more; pencil and
+blue ballpoint thresholded to black and white, 0.00-0.06) ..."""
+FAINT_STRIP_READ = 8
+"""... and fewer of whose ten digits than this read as themselves is *faint* (TRAINING part:
+every strip not thresholded away reads 8 to 10; those thresholded away 0 to 7). A legible
+thin pen keeps its strip read, so a thin stroke alone is not taken for lost ink."""
 LOST_NOTE = ("nothing read, but {who} calibration digits are missing from the image too: "
              "the ink may be too faint for this scan")
 
 
-def lost_ink_problem(faint: Sequence[str], seats: Sequence[str]) -> tuple[str, ...]:
-    """The sheet's problem for the seats whose calibration strip reads blank (none: none).
+@dataclass(frozen=True)
+class StripCell:
+    """One cell of a seat's calibration strip as read: the digit printed above it, its ink
+    (strokes' pixels over the box's interior) and the recognizer's 11 probabilities."""
+
+    digit: int
+    ink: float
+    probabilities: Sequence[float]
+
+
+def faint_seats(strips: Mapping[str, Sequence[StripCell]]) -> tuple[str, ...]:
+    """The seats whose calibration strip is lost from the image (:data:`FAINT_STRIP_INK`,
+    :data:`FAINT_STRIP_READ`).
+
+    >>> three = [StripCell(d, 0.02, [0.0] * 10 + [1.0]) for d in range(10)]
+    >>> faint_seats({"A": three})
+    ('A',)
+    """
+    return tuple(seat for seat, cells in strips.items() if cells
+                 and statistics.median(c.ink for c in cells) < FAINT_STRIP_INK
+                 and sum(_reads_as_itself(c) for c in cells) < FAINT_STRIP_READ)
+
+
+def _reads_as_itself(cell: StripCell) -> bool:
+    p = cell.probabilities
+    return max(range(len(p)), key=p.__getitem__) == cell.digit
+
+
+def refuse_if_all_lost(faint: Sequence[str], seats: Sequence[str], source: Path | None,
+                       page: int | None) -> None:
+    """Raise :class:`~scanner.errors.PoorQuality` naming the calibration strips' page when
+    every seat's strip is lost: nothing written on the sheet reached the image."""
+    if faint and set(faint) >= set(seats):
+        raise PoorQuality("every seat's calibration digits are nearly blank in the image: the "
+                          "writing is too faint for this capture (pencil on a black-and-white "
+                          "scan), so nothing on the sheet can be read", source, page,
+                          advice="scan the sheet again in grey or colour")
+
+
+def lost_ink_problem(faint: Sequence[str], seats: Sequence[str], where: str = ""
+                     ) -> tuple[str, ...]:
+    """The sheet's problem for the seats whose calibration strip is lost (none: none),
+    naming ``where`` the strips are (file and page).
 
     >>> lost_ink_problem(["A"], ["A", "B", "C"])[0][:60]
     "seat A's calibration digits are nearly blank in the image: i"
+    >>> lost_ink_problem(["A", "B", "C"], ["A", "B", "C", "D"], "p.png, page 1")[0][:50]
+    "p.png, page 1: seat A's, seat B's and seat C's cal"
     """
     if not faint:
         return ()
+    named = [f"seat {s}'s" for s in faint]
     who = "every seat's" if set(faint) >= set(seats) else \
-        " and ".join(f"seat {s}'s" for s in faint)
-    return (f"{who} calibration digits are nearly blank in the image: if they were written, "
-            "the ink is too faint for this capture (pencil on a black-and-white scan); scan "
-            "the sheet again in grey or colour. Its fields read empty are marked doubtful",)
+        " and ".join([", ".join(named[:-1]), named[-1]] if len(named) > 1 else named)
+    return (f"{f'{where}: ' if where else ''}{who} calibration digits are nearly blank in the "
+            "image: if they were written, the ink is too faint for this capture (pencil on "
+            "a black-and-white scan); scan the sheet again in grey or colour. Their fields "
+            "read empty are marked doubtful",)
 
 
 def faint_entries(entries: Mapping[Column, Sequence[EntryDecision]], faint: Sequence[str]

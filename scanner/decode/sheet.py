@@ -98,7 +98,9 @@ class SheetEvidence:
     columns: Mapping[Column, tuple[EntryCells, ...]]
     names: Mapping[str, str] = field(default_factory=dict)
     faint: tuple[str, ...] = ()
-    """Seats whose calibration strip reads nearly blank (:mod:`scanner.decode.faint`)."""
+    """Seats whose calibration strip is lost from the image (:mod:`scanner.decode.faint`)."""
+    strip_page: str = ""
+    """The file and page of the calibration strips, as the sheet's problems name it."""
 
 
 @dataclass(frozen=True)
@@ -180,7 +182,7 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
             who="every seat's")) if row.status == "empty" else row for row in rows)
     return DecodedSheet(evidence.rules, evidence.seats, dict(evidence.names), rows,
                         faint_entries(entries, evidence.faint),
-                        lost_ink_problem(evidence.faint, evidence.seats))
+                        lost_ink_problem(evidence.faint, evidence.seats, evidence.strip_page))
 
 
 def _kept(options: list[RowCandidate]) -> list[RowCandidate]:
