@@ -176,7 +176,19 @@ INK_PEAK_SHARE = 0.45
 INK_MIN_CONTRAST = 0.12
 """... and than this share of the paper (paper grain, JPEG noise, a shadow's edge) ..."""
 INK_MIN_PEAK_CONTRAST = 0.2
-"""... in a window whose darkest ink reaches this share; a lighter window holds no ink."""
+"""... in a window whose darkest ink reaches this share of its paper where the page's printed
+borders show in the channel read (a border's remnant just off its band is about that dark) ..."""
+INK_MIN_PEAK_CONTRAST_DROPOUT = 0.15
+"""... or this share where the borders drop out (a colour capture): there nothing but
+writing is that dark, and a faint pencil in a photo reaches only 0.15-0.2 (chosen on the
+TRAINING part) ..."""
+INK_MIN_LOCAL_CONTRAST = 0.15
+"""... and this share of the paper right around it (within :data:`INK_LOCAL_PAPER_MM`);
+a lighter window holds no ink. Against the paper around each stroke a shadow's edge or a
+vignette across the window is no ink, however dark, while a stroke keeps its contrast."""
+INK_LOCAL_PAPER_MM = 1.5
+"""The paper right around a stroke: the lightest level within this square (a closing wider
+than any pen or pencil stroke, narrower than a shadow's edge)."""
 INK_STRETCH_TARGET = 0.85
 """A box's crop is stretched so its darkest ink reaches this darkness (a pencil as a pen) ..."""
 INK_STRETCH_MAX = 4.0

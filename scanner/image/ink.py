@@ -185,7 +185,10 @@ def window_ink(clean: GreyImage, bands: GreyImage | None, owners: Ints, boxes: I
     paper: Floats = np.maximum(light, 1).astype(np.float32)
     peak: Floats = (1.0 - darkest / paper).astype(np.float32)
     level = np.maximum(k.INK_PEAK_SHARE * peak, k.INK_MIN_CONTRAST)
-    level[peak < k.INK_MIN_PEAK_CONTRAST] = 1.0
+    # a faint stroke is told from a border's remnant only where the borders drop out
+    floor = k.INK_MIN_PEAK_CONTRAST if bands is not None else k.INK_MIN_PEAK_CONTRAST_DROPOUT
+    level[(peak < floor)
+          | (_local_peak(grey, interiors[0], px_per_mm) < k.INK_MIN_LOCAL_CONTRAST)] = 1.0
     faint = np.maximum(k.INK_FAINT_PEAK_SHARE * peak, k.INK_MIN_CONTRAST)
     ink = grey < (paper * (1.0 - faint))[:, None, None]
     strong = grey < (paper * (1.0 - level))[:, None, None]
@@ -202,6 +205,25 @@ def window_ink(clean: GreyImage, bands: GreyImage | None, owners: Ints, boxes: I
         out.append(BoxInk(shown[j], float(np.count_nonzero(own)) / area,
                           float(np.count_nonzero(own[a:b, c:d])) / area, float(paper[j])))
     return out
+
+
+def _local_peak(grey: GreyImage, interior: Ints, px_per_mm: float) -> Floats:
+    """Each window's darkest ink (:data:`~scanner.constants.INK_PEAK_PERCENTILE` of its
+    interior, rows ``a:b``, columns ``c:d``) as a share of the paper right around it: the
+    windows' closing over :data:`~scanner.constants.INK_LOCAL_PAPER_MM`, taken stacked (the
+    interiors lie further from a window's edge than the closing reaches)."""
+    n, hh, ww = grey.shape
+    side = max(3, round(k.INK_LOCAL_PAPER_MM * px_per_mm) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
+    paper = cv2.morphologyEx(grey.reshape(-1, ww), cv2.MORPH_CLOSE, kernel).reshape(n, hh, ww)
+    a, b, c, d = interior.tolist()
+    ratio = np.minimum(255.0 * grey[:, a:b:2, c:d:2]
+                       / np.maximum(paper[:, a:b:2, c:d:2], 1), 255.0).astype(np.uint8)
+    flat = ratio.reshape(n, -1)
+    (darkest,) = rank_values(flat, (int((100 - k.INK_PEAK_PERCENTILE) / 100
+                                        * (flat.shape[1] - 1)),))
+    local: Floats = (1.0 - darkest / 255.0).astype(np.float32)
+    return local
 
 
 def _windows(image: np.ndarray, origins: Ints, size: tuple[int, int]) -> np.ndarray:  # type: ignore[type-arg]
