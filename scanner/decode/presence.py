@@ -38,6 +38,10 @@ taken as lost deals: every deal but a rare one writes to two columns or more (a 
 whist, a mountain and a consolation), while a writer's correction adds an entry to one."""
 
 
+TOTALS_HOLD = "nothing read here, but the running totals hold"
+"""How the note of a row the running totals require begins."""
+
+
 class _Row(Protocol):
     """A row's decision as :func:`row_notes` needs it."""
 
@@ -137,7 +141,26 @@ def row_notes(evidence: Sequence[RowEvidence], decisions: Sequence[_Row],
             note = ("ink here, but it reads as no deal" if inked[k] else
                     "nothing read here, but a later row holds ink")
         elif k <= last_deal + required:
-            note = (f"nothing read here, but the running totals hold {required} more "
-                    f"deal{'s' if required > 1 else ''} than the deal log")
+            note = (f"{TOTALS_HOLD} {required} more deal{'s' if required > 1 else ''} than "
+                    "the deal log")
         notes.append(note)
     return notes
+
+
+def missing_rows_problem(evidence: Sequence[RowEvidence], notes: Sequence[str]
+                         ) -> tuple[str, ...]:
+    """The sheet's problem for the deal rows the running totals require but that read blank
+    (:func:`row_notes`), naming them as people count rows (from 1); none: none.
+
+    >>> rows = [RowEvidence(k, {}, {}) for k in range(3)]
+    >>> missing_rows_problem(rows, ["", TOTALS_HOLD + " 2 more deals", TOTALS_HOLD])[0][:36]
+    'deal rows 2-3 read blank, but the ru'
+    """
+    missing = [row.row + 1 for row, note in zip(evidence, notes, strict=True)
+               if note.startswith(TOTALS_HOLD)]
+    if not missing:
+        return ()
+    which = f"rows {missing[0]}-{missing[-1]}" if len(missing) > 1 else f"row {missing[0]}"
+    return (f"deal {which} read blank, but the running totals hold their deals: if they were "
+            "written, the ink is too faint for this capture; scan the sheet again in grey or "
+            "colour, or check them",)

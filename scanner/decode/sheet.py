@@ -32,7 +32,12 @@ from scanner.decode.deal_logs import DealLogs
 from scanner.decode.deals import RowCandidate, RowEvidence, decode_row, other_splits
 from scanner.decode.faint import LOST_NOTE, faint_entries, lost_ink_problem
 from scanner.decode.legality import verdicts
-from scanner.decode.presence import entries_present, row_notes, rows_required
+from scanner.decode.presence import (
+    entries_present,
+    missing_rows_problem,
+    row_notes,
+    rows_required,
+)
 from scoring.columns import Column, sheet_columns
 from scoring.record import FORMAT
 from scoring.rules import RuleSet
@@ -182,7 +187,8 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
             who="every seat's")) if row.status == "empty" else row for row in rows)
     return DecodedSheet(evidence.rules, evidence.seats, dict(evidence.names), rows,
                         faint_entries(entries, evidence.faint),
-                        lost_ink_problem(evidence.faint, evidence.seats, evidence.strip_page))
+                        lost_ink_problem(evidence.faint, evidence.seats, evidence.strip_page)
+                        + missing_rows_problem(evidence.rows, notes))
 
 
 def _kept(options: list[RowCandidate]) -> list[RowCandidate]:

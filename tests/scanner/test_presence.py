@@ -93,6 +93,10 @@ def test_deal_rows_whose_ink_was_lost_are_doubtful_where_the_totals_hold_them() 
     assert statuses[:deals - 2] == ["read"] * (deals - 2)
     assert statuses[deals - 2:deals] == ["doubtful", "doubtful"]
     assert "running totals hold" in decoded.rows[deals - 1].note
+    assert decoded.problems == (
+        f"deal rows {deals - 1}-{deals} read blank, but the running totals hold their deals: "
+        "if they were written, the ink is too faint for this capture; scan the sheet again in "
+        "grey or colour, or check them",)
     assert set(statuses[deals + 2:]) == {"empty"}
 
 
