@@ -27,7 +27,7 @@ from scanner import constants as k
 from scanner.arrays import Floats, GreyImage
 from scanner.decode.columns import EntryCells
 from scanner.decode.deals import RowEvidence
-from scanner.decode.faint import StripCell, faint_seats, refuse_if_all_lost
+from scanner.decode.faint import StripCell, faint_seats, refuse_if_all_lost, rows_lost
 from scanner.decode.sheet import SheetEvidence
 from scanner.digits.adaptation import WriterAdaptation
 from scanner.digits.normalize import normalize_cells
@@ -220,9 +220,12 @@ def sheet_evidence(identity: SheetIdentity, layout: Layout,
     faint = faint_seats(strips)
     refuse_if_all_lost(faint, identity.seats, page.source if page else None,
                        page.index_in_file if page else None)
+    row_inks = [cell.ink_fraction for reading in readings.values() for cell in reading.cells
+                if isinstance(cell.box.meaning, DealCell)
+                and cell.ink_fraction > k.EMPTY_MAX_INK_FRACTION]
     return SheetEvidence(identity.rule_set(), identity.seats, row_evidence(readings),
                          column_evidence(layout, readings), names, faint,
-                         page.label if page else "")
+                         page.label if page else "", rows_lost(faint, row_inks))
 
 
 def calibration_strips(readings: dict[int, PageReading]

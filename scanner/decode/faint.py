@@ -32,6 +32,8 @@ every strip not thresholded away reads 8 to 10; those thresholded away 0 to 7). 
 thin pen keeps its strip read, so a thin stroke alone is not taken for lost ink."""
 LOST_NOTE = ("nothing read, but {who} calibration digits are missing from the image too: "
              "the ink may be too faint for this scan")
+READ_LOST_NOTE = ("read so, but {who} calibration digits are missing from the image: strokes "
+                  "may be lost too (the ink is too faint for this scan)")
 
 
 @dataclass(frozen=True)
@@ -62,15 +64,41 @@ def _reads_as_itself(cell: StripCell) -> bool:
     return max(range(len(p)), key=p.__getitem__) == cell.digit
 
 
+def all_lost(faint: Sequence[str], seats: Sequence[str]) -> bool:
+    """Whether every seat's calibration strip is lost."""
+    return bool(faint) and set(faint) >= set(seats)
+
+
 def refuse_if_all_lost(faint: Sequence[str], seats: Sequence[str], source: Path | None,
                        page: int | None) -> None:
     """Raise :class:`~scanner.errors.PoorQuality` naming the calibration strips' page when
     every seat's strip is lost: nothing written on the sheet reached the image."""
-    if faint and set(faint) >= set(seats):
+    if all_lost(faint, seats):
         raise PoorQuality("every seat's calibration digits are nearly blank in the image: the "
                           "writing is too faint for this capture (pencil on a black-and-white "
                           "scan), so nothing on the sheet can be read", source, page,
                           advice="scan the sheet again in grey or colour")
+
+
+def rows_lost(faint: Sequence[str], row_inks: Sequence[float]) -> bool:
+    """Whether the deal rows' ink is lost from the image too: a seat's strip is lost
+    (:func:`faint_seats`) and the deal rows' digit cells with ink are, at the median, as thin
+    as a lost strip (:data:`FAINT_STRIP_INK`; TRAINING part: 0.02-0.09 where the scorer's
+    pencil or ballpoint was thresholded away, 0.13 or more elsewhere).
+
+    >>> rows_lost(["A"], [0.02, 0.05, 0.3]), rows_lost([], [0.02, 0.05])
+    (True, False)
+    """
+    return bool(faint) and bool(row_inks) and statistics.median(row_inks) < FAINT_STRIP_INK
+
+
+def lost_rows_problem(lost: bool) -> tuple[str, ...]:
+    """The sheet's problem when the deal rows' ink is lost (:func:`rows_lost`)."""
+    if not lost:
+        return ()
+    return ("the deal rows' digits are nearly blank in the image: the scorer's ink is too faint "
+            "for this capture (pencil on a black-and-white scan); scan the sheet again in grey "
+            "or colour. Every deal row is marked doubtful",)
 
 
 def lost_ink_problem(faint: Sequence[str], seats: Sequence[str], where: str = ""
@@ -86,24 +114,28 @@ def lost_ink_problem(faint: Sequence[str], seats: Sequence[str], where: str = ""
     if not faint:
         return ()
     named = [f"seat {s}'s" for s in faint]
-    who = "every seat's" if set(faint) >= set(seats) else \
+    who = "every seat's" if all_lost(faint, seats) else \
         " and ".join([", ".join(named[:-1]), named[-1]] if len(named) > 1 else named)
     return (f"{f'{where}: ' if where else ''}{who} calibration digits are nearly blank in the "
             "image: if they were written, the ink is too faint for this capture (pencil on "
-            "a black-and-white scan); scan the sheet again in grey or colour. Their fields "
-            "read empty are marked doubtful",)
+            "a black-and-white scan, or a photo); scan the sheet again in grey or colour. "
+            "Their fields are marked doubtful",)
 
 
 def faint_entries(entries: Mapping[Column, Sequence[EntryDecision]], faint: Sequence[str]
                   ) -> dict[Column, tuple[EntryDecision, ...]]:
-    """``entries`` with each empty entry of a column written by a ``faint`` seat *doubtful*."""
+    """``entries`` with each entry of a column written by a ``faint`` seat *doubtful*: an
+    empty one may have lost its ink, a read one may have lost strokes (a 15 broken into dots
+    reads 18)."""
     return {column: tuple(_doubtful(d, f"seat {column.seat}'s") if column.seat in faint
                           else d for d in decisions)
             for column, decisions in entries.items()}
 
 
 def _doubtful(decision: EntryDecision, who: str) -> EntryDecision:
-    if decision.status != "empty":
+    if decision.status == "doubtful":
         return decision
+    if decision.status == "read":
+        return replace(decision, status="doubtful", note=READ_LOST_NOTE.format(who=who))
     return replace(decision, status="doubtful", confidence=0.0,
                    note=LOST_NOTE.format(who=who))

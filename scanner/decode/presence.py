@@ -40,6 +40,8 @@ whist, a mountain and a consolation), while a writer's correction adds an entry 
 
 TOTALS_HOLD = "nothing read here, but the running totals hold"
 """How the note of a row the running totals require begins."""
+LOST_ROW_NOTE = ("read so, but the deal rows' ink is nearly lost in the image (too faint for "
+                 "this capture): check it")
 
 
 class _Row(Protocol):
@@ -108,41 +110,50 @@ def row_holds_ink(evidence: RowEvidence) -> bool:
 
 
 def rows_required(columns: Mapping[Column, Sequence[EntryCells]],
-                  sheet: ExpectedSheet | None) -> int:
+                  sheet: ExpectedSheet | None, needed: int = COLUMNS_FOR_A_DEAL) -> int:
     """How many deals the running totals hold beyond the deal log ``sheet`` writes: the
     largest surplus of a column's written entries over the log's (:func:`written_totals`),
-    when at least :data:`COLUMNS_FOR_A_DEAL` columns have one (0 otherwise)."""
+    when at least ``needed`` columns have one (0 otherwise)."""
     surplus = []
     for column, entries in columns.items():
         written = max((i + 1 for i, entry in enumerate(entries) if entry_holds_ink(entry)),
                       default=0)
         writes = len(written_totals(sheet.column(column))) if sheet is not None else 0
         surplus.append(max(written - writes, 0))
-    return max(surplus) if sum(n > 0 for n in surplus) >= COLUMNS_FOR_A_DEAL else 0
+    return max(surplus) if sum(n > 0 for n in surplus) >= needed else 0
 
 
 def row_notes(evidence: Sequence[RowEvidence], decisions: Sequence[_Row],
-              required: int) -> list[str]:
-    """For each row decided empty that must not be (it holds ink or a later row does, or it
-    is one of the ``required`` rows after the last row with a deal, :func:`rows_required`,
-    less the rows without a deal already doubtful among the deals),
-    the note that makes it *doubtful*; ``""`` for every other row."""
+              required: int, lost: bool = False) -> list[str]:
+    """For each row that must not stand as decided, the note that makes it *doubtful*
+    (``""`` for every other row): a row decided empty that holds ink or before a row that
+    does, or one of the ``required`` rows after the last row with a deal
+    (:func:`rows_required`, less the rows without a deal already doubtful among the deals).
+    Where the deal rows' ink is ``lost`` (:func:`scanner.decode.faint.rows_lost`), every row
+    read is doubtful too, and at least one row after the last with ink."""
     inked = [row_holds_ink(row) for row in evidence]
     last_ink = max((k for k, ink in enumerate(inked) if ink), default=-1)
     last_deal = max((k for k, d in enumerate(decisions) if d.deal is not None), default=-1)
-    # a doubtful row without a deal among the deals stands for one of the deals required
-    required -= sum(d.deal is None and d.status != "empty" for d in decisions[:last_deal])
+    end = last_deal
+    if lost:
+        required, end = max(required, 1), max(last_deal, last_ink)
+    else:  # a doubtful row without a deal among the deals stands for one of those required
+        required -= sum(d.deal is None and d.status != "empty" for d in decisions[:last_deal])
     notes = []
     for k, decision in enumerate(decisions):
         note = ""
-        if decision.status != "empty":
+        if decision.status == "read" and lost:
+            note = LOST_ROW_NOTE
+        elif decision.status != "empty":
             pass
         elif k <= last_ink:
             note = ("ink here, but it reads as no deal" if inked[k] else
                     "nothing read here, but a later row holds ink")
-        elif k <= last_deal + required:
+        elif k <= end + required:
             note = (f"{TOTALS_HOLD} {required} more deal{'s' if required > 1 else ''} than "
-                    "the deal log")
+                    "the deal log") if not lost else (
+                "nothing read here, but the deal rows' ink is nearly lost in the image: "
+                "the game may go on here")
         notes.append(note)
     return notes
 

@@ -18,7 +18,7 @@ from samplegen.glyphs import default_glyphs
 from samplegen.profiles import SheetPlan
 from samplegen.sheets import make_sample
 from samplegen.split import Part
-from scanner.decode.faint import StripCell, faint_seats
+from scanner.decode.faint import StripCell, faint_seats, rows_lost
 from scanner.decode.sheet import decode_sheet
 from scanner.errors import ScanFailure
 from scanner.pipeline import scan_paths
@@ -38,6 +38,43 @@ def test_a_seat_whose_calibration_is_blank_has_no_field_silently_empty() -> None
                if column.seat != "B" for d in ds if d.value is None and d.expected is None)
     assert any(row.status == "empty" for row in decoded.rows)  # the scorer's rows stand
     assert decoded.problems and "seat B's calibration digits" in decoded.problems[0]
+
+
+def test_a_faint_seats_entries_read_are_doubtful_too() -> None:
+    """A seat whose strokes break into dots may lose part of a digit (a 15 read 18, sure):
+    its entries read are doubtful as well, their value kept; the other seats' stand."""
+    doc = game()
+    decoded = decode_sheet(replace(sheet_evidence(doc, sure=0.999), faint=("B",)))
+    seat_b = [d for column, ds in decoded.entries.items() if column.seat == "B" for d in ds
+              if d.value is not None]
+    assert seat_b and all(d.status == "doubtful" and "strokes may be lost" in d.note
+                          for d in seat_b)
+    assert all(d.status == "read" for column, ds in decoded.entries.items()
+               if column.seat != "B" for d in ds if d.value is not None)
+
+
+def test_deal_rows_whose_ink_is_lost_are_all_doubtful_and_said() -> None:
+    """The scorer's digits as thin as a lost strip (training pencil thresholded at 175: a
+    talon's quick tricks lost and read 0, sure): every deal row read is doubtful, its
+    reading kept, the row after the last with ink too, and the sheet says why."""
+    doc = game()
+    evidence = replace(sheet_evidence(doc, sure=0.999), faint=("A",), faint_rows=True)
+    decoded = decode_sheet(evidence)
+    deals = len(doc["deals"])
+    assert [row.status for row in decoded.rows[:deals + 1]] == ["doubtful"] * (deals + 1)
+    assert decoded.deals == doc["deals"]
+    assert decoded.rows[deals + 1].status == "empty"
+    assert any(p.startswith("the deal rows' digits are nearly blank") and
+               "scan the sheet again in grey or colour" in p for p in decoded.problems)
+
+
+def test_the_deal_rows_are_lost_only_where_a_strip_is_and_their_digits_are_thin() -> None:
+    """The deal rows' ink is lost when a seat's strip is and the rows' inked digit cells are
+    as thin as a lost strip at the median; a thin pen on a sheet whose strips all read is
+    not."""
+    assert rows_lost(["A"], [0.02, 0.03, 0.3])
+    assert not rows_lost(["A"], [0.2, 0.25, 0.03])
+    assert not rows_lost([], [0.02, 0.03, 0.04])
 
 
 def _strip(ink: float, right: int) -> list[StripCell]:
@@ -97,7 +134,8 @@ def test_ballpoint_broken_into_dots_by_a_black_and_white_scan_is_never_silent(
     and white (the training sheet 010 of ``reader_eval --part training --seed 7``), where
     seats A's and B's strokes break into dots: no field is silently wrong or missing (on
     main B's pool and mountain were missing from scan.json), and the sheet's problems name
-    those seats and the page, and say to scan it in grey or colour."""
+    those seats and the page, and say to scan it in grey or colour; the deal rows, kept by
+    seat B, are said to be lost too."""
     folder = tmp_path / "sheet"
     rng = random.Random(7 * 100_000 + 10)
     plan = SheetPlan("open", Part.TRAINING, "font", "flatbed-threshold", "x-neat",
@@ -109,6 +147,7 @@ def test_ballpoint_broken_into_dots_by_a_black_and_white_scan_is_never_silent(
     truth = json.loads((folder / "truth.json").read_text(encoding="utf-8"))
     tally = score_sheet(truth, scans[0])
     assert tally.fields > 30 and tally.silent == 0, tally.silent_fields[:5]
-    (problem,) = scans[0].problems
+    problem, rows = scans[0].problems[:2]
     assert problem.startswith(f"{folder / 'page-0.png'}, page 1: seat A's, seat B's")
     assert "scan the sheet again in grey or colour" in problem
+    assert rows.startswith("the deal rows' digits are nearly blank")  # B kept them
