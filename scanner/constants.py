@@ -177,11 +177,11 @@ INK_MIN_CONTRAST = 0.12
 """... and than this share of the paper (paper grain, JPEG noise, a shadow's edge) ..."""
 INK_MIN_PEAK_CONTRAST = 0.2
 """... in a window whose darkest ink reaches this share of its paper where the page's printed
-borders show in the channel read (a border's remnant just off its band is about that dark) ..."""
-INK_MIN_PEAK_CONTRAST_DROPOUT = 0.15
-"""... or this share where the borders drop out (a colour capture): there nothing but
-writing is that dark, and a faint pencil in a photo reaches only 0.15-0.2 (chosen on the
-TRAINING part) ..."""
+borders leave remnants beside their bands (a border's remnant is about that dark) ..."""
+INK_MIN_PEAK_CONTRAST_CLEAN = 0.15
+"""... or this share where the borders drop out or lie inside their bands: there nothing but
+writing is that dark, and a faint pencil reaches only 0.15-0.2 in a photo or a grey scan
+(chosen on the TRAINING part) ..."""
 INK_MIN_LOCAL_CONTRAST = 0.15
 """... and this share of the paper right around it (within :data:`INK_LOCAL_PAPER_MM`);
 a lighter window holds no ink. Against the paper around each stroke a shadow's edge or a
@@ -204,6 +204,11 @@ together) each box keeps its own part."""
 INK_MIN_INSIDE_SHARE = 0.15
 """A stroke with less of it inside any box is print or a stray line beside the boxes, not
 writing."""
+LINE_EDGE_PERCENTILE = 25.0
+LINE_EDGE_CLEAN_TRANSMITTANCE = 0.95
+"""A page's borders lie inside their bands when the paper rows just beside the bands let
+through this much light at :data:`LINE_EDGE_PERCENTILE` of its lines (TRAINING part: 0.98 to
+1.00 on every page but a steep photo whose borders lie a pixel off, 0.90)."""
 LINE_INVISIBLE_TRANSMITTANCE = 0.9
 """Borders letting through more light than this (the drop-out print in the red channel) are
 left as they are."""

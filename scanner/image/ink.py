@@ -68,23 +68,36 @@ def border_lines(geometry: BoxGeometry, x0: float, y0: float, px_per_mm: float,
 
 
 def clear_lines(content: GreyImage, horizontal: Ints, vertical: Ints,
-                band_px: int) -> tuple[GreyImage, GreyImage | None]:
-    """``content`` with the printed lines divided out, and a map of where they were (1 in
-    each line's band); where the page's lines are all but invisible (the drop-out print's
-    red channel) ``content`` itself and None. Horizontal lines first, then vertical ones on
-    the result (their crossings are cleared by both). Every eighth horizontal line tells
-    first whether the lines show at all."""
+                band_px: int) -> tuple[GreyImage, GreyImage | None, bool]:
+    """``content`` with the printed lines divided out, a map of where they were (1 in
+    each line's band), and whether the lines lay inside their bands (no remnant of them is
+    left beside a band: :func:`_inside_bands`); where the page's lines are all but invisible
+    (the drop-out print's red channel) ``content`` itself, None and True. Horizontal lines
+    first, then vertical ones on the result (their crossings are cleared by both). Every
+    eighth horizontal line tells first whether the lines show at all."""
     if _typical(_profiles(content, horizontal[::8], band_px)) >= k.LINE_INVISIBLE_TRANSMITTANCE:
-        return content, None
+        return content, None, True
     across = _profiles(content, horizontal, band_px)
-    typical = _typical(across + _profiles(content.T, vertical, band_px))
+    profiles = across + _profiles(content.T, vertical, band_px)
+    typical = _typical(profiles)
     if typical >= k.LINE_INVISIBLE_TRANSMITTANCE:
-        return content, None
+        return content, None, True
     out = content.copy()
     bands = np.zeros(content.shape, np.uint8)
     _divide(out, bands, across, typical)
     _divide(out.T, bands.T, _profiles(out.T, vertical, band_px), typical)
-    return out, bands
+    return out, bands, _inside_bands(profiles)
+
+
+def _inside_bands(profiles: list[_Profile]) -> bool:
+    """Whether the page's lines lie inside their bands: the paper rows beside the bands let
+    through :data:`~scanner.constants.LINE_EDGE_CLEAN_TRANSMITTANCE` of the light at the
+    page's :data:`~scanner.constants.LINE_EDGE_PERCENTILE` (a page registered a pixel off
+    leaves its lines half outside, where they are taken for ink)."""
+    if not profiles:
+        return True
+    edges = np.concatenate([np.minimum(t[:, 0], t[:, -1]) for *_, t in profiles])
+    return float(np.percentile(edges, k.LINE_EDGE_PERCENTILE)) >= k.LINE_EDGE_CLEAN_TRANSMITTANCE
 
 
 _Profile = tuple[Ints, Ints, Floats, Floats]
@@ -165,13 +178,15 @@ def owner_map(geometry: BoxGeometry, px_per_mm: float, x0: float, y0: float,
 
 def window_ink(clean: GreyImage, bands: GreyImage | None, owners: Ints, boxes: Ints,
                boxes_count: int, origins: Ints, size: tuple[int, int], interiors: Ints,
-               px_per_mm: float, crops: bool) -> list[BoxInk]:
+               px_per_mm: float, crops: bool, floor: float = k.INK_MIN_PEAK_CONTRAST
+               ) -> list[BoxInk]:
     """The :class:`BoxInk` of each of ``boxes`` (indices, as in :func:`owner_map`'s
     ``owners``, of ``boxes_count`` boxes), its window of ``size`` (rows, columns) at
     ``origins`` (row, column) in the cleared raster; the box lies :data:`INK_SPILL_MM` in
     from the window's edges, ``interiors`` (rows0, rows1, cols0, cols1 in the window) is the
     interior its fill and cover are measured over. Without ``crops`` each crop is the
-    window as it is (a mark box's: only its measures are read)."""
+    window as it is (a mark box's: only its measures are read). A window whose darkest ink
+    is lighter than ``floor`` of its paper holds none."""
     n = len(boxes)
     grey = _windows(clean, origins, size)
     # every other row and column: levels enough; the darkest ink from the box's interior
@@ -185,8 +200,6 @@ def window_ink(clean: GreyImage, bands: GreyImage | None, owners: Ints, boxes: I
     paper: Floats = np.maximum(light, 1).astype(np.float32)
     peak: Floats = (1.0 - darkest / paper).astype(np.float32)
     level = np.maximum(k.INK_PEAK_SHARE * peak, k.INK_MIN_CONTRAST)
-    # a faint stroke is told from a border's remnant only where the borders drop out
-    floor = k.INK_MIN_PEAK_CONTRAST if bands is not None else k.INK_MIN_PEAK_CONTRAST_DROPOUT
     level[(peak < floor)
           | (_local_peak(grey, interiors[0], px_per_mm) < k.INK_MIN_LOCAL_CONTRAST)] = 1.0
     faint = np.maximum(k.INK_FAINT_PEAK_SHARE * peak, k.INK_MIN_CONTRAST)
@@ -318,7 +331,10 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
     starts = np.clip(starts, 0, np.maximum(np.array([h, w]) - sizes, 0))
     near = _near(starts[live], sizes[live], starts + m, sizes - 2 * m)
     horizontal, vertical = border_lines(geometry, *origin_mm, s, shifts, near)
-    clean, bands = clear_lines(content, horizontal, vertical, max(1, round(k.LINE_BAND_MM * s)))
+    clean, bands, inside = clear_lines(content, horizontal, vertical,
+                                       max(1, round(k.LINE_BAND_MM * s)))
+    # a faint stroke is told from a border's remnant only where no remnant is left
+    floor = k.INK_MIN_PEAK_CONTRAST_CLEAN if inside else k.INK_MIN_PEAK_CONTRAST
     owners = geometry.plan(f"owners {origin_mm} {content.shape}", s,
                            lambda g, ppm: owner_map(g, ppm, *origin_mm, (h, w)))
     inset = round(m + k.BOX_INSET_MM * s)
@@ -332,7 +348,7 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
     for (rows, cols, mark), members in by_size.items():
         chosen = live[members]
         found = window_ink(clean, bands, owners, chosen, len(p), starts[chosen], (rows, cols),
-                           interiors[chosen], s, not mark)
+                           interiors[chosen], s, not mark, floor)
         for j, one in zip(members, found, strict=True):
             out[j] = one
     return [o for o in out if o is not None]

@@ -96,6 +96,22 @@ def test_pencil_fainter_than_a_fifth_of_the_paper_is_read_where_borders_drop_out
     assert all(cells[e[0]].best == EMPTY for e in entries)
 
 
+def test_faint_pencil_on_a_grey_scan_is_read_where_its_borders_are_divided_out() -> None:
+    """Issue 13, class 7: the same faint pencil on a grey flatbed scan, where the borders
+    show but lie inside their bands and are divided out cleanly, is read too (training
+    sheet 009 of ``--capture flatbed-mono --seed 9``: two seats' strips lost)."""
+    img, g = page_bgr(4, 0), glyphs(15)
+    entries = entry_boxes(4, 0, 3)[:10]
+    for i, (_, tens, units) in enumerate(entries):
+        place_glyph(img, tens, g[1 + i % 9].pop(), level=FAINT_PENCIL)
+        place_glyph(img, units, g[i % 10].pop(), level=FAINT_PENCIL)
+    cells = _read(img)
+    read = [cells[b].best for e in entries for b in e[1:]]
+    want = [d for i in range(len(entries)) for d in (1 + i % 9, i % 10)]
+    assert sum(a == b for a, b in zip(read, want, strict=True)) >= 18, (read, want)
+    assert all(cells[e[0]].best == EMPTY for e in entries)
+
+
 def test_a_shadow_across_blank_boxes_is_no_ink() -> None:
     """A shadow's edge darkening blank boxes by a third of the paper, smoothly over a few
     millimetres, is no ink: measured against the paper right around it, it has none."""
