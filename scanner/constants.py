@@ -215,6 +215,10 @@ left as they are."""
 INK_FAINT_PEAK_SHARE = 0.25
 """A stroke is the ink darker than this share of its window's darkest, joined, around ink
 darker than :data:`INK_PEAK_SHARE` of it (a thin stroke's light parts stay in it)."""
+INK_JOINED_MIN_SPECKS = 4
+"""The part inside a box of a stroke joined to print beside the boxes (a pen run over the
+column's line) is that box's ink when it is this many specks (:data:`INK_SPECK_MM2`) or
+more."""
 INK_SPLIT_MIN_SHARE = 0.25
 """... a box keeps its part of a split stroke when it holds this share of it; a smaller part
 (a digit's tail over the border) goes with the rest."""

@@ -287,7 +287,10 @@ def _assign(comp: Ints, owner: Ints, inside: Mask, strong: Mask, band: GreyImage
     of its pixels inside boxes; when that share is under :data:`INK_SPLIT_SHARE` (two digits
     run together) each box holding :data:`INK_SPLIT_MIN_SHARE` of it keeps its own pixels.
     Specks (under ``speck_px``), strokes without strong ink, line remnants (at most
-    ``line_px`` across, nearly all in a band) and print beside the boxes go nowhere."""
+    ``line_px`` across, nearly all in a band) and print beside the boxes go nowhere; a
+    stroke joined to that print (a pen run over a column's line) keeps its part inside a
+    box, given to that box, when it is :data:`~scanner.constants.INK_JOINED_MIN_SPECKS`
+    specks or more."""
     boxes_count = int(owner.max(initial=0)) + 1
     area = np.maximum(stats[:, cv2.CC_STAT_AREA], 1).astype(np.float64)
     keys, counts = np.unique(comp[inside] * boxes_count + owner[inside], return_counts=True)
@@ -305,14 +308,19 @@ def _assign(comp: Ints, owner: Ints, inside: Mask, strong: Mask, band: GreyImage
                else np.bincount(comp, weights=band, minlength=count) / area)
     held = np.bincount(comp, weights=strong, minlength=count)
     thin = np.minimum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
-    dropped = (area < speck_px) | (held == 0) | (held_inside / area < k.INK_MIN_INSIDE_SHARE) | (
+    noise = (area < speck_px) | (held == 0) | (
         (in_band >= k.INK_LINE_REMNANT_SHARE) & (thin <= line_px))
-    best[dropped] = -1
+    beside = held_inside / area < k.INK_MIN_INSIDE_SHARE
+    best[noise | beside] = -1
     mine = comp * boxes_count + owner
     at = np.minimum(np.searchsorted(keys, mine), max(len(keys) - 1, 0))
     part = np.where(keys[at] == mine, counts[at], 0) / np.maximum(held_inside[comp], 1)
     split = (share[comp] < k.INK_SPLIT_SHARE) & (part >= k.INK_SPLIT_MIN_SHARE)
     goes: Ints = np.where(split & (best[comp] >= 0), owner, best[comp])
+    # writing joined to print beside the boxes (a stroke over a column's line): its part
+    # inside a box stays that box's
+    joined = beside & ~noise & (held_inside >= k.INK_JOINED_MIN_SPECKS * speck_px)
+    goes[joined[comp] & inside] = owner[joined[comp] & inside]
     return goes
 
 
