@@ -26,10 +26,11 @@ FAINT_STRIP_INK = 0.1
 interior) is under this ... (TRAINING part: every strip of a grey, colour or
 black-and-white capture of a pen, and of pencil in grey or colour, 0.16 or more; pencil and
 blue ballpoint thresholded to black and white, 0.00-0.06) ..."""
-FAINT_STRIP_READ = 8
+FAINT_STRIP_READ = 9
 """... and fewer of whose ten digits than this read as themselves is *faint* (TRAINING part:
-every strip not thresholded away reads 8 to 10; those thresholded away 0 to 7). A legible
-thin pen keeps its strip read, so a thin stroke alone is not taken for lost ink."""
+every strip under that ink was thresholded, and read 0 to 8 of its digits; pencil thresholded
+at 175 read 8 and lost strokes elsewhere, a 15 read 18). A legible thin pen keeps its strip
+read, so a thin stroke alone is not taken for lost ink."""
 LOST_NOTE = ("nothing read, but {who} calibration digits are missing from the image too: "
              "the ink may be too faint for this scan")
 READ_LOST_NOTE = ("read so, but {who} calibration digits are missing from the image: strokes "

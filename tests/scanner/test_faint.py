@@ -91,8 +91,8 @@ def _strip(ink: float, right: int) -> list[StripCell]:
 def test_a_strip_is_lost_when_its_ink_is_thin_and_does_not_read_as_its_digits() -> None:
     """A strip broken into dots (thin and unread) is lost; a legible thin pen, or a thick
     hand the recognizer misreads, is not: its ink reached the image."""
-    strips = {"A": _strip(0.03, 1), "B": _strip(0.06, 7), "C": _strip(0.05, 10),
-              "D": _strip(0.3, 2), "E": _strip(0.0, 0)}
+    strips = {"A": _strip(0.03, 1), "B": _strip(0.09, 8), "C": _strip(0.05, 10),
+              "D": _strip(0.3, 2), "E": _strip(0.0, 0), "F": _strip(0.06, 9)}
     assert faint_seats(strips) == ("A", "B", "E")
 
 
