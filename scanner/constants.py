@@ -200,7 +200,19 @@ INK_PEAK_SHARE = 0.45
 INK_MIN_CONTRAST = 0.12
 """... and than this share of the paper (paper grain, JPEG noise, a shadow's edge) ..."""
 INK_MIN_PEAK_CONTRAST = 0.2
-"""... in a window whose darkest ink reaches this share; a lighter window holds no ink."""
+"""... in a window whose darkest ink reaches this share of its paper where the page's printed
+borders leave remnants beside their bands (a border's remnant is about that dark) ..."""
+INK_MIN_PEAK_CONTRAST_CLEAN = 0.15
+"""... or this share where the borders drop out or lie inside their bands: there nothing but
+writing is that dark, and a faint pencil reaches only 0.15-0.2 in a photo or a grey scan
+(chosen on the TRAINING part) ..."""
+INK_MIN_LOCAL_CONTRAST = 0.15
+"""... and this share of the paper right around it (within :data:`INK_LOCAL_PAPER_MM`);
+a lighter window holds no ink. Against the paper around each stroke a shadow's edge or a
+vignette across the window is no ink, however dark, while a stroke keeps its contrast."""
+INK_LOCAL_PAPER_MM = 1.5
+"""The paper right around a stroke: the lightest level within this square (a closing wider
+than any pen or pencil stroke, narrower than a shadow's edge)."""
 INK_STRETCH_TARGET = 0.85
 """A box's crop is stretched so its darkest ink reaches this darkness (a pencil as a pen) ..."""
 INK_STRETCH_MAX = 4.0
@@ -216,12 +228,21 @@ together) each box keeps its own part."""
 INK_MIN_INSIDE_SHARE = 0.15
 """A stroke with less of it inside any box is print or a stray line beside the boxes, not
 writing."""
+LINE_EDGE_PERCENTILE = 25.0
+LINE_EDGE_CLEAN_TRANSMITTANCE = 0.95
+"""A page's borders lie inside their bands when the paper rows just beside the bands let
+through this much light at :data:`LINE_EDGE_PERCENTILE` of its lines (TRAINING part: 0.98 to
+1.00 on every page but a steep photo whose borders lie a pixel off, 0.90)."""
 LINE_INVISIBLE_TRANSMITTANCE = 0.9
 """Borders letting through more light than this (the drop-out print in the red channel) are
 left as they are."""
 INK_FAINT_PEAK_SHARE = 0.25
 """A stroke is the ink darker than this share of its window's darkest, joined, around ink
 darker than :data:`INK_PEAK_SHARE` of it (a thin stroke's light parts stay in it)."""
+INK_JOINED_MIN_SPECKS = 4
+"""The part inside a box of a stroke joined to print beside the boxes (a pen run over the
+column's line) is that box's ink when it is this many specks (:data:`INK_SPECK_MM2`) or
+more."""
 INK_SPLIT_MIN_SHARE = 0.25
 """... a box keeps its part of a split stroke when it holds this share of it; a smaller part
 (a digit's tail over the border) goes with the rest."""

@@ -27,6 +27,7 @@ from scanner import constants as k
 from scanner.arrays import Floats, GreyImage
 from scanner.decode.columns import EntryCells
 from scanner.decode.deals import RowEvidence
+from scanner.decode.faint import StripCell, faint_seats, refuse_if_all_lost, rows_lost
 from scanner.decode.sheet import SheetEvidence
 from scanner.digits.adaptation import WriterAdaptation
 from scanner.digits.normalize import normalize_cells
@@ -210,31 +211,36 @@ def _read_digits(cells: Sequence[CellImage], layout: Layout, recognizer: DigitRe
 
 def sheet_evidence(identity: SheetIdentity, layout: Layout,
                    readings: dict[int, PageReading]) -> SheetEvidence:
-    """What a sheet's pages read say, as the rule decoder's evidence."""
+    """What a sheet's pages read say, as the rule decoder's evidence; a sheet whose every
+    writer's ink is lost from the image is refused (:func:`scanner.decode.faint.refuse_if_all_lost`,
+    naming the page of the calibration strips)."""
     names = {seat: name for seat, name in zip(identity.seats, identity.names, strict=False)
              if name}
+    strips, page = calibration_strips(readings)
+    faint = faint_seats(strips)
+    refuse_if_all_lost(faint, identity.seats, page.source if page else None,
+                       page.index_in_file if page else None)
+    row_inks = [cell.ink_fraction for reading in readings.values() for cell in reading.cells
+                if isinstance(cell.box.meaning, DealCell)
+                and cell.ink_fraction > k.EMPTY_MAX_INK_FRACTION]
     return SheetEvidence(identity.rule_set(), identity.seats, row_evidence(readings),
-                         column_evidence(layout, readings), names, faint_seats(readings))
+                         column_evidence(layout, readings), names, faint,
+                         page.label if page else "", rows_lost(faint, row_inks))
 
 
-CALIBRATION_INKED_MIN = 3
-"""A seat whose calibration strip shows ink (more than
-:data:`~scanner.constants.EMPTY_MAX_INK_FRACTION`) in fewer of its ten cells than this is
-*faint*: its ink did not reach the image (:mod:`scanner.decode.faint`). On the TRAINING part
-and the legacy profile every strip shows all ten; on a TRAINING-part pencil sheet thresholded
-to black and white at 150, none."""
-
-
-def faint_seats(readings: dict[int, PageReading]) -> tuple[str, ...]:
-    """The seats whose calibration strip, on the pages read, is nearly blank."""
-    inked: dict[str, int] = {}
+def calibration_strips(readings: dict[int, PageReading]
+                       ) -> tuple[dict[str, list[StripCell]], RegisteredPage | None]:
+    """Each seat's calibration strip as read, and the page holding them (None: not read)."""
+    strips: dict[str, list[StripCell]] = {}
+    page = None
     for reading in readings.values():
         for cell in reading.cells:
             meaning = cell.box.meaning
             if isinstance(meaning, CalibrationCell):
-                inked[meaning.seat] = inked.get(meaning.seat, 0) + \
-                    (cell.ink_fraction > k.EMPTY_MAX_INK_FRACTION)
-    return tuple(seat for seat, count in inked.items() if count < CALIBRATION_INKED_MIN)
+                page = reading.page
+                strips.setdefault(meaning.seat, []).append(
+                    StripCell(meaning.digit, cell.ink_fraction, cell.probabilities))
+    return strips, page
 
 
 def _p_crossed(state: str, confidence: float) -> float:

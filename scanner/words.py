@@ -42,13 +42,36 @@ WORDS: dict[str, str] = {
                       "folders)"),
     "faint_seats": N_("{who} calibration digits are nearly blank in the image: if they were "
                       "written, the ink is too faint for this capture (pencil on a "
-                      "black-and-white scan); scan the sheet again in grey or colour. Its "
-                      "fields read empty are marked doubtful"),
+                      "black-and-white scan, or a photo); scan the sheet again in grey or "
+                      "colour. Their fields are marked doubtful"),
+    "all_strips_lost": N_("every seat's calibration digits are nearly blank in the image: the "
+                          "writing is too faint for this capture (pencil on a black-and-white "
+                          "scan), so nothing on the sheet can be read"),
+    "rows_lost": N_("the deal rows' digits are nearly blank in the image: the scorer's ink is "
+                    "too faint for this capture (pencil on a black-and-white scan); scan the "
+                    "sheet again in grey or colour. Every deal row is marked doubtful"),
+    "rows_blank": N_("deal {which} read blank, but the running totals hold their deals: if "
+                     "they were written, the ink is too faint for this capture; scan the sheet "
+                     "again in grey or colour, or check them"),
+    "rows_span": N_("rows {first}-{last}"),
+    "row_one": N_("row {row}"),
     "seat_of": N_("seat {seat}'s"),
     "every_seat": N_("every seat's"),
     # cell notes
     "lost_ink": N_("nothing read, but {who} calibration digits are missing from the image too: "
                    "the ink may be too faint for this scan"),
+    "read_lost": N_("read so, but {who} calibration digits are missing from the image: strokes "
+                    "may be lost too (the ink is too faint for this scan)"),
+    "expected_unread": N_("nothing read, but the rules expected {value}"),
+    "ink_no_number": N_("ink here, but it reads as no number"),
+    "ink_no_deal": N_("ink here, but it reads as no deal"),
+    "later_row_ink": N_("nothing read here, but a later row holds ink"),
+    "totals_hold": N_("nothing read here, but the running totals hold more deals than the deal "
+                      "log ({n})"),
+    "rows_lost_here": N_("nothing read here, but the deal rows' ink is nearly lost in the "
+                         "image: the game may go on here"),
+    "row_ink_lost": N_("read so, but the deal rows' ink is nearly lost in the image (too faint "
+                       "for this capture): check it"),
     "later_entry": N_("nothing read here, but a later entry of the column holds a value"),
     "later_row": N_("nothing read here, but a later row holds a deal"),
     "misread_repeated": N_("differs from its right total as the entries next to it do "
@@ -138,6 +161,7 @@ WORDS: dict[str, str] = {
                             "readable"),
     "pip_pytesseract": N_("pip install pytesseract"),
     "closer": N_("take the photo closer, the sheet filling the frame, or scan it at 300 dpi"),
+    "rescan_grey": N_("scan the sheet again in grey or colour"),
     "flatten": N_("flatten the sheet and retake the photo"),
     "hold_still": N_("retake the photo, holding the camera still and focused"),
     "uncover": N_("uncover the corner squares (a finger, a shadow, a fold) and retake the "

@@ -1,46 +1,132 @@
-"""Writers whose ink the image lost: their empty fields made *doubtful*, and the sheet told why.
+"""Writers whose ink the image lost: their empty fields made *doubtful*, the page named in the
+sheet's problems with what to do, and a sheet whose every writer's ink is lost refused.
 
 Each seat writes the ten digits of its calibration strip before the game
-(:class:`forms.model.CalibrationCell`). A strip read as nearly blank says that seat's ink did
-not reach the image (faint pencil thresholded away by a black-and-white scan), or that the seat
-skipped it: either way nothing read empty in that seat's columns may pass as *empty* unseen.
-When every seat's strip is lost the deal rows' ink (kept by one of them) is taken as lost too.
+(:class:`forms.model.CalibrationCell`). A strip whose ink is thin and does not read as its own
+digits says that seat's ink did not reach the image (faint pencil thresholded away by a
+black-and-white scan, whose strokes break into dots), or that the seat skipped it: either way
+nothing read empty in that seat's columns may pass as *empty* unseen. When every seat's strip
+is lost nothing on the sheet can be trusted (the deal rows' writer is one of them): the sheet
+is refused, naming the page, with the advice to scan it in grey or colour.
 """
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from pathlib import Path
 
 from scanner.decode.columns import EntryDecision
+from scanner.errors import PoorQuality
 from scanner.words import and_list, said
 from scoring.columns import Column
 from scoring.said import Param
 
+FAINT_STRIP_INK = 0.1
+"""A seat's calibration strip whose cells' median ink (their strokes' pixels over the box's
+interior) is under this ... (TRAINING part: every strip of a grey, colour or
+black-and-white capture of a pen, and of pencil in grey or colour, 0.16 or more; pencil and
+blue ballpoint thresholded to black and white, 0.00-0.06) ..."""
+FAINT_STRIP_READ = 9
+"""... and fewer of whose ten digits than this read as themselves is *faint* (TRAINING part:
+every strip under that ink was thresholded, and read 0 to 8 of its digits; pencil thresholded
+at 175 read 8 and lost strokes elsewhere, a 15 read 18). A legible thin pen keeps its strip
+read, so a thin stroke alone is not taken for lost ink."""
 
-def lost_ink_problem(faint: Sequence[str], seats: Sequence[str]) -> tuple[str, ...]:
-    """The sheet's problem for the seats whose calibration strip reads blank (none: none).
+
+@dataclass(frozen=True)
+class StripCell:
+    """One cell of a seat's calibration strip as read: the digit printed above it, its ink
+    (strokes' pixels over the box's interior) and the recognizer's 11 probabilities."""
+
+    digit: int
+    ink: float
+    probabilities: Sequence[float]
+
+
+def faint_seats(strips: Mapping[str, Sequence[StripCell]]) -> tuple[str, ...]:
+    """The seats whose calibration strip is lost from the image (:data:`FAINT_STRIP_INK`,
+    :data:`FAINT_STRIP_READ`).
+
+    >>> three = [StripCell(d, 0.02, [0.0] * 10 + [1.0]) for d in range(10)]
+    >>> faint_seats({"A": three})
+    ('A',)
+    """
+    return tuple(seat for seat, cells in strips.items() if cells
+                 and statistics.median(c.ink for c in cells) < FAINT_STRIP_INK
+                 and sum(_reads_as_itself(c) for c in cells) < FAINT_STRIP_READ)
+
+
+def _reads_as_itself(cell: StripCell) -> bool:
+    p = cell.probabilities
+    return max(range(len(p)), key=p.__getitem__) == cell.digit
+
+
+def all_lost(faint: Sequence[str], seats: Sequence[str]) -> bool:
+    """Whether every seat's calibration strip is lost."""
+    return bool(faint) and set(faint) >= set(seats)
+
+
+def refuse_if_all_lost(faint: Sequence[str], seats: Sequence[str], source: Path | None,
+                       page: int | None) -> None:
+    """Raise :class:`~scanner.errors.PoorQuality` naming the calibration strips' page when
+    every seat's strip is lost: nothing written on the sheet reached the image."""
+    if all_lost(faint, seats):
+        raise PoorQuality(said("all_strips_lost"), source, page, advice=said("rescan_grey"))
+
+
+def rows_lost(faint: Sequence[str], row_inks: Sequence[float]) -> bool:
+    """Whether the deal rows' ink is lost from the image too: a seat's strip is lost
+    (:func:`faint_seats`) and the deal rows' digit cells with ink are, at the median, as thin
+    as a lost strip (:data:`FAINT_STRIP_INK`; TRAINING part: 0.02-0.09 where the scorer's
+    pencil or ballpoint was thresholded away, 0.13 or more elsewhere).
+
+    >>> rows_lost(["A"], [0.02, 0.05, 0.3]), rows_lost([], [0.02, 0.05])
+    (True, False)
+    """
+    return bool(faint) and bool(row_inks) and statistics.median(row_inks) < FAINT_STRIP_INK
+
+
+def lost_rows_problem(lost: bool) -> tuple[str, ...]:
+    """The sheet's problem when the deal rows' ink is lost (:func:`rows_lost`)."""
+    if not lost:
+        return ()
+    return (said("rows_lost"),)
+
+
+def lost_ink_problem(faint: Sequence[str], seats: Sequence[str], where: str = ""
+                     ) -> tuple[str, ...]:
+    """The sheet's problem for the seats whose calibration strip is lost (none: none),
+    naming ``where`` the strips are (file and page).
 
     >>> lost_ink_problem(["A"], ["A", "B", "C"])[0][:60]
     "seat A's calibration digits are nearly blank in the image: i"
+    >>> lost_ink_problem(["A", "B", "C"], ["A", "B", "C", "D"], "p.png, page 1")[0][:50]
+    "p.png, page 1: seat A's, seat B's and seat C's cal"
     """
     if not faint:
         return ()
-    who = said("every_seat") if set(faint) >= set(seats) else \
+    who = said("every_seat") if all_lost(faint, seats) else \
         and_list([said("seat_of", seat=s) for s in faint])
-    return (said("faint_seats", who=who),)
+    problem = said("faint_seats", who=who)
+    return (said("at", where=where, text=problem) if where else problem,)
 
 
 def faint_entries(entries: Mapping[Column, Sequence[EntryDecision]], faint: Sequence[str]
                   ) -> dict[Column, tuple[EntryDecision, ...]]:
-    """``entries`` with each empty entry of a column written by a ``faint`` seat *doubtful*."""
+    """``entries`` with each entry of a column written by a ``faint`` seat *doubtful*: an
+    empty one may have lost its ink, a read one may have lost strokes (a 15 broken into dots
+    reads 18)."""
     return {column: tuple(_doubtful(d, said("seat_of", seat=column.seat)) if column.seat in faint
                           else d for d in decisions)
             for column, decisions in entries.items()}
 
 
 def _doubtful(decision: EntryDecision, who: Param) -> EntryDecision:
-    if decision.status != "empty":
+    if decision.status == "doubtful":
         return decision
+    if decision.status == "read":
+        return replace(decision, status="doubtful", note=said("read_lost", who=who))
     return replace(decision, status="doubtful", confidence=0.0,
                    note=said("lost_ink", who=who))

@@ -30,8 +30,15 @@ from scanner.decode.columns import (
 )
 from scanner.decode.deal_logs import DealLogs
 from scanner.decode.deals import RowCandidate, RowEvidence, decode_row, other_splits
-from scanner.decode.faint import faint_entries, lost_ink_problem
+from scanner.decode.faint import all_lost, faint_entries, lost_ink_problem, lost_rows_problem
 from scanner.decode.legality import verdicts
+from scanner.decode.presence import (
+    COLUMNS_FOR_A_DEAL,
+    entries_present,
+    missing_rows_problem,
+    row_notes,
+    rows_required,
+)
 from scanner.words import and_list, said
 from scoring.columns import Column, sheet_columns
 from scoring.record import FORMAT
@@ -98,7 +105,11 @@ class SheetEvidence:
     columns: Mapping[Column, tuple[EntryCells, ...]]
     names: Mapping[str, str] = field(default_factory=dict)
     faint: tuple[str, ...] = ()
-    """Seats whose calibration strip reads nearly blank (:mod:`scanner.decode.faint`)."""
+    """Seats whose calibration strip is lost from the image (:mod:`scanner.decode.faint`)."""
+    strip_page: str = ""
+    """The file and page of the calibration strips, as the sheet's problems name it."""
+    faint_rows: bool = False
+    """Whether the deal rows' ink is lost too (:func:`~scanner.decode.faint.rows_lost`)."""
 
 
 @dataclass(frozen=True)
@@ -167,15 +178,21 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
                       _unchecked_digits(logs, candidates[i], picks, i), ranking.gaps[i])
         for i in range(len(candidates))])
     sheet = logs.sheet(picks, len(picks))
-    entries = {column: tuple(decode_column(cells, sheet.column(column) if sheet else (),
-                                           column_ceiling(column, evidence.rules)))
-               for column, cells in evidence.columns.items()}
-    if evidence.faint and set(evidence.faint) >= set(evidence.seats):
-        rows = tuple(replace(row, status="doubtful", confidence=0.0, note=said(
-            "lost_ink", who=said("every_seat"))) if row.status == "empty" else row for row in rows)
+    entries = {}
+    for column, cells in evidence.columns.items():
+        expected = sheet.column(column) if sheet else ()
+        entries[column] = tuple(entries_present(cells, decode_column(
+            cells, expected, column_ceiling(column, evidence.rules)), expected))
+    lost = evidence.faint_rows or all_lost(evidence.faint, evidence.seats)
+    notes = row_notes(evidence.rows, rows, rows_required(
+        evidence.columns, sheet, 1 if lost else COLUMNS_FOR_A_DEAL), lost)
+    rows = tuple(replace(row, status="doubtful", note=note, confidence=row.confidence
+                         if row.deal else 0.0) if note else row
+                 for row, note in zip(rows, notes, strict=True))
     return DecodedSheet(evidence.rules, evidence.seats, dict(evidence.names), rows,
                         faint_entries(entries, evidence.faint),
-                        lost_ink_problem(evidence.faint, evidence.seats))
+                        lost_ink_problem(evidence.faint, evidence.seats, evidence.strip_page)
+                        + lost_rows_problem(lost) + missing_rows_problem(evidence.rows, notes))
 
 
 def _kept(options: list[RowCandidate]) -> list[RowCandidate]:

@@ -68,23 +68,36 @@ def border_lines(geometry: BoxGeometry, x0: float, y0: float, px_per_mm: float,
 
 
 def clear_lines(content: GreyImage, horizontal: Ints, vertical: Ints,
-                band_px: int) -> tuple[GreyImage, GreyImage | None]:
-    """``content`` with the printed lines divided out, and a map of where they were (1 in
-    each line's band); where the page's lines are all but invisible (the drop-out print's
-    red channel) ``content`` itself and None. Horizontal lines first, then vertical ones on
-    the result (their crossings are cleared by both). Every eighth horizontal line tells
-    first whether the lines show at all."""
+                band_px: int) -> tuple[GreyImage, GreyImage | None, bool]:
+    """``content`` with the printed lines divided out, a map of where they were (1 in
+    each line's band), and whether the lines lay inside their bands (no remnant of them is
+    left beside a band: :func:`_inside_bands`); where the page's lines are all but invisible
+    (the drop-out print's red channel) ``content`` itself, None and True. Horizontal lines
+    first, then vertical ones on the result (their crossings are cleared by both). Every
+    eighth horizontal line tells first whether the lines show at all."""
     if _typical(_profiles(content, horizontal[::8], band_px)) >= k.LINE_INVISIBLE_TRANSMITTANCE:
-        return content, None
+        return content, None, True
     across = _profiles(content, horizontal, band_px)
-    typical = _typical(across + _profiles(content.T, vertical, band_px))
+    profiles = across + _profiles(content.T, vertical, band_px)
+    typical = _typical(profiles)
     if typical >= k.LINE_INVISIBLE_TRANSMITTANCE:
-        return content, None
+        return content, None, True
     out = content.copy()
     bands = np.zeros(content.shape, np.uint8)
     _divide(out, bands, across, typical)
     _divide(out.T, bands.T, _profiles(out.T, vertical, band_px), typical)
-    return out, bands
+    return out, bands, _inside_bands(profiles)
+
+
+def _inside_bands(profiles: list[_Profile]) -> bool:
+    """Whether the page's lines lie inside their bands: the paper rows beside the bands let
+    through :data:`~scanner.constants.LINE_EDGE_CLEAN_TRANSMITTANCE` of the light at the
+    page's :data:`~scanner.constants.LINE_EDGE_PERCENTILE` (a page registered a pixel off
+    leaves its lines half outside, where they are taken for ink)."""
+    if not profiles:
+        return True
+    edges = np.concatenate([np.minimum(t[:, 0], t[:, -1]) for *_, t in profiles])
+    return float(np.percentile(edges, k.LINE_EDGE_PERCENTILE)) >= k.LINE_EDGE_CLEAN_TRANSMITTANCE
 
 
 _Profile = tuple[Ints, Ints, Floats, Floats]
@@ -165,13 +178,15 @@ def owner_map(geometry: BoxGeometry, px_per_mm: float, x0: float, y0: float,
 
 def window_ink(clean: GreyImage, bands: GreyImage | None, owners: Ints, boxes: Ints,
                boxes_count: int, origins: Ints, size: tuple[int, int], interiors: Ints,
-               px_per_mm: float, crops: bool) -> list[BoxInk]:
+               px_per_mm: float, crops: bool, floor: float = k.INK_MIN_PEAK_CONTRAST
+               ) -> list[BoxInk]:
     """The :class:`BoxInk` of each of ``boxes`` (indices, as in :func:`owner_map`'s
     ``owners``, of ``boxes_count`` boxes), its window of ``size`` (rows, columns) at
     ``origins`` (row, column) in the cleared raster; the box lies :data:`INK_SPILL_MM` in
     from the window's edges, ``interiors`` (rows0, rows1, cols0, cols1 in the window) is the
     interior its fill and cover are measured over. Without ``crops`` each crop is the
-    window as it is (a mark box's: only its measures are read)."""
+    window as it is (a mark box's: only its measures are read). A window whose darkest ink
+    is lighter than ``floor`` of its paper holds none."""
     n = len(boxes)
     grey = _windows(clean, origins, size)
     # every other row and column: levels enough; the darkest ink from the box's interior
@@ -185,7 +200,8 @@ def window_ink(clean: GreyImage, bands: GreyImage | None, owners: Ints, boxes: I
     paper: Floats = np.maximum(light, 1).astype(np.float32)
     peak: Floats = (1.0 - darkest / paper).astype(np.float32)
     level = np.maximum(k.INK_PEAK_SHARE * peak, k.INK_MIN_CONTRAST)
-    level[peak < k.INK_MIN_PEAK_CONTRAST] = 1.0
+    level[(peak < floor)
+          | (_local_peak(grey, interiors[0], px_per_mm) < k.INK_MIN_LOCAL_CONTRAST)] = 1.0
     faint = np.maximum(k.INK_FAINT_PEAK_SHARE * peak, k.INK_MIN_CONTRAST)
     ink = grey < (paper * (1.0 - faint))[:, None, None]
     strong = grey < (paper * (1.0 - level))[:, None, None]
@@ -202,6 +218,25 @@ def window_ink(clean: GreyImage, bands: GreyImage | None, owners: Ints, boxes: I
         out.append(BoxInk(shown[j], float(np.count_nonzero(own)) / area,
                           float(np.count_nonzero(own[a:b, c:d])) / area, float(paper[j])))
     return out
+
+
+def _local_peak(grey: GreyImage, interior: Ints, px_per_mm: float) -> Floats:
+    """Each window's darkest ink (:data:`~scanner.constants.INK_PEAK_PERCENTILE` of its
+    interior, rows ``a:b``, columns ``c:d``) as a share of the paper right around it: the
+    windows' closing over :data:`~scanner.constants.INK_LOCAL_PAPER_MM`, taken stacked (the
+    interiors lie further from a window's edge than the closing reaches)."""
+    n, hh, ww = grey.shape
+    side = max(3, round(k.INK_LOCAL_PAPER_MM * px_per_mm) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
+    paper = cv2.morphologyEx(grey.reshape(-1, ww), cv2.MORPH_CLOSE, kernel).reshape(n, hh, ww)
+    a, b, c, d = interior.tolist()
+    ratio = np.minimum(255.0 * grey[:, a:b:2, c:d:2]
+                       / np.maximum(paper[:, a:b:2, c:d:2], 1), 255.0).astype(np.uint8)
+    flat = ratio.reshape(n, -1)
+    (darkest,) = rank_values(flat, (int((100 - k.INK_PEAK_PERCENTILE) / 100
+                                        * (flat.shape[1] - 1)),))
+    local: Floats = (1.0 - darkest / 255.0).astype(np.float32)
+    return local
 
 
 def _windows(image: np.ndarray, origins: Ints, size: tuple[int, int]) -> np.ndarray:  # type: ignore[type-arg]
@@ -252,7 +287,10 @@ def _assign(comp: Ints, owner: Ints, inside: Mask, strong: Mask, band: GreyImage
     of its pixels inside boxes; when that share is under :data:`INK_SPLIT_SHARE` (two digits
     run together) each box holding :data:`INK_SPLIT_MIN_SHARE` of it keeps its own pixels.
     Specks (under ``speck_px``), strokes without strong ink, line remnants (at most
-    ``line_px`` across, nearly all in a band) and print beside the boxes go nowhere."""
+    ``line_px`` across, nearly all in a band) and print beside the boxes go nowhere; a
+    stroke joined to that print (a pen run over a column's line) keeps its part inside a
+    box, given to that box, when it is :data:`~scanner.constants.INK_JOINED_MIN_SPECKS`
+    specks or more."""
     boxes_count = int(owner.max(initial=0)) + 1
     area = np.maximum(stats[:, cv2.CC_STAT_AREA], 1).astype(np.float64)
     keys, counts = np.unique(comp[inside] * boxes_count + owner[inside], return_counts=True)
@@ -270,14 +308,19 @@ def _assign(comp: Ints, owner: Ints, inside: Mask, strong: Mask, band: GreyImage
                else np.bincount(comp, weights=band, minlength=count) / area)
     held = np.bincount(comp, weights=strong, minlength=count)
     thin = np.minimum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
-    dropped = (area < speck_px) | (held == 0) | (held_inside / area < k.INK_MIN_INSIDE_SHARE) | (
+    noise = (area < speck_px) | (held == 0) | (
         (in_band >= k.INK_LINE_REMNANT_SHARE) & (thin <= line_px))
-    best[dropped] = -1
+    beside = held_inside / area < k.INK_MIN_INSIDE_SHARE
+    best[noise | beside] = -1
     mine = comp * boxes_count + owner
     at = np.minimum(np.searchsorted(keys, mine), max(len(keys) - 1, 0))
     part = np.where(keys[at] == mine, counts[at], 0) / np.maximum(held_inside[comp], 1)
     split = (share[comp] < k.INK_SPLIT_SHARE) & (part >= k.INK_SPLIT_MIN_SHARE)
     goes: Ints = np.where(split & (best[comp] >= 0), owner, best[comp])
+    # writing joined to print beside the boxes (a stroke over a column's line): its part
+    # inside a box stays that box's
+    joined = beside & ~noise & (held_inside >= k.INK_JOINED_MIN_SPECKS * speck_px)
+    goes[joined[comp] & inside] = owner[joined[comp] & inside]
     return goes
 
 
@@ -296,7 +339,10 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
     starts = np.clip(starts, 0, np.maximum(np.array([h, w]) - sizes, 0))
     near = _near(starts[live], sizes[live], starts + m, sizes - 2 * m)
     horizontal, vertical = border_lines(geometry, *origin_mm, s, shifts, near)
-    clean, bands = clear_lines(content, horizontal, vertical, max(1, round(k.LINE_BAND_MM * s)))
+    clean, bands, inside = clear_lines(content, horizontal, vertical,
+                                       max(1, round(k.LINE_BAND_MM * s)))
+    # a faint stroke is told from a border's remnant only where no remnant is left
+    floor = k.INK_MIN_PEAK_CONTRAST_CLEAN if inside else k.INK_MIN_PEAK_CONTRAST
     owners = geometry.plan(f"owners {origin_mm} {content.shape}", s,
                            lambda g, ppm: owner_map(g, ppm, *origin_mm, (h, w)))
     inset = round(m + k.BOX_INSET_MM * s)
@@ -310,7 +356,7 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
     for (rows, cols, mark), members in by_size.items():
         chosen = live[members]
         found = window_ink(clean, bands, owners, chosen, len(p), starts[chosen], (rows, cols),
-                           interiors[chosen], s, not mark)
+                           interiors[chosen], s, not mark, floor)
         for j, one in zip(members, found, strict=True):
             out[j] = one
     return [o for o in out if o is not None]

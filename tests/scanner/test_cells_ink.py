@@ -3,14 +3,30 @@ they belong to; faint pencil is read, never silently empty (issue 13, classes 1 
 
 from __future__ import annotations
 
-import numpy as np
+import random
+from pathlib import Path
 
+import numpy as np
+import pytest
+
+from bench.reader_eval import open_plans
 from forms.layout import build_layout
+from samplegen.games import fitting_game
+from samplegen.glyphs import default_glyphs
+from samplegen.sheets import make_sample
+from samplegen.split import Part
+from scanner.image.load import PageImage
+from scanner.image.register import register
+from scanner.pipeline import scan_paths
 from scanner.read import EMPTY, read_page
+from scanner.results import SheetScan, entry_key
+from scoring import RuleSet
 from tests.scanner.overflow import PENCIL, RECOGNIZER, entry_boxes, grey_scan, place_glyph
 from tests.scanner.synth import glyphs, page_bgr
 
 LAYOUT = build_layout(4)
+FAINT_PENCIL = 209
+"""Grey level of a faint pencil in a photo (paper 255): 0.18 of the paper below it."""
 
 
 def _read(img: np.ndarray) -> dict:  # type: ignore[type-arg]
@@ -66,3 +82,71 @@ def test_pencil_digits_are_read_not_dropped() -> None:
     assert sum(a == b for a, b in zip(read, want, strict=True)) >= 18, (read, want)
     assert all(cells[b].probabilities[EMPTY] < 0.5 for e in entries for b in e[1:])
     assert all(cells[e[0]].best == EMPTY for e in entries)  # the blank first cells stay blank
+
+
+def _colour_read(img: np.ndarray) -> dict:  # type: ignore[type-arg]
+    """The page read as a colour photo or scan: its red borders drop out."""
+    reading = read_page(register(PageImage(Path("photo.png"), 0, img)), LAYOUT, RECOGNIZER)
+    return {c.box: c for c in reading.cells}
+
+
+def test_pencil_fainter_than_a_fifth_of_the_paper_is_read_where_borders_drop_out() -> None:
+    """Issue 13, class 7: pencil whose darkest stroke is only 0.18 below the paper (a phone
+    photo's faint pencil, training sheet 001: seat A's pool lost whole) on a colour capture,
+    where the printed borders drop out, is read as digits, not a sure blank."""
+    img, g = page_bgr(4, 0), glyphs(14)
+    entries = entry_boxes(4, 0, 3)[:10]
+    for i, (_, tens, units) in enumerate(entries):
+        place_glyph(img, tens, g[1 + i % 9].pop(), level=FAINT_PENCIL)
+        place_glyph(img, units, g[i % 10].pop(), level=FAINT_PENCIL)
+    cells = _colour_read(img)
+    read = [cells[b].best for e in entries for b in e[1:]]
+    want = [d for i in range(len(entries)) for d in (1 + i % 9, i % 10)]
+    assert sum(a == b for a, b in zip(read, want, strict=True)) >= 18, (read, want)
+    assert all(cells[e[0]].best == EMPTY for e in entries)
+
+
+def test_faint_pencil_on_a_grey_scan_is_read_where_its_borders_are_divided_out() -> None:
+    """Issue 13, class 7: the same faint pencil on a grey flatbed scan, where the borders
+    show but lie inside their bands and are divided out cleanly, is read too (training
+    sheet 009 of ``--capture flatbed-mono --seed 9``: two seats' strips lost)."""
+    img, g = page_bgr(4, 0), glyphs(15)
+    entries = entry_boxes(4, 0, 3)[:10]
+    for i, (_, tens, units) in enumerate(entries):
+        place_glyph(img, tens, g[1 + i % 9].pop(), level=FAINT_PENCIL)
+        place_glyph(img, units, g[i % 10].pop(), level=FAINT_PENCIL)
+    cells = _read(img)
+    read = [cells[b].best for e in entries for b in e[1:]]
+    want = [d for i in range(len(entries)) for d in (1 + i % 9, i % 10)]
+    assert sum(a == b for a, b in zip(read, want, strict=True)) >= 18, (read, want)
+    assert all(cells[e[0]].best == EMPTY for e in entries)
+
+
+def test_a_shadow_across_blank_boxes_is_no_ink() -> None:
+    """A shadow's edge darkening blank boxes by a third of the paper, smoothly over a few
+    millimetres, is no ink: measured against the paper right around it, it has none."""
+    img = page_bgr(4, 0)
+    h, w = img.shape[:2]
+    ramp = np.clip((np.arange(w) - 0.4 * w) / (0.02 * w), 0, 1)  # the edge: 2 % of the width
+    img[:] = (img * (1 - 0.35 * ramp)[None, :, None]).astype(np.uint8)
+    cells = _colour_read(img)
+    assert all(c.ink_fraction == 0.0 for c in cells.values() if c.box.kind == "digit")
+
+
+
+@pytest.mark.slow
+def test_a_stroke_run_over_a_printed_line_keeps_its_part_inside_the_box(
+        tmp_path: Path) -> None:
+    """Issue 13, class 1: a writer's "1" run over the column's printed line beside its box is
+    one stroke with the line, mostly outside every box (training sheet 011 of ``reader_eval
+    --part training --capture flatbed-mono --sheets 12 --seed 9``: D's pool entry 12 read 2,
+    sure). Its part inside the box is the box's ink: the entry is not read 2."""
+    plan = open_plans(Part.TRAINING, 12, "flatbed-mono")[11]
+    rng = random.Random(9 * 100_000 + 11)
+    folder = tmp_path / "sheet"
+    make_sample(fitting_game(RuleSet.preset("rostov", 4, 10), rng), folder, default_glyphs(),
+                rng, errors=2, dpi=300, plan=plan)
+    (scan,) = [s for s in scan_paths([folder], tmp_path / "out") if isinstance(s, SheetScan)]
+    entry = next(f for f in scan.fields if f.key == entry_key("D", "pool", None, 2))
+    assert entry.value != 2 and entry.status == "doubtful"
+    assert "the ink says 12" in entry.note

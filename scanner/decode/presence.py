@@ -1,0 +1,170 @@
+"""Fields that must come out: no deal row or running total the sheet holds is left *empty*.
+
+``scan.json`` lists the fields read or doubtful; a field decided *empty* is not listed, so a
+field wrongly empty is lost without a word. A field may be *empty* only where nothing says
+it holds something:
+
+* a running-total entry where the deal log writes a whole total (RULES.md: each deal that
+  writes to a column adds one entry to it) is never empty: its ink was lost or skipped;
+* an entry or a deal row whose own ink reads as something (:data:`INKED_CELL`,
+  :data:`INKED_MARK`) is never empty: the ink is there, a person reads it;
+* every deal row before the last row with ink is never empty (the deal log is written row
+  after row), nor the rows the running totals require beyond the deal log: when at least
+  two columns hold more entries than the deal log writes, deals are missing from it.
+
+Each such field becomes *doubtful*, its value still nothing, with a note saying why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Protocol
+
+from scanner.decode.columns import EntryCells, EntryDecision, EntryInk, EntryPinned
+from scanner.decode.deals import RowEvidence
+from scanner.decode.numbers import EMPTY
+from scanner.words import said
+from scoring.columns import Column
+from scoring.sheet import ExpectedSheet, SheetEntry
+
+INKED_CELL = 0.5
+"""A digit cell less likely empty than this holds ink (the classifier finds a digit there
+likelier than a blank box)."""
+INKED_MARK = 0.5
+"""A mark box at least this likely crossed holds ink."""
+COLUMNS_FOR_A_DEAL = 2
+"""Columns that must hold more entries than the deal log writes before rows beyond it are
+taken as lost deals: every deal but a rare one writes to two columns or more (a pool and a
+whist, a mountain and a consolation), while a writer's correction adds an entry to one."""
+
+
+
+
+class _Row(Protocol):
+    """A row's decision as :func:`row_notes` needs it."""
+
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def deal(self) -> object: ...
+
+
+def entry_holds_ink(entry: EntryCells | EntryInk | EntryPinned) -> bool:
+    """Whether an entry's own ink reads as something: a cell likelier a digit than blank, a
+    sign cell likelier a minus, or (ink kept from a scan) a value likelier than nothing.
+
+    >>> entry_holds_ink(EntryCells(((0.0,) * 10 + (1.0,), (0.6,) + (0.0,) * 9 + (0.4,))))
+    True
+    """
+    if isinstance(entry, EntryPinned):
+        return False
+    if isinstance(entry, EntryInk):
+        return bool(entry.likelihood) and \
+            max(entry.likelihood, key=entry.likelihood.__getitem__) is not None
+    return any(cell[EMPTY] < INKED_CELL for cell in entry.cells) or \
+        (entry.minus is not None and entry.minus >= 1 - INKED_CELL)
+
+
+def written_totals(expected: Sequence[SheetEntry]) -> list[SheetEntry | None]:
+    """The entries the deal log writes in a column, one per box from its first: each deal's
+    running total, or ``None`` where it is not whole (a half-whist's share of a point is
+    not written)."""
+    return [entry if entry.total.denominator == 1 else None
+            for entry in expected if entry.deal is not None]
+
+
+def entries_present(entries: Sequence[EntryCells | EntryInk | EntryPinned],
+                    decisions: Sequence[EntryDecision], expected: Sequence[SheetEntry]
+                    ) -> list[EntryDecision]:
+    """``decisions`` (one per entry of a column) with each entry decided empty that the deal
+    log writes (:func:`written_totals`) or whose ink reads as something made *doubtful*. An
+    entry a person verified empty stays so."""
+    writes = written_totals(expected)
+    out = []
+    for index, (entry, decision) in enumerate(zip(entries, decisions, strict=True)):
+        if decision.status != "empty" or isinstance(entry, EntryPinned):
+            out.append(decision)
+        elif index < len(writes) and (want := writes[index]) is not None:
+            value = int(want.total)
+            out.append(replace(decision, status="doubtful", confidence=0.0, expected=value,
+                               deal=want.deal,
+                               note=said("expected_unread", value=value)))
+        elif entry_holds_ink(entry):
+            out.append(replace(decision, status="doubtful", confidence=0.0,
+                               note=said("ink_no_number")))
+        else:
+            out.append(decision)
+    return out
+
+
+def row_holds_ink(evidence: RowEvidence) -> bool:
+    """Whether a deal row's own ink reads as something: a mark box likely crossed, or a
+    digit cell likelier a digit than blank."""
+    return any(p >= INKED_MARK for p in evidence.marks.values()) or \
+        any(cell[EMPTY] < INKED_CELL for cell in evidence.digits.values())
+
+
+def rows_required(columns: Mapping[Column, Sequence[EntryCells]],
+                  sheet: ExpectedSheet | None, needed: int = COLUMNS_FOR_A_DEAL) -> int:
+    """How many deals the running totals hold beyond the deal log ``sheet`` writes: the
+    largest surplus of a column's written entries over the log's (:func:`written_totals`),
+    when at least ``needed`` columns have one (0 otherwise)."""
+    surplus = []
+    for column, entries in columns.items():
+        written = max((i + 1 for i, entry in enumerate(entries) if entry_holds_ink(entry)),
+                      default=0)
+        writes = len(written_totals(sheet.column(column))) if sheet is not None else 0
+        surplus.append(max(written - writes, 0))
+    return max(surplus) if sum(n > 0 for n in surplus) >= needed else 0
+
+
+def row_notes(evidence: Sequence[RowEvidence], decisions: Sequence[_Row],
+              required: int, lost: bool = False) -> list[str]:
+    """For each row that must not stand as decided, the note that makes it *doubtful*
+    (``""`` for every other row): a row decided empty that holds ink or before a row that
+    does, or one of the ``required`` rows after the last row with a deal
+    (:func:`rows_required`, less the rows without a deal already doubtful among the deals).
+    Where the deal rows' ink is ``lost`` (:func:`scanner.decode.faint.rows_lost`), every row
+    read is doubtful too, and at least one row after the last with ink."""
+    inked = [row_holds_ink(row) for row in evidence]
+    last_ink = max((k for k, ink in enumerate(inked) if ink), default=-1)
+    last_deal = max((k for k, d in enumerate(decisions) if d.deal is not None), default=-1)
+    end = last_deal
+    if lost:
+        required, end = max(required, 1), max(last_deal, last_ink)
+    else:  # a doubtful row without a deal among the deals stands for one of those required
+        required -= sum(d.deal is None and d.status != "empty" for d in decisions[:last_deal])
+    notes: list[str] = []
+    for k, decision in enumerate(decisions):
+        note: str = ""
+        if decision.status == "read" and lost:
+            note = said("row_ink_lost")
+        elif decision.status != "empty":
+            pass
+        elif k <= last_ink:
+            note = said("ink_no_deal") if inked[k] else said("later_row_ink")
+        elif k <= end + required:
+            note = said("rows_lost_here") if lost else said("totals_hold", n=required)
+        notes.append(note)
+    return notes
+
+
+def missing_rows_problem(evidence: Sequence[RowEvidence], notes: Sequence[str]
+                         ) -> tuple[str, ...]:
+    """The sheet's problem for the deal rows the running totals require but that read blank
+    (:func:`row_notes`), naming them as people count rows (from 1); none: none.
+
+    >>> rows = [RowEvidence(k, {}, {}) for k in range(3)]
+    >>> hold = said("totals_hold", n=2)
+    >>> str(missing_rows_problem(rows, ["", hold, hold])[0])[:36]
+    'deal rows 2-3 read blank, but the ru'
+    """
+    missing = [row.row + 1 for row, note in zip(evidence, notes, strict=True)
+               if getattr(note, "code", None) == "totals_hold"]
+    if not missing:
+        return ()
+    which = said("rows_span", first=missing[0], last=missing[-1]) if len(missing) > 1 else \
+        said("row_one", row=missing[0])
+    return (said("rows_blank", which=which),)

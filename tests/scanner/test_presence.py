@@ -1,0 +1,131 @@
+"""No field lost (scanner.decode.presence): every deal row and running total the sheet holds
+comes out of the decoding read or doubtful, never silently empty (issue 13, classes 4 and 7)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from scanner.decode.columns import EntryCells, EntryInk, EntryPinned
+from scanner.decode.presence import entry_holds_ink, row_holds_ink
+from scanner.decode.sheet import DecodedSheet, decode_sheet
+from scoring.columns import Column
+from tests.scanner.evidence import digit_probabilities, game, row_evidence, sheet_evidence
+
+
+def _longest_column(doc: dict[str, object]) -> tuple[Column, list[int]]:
+    """The sheet's column with the most entries, and its values."""
+    written = doc["written"]
+    assert isinstance(written, dict)
+    best: tuple[Column, list[int]] | None = None
+    for seat, columns in written.items():
+        candidates = [(Column(seat, "pool"), columns["pool"]),
+                      (Column(seat, "mountain"), columns["mountain"])]
+        candidates += [(Column(seat, "whists", on), v) for on, v in columns["whists"].items()]
+        for column, values in candidates:
+            if best is None or len(values) > len(best[1]):
+                best = column, values
+    assert best is not None
+    return best
+
+
+def _faint(value: int | None, cells: int, empty: float) -> EntryCells:
+    """An entry whose strokes a thresholded scan broke into dots: every cell read blank at
+    ``empty``, whatever was written."""
+    del value
+    return EntryCells(tuple(digit_probabilities(None, empty) for _ in range(cells)))
+
+
+def _entries(decoded: DecodedSheet, column: Column) -> list[tuple[str, int | None]]:
+    return [(d.status, d.value) for d in decoded.entries[column]]
+
+
+def test_a_column_of_faint_entries_the_deal_log_writes_is_doubtful_not_empty() -> None:
+    """A seat's pencil lost by a black-and-white scan: its column's boxes read blank, one of
+    them with a speck of doubt (so the column seems written up to there). The deal log
+    writes a total in each box: every one is doubtful with the total the rules expect in
+    its note, none silently empty (the training sheet 010's B pool, 4 entries lost)."""
+    doc = game(seed=11)
+    evidence = sheet_evidence(doc, sure=0.999)
+    column, values = _longest_column(doc)
+    cells = list(evidence.columns[column])
+    for index, value in enumerate(values):
+        cells[index] = _faint(value, 3, 0.999)
+    cells[len(values) - 1] = _faint(values[-1], 3, 0.7)
+    decoded = decode_sheet(replace(evidence, columns={**evidence.columns,
+                                                       column: tuple(cells)}))
+    got = decoded.entries[column][:len(values)]
+    assert [d.status for d in got] == ["doubtful"] * len(values)
+    assert [d.expected for d in got] == values
+    assert all(f"the rules expected {v}" in d.note for d, v in zip(got, values, strict=True))
+
+
+def test_an_entry_with_ink_past_what_the_deal_log_writes_is_doubtful() -> None:
+    """Ink that reads as a digit in a box after the column's last expected total, decided
+    empty against the rules, comes out doubtful: a person sees the ink."""
+    doc = game(seed=11)
+    evidence = sheet_evidence(doc, sure=0.999)
+    column, values = _longest_column(doc)
+    cells = list(evidence.columns[column])
+    stray = [1e-3] * 11
+    stray[7], stray[10] = 0.55, 0.45 - 9e-3
+    cells[len(values)] = EntryCells((digit_probabilities(None, 0.999),
+                                     digit_probabilities(None, 0.999), tuple(stray)))
+    decoded = decode_sheet(replace(evidence, columns={**evidence.columns,
+                                                       column: tuple(cells)}))
+    extra = decoded.entries[column][len(values)]
+    assert extra.status != "empty"
+    assert _entries(decoded, column)[len(values) + 1:] == \
+        [("empty", None)] * (len(cells) - len(values) - 1)
+
+
+def test_deal_rows_whose_ink_was_lost_are_doubtful_where_the_totals_hold_them() -> None:
+    """The deal log's last rows read blank (the scorer's pencil lost) while the running
+    totals of their deals are written: the rows the totals require come out doubtful, the
+    rows after them stay empty (evaluation flatbed-bw pencil: rows 21-27 missing)."""
+    doc = game(seed=11)
+    evidence = sheet_evidence(doc, sure=0.999)
+    deals = len(doc["deals"])
+    rows = list(evidence.rows)
+    for k in (deals - 2, deals - 1):
+        rows[k] = row_evidence(None, k, evidence.seats, 0.999)
+    decoded = decode_sheet(replace(evidence, rows=tuple(rows)))
+    statuses = [row.status for row in decoded.rows]
+    assert statuses[:deals - 2] == ["read"] * (deals - 2)
+    assert statuses[deals - 2:deals] == ["doubtful", "doubtful"]
+    assert "running totals hold" in decoded.rows[deals - 1].note
+    assert decoded.problems == (
+        f"deal rows {deals - 1}-{deals} read blank, but the running totals hold their deals: "
+        "if they were written, the ink is too faint for this capture; scan the sheet again in "
+        "grey or colour, or check them",)
+    assert set(statuses[deals + 2:]) == {"empty"}
+
+
+def test_a_row_with_ink_that_reads_as_no_deal_is_doubtful() -> None:
+    """A row after the last deal with a cross in one box only (a deal the scorer began, or
+    stray ink): no legal deal reads from it, and it comes out doubtful, as do the empty rows
+    between it and the last deal."""
+    doc = game(seed=11)
+    evidence = sheet_evidence(doc, sure=0.999)
+    deals = len(doc["deals"])
+    rows = list(evidence.rows)
+    lone = row_evidence(None, deals + 2, evidence.seats, 0.999)
+    rows[deals + 2] = replace(lone, marks={**lone.marks, ("level", "7"): 0.95})
+    decoded = decode_sheet(replace(evidence, rows=tuple(rows)))
+    assert [row.status for row in decoded.rows[deals:deals + 3]] == ["doubtful"] * 3
+    assert decoded.rows[deals + 2].note == "ink here, but it reads as no deal"
+    assert decoded.rows[deals + 3].status == "empty"
+
+
+def test_what_holds_ink() -> None:
+    """A cell likelier a digit than blank, a minus, or kept ink that reads a number is ink;
+    a verified entry and blank cells are not."""
+    blank = digit_probabilities(None, 0.999)
+    assert not entry_holds_ink(EntryCells((blank, blank)))
+    assert entry_holds_ink(EntryCells((blank, digit_probabilities("4", 0.6))))
+    assert entry_holds_ink(EntryCells((blank,), minus=0.9))
+    assert entry_holds_ink(EntryInk({None: 0.01, 24: 0.5}))
+    assert not entry_holds_ink(EntryInk({None: 0.9, 24: 0.01}))
+    assert not entry_holds_ink(EntryPinned(None))
+    row = row_evidence(None, 3, ("A", "B", "C"), 0.999)
+    assert not row_holds_ink(row)
+    assert row_holds_ink(replace(row, marks={**row.marks, ("declarer", "A"): 0.7}))
