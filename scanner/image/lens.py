@@ -62,26 +62,51 @@ def estimate_barrel(fit: Callable[[Doubles], float], points: Doubles,
     return best[1], best[0]
 
 
-def undistort_image(image: Image, barrel: float, interpolation: int = cv2.INTER_LINEAR
-                    ) -> Image:
+def undistort_image(image: Image, barrel: float, interpolation: int = cv2.INTER_LINEAR,
+                    region: tuple[int, int, int, int] | None = None) -> Image:
     """``image`` with the distortion ``barrel`` taken out (the same size; what falls outside
-    the frame repeats its edge), resampled with the OpenCV ``interpolation``. The source of
-    each pixel is solved on a grid of :data:`~scanner.constants.LENS_MAP_STEP_PX` and
-    interpolated between."""
+    the frame repeats its edge), resampled with the OpenCV ``interpolation``; with ``region``
+    (``x0, y0, x1, y1`` pixels of the result), only there, the rest left as it is seen. The
+    source of each pixel is solved on a grid of :data:`~scanner.constants.LENS_MAP_STEP_PX`
+    and interpolated between: a region gets the same pixels as the whole frame does."""
     h, w = image.shape[:2]
+    x0, y0, x1, y1 = (0, 0, w, h) if region is None else region
     step = k.LENS_MAP_STEP_PX
     # node i of a row lies at pixel (i - 1) * step + (step - 1) / 2: a resize by ``step``
-    # puts it exactly there, and the extra node on each side covers the frame's edges
-    gx = (np.arange(-(-w // step) + 2) - 1) * step + (step - 1) / 2
-    gy = (np.arange(-(-h // step) + 2) - 1) * step + (step - 1) / 2
+    # puts it exactly there; a node before and after the region's and one more on each
+    # side keep the resize's own edge (it repeats its last node) out of the region
+    first_x, first_y = x0 // step, y0 // step
+    gx = (np.arange(first_x, min(-(-w // step) + 2, (x1 - 1) // step + 3)) - 1) * step \
+        + (step - 1) / 2
+    gy = (np.arange(first_y, min(-(-h // step) + 2, (y1 - 1) // step + 3)) - 1) * step \
+        + (step - 1) / 2
     u = np.stack(np.meshgrid(gx, gy), axis=-1).reshape(-1, 2)
     seen = distort_points(u, barrel, image.shape)
     grid = seen.reshape(len(gy), len(gx), 2).astype(np.float32)
-    big = cv2.resize(grid, (len(gx) * step, len(gy) * step),
-                     interpolation=cv2.INTER_LINEAR)[step:step + h, step:step + w]
+    left, top = x0 - first_x * step + step, y0 - first_y * step + step
+    big = cv2.resize(grid, (len(gx) * step, len(gy) * step), interpolation=cv2.INTER_LINEAR
+                     )[top:top + y1 - y0, left:left + x1 - x0]
     no_second_map: npt.NDArray[np.float32] = np.empty((0, 0), np.float32)  # map1 holds x, y
-    return cast(Image, cv2.remap(image, np.ascontiguousarray(big), no_second_map, interpolation,
-                                 borderMode=cv2.BORDER_REPLICATE))
+    out = np.empty_like(image)
+    out[:y0], out[y1:], out[y0:y1, :x0], out[y0:y1, x1:] = \
+        image[:y0], image[y1:], image[y0:y1, :x0], image[y0:y1, x1:]
+    cv2.remap(image, big, no_second_map, interpolation, dst=out[y0:y1, x0:x1],
+              borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+def page_region(homography: Doubles, page_mm: tuple[float, float], margin_mm: float,
+                shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """The pixel box (``x0, y0, x1, y1``, within a frame of ``shape``) that holds a page of
+    ``page_mm`` and ``margin_mm`` around it, placed by ``homography`` (page mm to px)."""
+    w, h = page_mm
+    corners = np.array([[-margin_mm, -margin_mm], [w + margin_mm, -margin_mm],
+                        [w + margin_mm, h + margin_mm], [-margin_mm, h + margin_mm]])
+    px = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), homography).reshape(-1, 2)
+    x0, y0 = np.floor(px.min(axis=0)).astype(int).tolist()
+    x1, y1 = np.ceil(px.max(axis=0)).astype(int).tolist()
+    return (min(max(x0, 0), shape[1] - 1), min(max(y0, 0), shape[0] - 1),
+            max(min(x1 + 1, shape[1]), 1), max(min(y1 + 1, shape[0]), 1))
 
 
 def lens_is_significant(straight_px: float, bent_px: float, points: int) -> bool:

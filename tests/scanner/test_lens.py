@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -13,7 +14,8 @@ import pytest
 from forms.layout import build_layout
 from forms.render.raster import render_pages
 from samplegen.capture import capture
-from scanner.image.lens import undistort_image, undistort_points
+from scanner import constants as k
+from scanner.image.lens import page_region, undistort_image, undistort_points
 from scanner.image.load import PageImage
 from scanner.image.register import register
 from tests.scanner.synth import sheet_pdf
@@ -72,3 +74,39 @@ def test_the_undistorted_image_puts_each_pixel_where_the_points_go() -> None:
         x0, y0 = max(round(x) - 12, 0), max(round(y) - 12, 0)
         ys, xs = np.nonzero(straight[y0:round(y) + 13, x0:round(x) + 13] > 128)
         assert math.hypot(xs.mean() + x0 - x, ys.mean() + y0 - y) < 0.6
+
+
+@pytest.mark.parametrize("interpolation", [cv2.INTER_LINEAR, cv2.INTER_CUBIC])
+def test_a_region_is_undistorted_to_the_same_pixels_as_the_whole_frame(
+        interpolation: int) -> None:
+    image = np.random.default_rng(1).integers(0, 256, (481, 643, 3), np.uint8)
+    whole = undistort_image(image, 0.06, interpolation)
+    region = (37, 21, 600, 470)
+    part = undistort_image(image, 0.06, interpolation, region)
+    x0, y0, x1, y1 = region
+    assert np.array_equal(part[y0:y1, x0:x1], whole[y0:y1, x0:x1])
+    outside = np.ones(image.shape[:2], bool)
+    outside[y0:y1, x0:x1] = False
+    assert np.array_equal(part[outside], image[outside])
+
+
+def test_the_page_region_holds_the_page_and_its_margin() -> None:
+    homography = np.array([[9.0, 1.0, 150.0], [-0.5, 8.0, 90.0], [0.0, 0.0004, 1.0]])
+    x0, y0, x1, y1 = page_region(homography, (210.0, 297.0), 10.0, (3000, 2400, 3))
+    corners = np.array([[-10.0, -10.0], [220.0, -10.0], [220.0, 307.0], [-10.0, 307.0]])
+    px = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), homography).reshape(-1, 2)
+    inside = (px[:, 0] >= x0) & (px[:, 0] < x1) & (px[:, 1] >= y0) & (px[:, 1] < y1)
+    off_frame = (px[:, 0] < 0) | (px[:, 0] >= 2400) | (px[:, 1] < 0) | (px[:, 1] >= 3000)
+    assert (inside | off_frame).all() and 0 <= x0 < x1 <= 2400 and 0 <= y0 < y1 <= 3000
+
+
+def test_a_photo_registered_reads_the_same_page_as_the_whole_frame_undistorted() -> None:
+    rgb = next(render_pages(sheet_pdf(3), DPI, pages=[1]))
+    shot = capture("phone-tilted", rgb, DPI, random.Random(1))
+    image = cv2.cvtColor(shot.image, cv2.COLOR_RGB2BGR)
+    reg = register(PageImage(Path("photo.jpg"), 0, image))
+    assert reg.barrel > 0.0
+    coarse = reg.px_per_mm < k.WORK_PX_PER_MM  # resampled bicubic, as register does
+    whole = undistort_image(image, reg.barrel, cv2.INTER_CUBIC if coarse else cv2.INTER_LINEAR)
+    page = (0.0, 0.0, reg.page_w_mm, reg.page_h_mm, k.WORK_PX_PER_MM)
+    assert np.array_equal(reg.warp(*page), replace(reg, image=whole).warp(*page))
