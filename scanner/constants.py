@@ -250,3 +250,5 @@ LENS_SOLVE_ROUNDS = 4
 LENS_PAGE_MARGIN_MM = 10.0
 """The distortion is taken out of the page and this much around it (what the reader warps
 near the edges, the paper's outline); the frame beyond is left as it is seen."""
+LENS_BAND_PX = 64
+"""Rows of one band of the page undistorted at a time, each only as wide as the page there."""

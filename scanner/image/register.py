@@ -32,7 +32,7 @@ from scanner.image.lens import (
     estimate_barrel,
     lens_is_significant,
     lens_move_px,
-    page_region,
+    page_outline,
     undistort_image,
     undistort_points,
 )
@@ -330,9 +330,9 @@ def _without_lens(image: Image, found: dict[int, Floats], frame: Frame, hom: Dou
     # a page coarser than it is read at is resampled bicubic: linear would blur its thin
     # strokes and its QR code's modules between the pixels
     coarse = local_px_per_mm(bent, frame[0] / 2, frame[1] / 2) < k.WORK_PX_PER_MM
-    region = page_region(bent, frame[:2], k.LENS_PAGE_MARGIN_MM, image.shape)
+    outline = page_outline(bent, frame[:2], k.LENS_PAGE_MARGIN_MM)
     return (undistort_image(image, barrel, cv2.INTER_CUBIC if coarse else cv2.INTER_LINEAR,
-                            region), barrel, bent, err)
+                            outline), barrel, bent, err)
 
 
 def register(page: PageImage, paper: tuple[float, float] | None = None) -> RegisteredPage:
