@@ -41,7 +41,8 @@ from scanner.decode.deals import decode_row
 from scanner.decode.numbers import number_candidates
 from scanner.decode.sheet import decode_sheet
 from scanner.digits.recognizer import DigitRecognizer
-from scanner.image.identify import assemble_sheets, identify
+from scanner.errors import ScanError
+from scanner.image.identify import IdentifiedPage, Identifier, assemble_sheets
 from scanner.image.load import load_file
 from scanner.image.register import register
 from scanner.pipeline import ScanFailure, scan_paths
@@ -92,9 +93,7 @@ def evaluate(folder: Path, tesseract_cells: int, stats: Counter[str],
     """Add one sheet's counts to ``stats``."""
     truth = json.loads((folder / "truth.json").read_text(encoding="utf-8"))
     record = truth["record"]
-    pages = [identify(register(page)) for path in sorted(folder.glob("page-*"))
-             for page in load_file(path)]
-    (sheet,), _ = assemble_sheets(pages)
+    (sheet,), _ = assemble_sheets(_identified(folder))
     layout = sheet.layout
     readings = {p.page.page_index: read_page(p.page, layout, recognizer, keep_crops=True)
                 for p in sheet.pages}
@@ -122,6 +121,22 @@ def evaluate(folder: Path, tesseract_cells: int, stats: Counter[str],
             doubtful += decision.status == "doubtful"
     stats["sheets"] += 1
     stats["sheets_no_person"] += doubtful == 0
+
+
+def _identified(folder: Path) -> list[IdentifiedPage]:
+    """The sheet's pages registered and identified as one run of ``pulka scan`` does: a
+    page whose code will not decode joins the sheet whose modules it matches."""
+    identifier = Identifier()
+    pages: list[IdentifiedPage] = []
+    for path in sorted(folder.glob("page-*")):
+        for page in load_file(path):
+            found = identifier.identify_or_hold(register(page))
+            pages.extend(([found] if found else []) + identifier.claim_held())
+    for late in identifier.finish_held():
+        if isinstance(late, ScanError):
+            raise late
+        pages.append(late)
+    return pages
 
 
 def _field(stats: Counter[str], before: Any, after: Any, want: Any, status: str,

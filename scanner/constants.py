@@ -268,3 +268,8 @@ LENS_MAP_STEP_PX = 16
 (the distortion bends less than 0.01 px over it)."""
 LENS_SOLVE_ROUNDS = 4
 """Fixed-point rounds that invert the distortion (each gains a factor of b, under 0.12)."""
+LENS_PAGE_MARGIN_MM = 10.0
+"""The distortion is taken out of the page and this much around it (what the reader warps
+near the edges, the paper's outline); the frame beyond is left as it is seen."""
+LENS_BAND_PX = 64
+"""Rows of one band of the page undistorted at a time, each only as wide as the page there."""

@@ -32,6 +32,7 @@ from scanner.image.lens import (
     estimate_barrel,
     lens_is_significant,
     lens_move_px,
+    page_outline,
     undistort_image,
     undistort_points,
 )
@@ -310,7 +311,8 @@ def _register_outline(small: Image, scale: float, found: dict[int, Floats],
 
 def _without_lens(image: Image, found: dict[int, Floats], frame: Frame, hom: Doubles,
                   err_px: float) -> tuple[Image, float, Doubles, float]:
-    """The image with its lens distortion taken out, the distortion, and the homography and
+    """The image with its lens distortion taken out (on the page and
+    :data:`LENS_PAGE_MARGIN_MM` around it), the distortion, and the homography and
     fit error of the markers there; ``image``, 0 and the straight fit when the distortion
     explains too little of the straight fit's error or moves no point of the page
     :data:`LENS_MIN_MOVE_PX` from where the straight fit puts it (a scan's corners, fitted to
@@ -328,8 +330,9 @@ def _without_lens(image: Image, found: dict[int, Floats], frame: Frame, hom: Dou
     # a page coarser than it is read at is resampled bicubic: linear would blur its thin
     # strokes and its QR code's modules between the pixels
     coarse = local_px_per_mm(bent, frame[0] / 2, frame[1] / 2) < k.WORK_PX_PER_MM
-    return (undistort_image(image, barrel, cv2.INTER_CUBIC if coarse else cv2.INTER_LINEAR),
-            barrel, bent, err)
+    outline = page_outline(bent, frame[:2], k.LENS_PAGE_MARGIN_MM)
+    return (undistort_image(image, barrel, cv2.INTER_CUBIC if coarse else cv2.INTER_LINEAR,
+                            outline), barrel, bent, err)
 
 
 def register(page: PageImage, paper: tuple[float, float] | None = None) -> RegisteredPage:

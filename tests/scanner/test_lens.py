@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -13,6 +14,7 @@ import pytest
 from forms.layout import build_layout
 from forms.render.raster import render_pages
 from samplegen.capture import capture
+from scanner import constants as k
 from scanner.image.lens import undistort_image, undistort_points
 from scanner.image.load import PageImage
 from scanner.image.register import register
@@ -72,3 +74,33 @@ def test_the_undistorted_image_puts_each_pixel_where_the_points_go() -> None:
         x0, y0 = max(round(x) - 12, 0), max(round(y) - 12, 0)
         ys, xs = np.nonzero(straight[y0:round(y) + 13, x0:round(x) + 13] > 128)
         assert math.hypot(xs.mean() + x0 - x, ys.mean() + y0 - y) < 0.6
+
+
+@pytest.mark.parametrize("interpolation", [cv2.INTER_LINEAR, cv2.INTER_CUBIC])
+@pytest.mark.parametrize("outline", [
+    [[60.0, 15.0], [610.0, 40.0], [580.0, 470.0], [30.0, 430.0]],  # a tilted page in the frame
+    [[-80.0, -30.0], [700.0, 10.0], [650.0, 530.0], [-20.0, 500.0]],  # over the frame's edges
+])
+def test_a_page_is_undistorted_to_the_same_pixels_as_the_whole_frame(
+        interpolation: int, outline: list[list[float]]) -> None:
+    image = np.random.default_rng(1).integers(0, 256, (481, 643, 3), np.uint8)
+    whole = undistort_image(image, 0.06, interpolation)
+    part = undistort_image(image, 0.06, interpolation, np.array(outline))
+    inside = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillPoly(inside, [np.round(np.array(outline)).astype(np.int32)], 1)
+    assert np.array_equal(part[inside == 1], whole[inside == 1])
+    same = (part == whole).all(axis=2)
+    seen = (part == image).all(axis=2)
+    assert (same | seen).all() and seen[0, 0] != (outline[0][0] < 0)
+
+
+def test_a_photo_registered_reads_the_same_page_as_the_whole_frame_undistorted() -> None:
+    rgb = next(render_pages(sheet_pdf(3), DPI, pages=[1]))
+    shot = capture("phone-tilted", rgb, DPI, random.Random(1))
+    image = cv2.cvtColor(shot.image, cv2.COLOR_RGB2BGR)
+    reg = register(PageImage(Path("photo.jpg"), 0, image))
+    assert reg.barrel > 0.0
+    coarse = reg.px_per_mm < k.WORK_PX_PER_MM  # resampled bicubic, as register does
+    whole = undistort_image(image, reg.barrel, cv2.INTER_CUBIC if coarse else cv2.INTER_LINEAR)
+    page = (0.0, 0.0, reg.page_w_mm, reg.page_h_mm, k.WORK_PX_PER_MM)
+    assert np.array_equal(reg.warp(*page), replace(reg, image=whole).warp(*page))
