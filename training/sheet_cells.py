@@ -128,4 +128,4 @@ def harvest(folders: list[Path], workers: int = 1) -> Harvest:
                                                         np.int64),
                   np.asarray([s for m in made for s in m.sources]),
                   np.asarray([numbers[key] for key in seats], np.int64))
-    return out.part((out.y == EMPTY_CLASS) | out.x.reshape(len(out.x), -1).any(axis=1))
+    return out.part((out.y == EMPTY_CLASS) | out.x.reshape(len(out.x), 28 * 28).any(axis=1))
