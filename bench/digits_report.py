@@ -60,8 +60,10 @@ def _kept_text(ac: dict[str, object]) -> str:
 def _part_rows(info: dict[str, Any]) -> str:
     """Rows of the calibration table for each part of the calibration cells."""
     rows = []
+    titles = dict(writers="calibration writers", mnist="MNIST calibration split",
+                  sheets="scanner-cut cells of the calibration writers' sample sheets")
     for name, x in info.get("calibration_parts", {}).items():
-        title = "calibration writers" if name == "writers" else "MNIST calibration split"
+        title = titles[name]
         rows.append(f"| {title} ({x['n']} cells; accuracy {pct(x['acc'])}) | "
                     f"{pct(x['ece_before'])} (NLL {x['nll_before']:.3f}) | "
                     f"{pct(x['ece_after'])} (NLL {x['nll_after']:.3f}) |\n")
@@ -246,6 +248,19 @@ def _development(c: _Context) -> str:
 """
 
 
+def _sheet_text(info: dict[str, Any]) -> str:
+    """The provenance item on the cells cut by the scanner from sample sheets (if any)."""
+    if not info.get("n_sheets"):
+        return ""
+    return f"""* Sheet cells: the digit cells `pulka scan` itself cuts (registration, raster, ink cutting as
+  in `scanner.image`) from {info['n_sheets']} TRAINING-part open sample sheets (`{info['sheets']}`, made by
+  `python -m bench.reader_eval --part training`: every training capture, ink and writer family),
+  labelled from each sheet's `truth.json` (`training/sheet_cells.py`): {info['n_sheet_cells_fit']}
+  cells of fitting writers, each used {info['sheet_copies']} times; the {info['n_sheet_cells_calibration']}
+  cells of the calibration writers' sources fit the temperatures only.
+"""
+
+
 def _provenance(c: _Context) -> str:
     """The report's provenance part."""
     return f"""## Provenance
@@ -270,7 +285,7 @@ def _provenance(c: _Context) -> str:
   of the box height off centre, half the writers 10-30 % over a border) into the middle of three
   printed boxes whose neighbours are written too, then cut at 8 px/mm 0.35 mm inside the border
   with up to 0.35 mm registration error, in the red channel (70 %) or grey, and captured as below.
-* Stroke digits: {c.info.get('strokes', 0)} cells drawn with a round pen from hand-made skeletons
+{_sheet_text(c.info)}* Stroke digits: {c.info.get('strokes', 0)} cells drawn with a round pen from hand-made skeletons
   (`STROKE_TEMPLATES`: several ways of writing each digit, e.g. "1" plain / with a short or long
   flag / with flag and base, "4" closed / open-topped, "7" with and without bar, "9" with straight,
   slanted or curved tail or a small loop on a long stem), with smooth random wobble, per-point jitter,

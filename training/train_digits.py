@@ -14,7 +14,9 @@ and, with ``--sheets``, the digit cells the scanner itself cuts from TRAINING-pa
 --out DIR``).
 Whole writer sources (``CALIBRATION_SOURCES``) and the MNIST calibration split are held out:
 the softmax temperature (built into the exported graph) and the writer-adaptation output
-temperature are fitted on them only (:mod:`training.calibrate`). No EVALUATION source, reserved
+temperature are fitted on them only (:mod:`training.calibrate`): on the calibration writers'
+sheet cells when ``--sheets`` is given (the cells the scanner reads), else on the MNIST split
+and the simulated calibration writers. No EVALUATION source, reserved
 font or UCI digit enters training, calibration or any choice. Needs PyTorch (CPU), onnx,
 mlxtend, Pillow, OpenCV, numpy.
 """
@@ -73,8 +75,9 @@ def _arguments() -> argparse.Namespace:
                         help="writers of each TRAINING writer source")
     parser.add_argument("--writer-copies", type=int, default=10,
                         help="times each writer writes every digit")
-    parser.add_argument("--sheets", type=Path, help="folder of TRAINING-part sample sheets"
-                        " (reader_eval --out DIR/samples) whose scanner-cut cells to add")
+    parser.add_argument("--sheets", type=Path, action="append", default=[],
+                        help="folder of TRAINING-part sample sheets (reader_eval --out "
+                        "DIR/samples) whose scanner-cut cells to add (again: more folders)")
     parser.add_argument("--sheet-copies", type=int, default=4,
                         help="times each scanner-cut sheet cell enters training")
     parser.add_argument("--out", type=Path, default=MODEL_DIR / "digits.onnx")
@@ -120,7 +123,7 @@ def _render(args: argparse.Namespace, info: dict[str, Any]) -> dict[str, np.ndar
                  y=np.concatenate([y, wy, *[fit.y] * copies]), mx=mx, my=my,
                  cwx=cwx, cwy=cwy, cww=cww, n_writer_cells=np.asarray(len(wx)),
                  n_sheet_cells=np.asarray(len(fit.y) * copies), sx=held.x, sy=held.y,
-                 sw=held.writers)
+                 sw=held.writers)  # the calibration writers' sheet cells, if any, calibrate
     if args.cache:
         np.savez(args.cache, **cells)
     return cells
@@ -129,17 +132,31 @@ def _render(args: argparse.Namespace, info: dict[str, Any]) -> dict[str, np.ndar
 def _sheet_cells(args: argparse.Namespace, info: dict[str, Any]) -> tuple[Harvest, Harvest]:
     """The scanner-cut cells of the ``--sheets`` folders: those of fitting writers and those
     of :data:`CALIBRATION_SOURCES` writers (held out)."""
-    folders = training_sheets(args.sheets) if args.sheets else []
-    if args.sheets and not folders:
-        raise SystemExit(f"train_digits: {args.sheets} holds no TRAINING-part sample sheet; "
-                         "make some with python -m bench.reader_eval --part training --out DIR")
+    folders: list[Path] = []
+    for root in args.sheets:
+        found = training_sheets(root)
+        folders += found
+        if not found:
+            raise SystemExit(f"train_digits: {root} holds no TRAINING-part sample sheet; make "
+                             "some with python -m bench.reader_eval --part training --out DIR")
     cells = harvest(folders) if folders else Harvest(
         np.zeros((0, 28, 28), np.float32), np.zeros(0, np.int64), np.zeros(0, str),
         np.zeros(0, np.int64))
     held = np.isin(cells.sources, CALIBRATION_SOURCES)
     info.update(n_sheets=len(folders), n_sheet_cells_fit=int((~held).sum()),
-                n_sheet_cells_calibration=int(held.sum()), sheets=str(args.sheets))
+                n_sheet_cells_calibration=int(held.sum()),
+                sheets=", ".join(str(root) for root in args.sheets))
     return cells.part(~held), cells.part(held)
+
+
+def _calibration_cells(cells: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The cells the softmax temperature is fitted on: the calibration writers' cells as the
+    scanner cuts them from sample sheets where there are any (what the scanner reads), else
+    the MNIST calibration split and the simulated calibration writers."""
+    if len(cells["sy"]):
+        return cells["sx"], cells["sy"]
+    return (np.concatenate([cells["mx"], cells["cwx"]]),
+            np.concatenate([cells["my"], cells["cwy"]]))
 
 
 def _check_export(model: Any, x: np.ndarray, path: Path) -> float:
@@ -171,8 +188,7 @@ def main() -> None:
           f"{int(cells['n_sheet_cells'])} cut from sheets) in "
           f"{t_data:.0f} s; per class {np.bincount(y).tolist()}", flush=True)
     model = train(x, y, args.epochs, args.seed)
-    cal_x = np.concatenate([cells["mx"], cells["cwx"], cells["sx"]])
-    cal_y = np.concatenate([cells["my"], cells["cwy"], cells["sy"]])
+    cal_x, cal_y = _calibration_cells(cells)
     temperature, calib = fit_temperature(model, cal_x, cal_y)
     parts = {name: figures(model_logits(model, cells[f"{key}x"]), cells[f"{key}y"], temperature)
              for name, key in (("writers", "cw"), ("mnist", "m"), ("sheets", "s"))
@@ -186,10 +202,9 @@ def main() -> None:
                 params=sum(p.numel() for p in model.parameters()),
                 mlxtend=version("mlxtend"), torch_threads=1,
                 command=" ".join(["python", *sys.argv]))
-    sheet_writers = cells["sw"] + (int(cells["cww"].max()) + 1 if len(cells["cww"]) else 0)
-    info["adapt_calibration"] = fit_adaptation_temperature(
-        args.out, np.concatenate([cells["cwx"], cells["sx"]]),
-        np.concatenate([cells["cwy"], cells["sy"]]), np.concatenate([cells["cww"], sheet_writers]))
+    key = "s" if len(cells["sy"]) else "cw"
+    info["adapt_calibration"] = fit_adaptation_temperature(args.out, cells[f"{key}x"],
+                                                           cells[f"{key}y"], cells[f"{key}w"])
     print(f"adaptation: {info['adapt_calibration']}", flush=True)
     path = args.out.with_name(f"{args.out.stem}_training.json")
     path.write_text(json.dumps(info, indent=1) + "\n")
