@@ -163,20 +163,27 @@ split {c.prev['calibration']}.
 """
 
 
+def _fitted_on(info: dict[str, Any]) -> str:
+    """What the softmax temperature was fitted on (``training.train_digits._calibration_cells``)."""
+    sources = f"{', '.join(info.get('calibration_sources', []))}: whole glyph sources of the TRAINING part of\n`samplegen.split`, held out from fitting"
+    if info.get("n_sheets"):
+        return (f"the digit cells the scanner cuts from the sample sheets of the calibration writers\n({sources}; the"
+                " other calibration rows below are only scored; the adaptation's fit is on the same\nsheet cells).")
+    return (f"the calibration writers ({sources}; {info.get('writers', 0)} writers each, cut as the scanner\n"
+            f"cuts cells) and the MNIST calibration split (the last {info.get('n_calibration_mnist', 0) // 10}\n"
+            "MNIST training digits of each class, drawn into cells with augmentation, plus blank cells).")
+
+
 def _calibration(c: _Context) -> str:
     """The report's calibration part."""
     return f"""**Calibration.** Expected calibration error (ECE, 15 equal-width confidence bins, lower is better)
 of the general model's probabilities. The temperature was fitted (minimum negative log-likelihood) on
-{c.info.get('n_calibration_cells', 0)} cells of writers the network never trained on: the calibration
-writers ({', '.join(c.info.get('calibration_sources', []))}: whole glyph sources of the TRAINING part of
-`samplegen.split`, held out from fitting; {c.info.get('writers', 0)} writers each, cut as the scanner
-cuts cells) and the MNIST calibration split (the last {c.info.get('n_calibration_mnist', 0) // 10}
-MNIST training digits of each class, drawn into cells with augmentation, plus blank cells). Never
-on an EVALUATION source or UCI.
+{c.info.get('n_calibration_cells', 0)} cells of writers the network never trained on: {_fitted_on(c.info)}
+Never on an EVALUATION source or UCI.
 
 | | before (T = 1) | after (T = {c.temperature:.3f}) |
 |---|---|---|
-| calibration split ({c.cal.get('n', 0)} cells; accuracy {pct(c.cal.get('acc', 0.0))}) | \
+| cells fitted on ({c.cal.get('n', 0)} cells; accuracy {pct(c.cal.get('acc', 0.0))}) | \
 {pct(c.cal.get('ece_before', 0.0))} (NLL {c.cal.get('nll_before', 0.0):.3f}) | \
 {pct(c.cal.get('ece_after', 0.0))} (NLL {c.cal.get('nll_after', 0.0):.3f}) |
 {_part_rows(c.info)}| held-out MNIST | {pct(c.h['ece_untempered'])} | {pct(c.h['ece'])} (mean confidence {pct(c.h['confidence'])}, \
