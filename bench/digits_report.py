@@ -60,8 +60,10 @@ def _kept_text(ac: dict[str, object]) -> str:
 def _part_rows(info: dict[str, Any]) -> str:
     """Rows of the calibration table for each part of the calibration cells."""
     rows = []
+    titles = dict(writers="calibration writers", mnist="MNIST calibration split",
+                  sheets="scanner-cut cells of the calibration writers' sample sheets")
     for name, x in info.get("calibration_parts", {}).items():
-        title = "calibration writers" if name == "writers" else "MNIST calibration split"
+        title = titles[name]
         rows.append(f"| {title} ({x['n']} cells; accuracy {pct(x['acc'])}) | "
                     f"{pct(x['ece_before'])} (NLL {x['nll_before']:.3f}) | "
                     f"{pct(x['ece_after'])} (NLL {x['nll_after']:.3f}) |\n")
@@ -161,20 +163,27 @@ split {c.prev['calibration']}.
 """
 
 
+def _fitted_on(info: dict[str, Any]) -> str:
+    """What the softmax temperature was fitted on (``training.train_digits._calibration_cells``)."""
+    sources = f"{', '.join(info.get('calibration_sources', []))}: whole glyph sources of the TRAINING part of\n`samplegen.split`, held out from fitting"
+    if info.get("n_sheets"):
+        return (f"the digit cells the scanner cuts from the sample sheets of the calibration writers\n({sources}; the"
+                " other calibration rows below are only scored; the adaptation's fit is on the same\nsheet cells).")
+    return (f"the calibration writers ({sources}; {info.get('writers', 0)} writers each, cut as the scanner\n"
+            f"cuts cells) and the MNIST calibration split (the last {info.get('n_calibration_mnist', 0) // 10}\n"
+            "MNIST training digits of each class, drawn into cells with augmentation, plus blank cells).")
+
+
 def _calibration(c: _Context) -> str:
     """The report's calibration part."""
     return f"""**Calibration.** Expected calibration error (ECE, 15 equal-width confidence bins, lower is better)
 of the general model's probabilities. The temperature was fitted (minimum negative log-likelihood) on
-{c.info.get('n_calibration_cells', 0)} cells of writers the network never trained on: the calibration
-writers ({', '.join(c.info.get('calibration_sources', []))}: whole glyph sources of the TRAINING part of
-`samplegen.split`, held out from fitting; {c.info.get('writers', 0)} writers each, cut as the scanner
-cuts cells) and the MNIST calibration split (the last {c.info.get('n_calibration_mnist', 0) // 10}
-MNIST training digits of each class, drawn into cells with augmentation, plus blank cells). Never
-on an EVALUATION source or UCI.
+{c.info.get('n_calibration_cells', 0)} cells of writers the network never trained on: {_fitted_on(c.info)}
+Never on an EVALUATION source or UCI.
 
 | | before (T = 1) | after (T = {c.temperature:.3f}) |
 |---|---|---|
-| calibration split ({c.cal.get('n', 0)} cells; accuracy {pct(c.cal.get('acc', 0.0))}) | \
+| cells fitted on ({c.cal.get('n', 0)} cells; accuracy {pct(c.cal.get('acc', 0.0))}) | \
 {pct(c.cal.get('ece_before', 0.0))} (NLL {c.cal.get('nll_before', 0.0):.3f}) | \
 {pct(c.cal.get('ece_after', 0.0))} (NLL {c.cal.get('nll_after', 0.0):.3f}) |
 {_part_rows(c.info)}| held-out MNIST | {pct(c.h['ece_untempered'])} | {pct(c.h['ece'])} (mean confidence {pct(c.h['confidence'])}, \
@@ -246,6 +255,19 @@ def _development(c: _Context) -> str:
 """
 
 
+def _sheet_text(info: dict[str, Any]) -> str:
+    """The provenance item on the cells cut by the scanner from sample sheets (if any)."""
+    if not info.get("n_sheets"):
+        return ""
+    return f"""* Sheet cells: the digit cells `pulka scan` itself cuts (registration, raster, ink cutting as
+  in `scanner.image`) from {info['n_sheets']} TRAINING-part open sample sheets (`{info['sheets']}`, made by
+  `python -m bench.reader_eval --part training`: every training capture, ink and writer family),
+  labelled from each sheet's `truth.json` (`training/sheet_cells.py`): {info['n_sheet_cells_fit']}
+  cells of fitting writers, each used {info['sheet_copies']} times; the {info['n_sheet_cells_calibration']}
+  cells of the calibration writers' sources fit the temperatures only.
+"""
+
+
 def _provenance(c: _Context) -> str:
     """The report's provenance part."""
     return f"""## Provenance
@@ -270,7 +292,7 @@ def _provenance(c: _Context) -> str:
   of the box height off centre, half the writers 10-30 % over a border) into the middle of three
   printed boxes whose neighbours are written too, then cut at 8 px/mm 0.35 mm inside the border
   with up to 0.35 mm registration error, in the red channel (70 %) or grey, and captured as below.
-* Stroke digits: {c.info.get('strokes', 0)} cells drawn with a round pen from hand-made skeletons
+{_sheet_text(c.info)}* Stroke digits: {c.info.get('strokes', 0)} cells drawn with a round pen from hand-made skeletons
   (`STROKE_TEMPLATES`: several ways of writing each digit, e.g. "1" plain / with a short or long
   flag / with flag and base, "4" closed / open-topped, "7" with and without bar, "9" with straight,
   slanted or curved tail or a small loop on a long stem), with smooth random wobble, per-point jitter,

@@ -8,10 +8,15 @@ Run from the repository root::
 Training data (only from the TRAINING part of ``samplegen.split``): MNIST less its held-out
 and calibration parts (:mod:`training.sources`), handwriting and print fonts and stroke
 skeletons drawn with augmentation (:mod:`training.cells`), and cells written by the open
-generator's TRAINING writers and cut as the scanner cuts them (:mod:`training.writer_cells`).
+generator's TRAINING writers and cut as the scanner cuts them (:mod:`training.writer_cells`)
+and, with ``--sheets``, the digit cells the scanner itself cuts from TRAINING-part sample sheets
+(:mod:`training.sheet_cells`; make them with ``python -m bench.reader_eval --part training
+--out DIR``).
 Whole writer sources (``CALIBRATION_SOURCES``) and the MNIST calibration split are held out:
 the softmax temperature (built into the exported graph) and the writer-adaptation output
-temperature are fitted on them only (:mod:`training.calibrate`). No EVALUATION source, reserved
+temperature are fitted on them only (:mod:`training.calibrate`): on the calibration writers'
+sheet cells when ``--sheets`` is given (the cells the scanner reads), else on the MNIST split
+and the simulated calibration writers. No EVALUATION source, reserved
 font or UCI digit enters training, calibration or any choice. Needs PyTorch (CPU), onnx,
 mlxtend, Pillow, OpenCV, numpy.
 """
@@ -20,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 import time
 from importlib.metadata import version
@@ -41,6 +47,7 @@ from training.calibrate import (  # noqa: E402
 )
 from training.dataset import build_dataset, build_writer_cells  # noqa: E402
 from training.model import export_onnx, train  # noqa: E402
+from training.sheet_cells import Harvest, harvest, training_sheets  # noqa: E402
 from training.sources import (  # noqa: E402
     calibration_split,
     font_glyphs,
@@ -48,7 +55,7 @@ from training.sources import (  # noqa: E402
     print_fonts,
     training_fonts,
 )
-from training.writer_cells import writer_sources  # noqa: E402
+from training.writer_cells import CALIBRATION_SOURCES, writer_sources  # noqa: E402
 
 SEED = 20240601
 MODEL_DIR = ROOT / "scanner" / "digits" / "models"
@@ -68,6 +75,11 @@ def _arguments() -> argparse.Namespace:
                         help="writers of each TRAINING writer source")
     parser.add_argument("--writer-copies", type=int, default=10,
                         help="times each writer writes every digit")
+    parser.add_argument("--sheets", type=Path, action="append", default=[],
+                        help="folder of TRAINING-part sample sheets (reader_eval --out "
+                        "DIR/samples) whose scanner-cut cells to add (again: more folders)")
+    parser.add_argument("--sheet-copies", type=int, default=4,
+                        help="times each scanner-cut sheet cell enters training")
     parser.add_argument("--out", type=Path, default=MODEL_DIR / "digits.onnx")
     parser.add_argument("--cache", type=Path,
                         help="reuse (or save) the rendered cells in this .npz file")
@@ -105,11 +117,46 @@ def _render(args: argparse.Namespace, info: dict[str, Any]) -> dict[str, np.ndar
     mx, my = build_dataset(cal_x, cal_y, [], [], SEED + 10**6, 3, 0, 500, 0)
     cwx, cwy, cww = build_writer_cells(writer_sources("calibration"), args.writers,
                                        max(2, args.writer_copies // 2), SEED + 10**6)
-    cells = dict(x=np.concatenate([x, wx]), y=np.concatenate([y, wy]), mx=mx, my=my,
-                 cwx=cwx, cwy=cwy, cww=cww, n_writer_cells=np.asarray(len(wx)))
+    fit, held = _sheet_cells(args, info)
+    copies = args.sheet_copies
+    cells = dict(x=np.concatenate([x, wx, *[fit.x] * copies]),
+                 y=np.concatenate([y, wy, *[fit.y] * copies]), mx=mx, my=my,
+                 cwx=cwx, cwy=cwy, cww=cww, n_writer_cells=np.asarray(len(wx)),
+                 n_sheet_cells=np.asarray(len(fit.y) * copies), sx=held.x, sy=held.y,
+                 sw=held.writers)  # the calibration writers' sheet cells, if any, calibrate
     if args.cache:
         np.savez(args.cache, **cells)
     return cells
+
+
+def _sheet_cells(args: argparse.Namespace, info: dict[str, Any]) -> tuple[Harvest, Harvest]:
+    """The scanner-cut cells of the ``--sheets`` folders: those of fitting writers and those
+    of :data:`CALIBRATION_SOURCES` writers (held out)."""
+    folders: list[Path] = []
+    for root in args.sheets:
+        found = training_sheets(root)
+        folders += found
+        if not found:
+            raise SystemExit(f"train_digits: {root} holds no TRAINING-part sample sheet; make "
+                             "some with python -m bench.reader_eval --part training --out DIR")
+    cells = harvest(folders) if folders else Harvest(
+        np.zeros((0, 28, 28), np.float32), np.zeros(0, np.int64), np.zeros(0, str),
+        np.zeros(0, np.int64))
+    held = np.isin(cells.sources, CALIBRATION_SOURCES)
+    info.update(n_sheets=len(folders), n_sheet_cells_fit=int((~held).sum()),
+                n_sheet_cells_calibration=int(held.sum()),
+                sheets=", ".join(str(root) for root in args.sheets))
+    return cells.part(~held), cells.part(held)
+
+
+def _calibration_cells(cells: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The cells the softmax temperature is fitted on: the calibration writers' cells as the
+    scanner cuts them from sample sheets where there are any (what the scanner reads), else
+    the MNIST calibration split and the simulated calibration writers."""
+    if len(cells["sy"]):
+        return cells["sx"], cells["sy"]
+    return (np.concatenate([cells["mx"], cells["cwx"]]),
+            np.concatenate([cells["my"], cells["cwy"]]))
 
 
 def _check_export(model: Any, x: np.ndarray, path: Path) -> float:
@@ -126,24 +173,26 @@ def _check_export(model: Any, x: np.ndarray, path: Path) -> float:
 def main() -> None:
     """Render the cells, train, calibrate on held-out writers, export, record."""
     args = _arguments()
+    logging.basicConfig(level=logging.ERROR)  # the scanner's per-page warnings on --sheets
     t_start = time.time()
     cv2.setRNGSeed(args.seed)
     info: dict[str, Any] = dict(seed=args.seed, epochs=args.epochs, **{
         k: getattr(args, k) for k in ("mnist_copies", "font_copies", "empties", "strokes",
-                                      "writers", "writer_copies")})
+                                      "writers", "writer_copies", "sheet_copies")})
     info.update(fit_sources=writer_sources("fit"), calibration_sources=writer_sources(
         "calibration"))
     cells = _render(args, info)
     x, y = cells["x"], cells["y"]
     t_data = time.time() - t_start
-    print(f"{len(x)} training cells ({int(cells['n_writer_cells'])} from writers) in "
+    print(f"{len(x)} training cells ({int(cells['n_writer_cells'])} from writers, "
+          f"{int(cells['n_sheet_cells'])} cut from sheets) in "
           f"{t_data:.0f} s; per class {np.bincount(y).tolist()}", flush=True)
     model = train(x, y, args.epochs, args.seed)
-    cal_x = np.concatenate([cells["mx"], cells["cwx"]])
-    cal_y = np.concatenate([cells["my"], cells["cwy"]])
+    cal_x, cal_y = _calibration_cells(cells)
     temperature, calib = fit_temperature(model, cal_x, cal_y)
     parts = {name: figures(model_logits(model, cells[f"{key}x"]), cells[f"{key}y"], temperature)
-             for name, key in (("writers", "cw"), ("mnist", "m"))}
+             for name, key in (("writers", "cw"), ("mnist", "m"), ("sheets", "s"))
+             if len(cells[f"{key}y"])}
     print(f"temperature {temperature:.3f}: {calib}; {parts}", flush=True)
     model.temperature.fill_(temperature)
     export_onnx(model, args.out)
@@ -153,8 +202,9 @@ def main() -> None:
                 params=sum(p.numel() for p in model.parameters()),
                 mlxtend=version("mlxtend"), torch_threads=1,
                 command=" ".join(["python", *sys.argv]))
-    info["adapt_calibration"] = fit_adaptation_temperature(args.out, cells["cwx"], cells["cwy"],
-                                                           cells["cww"])
+    key = "s" if len(cells["sy"]) else "cw"
+    info["adapt_calibration"] = fit_adaptation_temperature(args.out, cells[f"{key}x"],
+                                                           cells[f"{key}y"], cells[f"{key}w"])
     print(f"adaptation: {info['adapt_calibration']}", flush=True)
     path = args.out.with_name(f"{args.out.stem}_training.json")
     path.write_text(json.dumps(info, indent=1) + "\n")
