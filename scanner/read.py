@@ -24,7 +24,7 @@ from forms.identity import SheetIdentity
 from forms.layout import entry_cells
 from forms.model import Box, CalibrationCell, DealCell, EntryCell, Layout
 from scanner import constants as k
-from scanner.arrays import Floats, GreyImage
+from scanner.arrays import Floats, GreyImage, Image
 from scanner.decode.columns import EntryCells
 from scanner.decode.deals import RowEvidence
 from scanner.decode.faint import StripCell, faint_seats, refuse_if_all_lost, rows_lost
@@ -212,20 +212,33 @@ def _read_digits(cells: Sequence[CellImage], layout: Layout, recognizer: DigitRe
 def sheet_evidence(identity: SheetIdentity, layout: Layout,
                    readings: dict[int, PageReading]) -> SheetEvidence:
     """What a sheet's pages read say, as the rule decoder's evidence; a sheet whose every
-    writer's ink is lost from the image is refused (:func:`scanner.decode.faint.refuse_if_all_lost`,
-    naming the page of the calibration strips)."""
+    writer's ink is lost from the image (the deal rows' too, or thresholded away by a
+    black-and-white scan) is refused (:func:`scanner.decode.faint.refuse_if_all_lost`, naming
+    the page of the calibration strips). Blank strips on a grey or colour capture whose rows
+    are blank too are an unwritten sheet, read as such."""
     names = {seat: name for seat, name in zip(identity.seats, identity.names, strict=False)
              if name}
     strips, page = calibration_strips(readings)
     faint = faint_seats(strips)
-    refuse_if_all_lost(faint, identity.seats, page.source if page else None,
-                       page.index_in_file if page else None)
     row_inks = [cell.ink_fraction for reading in readings.values() for cell in reading.cells
                 if isinstance(cell.box.meaning, DealCell)
                 and cell.ink_fraction > k.EMPTY_MAX_INK_FRACTION]
+    lost = rows_lost(faint, row_inks)
+    if page is not None and (lost or is_black_and_white(page.image)):
+        refuse_if_all_lost(faint, identity.seats, page.source, page.index_in_file)
     return SheetEvidence(identity.rule_set(), identity.seats, row_evidence(readings),
                          column_evidence(layout, readings), names, faint,
-                         page.label if page else "", rows_lost(faint, row_inks))
+                         page.label if page else "", lost)
+
+
+def is_black_and_white(image: Image) -> bool:
+    """Whether a capture is thresholded to black and white (every sampled pixel 0 or 255).
+
+    >>> is_black_and_white(np.array([[0, 255], [255, 0]], np.uint8))
+    True
+    """
+    sample = image[::7, ::7]
+    return bool(np.isin(sample, (0, 255)).all())
 
 
 def calibration_strips(readings: dict[int, PageReading]

@@ -28,10 +28,9 @@ from pulka.i18n import (
     translations,
     use_language,
 )
-from pulka.report.said_text import said_text
+from pulka.report.said_text import SaidFormatter, log_line, said_text
 from scanner.errors import ScanError
 from scoring.exitcode import ExitCode, PulkaError
-from scoring.said import Said
 
 COMMAND_MODULES = (
     "settle", "audit", "print_sheets", "layout", "samples", "scan",
@@ -112,25 +111,13 @@ def speak_before_parsing(argv: Sequence[str] | None) -> bool:
     return bool(option)
 
 
-class SaidFormatter(logging.Formatter):
-    """Log lines whose arguments are sentences by code (the scanner's warnings and problems)
-    in the language pulka speaks."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        """The line, each :class:`~scoring.said.Said` argument said again."""
-        if isinstance(record.args, tuple) and any(isinstance(a, Said) for a in record.args):
-            record = logging.makeLogRecord({**record.__dict__, "args": tuple(
-                said_text(a) if isinstance(a, Said) else a for a in record.args)})
-        return super().format(record)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``pulka`` console script; returns the exit status."""
     explicit = speak_before_parsing(argv)
     args = build_parser().parse_args(argv)
     level = (logging.WARNING, logging.INFO, logging.DEBUG)[min(args.verbose, 2)]
     handler = logging.StreamHandler()
-    handler.setFormatter(SaidFormatter("%(levelname)s %(name)s: %(message)s"))
+    handler.setFormatter(SaidFormatter(log_line(args.command, level)))
     logging.basicConfig(level=level, handlers=[handler])
     tune_process()
     try:

@@ -10,6 +10,7 @@ older scan's, a store's from before codes) is shown as it is.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from typing import Any
 
@@ -41,3 +42,23 @@ def _param(value: Param) -> str:
     if isinstance(value, str):
         return said_text(value)
     return "" if value is None else str(value)
+
+
+class SaidFormatter(logging.Formatter):
+    """Log lines whose arguments are sentences by code (the scanner's warnings and problems)
+    in the language pulka speaks."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        """The line, each :class:`~scoring.said.Said` argument said again."""
+        if isinstance(record.args, tuple) and any(isinstance(a, Said) for a in record.args):
+            record = logging.makeLogRecord({**record.__dict__, "args": tuple(
+                said_text(a) if isinstance(a, Said) else a for a in record.args)})
+        return super().format(record)
+
+
+def log_line(command: str, level: int) -> str:
+    """A log line's format: ``pulka COMMAND: message`` for people; with ``-v`` (``level``
+    under WARNING) the level and the logger's name too."""
+    if level < logging.WARNING:
+        return "%(levelname)s %(name)s: %(message)s"
+    return f"pulka {command}: %(message)s"

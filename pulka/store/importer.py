@@ -36,7 +36,9 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
+from pulka.i18n import current_language, use_language
 from pulka.notes import said
+from pulka.report.said_text import SaidFormatter, log_line
 from pulka.store.database import Store
 from pulka.store.gate import held_reason, refusal, sheet_states
 from pulka.store.hashes import file_hash
@@ -180,9 +182,13 @@ def _groups(images: list[Path]) -> list[list[Path]]:
     return list(by_folder.values())
 
 
-def _worker_logging(level: int) -> None:
-    """A worker logs as the command line set the parent up (``-v``), to the same stderr."""
-    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+def _worker_logging(level: int, language: str) -> None:
+    """A worker logs as the command line set the parent up (``-v``, the language), to the
+    same stderr."""
+    use_language(language)
+    handler = logging.StreamHandler()
+    handler.setFormatter(SaidFormatter(log_line("import", level)))
+    logging.basicConfig(level=level, handlers=[handler])
 
 
 def _outcomes(groups: list[list[Path]], out_dir: Path, jobs: int
@@ -197,7 +203,8 @@ def _outcomes(groups: list[list[Path]], out_dir: Path, jobs: int
         return
     level = logging.getLogger().getEffectiveLevel()
     with ProcessPoolExecutor(max_workers=min(jobs, len(groups)), mp_context=get_context("spawn"),
-                             initializer=_worker_logging, initargs=(level,)) as pool:
+                             initializer=_worker_logging,
+                             initargs=(level, current_language())) as pool:
         futures: dict[Future[list[dict[str, Any]]], list[Path]] = {
             pool.submit(scan_group, [str(p) for p in group], str(out_dir)): group
             for group in groups}

@@ -85,7 +85,10 @@ def test_scan_import_and_show_speak_the_language(batch: Path, language: str,
     assert len(sheets) == 2
     shown = "\n".join(pulka("--lang", language, "show", sheet, "--db", db, cwd=work)
                       for sheet in sheets)
-    everything = "\n".join((scanned, imported, shown))
+    from_images = pulka("--lang", language, "import", "in", "--db", f"images-{language}.sqlite",
+                        "--out", f"imported-{language}", "--jobs", "2", cwd=work)
+    assert "pulka import: " in from_images and "WARNING" not in from_images, from_images
+    everything = "\n".join((scanned, imported, shown, from_images))
     assert english_left(everything) == []
     for word in words:
         assert word in everything, word
