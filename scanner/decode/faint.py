@@ -103,7 +103,7 @@ def lost_ink_problem(faint: Sequence[str], seats: Sequence[str], where: str = ""
     >>> lost_ink_problem(["A"], ["A", "B", "C"])[0][:60]
     "seat A's calibration digits are nearly blank in the image: i"
     >>> lost_ink_problem(["A", "B", "C"], ["A", "B", "C", "D"], "p.png, page 1")[0][:50]
-    "p.png, page 1: seat A's, seat B's and seat C's cal"
+    "p.png, page 1: seat A's and seat B's and seat C's "
     """
     if not faint:
         return ()
