@@ -12,7 +12,9 @@ it holds something:
   after row), nor the rows the running totals require beyond the deal log: when at least
   two columns hold more entries than the deal log writes, deals are missing from it.
 
-Each such field becomes *doubtful*, its value still nothing, with a note saying why.
+Each such field becomes *doubtful*, with a note saying why; an entry the deal log writes
+proposes the total the rules expect there (its best value, what ``record.json`` holds), any
+other keeps its value nothing.
 """
 
 from __future__ import annotations
@@ -79,17 +81,21 @@ def entries_present(entries: Sequence[EntryCells | EntryInk | EntryPinned],
                     decisions: Sequence[EntryDecision], expected: Sequence[SheetEntry]
                     ) -> list[EntryDecision]:
     """``decisions`` (one per entry of a column) with each entry decided empty that the deal
-    log writes (:func:`written_totals`) or whose ink reads as something made *doubtful*. An
-    entry a person verified empty stays so."""
+    log writes (:func:`written_totals`) or whose ink reads as something made *doubtful*, the
+    first proposing the total the deal log writes; an entry doubtful with no value proposes
+    the total the rules expect there. An entry a person verified empty stays so."""
     writes = written_totals(expected)
     out = []
     for index, (entry, decision) in enumerate(zip(entries, decisions, strict=True)):
-        if decision.status != "empty" or isinstance(entry, EntryPinned):
+        if decision.status == "doubtful" and decision.value is None and \
+                decision.expected is not None:
+            out.append(replace(decision, value=decision.expected))
+        elif decision.status != "empty" or isinstance(entry, EntryPinned):
             out.append(decision)
         elif index < len(writes) and (want := writes[index]) is not None:
             value = int(want.total)
-            out.append(replace(decision, status="doubtful", confidence=0.0, expected=value,
-                               deal=want.deal,
+            out.append(replace(decision, status="doubtful", value=value, confidence=0.0,
+                               expected=value, deal=want.deal,
                                note=said("expected_unread", value=value)))
         elif entry_holds_ink(entry):
             out.append(replace(decision, status="doubtful", confidence=0.0,
