@@ -126,6 +126,19 @@ def rows_required(columns: Mapping[Column, Sequence[EntryCells]],
     return max(surplus) if sum(n > 0 for n in surplus) >= needed else 0
 
 
+def rows_asked(columns: Mapping[Column, Sequence[EntryCells]], sheet: ExpectedSheet | None,
+               lost: bool, faint: Sequence[str], printed: int) -> tuple[bool, int]:
+    """Whether the deal rows' ink is lost, and how many rows after the last deal to ask
+    (:func:`row_notes`): those the running totals hold beyond the log (:func:`rows_required`,
+    from one column where the rows' ink is ``lost``); where a seat's ink is lost too
+    (``faint``), its columns undercount those deals, so the log's ink is lost and all
+    ``printed`` rows are asked."""
+    required = rows_required(columns, sheet, 1 if lost else COLUMNS_FOR_A_DEAL)
+    if required and faint:
+        return True, printed
+    return lost, required
+
+
 def row_notes(evidence: Sequence[RowEvidence], decisions: Sequence[_Row],
               required: int, lost: bool = False) -> list[str]:
     """For each row that must not stand as decided, the note that makes it *doubtful*
