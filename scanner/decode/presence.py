@@ -81,28 +81,40 @@ def entries_present(entries: Sequence[EntryCells | EntryInk | EntryPinned],
                     decisions: Sequence[EntryDecision], expected: Sequence[SheetEntry]
                     ) -> list[EntryDecision]:
     """``decisions`` (one per entry of a column) with each entry decided empty that the deal
-    log writes (:func:`written_totals`) or whose ink reads as something made *doubtful*, the
-    first proposing the total the deal log writes; an entry doubtful with no value proposes
-    the total the rules expect there. An entry a person verified empty stays so."""
+    log writes (:func:`written_totals`) or whose ink reads as something made *doubtful*; an
+    entry the deal log writes, doubtful with nothing read, proposes the total written there
+    where the column's decoding expected it too.
+    An entry a person verified empty stays so."""
     writes = written_totals(expected)
     out = []
     for index, (entry, decision) in enumerate(zip(entries, decisions, strict=True)):
-        if decision.status == "doubtful" and decision.value is None and \
-                decision.expected is not None:
-            out.append(replace(decision, value=decision.expected))
-        elif decision.status != "empty" or isinstance(entry, EntryPinned):
+        want = writes[index] if index < len(writes) else None
+        if isinstance(entry, EntryPinned) or decision.value is not None or \
+                decision.status == "doubtful" and not _agrees(decision, want):
             out.append(decision)
-        elif index < len(writes) and (want := writes[index]) is not None:
-            value = int(want.total)
-            out.append(replace(decision, status="doubtful", value=value, confidence=0.0,
-                               expected=value, deal=want.deal,
-                               note=said("expected_unread", value=value)))
+        elif want is not None:
+            out.append(_proposed(decision, int(want.total), want.deal))
         elif entry_holds_ink(entry):
             out.append(replace(decision, status="doubtful", confidence=0.0,
                                note=said("ink_no_number")))
         else:
             out.append(decision)
     return out
+
+
+def _agrees(decision: EntryDecision, want: SheetEntry | None) -> bool:
+    """Whether the total the deal log writes in this box is the one the column's decoding
+    expected there too (both views of the rules name the same value)."""
+    return want is not None and decision.expected == int(want.total)
+
+
+def _proposed(decision: EntryDecision, value: int, deal: int | None) -> EntryDecision:
+    """A doubtful or empty entry with nothing read, where the deal log writes ``value``:
+    doubtful, proposing it (an empty one says so in its note)."""
+    if decision.status == "doubtful":
+        return replace(decision, value=value, expected=value, deal=deal)
+    return replace(decision, status="doubtful", value=value, confidence=0.0, expected=value,
+                   deal=deal, note=said("expected_unread", value=value))
 
 
 def row_holds_ink(evidence: RowEvidence) -> bool:
@@ -127,26 +139,24 @@ def rows_required(columns: Mapping[Column, Sequence[EntryCells]],
 
 
 def rows_asked(columns: Mapping[Column, Sequence[EntryCells]], sheet: ExpectedSheet | None,
-               lost: bool, faint: Sequence[str], printed: int) -> tuple[bool, int]:
-    """Whether the deal rows' ink is lost, and how many rows after the last deal to ask
-    (:func:`row_notes`): those the running totals hold beyond the log (:func:`rows_required`,
-    from one column where the rows' ink is ``lost``); where a seat's ink is lost too
-    (``faint``), its columns undercount those deals, so the log's ink is lost and all
-    ``printed`` rows are asked."""
+               lost: bool, faint: Sequence[str], printed: int) -> tuple[int, int]:
+    """How many deals the running totals hold beyond the log (:func:`rows_required`, from
+    one column where the rows' ink is ``lost``), and how many rows after the last deal to ask
+    beyond those (:func:`row_notes`): all ``printed`` rows where a seat's ink is lost too
+    (``faint``), since its columns undercount the deals the log lost; none otherwise."""
     required = rows_required(columns, sheet, 1 if lost else COLUMNS_FOR_A_DEAL)
-    if required and faint:
-        return True, printed
-    return lost, required
+    return required, printed if required and faint else 0
 
 
 def row_notes(evidence: Sequence[RowEvidence], decisions: Sequence[_Row],
-              required: int, lost: bool = False) -> list[str]:
+              required: int, lost: bool = False, asked: int = 0) -> list[str]:
     """For each row that must not stand as decided, the note that makes it *doubtful*
     (``""`` for every other row): a row decided empty that holds ink or before a row that
     does, or one of the ``required`` rows after the last row with a deal
-    (:func:`rows_required`, less the rows without a deal already doubtful among the deals).
-    Where the deal rows' ink is ``lost`` (:func:`scanner.decode.faint.rows_lost`), every row
-    read is doubtful too, and at least one row after the last with ink."""
+    (:func:`rows_required`, less the rows without a deal already doubtful among the deals),
+    or of the ``asked`` rows after it (:func:`rows_asked`). Where the deal rows' ink is
+    ``lost`` (:func:`scanner.decode.faint.rows_lost`), every row read is doubtful too, and at
+    least one row after the last with ink."""
     inked = [row_holds_ink(row) for row in evidence]
     last_ink = max((k for k, ink in enumerate(inked) if ink), default=-1)
     last_deal = max((k for k, d in enumerate(decisions) if d.deal is not None), default=-1)
@@ -155,6 +165,7 @@ def row_notes(evidence: Sequence[RowEvidence], decisions: Sequence[_Row],
         required, end = max(required, 1), max(last_deal, last_ink)
     else:  # a doubtful row without a deal among the deals stands for one of those required
         required -= sum(d.deal is None and d.status != "empty" for d in decisions[:last_deal])
+    reach = end + max(required, asked)
     notes: list[str] = []
     for k, decision in enumerate(decisions):
         note: str = ""
@@ -164,8 +175,8 @@ def row_notes(evidence: Sequence[RowEvidence], decisions: Sequence[_Row],
             pass
         elif k <= last_ink:
             note = said("ink_no_deal") if inked[k] else said("later_row_ink")
-        elif k <= end + required:
-            note = said("rows_lost_here") if lost else said("totals_hold", n=required)
+        elif k <= reach:
+            note = said("rows_lost_here") if lost else said("totals_hold", n=max(required, 1))
         notes.append(note)
     return notes
 

@@ -177,9 +177,10 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
         expected = sheet.column(column) if sheet else ()
         entries[column] = tuple(entries_present(cells, decode_column(
             cells, expected, column_ceiling(column, evidence.rules)), expected))
-    lost, required = rows_asked(evidence.columns, sheet, evidence.faint_rows or all_lost(
-        evidence.faint, evidence.seats), evidence.faint, len(evidence.rows))
-    notes = row_notes(evidence.rows, rows, required, lost)
+    lost = evidence.faint_rows or all_lost(evidence.faint, evidence.seats)
+    required, asked = rows_asked(evidence.columns, sheet, lost, evidence.faint,
+                                 len(evidence.rows))
+    notes = row_notes(evidence.rows, rows, required, lost, asked)
     rows = tuple(replace(row, status="doubtful", note=note, confidence=row.confidence
                          if row.deal else 0.0) if note else row
                  for row, note in zip(rows, notes, strict=True))
