@@ -10,7 +10,8 @@ it holds something:
   :data:`INKED_MARK`) is never empty: the ink is there, a person reads it;
 * every deal row before the last row with ink is never empty (the deal log is written row
   after row), nor the rows the running totals require beyond the deal log: when at least
-  two columns hold more entries than the deal log writes, deals are missing from it.
+  two columns hold more entries than the deal log writes, deals are missing from it (every
+  printed row, where a seat's ink is lost too: its columns undercount those deals).
 
 Each such field becomes *doubtful*, with a note saying why; an entry the deal log writes
 proposes the total the rules expect there (its best value, what ``record.json`` holds), any
