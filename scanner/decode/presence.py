@@ -13,9 +13,7 @@ it holds something:
   two columns hold more entries than the deal log writes, deals are missing from it (every
   printed row, where a seat's ink is lost too: its columns undercount those deals).
 
-Each such field becomes *doubtful*, with a note saying why; an entry the deal log writes
-proposes the total the rules expect there (its best value, what ``record.json`` holds), any
-other keeps its value nothing.
+Each such field becomes *doubtful*, its value still nothing, with a note saying why.
 """
 
 from __future__ import annotations
@@ -82,40 +80,24 @@ def entries_present(entries: Sequence[EntryCells | EntryInk | EntryPinned],
                     decisions: Sequence[EntryDecision], expected: Sequence[SheetEntry]
                     ) -> list[EntryDecision]:
     """``decisions`` (one per entry of a column) with each entry decided empty that the deal
-    log writes (:func:`written_totals`) or whose ink reads as something made *doubtful*; an
-    entry the deal log writes, doubtful with nothing read, proposes the total written there
-    where the column's decoding expected it too.
-    An entry a person verified empty stays so."""
+    log writes (:func:`written_totals`) or whose ink reads as something made *doubtful*. An
+    entry a person verified empty stays so."""
     writes = written_totals(expected)
     out = []
     for index, (entry, decision) in enumerate(zip(entries, decisions, strict=True)):
-        want = writes[index] if index < len(writes) else None
-        if isinstance(entry, EntryPinned) or decision.value is not None or \
-                decision.status == "doubtful" and not _agrees(decision, want):
+        if decision.status != "empty" or isinstance(entry, EntryPinned):
             out.append(decision)
-        elif want is not None:
-            out.append(_proposed(decision, int(want.total), want.deal))
+        elif index < len(writes) and (want := writes[index]) is not None:
+            value = int(want.total)
+            out.append(replace(decision, status="doubtful", confidence=0.0, expected=value,
+                               deal=want.deal,
+                               note=said("expected_unread", value=value)))
         elif entry_holds_ink(entry):
             out.append(replace(decision, status="doubtful", confidence=0.0,
                                note=said("ink_no_number")))
         else:
             out.append(decision)
     return out
-
-
-def _agrees(decision: EntryDecision, want: SheetEntry | None) -> bool:
-    """Whether the total the deal log writes in this box is the one the column's decoding
-    expected there too (both views of the rules name the same value)."""
-    return want is not None and decision.expected == int(want.total)
-
-
-def _proposed(decision: EntryDecision, value: int, deal: int | None) -> EntryDecision:
-    """A doubtful or empty entry with nothing read, where the deal log writes ``value``:
-    doubtful, proposing it (an empty one says so in its note)."""
-    if decision.status == "doubtful":
-        return replace(decision, value=value, expected=value, deal=deal)
-    return replace(decision, status="doubtful", value=value, confidence=0.0, expected=value,
-                   deal=deal, note=said("expected_unread", value=value))
 
 
 def row_holds_ink(evidence: RowEvidence) -> bool:
