@@ -10,7 +10,8 @@ it holds something:
   :data:`INKED_MARK`) is never empty: the ink is there, a person reads it;
 * every deal row before the last row with ink is never empty (the deal log is written row
   after row), nor the rows the running totals require beyond the deal log: when at least
-  two columns hold more entries than the deal log writes, deals are missing from it.
+  two columns hold more entries than the deal log writes, deals are missing from it (every
+  printed row, where a seat's ink is lost too: its columns undercount those deals).
 
 Each such field becomes *doubtful*, its value still nothing, with a note saying why.
 """
@@ -120,14 +121,25 @@ def rows_required(columns: Mapping[Column, Sequence[EntryCells]],
     return max(surplus) if sum(n > 0 for n in surplus) >= needed else 0
 
 
+def rows_asked(columns: Mapping[Column, Sequence[EntryCells]], sheet: ExpectedSheet | None,
+               lost: bool, faint: Sequence[str], printed: int) -> tuple[int, int]:
+    """How many deals the running totals hold beyond the log (:func:`rows_required`, from
+    one column where the rows' ink is ``lost``), and how many rows after the last deal to ask
+    beyond those (:func:`row_notes`): all ``printed`` rows where a seat's ink is lost too
+    (``faint``), since its columns undercount the deals the log lost; none otherwise."""
+    required = rows_required(columns, sheet, 1 if lost else COLUMNS_FOR_A_DEAL)
+    return required, printed if required and faint else 0
+
+
 def row_notes(evidence: Sequence[RowEvidence], decisions: Sequence[_Row],
-              required: int, lost: bool = False) -> list[str]:
+              required: int, lost: bool = False, asked: int = 0) -> list[str]:
     """For each row that must not stand as decided, the note that makes it *doubtful*
     (``""`` for every other row): a row decided empty that holds ink or before a row that
     does, or one of the ``required`` rows after the last row with a deal
-    (:func:`rows_required`, less the rows without a deal already doubtful among the deals).
-    Where the deal rows' ink is ``lost`` (:func:`scanner.decode.faint.rows_lost`), every row
-    read is doubtful too, and at least one row after the last with ink."""
+    (:func:`rows_required`, less the rows without a deal already doubtful among the deals),
+    or of the ``asked`` rows after it (:func:`rows_asked`). Where the deal rows' ink is
+    ``lost`` (:func:`scanner.decode.faint.rows_lost`), every row read is doubtful too, and at
+    least one row after the last with ink."""
     inked = [row_holds_ink(row) for row in evidence]
     last_ink = max((k for k, ink in enumerate(inked) if ink), default=-1)
     last_deal = max((k for k, d in enumerate(decisions) if d.deal is not None), default=-1)
@@ -136,6 +148,7 @@ def row_notes(evidence: Sequence[RowEvidence], decisions: Sequence[_Row],
         required, end = max(required, 1), max(last_deal, last_ink)
     else:  # a doubtful row without a deal among the deals stands for one of those required
         required -= sum(d.deal is None and d.status != "empty" for d in decisions[:last_deal])
+    reach = end + max(required, asked)
     notes: list[str] = []
     for k, decision in enumerate(decisions):
         note: str = ""
@@ -145,8 +158,8 @@ def row_notes(evidence: Sequence[RowEvidence], decisions: Sequence[_Row],
             pass
         elif k <= last_ink:
             note = said("ink_no_deal") if inked[k] else said("later_row_ink")
-        elif k <= end + required:
-            note = said("rows_lost_here") if lost else said("totals_hold", n=required)
+        elif k <= reach:
+            note = said("rows_lost_here") if lost else said("totals_hold", n=max(required, 1))
         notes.append(note)
     return notes
 

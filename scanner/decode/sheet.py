@@ -32,13 +32,7 @@ from scanner.decode.deal_logs import DealLogs
 from scanner.decode.deals import RowCandidate, RowEvidence, decode_row, other_splits
 from scanner.decode.faint import all_lost, faint_entries, lost_ink_problem, lost_rows_problem
 from scanner.decode.legality import verdicts
-from scanner.decode.presence import (
-    COLUMNS_FOR_A_DEAL,
-    entries_present,
-    missing_rows_problem,
-    row_notes,
-    rows_required,
-)
+from scanner.decode.presence import entries_present, missing_rows_problem, row_notes, rows_asked
 from scanner.words import and_list, said
 from scoring.columns import Column, sheet_columns
 from scoring.record import FORMAT
@@ -184,8 +178,9 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
         entries[column] = tuple(entries_present(cells, decode_column(
             cells, expected, column_ceiling(column, evidence.rules)), expected))
     lost = evidence.faint_rows or all_lost(evidence.faint, evidence.seats)
-    notes = row_notes(evidence.rows, rows, rows_required(
-        evidence.columns, sheet, 1 if lost else COLUMNS_FOR_A_DEAL), lost)
+    required, asked = rows_asked(evidence.columns, sheet, lost, evidence.faint,
+                                 len(evidence.rows))
+    notes = row_notes(evidence.rows, rows, required, lost, asked)
     rows = tuple(replace(row, status="doubtful", note=note, confidence=row.confidence
                          if row.deal else 0.0) if note else row
                  for row, note in zip(rows, notes, strict=True))

@@ -100,6 +100,19 @@ def test_deal_rows_whose_ink_was_lost_are_doubtful_where_the_totals_hold_them() 
     assert set(statuses[deals + 2:]) == {"empty"}
 
 
+def test_a_lost_deal_log_beside_a_faint_seat_asks_every_printed_row() -> None:
+    """Every deal row reads blank and a seat's calibration strip is lost (its columns lost
+    entries too, so they undercount the deals): every printed row is doubtful, none missing
+    (training flatbed-threshold pencil: rows 7-27 missing)."""
+    doc = game(seed=11)
+    evidence = sheet_evidence(doc, sure=0.999)
+    blank = tuple(row_evidence(None, k, evidence.seats, 0.999)
+                  for k in range(len(evidence.rows)))
+    decoded = decode_sheet(replace(evidence, rows=blank, faint=(evidence.seats[0],)))
+    assert {row.status for row in decoded.rows} == {"doubtful"}
+    assert "running totals hold more deals" in decoded.rows[-1].note
+
+
 def test_a_row_with_ink_that_reads_as_no_deal_is_doubtful() -> None:
     """A row after the last deal with a cross in one box only (a deal the scorer began, or
     stray ink): no legal deal reads from it, and it comes out doubtful, as do the empty rows
