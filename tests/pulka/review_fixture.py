@@ -13,6 +13,8 @@ import shutil
 import threading
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -113,11 +115,16 @@ def build_store(folder: Path, doubts: tuple[dict, dict] = (DOUBTS1, DOUBTS2),
     return db
 
 
-def serve(db: Path, who: str = "anna") -> ReviewServer:
-    """A review server on a free port, serving in a daemon thread."""
+@contextmanager
+def serve(db: Path, who: str = "anna") -> Iterator[ReviewServer]:
+    """A review server on a free port, serving in a daemon thread until the block ends."""
     server = make_server(db, who=who)
     threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
-    return server
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def call(server: ReviewServer, path: str, body: Any = None,

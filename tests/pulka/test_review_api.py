@@ -23,10 +23,8 @@ from pulka.store.errors import StoreError
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ReviewServer]:
-    running = serve(build_store(tmp_path))
-    yield running
-    running.shutdown()
-    running.server_close()
+    with serve(build_store(tmp_path)) as running:
+        yield running
 
 
 def decide(server: ReviewServer, sheet: str, key: str, action: str, **extra: Any) -> Any:
@@ -44,17 +42,13 @@ def cell(db: Path, sheet: str, key: str) -> tuple[Any, ...]:
 
 
 def test_an_empty_store_shows_an_empty_queue(tmp_path: Path) -> None:
-    running = serve(tmp_path / "new.sqlite")
-    try:
+    with serve(tmp_path / "new.sqlite") as running:
         status, queue = call(running, "/api/queue")
         assert status == 200
         assert queue["sheets"] == [] and queue["total"] == 0 and queue["states"] == {}
         assert call(running, "/api/standings") == (200, {"tournaments": []})
         status, page = call(running, "/")
         assert status == 200 and b"review.js" in page
-    finally:
-        running.shutdown()
-        running.server_close()
 
 
 def test_the_queue_is_worst_first_grouped_by_sheet(server: ReviewServer) -> None:

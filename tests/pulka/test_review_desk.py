@@ -14,10 +14,8 @@ from pulka.review import ReviewServer
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ReviewServer]:
-    running = serve(build_store(tmp_path))
-    yield running
-    running.shutdown()
-    running.server_close()
+    with serve(build_store(tmp_path)) as running:
+        yield running
 
 
 def test_the_sheet_list_has_every_sheet_with_its_doubts(server: ReviewServer) -> None:

@@ -27,10 +27,8 @@ KEY = "entry:C:pool:2"
 @pytest.fixture
 def server(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> Iterator[ReviewServer]:
     caplog.set_level(logging.DEBUG, logger="pulka")
-    running = serve(build_store(tmp_path))
-    yield running
-    running.shutdown()
-    running.server_close()
+    with serve(build_store(tmp_path)) as running:
+        yield running
     tracebacks = [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
     assert tracebacks == []
     with Store(running.db) as store:

@@ -18,12 +18,8 @@ WRONG = ("entry:A:whists:B:0", "entry:C:pool:2")
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ReviewServer]:
     db = build_store(tmp_path, doubts=({key: DOUBTS1[key] for key in WRONG}, {}))
-    running = serve(db, who="anna")
-    try:
+    with serve(db, who="anna") as running:
         yield running
-    finally:
-        running.shutdown()
-        running.server_close()
 
 
 def keys(server: ReviewServer) -> list[str]:

@@ -20,8 +20,7 @@ def test_missing_tables_and_held_sheets_are_served(tmp_path: Path) -> None:
         store.new_tournament("Open", 1, 3, [(r, t, "ABC", n) for r, t, n in draw])
         store.import_scan(sheets[0].scan)
         store.import_scan(without_page(sheets[1].scan, 0))
-    server = serve(db)
-    try:
+    with serve(db) as server:
         status, doc = call(server, "/api/missing")
         held = sheets[1].scan.sheet_id
         assert status == 200 and doc == {"format": "pulka-missing/1", "tournaments": [
@@ -29,6 +28,3 @@ def test_missing_tables_and_held_sheets_are_served(tmp_path: Path) -> None:
                 {"table": 2, "sheet_id": held, "scan": f"scan page 1 of sheet {held}"}]}]}]}
         status, doc = call(server, "/api/missing?tournament=Cup")
         assert status == 404 and "no tournament 'Cup'" in doc["error"]
-    finally:
-        server.shutdown()
-        server.server_close()
