@@ -5,13 +5,32 @@ a page left unscanned, a blank sheet, a sheet given another identity (synthetic 
 from __future__ import annotations
 
 import json
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from forms.identity import SheetIdentity
+from pulka.store.database import Store
 from pulka.store.rebuild import parse_key
+from samplegen.scans import synthetic_tournament
 from scanner.results import FieldReading, ScannedPage, SheetScan, entry_key, row_key
+
+
+@contextmanager
+def two_rounds_stored(db: Path) -> Iterator[Store]:
+    """A store at ``db`` holding "Open": a synthetic draw of two rounds of four tables (seed
+    11, two recording errors a sheet), every sheet imported and kept as ``store.sheets``."""
+    draw, sheets = synthetic_tournament(random.Random(11), "Open", rounds=2, tables=4,
+                                        errors=2)
+    with Store(db) as opened:
+        opened.new_tournament("Open", 2, 4, [(r, t, "ABC", n) for r, t, n in draw])
+        for sheet in sheets:
+            opened.import_scan(sheet.scan)
+        opened.sheets = sheets  # type: ignore[attr-defined]
+        yield opened
 
 
 def with_identity(scan: SheetScan, identity: SheetIdentity) -> SheetScan:

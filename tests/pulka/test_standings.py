@@ -5,30 +5,23 @@ from __future__ import annotations
 import csv
 import io
 import json
-import random
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from day_sheets import two_rounds_stored
 
 from pulka.cli.main import main
 from pulka.report.standings import check_tiebreaks, standings, whists_text
 from pulka.store.database import Store
 from pulka.store.refresh import seat_stats
-from samplegen.scans import synthetic_tournament
 from scoring import expected_sheet, parse_record, settle_record
 
 
 @pytest.fixture()
 def store(tmp_path: Path):  # type: ignore[no-untyped-def]
-    draw, sheets = synthetic_tournament(random.Random(11), "Open", rounds=2, tables=4,
-                                        errors=2)
-    with Store(tmp_path / "t.sqlite") as opened:
-        opened.new_tournament("Open", 2, 4, [(r, t, "ABC", n) for r, t, n in draw])
-        for sheet in sheets:
-            opened.import_scan(sheet.scan)
-        opened.sheets = sheets  # type: ignore[attr-defined]
+    with two_rounds_stored(tmp_path / "t.sqlite") as opened:
         yield opened
 
 

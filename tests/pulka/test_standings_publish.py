@@ -11,18 +11,17 @@ import csv
 import io
 import json
 import os
-import random
 import shutil
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from day_sheets import two_rounds_stored
 
 from pulka.cli.main import main
 from pulka.report.standings import standings
 from pulka.store.database import Store
-from samplegen.scans import synthetic_tournament
 from scoring import parse_record, settle_record
 
 ABSENT = "Player 05"
@@ -30,13 +29,7 @@ ABSENT = "Player 05"
 
 @pytest.fixture()
 def store(tmp_path: Path):  # type: ignore[no-untyped-def]
-    draw, sheets = synthetic_tournament(random.Random(11), "Open", rounds=2, tables=4,
-                                        errors=2)
-    with Store(tmp_path / "t.sqlite") as opened:
-        opened.new_tournament("Open", 2, 4, [(r, t, "ABC", n) for r, t, n in draw])
-        for sheet in sheets:
-            opened.import_scan(sheet.scan)
-        opened.sheets = sheets  # type: ignore[attr-defined]
+    with two_rounds_stored(tmp_path / "t.sqlite") as opened:
         yield opened
 
 
