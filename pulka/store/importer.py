@@ -41,13 +41,13 @@ from pulka.notes import said
 from pulka.report.said_text import SaidFormatter, log_line
 from pulka.store.database import Store
 from pulka.store.gate import held_reason, refusal, sheet_states
-from pulka.store.hashes import file_hash
+from pulka.store.hashes import file_hash, page_hash
 from pulka.store.refused import forget_refused, refused_files, remember_refused
 from pulka.store.schema import SheetState
 from scanner import words as scan_words
 from scanner.errors import ScanError, ScanFailure
 from scanner.image.load import IMAGE_SUFFIXES
-from scanner.results import SCAN_FORMAT, ScannedPage, SheetScan, scan_json_path
+from scanner.results import SCAN_FORMAT, SheetScan, scan_json_path
 from scoring.exitcode import ExitCode
 from scoring.said import Said
 
@@ -340,8 +340,8 @@ class _Batch:
                 f"before from another image; the new one replaces it (cells a person "
                 f"verified are kept)")
         state = self.store_.import_scan(scan, path)
-        forget_refused(self.store_.conn, [file_hash(path) for path in map(_source_file, scan.pages)
-                                          if path.is_file()])
+        forget_refused(self.store_.conn, [h for page in scan.pages
+                                          if (h := page_hash(page, scan.sheet_id).file)])
         self.report.notes += self.store_.notes
         self.store_.notes.clear()
         self.stored.append(scan.sheet_id)
@@ -380,7 +380,7 @@ class _Batch:
             self.progress(self.done, self.total, where)
 
 
-def _source_file(item: ScannedPage | ScanFailure) -> Path:
-    """The image file a page or a failure names."""
-    named = item.source.params.get("file") if isinstance(item.source, Said) else None
-    return Path(named if isinstance(named, str) else item.source.partition("#")[0])
+def _source_file(failure: ScanFailure) -> Path:
+    """The image file a failure names."""
+    named = failure.source.params.get("file") if isinstance(failure.source, Said) else None
+    return Path(named if isinstance(named, str) else failure.source.partition("#")[0])

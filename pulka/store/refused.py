@@ -8,11 +8,11 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 
 import scanner
+from pulka.store.refresh import now
 from scanner.errors import ScanFailure
 from scanner.jsoncheck import sentence
 from scoring.exitcode import ExitCode
@@ -51,7 +51,7 @@ def remember_refused(conn: sqlite3.Connection, digest: str, path: Path,
             "exit_code = excluded.exit_code, reader = excluded.reader, at = excluded.at",
             (digest, str(path), json.dumps(said_json(failure.message), ensure_ascii=False),
              int(failure.exit_code), reader_identity(),
-             datetime.now(UTC).isoformat(timespec="seconds")))
+             now()))
 
 
 def forget_refused(conn: sqlite3.Connection, digests: list[str]) -> None:
