@@ -223,7 +223,7 @@ def sheet_evidence(identity: SheetIdentity, layout: Layout,
     row_inks = [cell.ink_fraction for reading in readings.values() for cell in reading.cells
                 if isinstance(cell.box.meaning, DealCell)
                 and cell.ink_fraction > k.EMPTY_MAX_INK_FRACTION]
-    lost = rows_lost(faint, row_inks)
+    lost = rows_lost(faint, row_inks, strips)
     if page is not None and (lost or is_black_and_white(page.image)):
         refuse_if_all_lost(faint, identity.seats, page.source, page.index_in_file)
     return SheetEvidence(identity.rule_set(), identity.seats, row_evidence(readings),

@@ -76,16 +76,31 @@ def refuse_if_all_lost(faint: Sequence[str], seats: Sequence[str], source: Path 
         raise PoorQuality(said("all_strips_lost"), source, page, advice=said("rescan_grey"))
 
 
-def rows_lost(faint: Sequence[str], row_inks: Sequence[float]) -> bool:
+def rows_lost(faint: Sequence[str], row_inks: Sequence[float],
+              strips: Mapping[str, Sequence[StripCell]] | None = None) -> bool:
     """Whether the deal rows' ink is lost from the image too: a seat's strip is lost
     (:func:`faint_seats`) and the deal rows' digit cells with ink are, at the median, as thin
     as a lost strip (:data:`FAINT_STRIP_INK`; TRAINING part: 0.02-0.09 where the scorer's
-    pencil or ballpoint was thresholded away, 0.13 or more elsewhere).
+    pencil or ballpoint was thresholded away, 0.13 or more elsewhere) and thinner than every
+    strip of the page that reads as its digits (:func:`legible_strip_ink`): ink as heavy as a
+    legible strip on the same image reached it (TRAINING part, ballpoint thresholded: rows at
+    0.09 beside a strip at 0.06 reading all ten, every row read right).
 
     >>> rows_lost(["A"], [0.02, 0.05, 0.3]), rows_lost([], [0.02, 0.05])
     (True, False)
     """
-    return bool(faint) and bool(row_inks) and statistics.median(row_inks) < FAINT_STRIP_INK
+    if not (faint and row_inks):
+        return False
+    ink = statistics.median(row_inks)
+    return ink < FAINT_STRIP_INK and ink < legible_strip_ink(strips or {})
+
+
+def legible_strip_ink(strips: Mapping[str, Sequence[StripCell]]) -> float:
+    """The thinnest median ink of a strip that reads as its own digits
+    (:data:`FAINT_STRIP_READ` of them or more); infinite where none does."""
+    legible = [statistics.median(c.ink for c in cells) for cells in strips.values()
+               if cells and sum(_reads_as_itself(c) for c in cells) >= FAINT_STRIP_READ]
+    return min(legible, default=float("inf"))
 
 
 def lost_rows_problem(lost: bool) -> tuple[str, ...]:

@@ -77,6 +77,17 @@ def test_the_deal_rows_are_lost_only_where_a_strip_is_and_their_digits_are_thin(
     assert not rows_lost([], [0.02, 0.03, 0.04])
 
 
+def test_deal_rows_as_heavy_as_a_legible_strip_of_the_page_are_not_lost() -> None:
+    """Thresholded ballpoint (TRAINING part): a seat's strip broken into dots, the deal rows
+    thin (0.09) but heavier than another seat's strip that reads all ten digits (0.06): that
+    ink reached the image, so the rows stand on their own reading; rows thinner than every
+    legible strip, or beside none, are lost still."""
+    strips = {"A": _strip(0.02, 1), "B": _strip(0.06, 10), "C": _strip(0.19, 10)}
+    assert not rows_lost(["A"], [0.08, 0.09, 0.12], strips)
+    assert rows_lost(["A"], [0.04, 0.05, 0.12], strips)
+    assert rows_lost(["A", "B"], [0.08, 0.09, 0.12], {"A": strips["A"], "B": _strip(0.06, 5)})
+
+
 def _strip(ink: float, right: int) -> list[StripCell]:
     """A calibration strip with ``ink`` in each cell, its first ``right`` digits read as
     themselves and the rest read blank."""
