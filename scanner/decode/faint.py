@@ -132,14 +132,24 @@ def faint_entries(entries: Mapping[Column, Sequence[EntryDecision]], faint: Sequ
                   ) -> dict[Column, tuple[EntryDecision, ...]]:
     """``entries`` with each entry of a column written by a ``faint`` seat *doubtful*: an
     empty one may have lost its ink, a read one may have lost strokes (a 15 broken into dots
-    reads 18)."""
+    reads 18), unless the rules confirm it (:func:`confirmed`)."""
     return {column: tuple(_doubtful(d, said("seat_of", seat=column.seat)) if column.seat in faint
                           else d for d in decisions)
             for column, decisions in entries.items()}
 
 
+def confirmed(decision: EntryDecision) -> bool:
+    """Whether an entry read is what the rules expect there and what its ink alone reads
+    likeliest: two readings that agree (the deal log's and the entry's own strokes), which
+    lost strokes would not make agree (TRAINING part, ballpoint thresholded: every entry of a
+    faint seat read so was right)."""
+    return (decision.status == "read" and decision.value is not None
+            and decision.value == decision.expected
+            and bool(decision.ink) and decision.ink[0][0] == decision.value)
+
+
 def _doubtful(decision: EntryDecision, who: Param) -> EntryDecision:
-    if decision.status == "doubtful":
+    if decision.status == "doubtful" or confirmed(decision):
         return decision
     if decision.status == "read":
         return replace(decision, status="doubtful", note=said("read_lost", who=who))
