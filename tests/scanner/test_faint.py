@@ -163,8 +163,9 @@ def test_ballpoint_broken_into_dots_by_a_black_and_white_scan_is_never_silent(
     and white (the training sheet 010 of ``reader_eval --part training --seed 7``), where
     seats A's and B's strokes break into dots: no field is silently wrong or missing (on
     main B's pool and mountain were missing from scan.json), and the sheet's problems name
-    those seats and the page, and say to scan it in grey or colour; the deal rows, kept by
-    seat B, are said to be lost too."""
+    those seats and the page, and say to scan it in grey or colour. The deal rows, kept by
+    seat B, are not said lost: their ink is heavier than seat C's strip, which reads all its
+    digits (every row reads right)."""
     folder = tmp_path / "sheet"
     rng = random.Random(7 * 100_000 + 10)
     plan = SheetPlan("open", Part.TRAINING, "font", "flatbed-threshold", "x-neat",
@@ -176,7 +177,8 @@ def test_ballpoint_broken_into_dots_by_a_black_and_white_scan_is_never_silent(
     truth = json.loads((folder / "truth.json").read_text(encoding="utf-8"))
     tally = score_sheet(truth, scans[0])
     assert tally.fields > 30 and tally.silent == 0, tally.silent_fields[:5]
-    problem, rows = scans[0].problems[:2]
+    problem = scans[0].problems[0]
     assert problem.startswith(f"{folder / 'page-0.png'}, page 1: seat A's and seat B's")
     assert "scan the sheet again in grey or colour" in problem
-    assert rows.startswith("the deal rows' digits are nearly blank")  # B kept them
+    assert not any(p.startswith("the deal rows' digits are nearly blank")
+                   for p in scans[0].problems)
