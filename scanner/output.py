@@ -139,7 +139,8 @@ class SheetWriter:
 
     def _fields(self, layout: Layout, decoded: DecodedSheet, readings: dict[int, PageReading],
                 pages: Sequence[ScannedPage], folder: Path) -> tuple[FieldReading, ...]:
-        """One field reading per non-empty (or doubtful) entry and deal row, with its crop.
+        """One field reading per non-empty (or doubtful) entry and deal row, with its crop;
+        an empty entry with a note too (a total the writer left out: the reviewer sees why).
 
         Entries and doubtful rows are cropped into their page's field sheet; a deal row read
         with confidence is a rectangle of its straightened page instead (nobody has to look
@@ -149,7 +150,7 @@ class SheetWriter:
                    for column, places in plan.entries.items()
                    for place, decision in zip(places, decoded.entries.get(column, ()),
                                               strict=False)
-                   if decision.status != "empty"]
+                   if decision.status != "empty" or decision.note]
         rows = [(plan.rows[row.row], row) for row in decoded.rows
                 if row.status != "empty" and row.row in plan.rows
                 and plan.rows[row.row].page in readings]

@@ -63,6 +63,8 @@ WORDS: dict[str, str] = {
     "read_lost": N_("read so, but {who} calibration digits are missing from the image: strokes "
                     "may be lost too (the ink is too faint for this scan)"),
     "expected_unread": N_("nothing read, but the rules expected {value}"),
+    "unwritten": N_("nothing written here, where the rules expect {value}: the writer left it "
+                    "out"),
     "ink_no_number": N_("ink here, but it reads as no number"),
     "ink_no_deal": N_("ink here, but it reads as no deal"),
     "later_row_ink": N_("nothing read here, but a later row holds ink"),

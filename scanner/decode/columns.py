@@ -199,7 +199,7 @@ def _missing(want: SheetEntry) -> EntryDecision:
     alone, so that a store decodes it again, as blank, when the deal log is corrected."""
     value = int(want.total)
     return EntryDecision("doubtful", None, 0.0, ((None, 1.0),), value, want.deal,
-                         f"nothing read, but the rules expected {value}", ((None, 1.0),))
+                         said("expected_unread", value=value), ((None, 1.0),))
 
 
 def _decisions(entries: list[ColumnEntry], expected: Sequence[SheetEntry],

@@ -12,7 +12,8 @@
    (:mod:`scanner.decode.columns`).
 
 Every field ends *read* (with its confidence), *doubtful* (with its top candidates) or *empty*;
-no field is *empty* where a seat's ink is lost from the image (:mod:`scanner.decode.faint`).
+no field is *empty* where a seat's ink is lost from the image (:mod:`scanner.decode.faint`);
+a total the writer plainly left out is *empty* (:mod:`scanner.decode.unwritten`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from scanner.decode.deals import RowCandidate, RowEvidence, decode_row, other_sp
 from scanner.decode.faint import all_lost, faint_entries, lost_ink_problem, lost_rows_problem
 from scanner.decode.legality import verdicts
 from scanner.decode.presence import entries_present, missing_rows_problem, row_notes, rows_asked
+from scanner.decode.unwritten import unwritten_totals
 from scanner.words import and_list, said
 from scoring.columns import Column, sheet_columns
 from scoring.record import FORMAT
@@ -184,6 +186,7 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
     rows = tuple(replace(row, status="doubtful", note=note, confidence=row.confidence
                          if row.deal else 0.0) if note else row
                  for row, note in zip(rows, notes, strict=True))
+    entries = unwritten_totals(entries, evidence.columns, rows, evidence.faint)
     return DecodedSheet(evidence.rules, evidence.seats, dict(evidence.names), rows,
                         faint_entries(entries, evidence.faint),
                         lost_ink_problem(evidence.faint, evidence.seats, evidence.strip_page)

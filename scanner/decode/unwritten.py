@@ -1,0 +1,84 @@
+"""A running total the deal log writes but the writer left out (RULES.md's audit finds the
+missing total): read as *empty*, not asked of a person, where the image leaves no doubt.
+
+An entry left blank where the deal log writes a total is *doubtful* by default: its ink may
+be lost from the image. It is taken as written blank (*empty*, the expected value kept, a
+note saying the writer left it out) only when every sign says the image shows the writer's
+hand well: the seat's calibration strip is not lost (:mod:`scanner.decode.faint`), the
+entry's cells hold no ink at all, every earlier entry of the column was read sure, and the
+deal row that writes the total was read sure (a misread row expects a total nobody wrote).
+Only the first such entry of a column qualifies: a writer who stopped for several deals is
+asked about.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Protocol
+
+from scanner.decode.columns import BLANK_CELL, EntryCells, EntryDecision
+from scanner.decode.numbers import EMPTY
+from scanner.words import said, value_said
+from scoring.columns import Column
+
+ASKED_CODE = "expected_unread"
+"""The note of a blank entry where the deal log writes a total (what this module may settle)."""
+
+
+class _Row(Protocol):
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def deal(self) -> object: ...
+
+
+def sure_deals(rows: Sequence[_Row]) -> frozenset[int]:
+    """The numbers (1-based, as :class:`scoring.sheet.SheetEntry` counts them) of the deals
+    whose rows were read sure."""
+    played = (row for row in rows if row.deal is not None)
+    return frozenset(number for number, row in enumerate(played, start=1)
+                     if row.status == "read")
+
+
+def unwritten_totals(entries: Mapping[Column, Sequence[EntryDecision]],
+                     cells: Mapping[Column, Sequence[EntryCells]], rows: Sequence[_Row],
+                     faint: Sequence[str]) -> dict[Column, tuple[EntryDecision, ...]]:
+    """``entries`` with each blank entry the module doc allows taken as left out by its
+    writer."""
+    sure = sure_deals(rows)
+    return {column: tuple(_settled(decisions, cells.get(column, ()), sure)
+                          if column.seat not in faint else decisions)
+            for column, decisions in entries.items()}
+
+
+def _settled(decisions: Sequence[EntryDecision], cells: Sequence[EntryCells],
+             sure: frozenset[int]) -> tuple[EntryDecision, ...]:
+    """A column's decisions with its first blank, asked entry settled where allowed."""
+    out = list(decisions)
+    for index, decision in enumerate(decisions):
+        if decision.status == "read":
+            continue
+        if index > 0 and _left_out(decision, cells[index] if index < len(cells) else None,
+                                   sure):
+            out[index] = replace(decision, status="empty", confidence=1.0,
+                                 note=said("unwritten", value=value_said(decision.expected)))
+        break
+    return tuple(out)
+
+
+def _left_out(decision: EntryDecision, entry: EntryCells | None, sure: frozenset[int]
+              ) -> bool:
+    """Whether ``decision`` is a blank entry asked only because the deal log writes a total
+    there, the deal read sure and the cells inkless."""
+    return (decision.value is None and decision.expected is not None
+            and getattr(decision.note, "code", None) == ASKED_CODE
+            and decision.deal in sure
+            and entry is not None and _inkless(entry))
+
+
+def _inkless(entry: EntryCells) -> bool:
+    """Whether every cell of ``entry`` (its sign cell too) is blank beyond doubt."""
+    return all(cell[EMPTY] >= BLANK_CELL for cell in entry.cells) and \
+        (entry.minus is None or entry.minus <= 1 - BLANK_CELL)

@@ -1,0 +1,92 @@
+"""A total the writer left out (scanner.decode.unwritten): *empty*, for the audit to report,
+where the image leaves no doubt; *doubtful* wherever the ink may be lost or the deal misread."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from scanner.decode.columns import EntryCells, EntryDecision
+from scanner.decode.sheet import DecodedSheet, SheetEvidence, decode_sheet
+from scanner.decode.unwritten import unwritten_totals
+from scanner.words import said
+from scoring.columns import Column
+from tests.scanner.evidence import digit_probabilities, game, sheet_evidence
+from tests.scanner.test_presence import _longest_column
+
+
+def _last_left_out(faint: tuple[str, ...] = ()) -> tuple[DecodedSheet, SheetEvidence, Column,
+                                                         list[int]]:
+    """A sheet read clean whose longest column lacks its last total (blank boxes)."""
+    doc = game(seed=11)
+    evidence = sheet_evidence(doc, sure=0.999)
+    column, values = _longest_column(doc)
+    cells = list(evidence.columns[column])
+    cells[len(values) - 1] = EntryCells(tuple(digit_probabilities(None, 0.999)
+                                              for _ in range(3)))
+    evidence = replace(evidence, columns={**evidence.columns, column: tuple(cells)},
+                       faint=faint)
+    return decode_sheet(evidence), evidence, column, values
+
+
+def test_a_total_left_out_on_a_clean_sheet_is_empty_with_the_total_the_rules_expect() -> None:
+    """Every earlier entry read sure, the deal read sure, the boxes blank: the writer left it
+    out. Empty (not a person's question), the expected total kept for the audit."""
+    decoded, _, column, values = _last_left_out()
+    left_out = decoded.entries[column][len(values) - 1]
+    assert (left_out.status, left_out.value, left_out.expected) == ("empty", None, values[-1])
+    assert getattr(left_out.note, "code", None) == "unwritten"
+    assert [d.status for d in decoded.entries[column][:len(values) - 1]] == \
+        ["read"] * (len(values) - 1)
+
+
+def test_a_total_left_out_by_a_seat_whose_ink_is_lost_stays_doubtful() -> None:
+    """The seat's calibration strip is lost from the image: its blank boxes may hold ink."""
+    decoded, _, column, values = _last_left_out(faint=(_seat(),))
+    assert decoded.entries[column][len(values) - 1].status == "doubtful"
+
+
+def test_a_total_left_out_after_a_doubtful_entry_or_a_doubtful_deal_stays_doubtful() -> None:
+    """An earlier entry of the column a person must see, or the deal row that writes the
+    total read unsure (the total may be one nobody wrote): asked, not settled."""
+    decoded, evidence, column, values = _last_left_out()
+    asked = _asked(decoded, column, values)
+    earlier = list(asked[column])
+    earlier[0] = replace(earlier[0], status="doubtful")
+    got = unwritten_totals({column: earlier}, evidence.columns, decoded.rows, ())
+    assert got[column][len(values) - 1].status == "doubtful"
+    deal = asked[column][len(values) - 1].deal
+    assert deal is not None
+    rows = list(decoded.rows)
+    played = [k for k, row in enumerate(rows) if row.deal is not None]
+    rows[played[deal - 1]] = replace(rows[played[deal - 1]], status="doubtful")
+    got = unwritten_totals(asked, evidence.columns, rows, ())
+    assert got[column][len(values) - 1].status == "doubtful"
+    assert unwritten_totals(asked, evidence.columns, decoded.rows, ())[column][
+        len(values) - 1].status == "empty"
+
+
+def test_a_blank_entry_with_a_speck_of_ink_stays_doubtful() -> None:
+    """Boxes not blank beyond doubt: the ink may be a faint total."""
+    decoded, evidence, column, values = _last_left_out()
+    asked = _asked(decoded, column, values)
+    speck = list(evidence.columns[column])
+    speck[len(values) - 1] = EntryCells((digit_probabilities(None, 0.999),
+                                         digit_probabilities(None, 0.999),
+                                         digit_probabilities(None, 0.9)))
+    got = unwritten_totals(asked, {column: tuple(speck)}, decoded.rows, ())
+    assert got[column][len(values) - 1].status == "doubtful"
+
+
+def _seat() -> str:
+    _, _, column, _ = _last_left_out()
+    return column.seat
+
+
+def _asked(decoded: DecodedSheet, column: Column, values: list[int]
+           ) -> dict[Column, list[EntryDecision]]:
+    """The decoded column with the left-out total as the decoder asks it, before settling."""
+    entries = list(decoded.entries[column])
+    last = entries[len(values) - 1]
+    entries[len(values) - 1] = replace(last, status="doubtful", confidence=0.0,
+                                       note=said("expected_unread", value=last.expected))
+    return {column: entries}
