@@ -196,6 +196,21 @@ def test_a_slip_carried_on_with_other_digits_is_read() -> None:
 
 
 
+def test_a_slip_the_later_entries_carry_on_from_is_read_without_the_clearest_ink() -> None:
+    """Issue 13: a slip (+3) the ink reads at 0.997, below INK_CLEAR, is read as written
+    when the entries after it are written from it (main: doubtful, a person asked about a
+    player's slip read right); the same slip in the column's last entry, which no later entry
+    confirms, stays doubtful."""
+    expected, values = long_column(5)
+    written = [values[0], *(v + 3 for v in values[1:])]
+    decisions = decode_column([entry_cells(v, 3, sure=0.997) for v in written], expected)
+    assert (decisions[1].value, decisions[1].status) == (written[1], "read")
+    assert "the rules expected" in decisions[1].note
+    last = [*values[:-1], values[-1] + 3]
+    decisions = decode_column([entry_cells(v, 3, sure=0.997) for v in last], expected)
+    assert decisions[len(last) - 1].status == "doubtful"
+
+
 def test_a_running_total_the_deal_log_writes_but_the_ink_lost_is_doubtful() -> None:
     """Issue 13, class 4/7: the last entries of a column read blank (their ink lost) while the
     deal log writes totals there: they are *doubtful* with the expected value, never empty."""
