@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from scanner.decode.column_paths import Edge, EntryStep, entry_posteriors
+from scanner.decode.confirmed import overruling_confirmed, slip_carried_on
 from scanner.decode.numbers import (
     EMPTY,
     PROBABILITY_FLOOR,
@@ -34,34 +35,11 @@ READ_POSTERIOR = 0.995
 """A reading at or above this posterior is *read*; below it, *doubtful*."""
 INK_OUTWEIGHED = 300.0
 """A value the ink finds this many times less likely than its own reading is *read* only at
-:data:`OVERRULED_READ`, the entries after it confirming it (:data:`LATER_CONFIRMS`: they
+:data:`~scanner.decode.confirmed.OVERRULED_READ`, the entries after it confirming it (they
 are written from it, so the ink's value was neither a slip carried on nor one corrected
 next), and both values numbers (ink read blank, or a value where the rules end the column,
 stays *doubtful*); else a person looks (the ink wins when clear). A digit the reader missed
 altogether is about this unlikely by its ink (:data:`~scanner.decode.numbers.MISSED_DIGIT`)."""
-OVERRULED_READ = 0.999
-"""The posterior at which the rules' value over ink that says otherwise (:data:`INK_OUTWEIGHED`)
-is *read*: stricter than :data:`READ_POSTERIOR`, since a misread deal row makes the rules
-expect a wrong value that the later entries may fit as well (a fresh training set, seed 31:
-a column's written 4 made the rules' 8 at 0.989, later odds 1434, the next entry 12 either
-way). Chosen on the training part: the wrong ones 0.43-0.989; 22 of the 55 right ones
-(tr7, tr11, trbw, trfar) at 0.9991-0.99999, the rest at 0.9963-0.9990 or under 0.995."""
-INK_CARRIED_ON = 0.99
-"""The least share of its likelihood the ink gives a value the rules do not expect, for the
-value to be read (a slip) where the entries after it carry on from it; below it the entry is
-*doubtful* (:data:`~scanner.decode.column_paths.INK_CLEAR` is the share that needs no later
-entry). Chosen on the training part (bench.decision_calibration over tr7, tr11, trbw,
-trfar): of the off-expectation entries the later entries confirm, the slips read right hold
-0.956-0.9996 and every misread 0.47 or less; without that confirmation misreads reach 0.9925."""
-LATER_CONFIRMS = 100.0
-"""How many times the entries after an entry must raise the odds of its value
-(:meth:`~scanner.decode.column_paths.EntryStep.later_odds`) for them to confirm it where the
-ink alone does not: a value the rules do not expect (a slip), or the rules' value over ink
-that says otherwise (:data:`INK_OUTWEIGHED`). A later entry written from the value raises
-them 100 to thousands of times, a last entry or a corrected one ~1. Chosen on the training
-part (bench.decision_calibration): slips read right hold 0.75-1, 5-35 or 128-55,000, the
-misreads whose ink holds :data:`INK_CARRIED_ON` 0.87-1.1; the rules' values over the ink,
-right, 0.3-1.6 or 68-17,500, wrong, 0.84-1.8, 10.7 and 346 (posterior 0.94)."""
 BLANK_CELL = 0.99
 """A cell this likely empty holds nothing; an entry of such cells after a column's last
 written one is its end."""
@@ -378,8 +356,7 @@ def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequen
     if ink_value != best and ink_p >= INK_OUTWEIGHED * step.ink[best]:
         # the rules (through the entries around it) outweigh ink that says otherwise
         note = said("ink_overruled", ink=value_said(ink_value), value=value_said(best))
-        confirmed = confidence >= OVERRULED_READ and None not in (best, ink_value) and \
-            step.later_odds(best) >= LATER_CONFIRMS
+        confirmed = overruling_confirmed(step, best, ink_value, confidence)
         return EntryDecision("read" if confirmed else "doubtful", best, confidence,
                              _shown(ranked), expected_value, deal, note, ink)
     if best is None:
@@ -388,7 +365,7 @@ def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequen
         return EntryDecision("empty" if read else "doubtful", None, confidence,
                              _shown(ranked), expected_value, None, note, ink)
     if step.matched[best] < confidence / 2:  # a value the rules do not expect here
-        if read and _slip_carried_on(step, best, ink_total):
+        if read and slip_carried_on(step, best):
             return EntryDecision("read", best, confidence, _shown(ranked), expected_value, deal,
                                  said("ink_clearly", ink=value_said(best),
                                       expected=value_said(expected_value)), ink)
@@ -398,14 +375,6 @@ def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequen
         note = said("ink_unsure", value=best)
     return EntryDecision("read" if read else "doubtful", best, confidence, _shown(ranked),
                          expected_value, deal, note, ink)
-
-
-def _slip_carried_on(step: EntryStep[ColumnEntry], value: int, ink_total: float) -> bool:
-    """A value the rules do not expect is a slip the writer carried on from, read as written
-    (for the audit), when the ink gives it :data:`INK_CARRIED_ON` of its likelihood and the
-    entries after it raise its odds :data:`LATER_CONFIRMS` times (they are written from it)."""
-    return step.ink[value] / ink_total >= INK_CARRIED_ON and \
-        step.later_odds(value) >= LATER_CONFIRMS
 
 
 def _likelihoods(entry: EntryCells | EntryInk, values: list[int | None]
