@@ -95,6 +95,18 @@ class EntryStep(Generic[Entry]):
     """The posterior mass of each value that comes from the rules expecting it."""
     best_arcs: dict[int | None, _Arc]
     """The edge that brings each value the most posterior mass (:meth:`best_edge`)."""
+    before_only: dict[int | None, float]
+    """Each value's posterior from the ink and the entries before it alone (the forward
+    pass): what the entries after it add is :meth:`later_odds`."""
+
+    def later_odds(self, value: int | None) -> float:
+        """How many times the entries after this one raise the odds of ``value`` (its
+        posterior odds over its odds from the ink and the earlier entries alone): a slip
+        the writer carried on from is confirmed by the entries that follow it."""
+        def odds(p: float) -> float:
+            return p / max(1.0 - p, 1e-300)
+        before = self.before_only.get(value, 0.0)
+        return odds(self.posterior.get(value, 0.0)) / max(odds(before), 1e-300)
 
     def best_edge(self, value: int | None) -> Edge:
         """The edge that brings ``value`` the most posterior mass."""
@@ -250,6 +262,7 @@ def entry_posteriors(entries: Sequence[Entry], expected: Sequence[SheetEntry],
         ink, clear, edges = steps[index]
         before = forward[index]
         posterior: dict[int | None, float] = defaultdict(float)
+        before_only: dict[int | None, float] = defaultdict(float)
         matched: dict[int | None, float] = defaultdict(float)
         best: dict[int | None, tuple[float, _Arc]] = {}
         earlier: dict[_State, float] = defaultdict(float)
@@ -259,15 +272,18 @@ def entry_posteriors(entries: Sequence[Entry], expected: Sequence[SheetEntry],
             earlier[source] += later
             mass = before[source] * later
             posterior[value] += mass
+            before_only[value] += before[source] * weight
             if option is not None:
                 matched[value] += mass
             if value not in best or mass > best[value][0]:
                 best[value] = (mass, edge)
         total = sum(posterior.values()) or 1.0
+        forward_total = sum(before_only.values()) or 1.0
         top = max(earlier.values(), default=0.0) or 1.0
         backward = {state: weight / top for state, weight in earlier.items()}
         posteriors.append(EntryStep(
             ink, clear, {v: p / total for v, p in posterior.items()},
             {v: matched[v] / total for v in posterior},
-            {v: edge for v, (_, edge) in best.items()}))
+            {v: edge for v, (_, edge) in best.items()},
+            {v: p / forward_total for v, p in before_only.items()}))
     return posteriors[::-1]

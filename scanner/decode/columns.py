@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from scanner.decode.column_paths import Edge, EntryStep, entry_posteriors
+from scanner.decode.confirmed import overruling_confirmed, slip_carried_on
 from scanner.decode.numbers import (
     EMPTY,
     PROBABILITY_FLOOR,
@@ -33,10 +34,12 @@ from scoring.sheet import SheetEntry
 READ_POSTERIOR = 0.995
 """A reading at or above this posterior is *read*; below it, *doubtful*."""
 INK_OUTWEIGHED = 300.0
-"""A value the ink finds this many times less likely than its own reading is never *read*:
-the rules (through the entries around it) may make it the likelier, but a person looks (the
-ink wins when clear). A digit the reader missed altogether is about this unlikely by its ink
-(:data:`~scanner.decode.numbers.MISSED_DIGIT`)."""
+"""A value the ink finds this many times less likely than its own reading is *read* only at
+:data:`~scanner.decode.confirmed.OVERRULED_READ`, the entries after it confirming it (they
+are written from it, so the ink's value was neither a slip carried on nor one corrected
+next), and both values numbers (ink read blank, or a value where the rules end the column,
+stays *doubtful*); else a person looks (the ink wins when clear). A digit the reader missed
+altogether is about this unlikely by its ink (:data:`~scanner.decode.numbers.MISSED_DIGIT`)."""
 BLANK_CELL = 0.99
 """A cell this likely empty holds nothing; an entry of such cells after a column's last
 written one is its end."""
@@ -353,14 +356,19 @@ def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequen
     if ink_value != best and ink_p >= INK_OUTWEIGHED * step.ink[best]:
         # the rules (through the entries around it) outweigh ink that says otherwise
         note = said("ink_overruled", ink=value_said(ink_value), value=value_said(best))
-        return EntryDecision("doubtful", best, confidence, _shown(ranked), expected_value,
-                             deal, note, ink)
+        confirmed = overruling_confirmed(step, best, ink_value, confidence)
+        return EntryDecision("read" if confirmed else "doubtful", best, confidence,
+                             _shown(ranked), expected_value, deal, note, ink)
     if best is None:
         if step.matched[None] < confidence / 2:
             note = said("empty_expected", expected=value_said(expected_value))
         return EntryDecision("empty" if read else "doubtful", None, confidence,
                              _shown(ranked), expected_value, None, note, ink)
-    if step.matched[best] < confidence / 2:
+    if step.matched[best] < confidence / 2:  # a value the rules do not expect here
+        if read and slip_carried_on(step, best):
+            return EntryDecision("read", best, confidence, _shown(ranked), expected_value, deal,
+                                 said("ink_clearly", ink=value_said(best),
+                                      expected=value_said(expected_value)), ink)
         read = False  # not clear enough from the ink alone to be kept against the rules
         note = said("ink_expected", ink=best, expected=value_said(expected_value))
     elif step.ink[best] / ink_total < 0.5:

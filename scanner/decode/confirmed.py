@@ -1,0 +1,64 @@
+"""When the entries after an entry confirm a reading its ink alone does not.
+
+A column is decoded as a whole (:mod:`scanner.decode.column_paths`): each entry's posterior
+weighs the entries before and after it. Where the ink and the rules disagree, the entries
+after it are the evidence that settles it: a writer carries on from the value written
+(Codex 4.2.1), so a later entry written from a value confirms it, and one corrected next, or
+a column's last entry, confirms nothing (:meth:`~scanner.decode.column_paths.EntryStep.later_odds`).
+:mod:`scanner.decode.columns` reads such an entry only where they confirm it:
+
+* a value the rules do not expect (a player's slip, for the audit), the ink clear enough
+  of it (:func:`slip_carried_on`);
+* the rules' value over ink that reads another (a digit the reader lost: 8 for 18)
+  (:func:`overruling_confirmed`).
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from scanner.decode.column_paths import EntryStep
+
+Entry = TypeVar("Entry")
+
+OVERRULED_READ = 0.999
+"""The posterior at which the rules' value over ink that reads another (ink
+:data:`~scanner.decode.columns.INK_OUTWEIGHED` times surer of its own) is *read*: stricter
+than :data:`~scanner.decode.columns.READ_POSTERIOR`, since a misread deal row makes the rules
+expect a wrong value that the later entries may fit as well (a fresh training set, seed 31:
+a column's written 4 made the rules' 8 at 0.989, later odds 1434, the next entry 12 either
+way). Chosen on the training part: the wrong ones 0.43-0.989; 22 of the 55 right ones
+(tr7, tr11, trbw, trfar) at 0.9991-0.99999, the rest at 0.9963-0.9990 or under 0.995."""
+INK_CARRIED_ON = 0.99
+"""The least share of its likelihood the ink gives a value the rules do not expect, for the
+value to be read (a slip) where the entries after it carry on from it; below it the entry is
+*doubtful* (:data:`~scanner.decode.column_paths.INK_CLEAR` is the share that needs no later
+entry). Chosen on the training part (bench.decision_calibration over tr7, tr11, trbw,
+trfar): of the off-expectation entries the later entries confirm, the slips read right hold
+0.956-0.9996 and every misread 0.47 or less; without that confirmation misreads reach 0.9925."""
+LATER_CONFIRMS = 100.0
+"""How many times the entries after an entry must raise the odds of its value for them to
+confirm it where the ink alone does not (a slip, or the rules' value over the ink). A later
+entry written from the value raises them 100 to thousands of times, a last entry or one
+corrected next ~1. Chosen on the training part (bench.decision_calibration): slips read right
+hold 0.75-1, 5-35 or 128-55,000, the misreads whose ink holds :data:`INK_CARRIED_ON`
+0.87-1.1; the rules' values over the ink, right, 0.3-1.6 or 68-17,500, wrong, 0.84-1.8, 10.7
+and 346 (posterior 0.94)."""
+
+def slip_carried_on(step: EntryStep[Entry], value: int) -> bool:
+    """A value the rules do not expect is a slip the writer carried on from, read as written,
+    when the ink gives it :data:`INK_CARRIED_ON` of its likelihood and the entries after it
+    raise its odds :data:`LATER_CONFIRMS` times (they are written from it)."""
+    share = step.ink[value] / sum(step.ink.values())
+    return share >= INK_CARRIED_ON and step.later_odds(value) >= LATER_CONFIRMS
+
+
+def overruling_confirmed(step: EntryStep[Entry], value: int | None, ink_value: int | None,
+                         confidence: float) -> bool:
+    """The rules' ``value`` over ink that reads ``ink_value`` is read when both are numbers,
+    its posterior is :data:`OVERRULED_READ` and the entries after it raise its odds
+    :data:`LATER_CONFIRMS` times: the ink's value was neither a slip carried on nor one
+    corrected next. Ink read blank, or a value where the rules end the column, is left to a
+    person."""
+    return confidence >= OVERRULED_READ and value is not None and ink_value is not None \
+        and step.later_odds(value) >= LATER_CONFIRMS
