@@ -84,6 +84,8 @@ WORDS: dict[str, str] = {
     "ink_clearly": N_("the ink clearly says {ink}; the rules expected {expected}"),
     "ink_overruled": N_("the ink says {ink}; the rules make it {value}"),
     "empty_expected": N_("empty, but the rules expected {expected}"),
+    "ink_unspelled": N_("the ink hardly spells {value} (a digit lost, or another value "
+                        "written); the rules make it {value}"),
     "ink_expected": N_("the ink says {ink}; the rules expected {expected}"),
     "ink_unsure": N_("ink unsure; the rules expect {value}"),
     "row_overturned": N_("the ink reads this row otherwise; the running totals make it this"),

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from scanner.decode.column_paths import Edge, EntryStep, entry_posteriors
-from scanner.decode.confirmed import overruling_confirmed, slip_carried_on
+from scanner.decode.confirmed import overruling_confirmed, slip_carried_on, unspelled
 from scanner.decode.numbers import (
     EMPTY,
     PROBABILITY_FLOOR,
@@ -371,6 +371,9 @@ def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequen
                                       expected=value_said(expected_value)), ink)
         read = False  # not clear enough from the ink alone to be kept against the rules
         note = said("ink_expected", ink=best, expected=value_said(expected_value))
+    elif unspelled(step, best):
+        read = False  # the rules' value, which no digits the ink shows spell
+        note = said("ink_unspelled", value=best)
     elif step.ink[best] / ink_total < 0.5:
         note = said("ink_unsure", value=best)
     return EntryDecision("read" if read else "doubtful", best, confidence, _shown(ranked),

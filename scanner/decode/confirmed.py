@@ -10,7 +10,9 @@ a column's last entry, confirms nothing (:meth:`~scanner.decode.column_paths.Ent
 * a value the rules do not expect (a player's slip, for the audit), the ink clear enough
   of it (:func:`slip_carried_on`);
 * the rules' value over ink that reads another (a digit the reader lost: 8 for 18)
-  (:func:`overruling_confirmed`).
+  (:func:`overruling_confirmed`);
+* the rules' value where the ink spells no value well (:func:`unspelled`): only where they
+  confirm it is it read.
 """
 
 from __future__ import annotations
@@ -44,6 +46,20 @@ corrected next ~1. Chosen on the training part (bench.decision_calibration): sli
 hold 0.75-1, 5-35 or 128-55,000, the misreads whose ink holds :data:`INK_CARRIED_ON`
 0.87-1.1; the rules' values over the ink, right, 0.3-1.6 or 68-17,500, wrong, 0.84-1.8, 10.7
 and 346 (posterior 0.94)."""
+INK_UNSPELLED = 0.005
+"""P(ink | value) below which the ink does not spell the value: no better than a digit the
+reader missed (:data:`~scanner.decode.numbers.MISSED_DIGIT`, 0.003) beside cells read
+otherwise. The rules alone then make the value; where no later entry confirms it, the ink
+and the rules disagree and a person looks. Chosen on the training part (tr7, tr11, trbw,
+trfar): read entries at 0.0022-0.0036, six right and one wrong (a writer's slip, 91, the
+rules' 84 read sure at 0.9999, the column's last entry)."""
+
+
+def unspelled(step: EntryStep[Entry], value: int) -> bool:
+    """Whether the ink spells ``value`` under :data:`INK_UNSPELLED` and no later entry
+    confirms it (:data:`LATER_CONFIRMS`)."""
+    return step.ink[value] < INK_UNSPELLED and step.later_odds(value) < LATER_CONFIRMS
+
 
 def slip_carried_on(step: EntryStep[Entry], value: int) -> bool:
     """A value the rules do not expect is a slip the writer carried on from, read as written,

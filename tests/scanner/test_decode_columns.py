@@ -241,3 +241,29 @@ def test_an_entry_read_blank_between_written_ones_is_doubtful() -> None:
     decisions = decode_column(cells, [])
     assert decisions[1].status == "doubtful" and decisions[1].value is None
     assert "later entry" in decisions[1].note
+
+
+def test_a_last_entry_the_ink_hardly_spells_is_doubtful_not_the_rules_value_read() -> None:
+    """Spilled digits whose cells read as nothing in particular (each digit at 0.05, blank at
+    0.3, the rest spread) where the rules expect the column's next total: the ink spells no
+    value well, no later entry confirms the rules' one, so it is not read sure (training
+    tr11 sheet 008: the rules' 84 was read at 0.9999 over a writer's slip 91)."""
+    expected, values = long_column()
+    last = len(values) - 1
+    digits = str(values[last]).rjust(3)
+    cells = [entry_cells(v, 3, sure=0.9995) for v in values[:last]]
+    cells.append(EntryCells(tuple(_smudged(d) for d in digits)))
+    decision = decode_column(cells, expected)[last]
+    assert decision.value == values[last]
+    assert decision.status == "doubtful"
+    assert getattr(decision.note, "code", None) == "ink_unspelled"
+
+
+def _smudged(digit: str) -> list[float]:
+    """A cell whose ink reads as no digit in particular (``digit`` at 0.05); a blank cell for
+    a space."""
+    if digit == " ":
+        return entry_cells(None, 1, sure=0.9995).cells[0]  # type: ignore[return-value]
+    cell = [0.65 / 9] * 11
+    cell[int(digit)], cell[10] = 0.05, 0.3
+    return cell
