@@ -104,10 +104,8 @@ def _glare(page: RegisteredPage) -> str | None:
     if not len(areas) or areas.max() * mm2_per_px <= k.GLARE_MIN_AREA_MM2:
         return None
     biggest = 1 + int(np.argmax(areas))
-    inv = np.linalg.inv(page.homography)
     centre = (centroids[biggest] + (left, top) + 0.5) / scale - 0.5
-    c = cv2.perspectiveTransform(centre.reshape(1, 1, 2), inv)
-    x, y = c.reshape(2)
+    x, y = page.to_mm(centre).reshape(2)
     return said("glare", where=page.label, x=round(float(x)), y=round(float(y)))
 
 

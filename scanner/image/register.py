@@ -29,11 +29,11 @@ from scanner import constants as k
 from scanner.arrays import Doubles, Floats, GreyImage, Image
 from scanner.errors import NoSheetFound
 from scanner.image.lens import (
+    Lens,
     estimate_barrel,
     lens_is_significant,
     lens_move_px,
-    page_outline,
-    undistort_image,
+    remap,
     undistort_points,
 )
 from scanner.image.load import PageImage
@@ -75,11 +75,17 @@ class RegisteredPage:
     ``(x, y)`` centred at full-resolution ``((x + 0.5) * 2 ** (i + 1) - 0.5, ...)``."""
     affine: Doubles | None = field(compare=False, repr=False, default=None)
     """3x3, the affine map (last row 0 0 1) closest to :attr:`homography` over the page,
-    when it is nowhere more than :data:`AFFINE_MAX_ERROR_PX` image pixels off (a flat scan);
-    None for a view in perspective (a photo)."""
-    barrel: float = 0.0
-    """The lens distortion taken out of :attr:`image` (:mod:`scanner.image.lens`); 0 when
-    none was."""
+    when it is nowhere more than :data:`AFFINE_MAX_ERROR_PX` image pixels off and there is
+    no :attr:`lens` (a flat scan); None for a view in perspective (a photo)."""
+    lens: Lens | None = field(compare=False, repr=False, default=None)
+    """The lens the page is seen through (:mod:`scanner.image.lens`): :attr:`homography`
+    maps to the undistorted frame, the lens from there to :attr:`image`; None when the
+    homography alone maps to :attr:`image`."""
+
+    @property
+    def barrel(self) -> float:
+        """The lens distortion of the view; 0 when none is taken out."""
+        return 0.0 if self.lens is None else self.lens.barrel
 
     def coarse(self, px_per_mm: float) -> tuple[Image, float]:
         """The smallest of the image and its halvings with at least ``px_per_mm`` here, and
@@ -112,8 +118,10 @@ class RegisteredPage:
 
     def rebased(self, to_image: Doubles, image: Image) -> RegisteredPage:
         """The page registered on ``image``, whose pixels are this image's mapped by the 3x3
-        ``to_image`` (a halving's scale, a crop's shift): its homography and affine map
-        composed with it."""
+        affine ``to_image`` (a halving's scale, a crop's shift): its lens, else its
+        homography and affine map, composed with it."""
+        if self.lens is not None:
+            return replace(self, image=image, lens=self.lens.rebased(to_image))
         return replace(self, homography=to_image @ self.homography, image=image,
                        affine=None if self.affine is None else to_image @ self.affine)
 
@@ -134,12 +142,16 @@ class RegisteredPage:
 
         Pixel ``(i, j)`` of the result is centred at ``(x_mm + (j + 0.5) / px_per_mm, ...)``.
         A flat view (a scan, :attr:`affine`) is warped as an affine map, a third cheaper than
-        a perspective one.
+        a perspective one; a view through a :attr:`lens` is remapped, the homography and the
+        lens in one map.
         """
         src = self.image if image is None else image
         s = 1.0 / px_per_mm
         to_mm = np.array([[s, 0, x_mm + s / 2], [0, s, y_mm + s / 2], [0, 0, 1]])
         size = (max(1, round(w_mm * px_per_mm)), max(1, round(h_mm * px_per_mm)))
+        if self.lens is not None:
+            return remap(src, _through(self.lens, self.homography @ to_mm), size,
+                         self.interpolation(px_per_mm))
         flags = self.interpolation(px_per_mm) | cv2.WARP_INVERSE_MAP
         if self.affine is not None:
             return cast(Image, cv2.warpAffine(src, (self.affine @ to_mm)[:2], size, flags=flags,
@@ -174,6 +186,8 @@ class RegisteredPage:
                                                  )[:, None, :]
         mapped = grid @ maps.transpose(0, 2, 1)
         mapped = mapped[..., :2] / mapped[..., 2:]
+        if self.lens is not None:
+            mapped = self.lens.seen(mapped.reshape(-1, 2)).reshape(mapped.shape)
         fit = np.linalg.pinv(unit) @ mapped  # the affine map in shares of the size, 3x2
         error = np.abs(unit @ fit - mapped).max(axis=(1, 2))
         affines = fit.transpose(0, 2, 1) / np.concatenate([spans, np.ones((len(rects), 1))],
@@ -182,15 +196,41 @@ class RegisteredPage:
         return [cast(Image, cv2.warpAffine(self.image, affine, size, flags=flags,
                                            borderMode=cv2.BORDER_REPLICATE))
                 if err <= k.AFFINE_MAX_ERROR_PX else
-                cast(Image, cv2.warpPerspective(self.image, full, size, flags=flags,
-                                                borderMode=cv2.BORDER_REPLICATE))
-                for affine, err, full, size in zip(affines, error.tolist(), maps, sizes,
-                                                   strict=True)]
+                self._warp_bent(rect, px_per_mm, full, size, flags)
+                for rect, affine, err, full, size in zip(rects, affines, error.tolist(), maps,
+                                                         sizes, strict=True)]
+
+    def _warp_bent(self, rect: tuple[float, float, float, float], px_per_mm: float,
+                   to_image: Doubles, size: tuple[int, int], flags: int) -> Image:
+        """A rectangle of :meth:`warp_many` no affine map is close enough for: remapped
+        through the lens, or warped in perspective by ``to_image`` (output pixel to image
+        pixel) when there is none."""
+        if self.lens is not None:
+            return self.warp(*rect, px_per_mm)
+        return cast(Image, cv2.warpPerspective(self.image, to_image, size, flags=flags,
+                                               borderMode=cv2.BORDER_REPLICATE))
 
     def to_image(self, points_mm: npt.ArrayLike) -> Doubles:
-        """Map (n, 2) page millimetres to image pixels."""
+        """Map (n, 2) page millimetres to image pixels (through the lens when there is one)."""
         pts = np.asarray(points_mm, np.float64).reshape(-1, 1, 2)
-        return cast(Doubles, cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2))
+        frame = cast(Doubles, cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2))
+        return frame if self.lens is None else self.lens.seen(frame)
+
+    def to_mm(self, points_px: npt.ArrayLike) -> Doubles:
+        """Map (n, 2) image pixels to page millimetres (:meth:`to_image` inverted)."""
+        pts = np.asarray(points_px, np.float64).reshape(-1, 2)
+        frame = pts if self.lens is None else self.lens.straight(pts)
+        return cast(Doubles, cv2.perspectiveTransform(
+            frame.reshape(-1, 1, 2), np.linalg.inv(self.homography)).reshape(-1, 2))
+
+
+def _through(lens: Lens, to_frame: Doubles) -> Callable[[Doubles], Doubles]:
+    """Output pixels to image pixels: the 3x3 ``to_frame`` (to the undistorted frame), then
+    ``lens``."""
+    def seen(points: Doubles) -> Doubles:
+        frame = cv2.perspectiveTransform(points.reshape(-1, 1, 2), to_frame)
+        return lens.seen(cast(Doubles, frame.reshape(-1, 2)))
+    return seen
 
 
 def flat_affine(h: Doubles, w_mm: float, h_mm: float,
@@ -309,30 +349,24 @@ def _register_outline(small: Image, scale: float, found: dict[int, Floats],
     return best
 
 
-def _without_lens(image: Image, found: dict[int, Floats], frame: Frame, hom: Doubles,
-                  err_px: float) -> tuple[Image, float, Doubles, float]:
-    """The image with its lens distortion taken out (on the page and
-    :data:`LENS_PAGE_MARGIN_MM` around it), the distortion, and the homography and
-    fit error of the markers there; ``image``, 0 and the straight fit when the distortion
-    explains too little of the straight fit's error or moves no point of the page
-    :data:`LENS_MIN_MOVE_PX` from where the straight fit puts it (a scan's corners, fitted to
-    a tenth of a pixel, may show a term no lens made; :mod:`scanner.image.lens`)."""
+def _without_lens(shape: tuple[int, ...], found: dict[int, Floats], frame: Frame,
+                  hom: Doubles, err_px: float) -> tuple[Lens | None, Doubles, float]:
+    """The lens of a frame of ``shape`` whose markers are ``found``, and the homography (to
+    the undistorted frame) and fit error of the markers there; None and the straight fit
+    when the distortion explains too little of the straight fit's error or moves no point of
+    the page :data:`LENS_MIN_MOVE_PX` from where the straight fit puts it (a scan's corners,
+    fitted to a tenth of a pixel, may show a term no lens made; :mod:`scanner.image.lens`)."""
     by_id = {m.aruco_id: m for m in frame[2]}
     ids = [i for i in found if i in by_id]
     src = np.concatenate([_marker_mm(by_id[i]) for i in ids])
     dst = np.concatenate([found[i] for i in ids]).astype(np.float64)
-    barrel, err = estimate_barrel(lambda points: _fit(src, points)[1], dst, image.shape)
-    straight = undistort_points(dst, barrel, image.shape)
+    barrel, err = estimate_barrel(lambda points: _fit(src, points)[1], dst, shape)
+    straight = undistort_points(dst, barrel, shape)
     bent, err = _fit(src, straight)
     if not lens_is_significant(err_px, err, len(dst)) or \
-            lens_move_px(hom, bent, barrel, frame[:2], image.shape) <= k.LENS_MIN_MOVE_PX:
-        return image, 0.0, hom, err_px
-    # a page coarser than it is read at is resampled bicubic: linear would blur its thin
-    # strokes and its QR code's modules between the pixels
-    coarse = local_px_per_mm(bent, frame[0] / 2, frame[1] / 2) < k.WORK_PX_PER_MM
-    outline = page_outline(bent, frame[:2], k.LENS_PAGE_MARGIN_MM)
-    return (undistort_image(image, barrel, cv2.INTER_CUBIC if coarse else cv2.INTER_LINEAR,
-                            outline), barrel, bent, err)
+            lens_move_px(hom, bent, barrel, frame[:2], shape) <= k.LENS_MIN_MOVE_PX:
+        return None, hom, err_px
+    return Lens(barrel, (shape[0], shape[1])), bent, err
 
 
 def register(page: PageImage, paper: tuple[float, float] | None = None) -> RegisteredPage:
@@ -374,15 +408,15 @@ def register(page: PageImage, paper: tuple[float, float] | None = None) -> Regis
             best = (hom, err, frame)
     assert best is not None
     hom, err_px, frame = best
-    image, barrel = page.image, 0.0
+    lens = None
     if method == "markers":
-        image, barrel, hom, err_px = _without_lens(page.image, found, frame, hom, err_px)
-        levels = halvings(image) if barrel else levels
+        lens, hom, err_px = _without_lens(page.image.shape, found, frame, hom, err_px)
     w, h = frame[0], frame[1]
     ppm = local_px_per_mm(hom, w / 2, h / 2)
     reg = RegisteredPage(page.source, page.index_in_file, page_index, w, h, hom, ppm, err_px,
-                         err_px / ppm, tuple(sorted(found)), method, 0.0, (), image,
-                         halvings=levels, affine=flat_affine(hom, w, h), barrel=barrel)
+                         err_px / ppm, tuple(sorted(found)), method, 0.0, (), page.image,
+                         halvings=levels,
+                         affine=flat_affine(hom, w, h) if lens is None else None, lens=lens)
     reg = check_quality(reg, frame)
     reg.timings_s.update(detect=t_detect, register=time.perf_counter() - t0)
     return reg
