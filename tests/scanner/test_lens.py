@@ -13,7 +13,7 @@ import pytest
 from forms.layout import build_layout
 from forms.render.raster import render_pages
 from samplegen.capture import capture
-from scanner.image.lens import Lens, remap, undistort_points
+from scanner.image.lens import Lens, estimate_barrel, remap, undistort_points
 from scanner.image.load import PageImage
 from scanner.image.pixels import halvings
 from scanner.image.register import RegisteredPage, register
@@ -125,3 +125,17 @@ def test_each_warp_through_the_lens_puts_a_page_point_where_the_page_says(
         assert np.linalg.norm(_centre_px(coarse, tuple(want), reach) - want) < off
         middle = np.array([4.0, 4.0]) * px_per_mm - 0.5
         assert np.linalg.norm(_centre_px(block, tuple(middle), reach) - middle) < off
+
+
+def test_the_lens_search_finds_a_smooth_errors_least_in_two_dozen_fits() -> None:
+    # a 2 x 2 px frame: centre (0.5, 0.5), squared half-diagonal 0.5; a point 1 px right of
+    # the centre is undistorted by b to x = 1.5 + 2 b
+    tried: list[float] = []
+
+    def fit(points: np.ndarray) -> float:  # least at b = 0.0371
+        tried.append((float(points[0, 0]) - 1.5) / 2)
+        return (tried[-1] - 0.0371) ** 2
+
+    barrel, _ = estimate_barrel(fit, np.array([[1.5, 0.5]]), (2, 2))
+    assert barrel == pytest.approx(0.0371, abs=0.00025)
+    assert len(tried) <= 23
