@@ -23,7 +23,8 @@ from scanner.image.pixels import content_channel, rank_values, to_gray
 from scanner.words import said
 
 if TYPE_CHECKING:
-    from scanner.image.register import Frame, RegisteredPage
+    from scanner.image.homography import Frame
+    from scanner.image.register import RegisteredPage
 
 log = logging.getLogger(__name__)
 
