@@ -1,4 +1,4 @@
-"""A phone lens's barrel distortion, measured on the page's markers and taken out of the image.
+"""A phone lens's barrel distortion, measured on the page's markers and composed into its warps.
 
 The model is the one-term radial one about the frame's centre: a point seen at ``d`` lies,
 undistorted, at ``c + (d - c) * (1 + b * |d - c|^2 / R^2)`` (``c`` the centre, ``R`` the
