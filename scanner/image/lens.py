@@ -5,8 +5,8 @@ undistorted, at ``c + (d - c) * (1 + b * |d - c|^2 / R^2)`` (``c`` the centre, `
 half-diagonal). Its ``b`` is the one whose undistorted marker corners fit one homography best
 (a search over :data:`~scanner.constants.LENS_BARREL_RANGE`). A homography from four corner
 markers alone puts the middle of a distorted page's boxes a millimetre or more off; with ``b``
-composed into each warp's map (:class:`Lens`, :func:`remap`), the boxes lie where the layout
-says, resampled once from the image as it was taken.
+composed into each warp's map (:class:`Lens`, :func:`remap_on_grid`), the boxes lie where the
+layout says, resampled once from the image as it was taken.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from scanner import constants as k
-from scanner.arrays import Doubles, Floats, Image
+from scanner.arrays import Doubles, Image
 
 
 def _centre(shape: tuple[int, ...]) -> tuple[Doubles, float]:
@@ -92,30 +92,32 @@ class Lens:
         return replace(self, to_image=to_image @ self.to_image)
 
 
-def remap_grid(source: Callable[[Doubles], Doubles], width: int, height: int) -> Floats:
-    """The ``height`` x ``width`` x 2 map (float32) of :func:`cv2.remap`: for each output pixel
-    the source pixel ``source`` gives ((n, 2) output pixels to (n, 2) source pixels), solved
-    on a grid of :data:`~scanner.constants.LENS_MAP_STEP_PX` and interpolated between."""
+def grid_nodes(width: int, height: int) -> tuple[Doubles, Doubles]:
+    """The columns and rows (output pixels) of the nodes a ``width`` x ``height`` warp's map
+    is solved on (:func:`remap_on_grid`): every :data:`~scanner.constants.LENS_MAP_STEP_PX`,
+    node i at pixel ``(i - 1) * step + (step - 1) / 2`` (a resize by ``step`` puts it exactly
+    there), with a node before and after the output (that keeps the resize's own edge, where
+    it repeats its last node, out of it)."""
     step = k.LENS_MAP_STEP_PX
-    # node i of a row lies at pixel (i - 1) * step + (step - 1) / 2: a resize by ``step``
-    # puts it exactly there; a node before and after the output keeps the resize's own edge
-    # (it repeats its last node) out of it
-    gx = (np.arange(-(-width // step) + 2) - 1) * step + (step - 1) / 2
-    gy = (np.arange(-(-height // step) + 2) - 1) * step + (step - 1) / 2
-    nodes = np.stack(np.meshgrid(gx, gy), axis=-1).reshape(-1, 2)
-    grid = source(nodes).reshape(len(gy), len(gx), 2).astype(np.float32)
-    big = cv2.resize(grid, (len(gx) * step, len(gy) * step), interpolation=cv2.INTER_LINEAR)
-    return cast(Floats, big[step:step + height, step:step + width])
+    gx = (np.arange(-(-width // step) + 2, dtype=np.float64) - 1) * step + (step - 1) / 2
+    gy = (np.arange(-(-height // step) + 2, dtype=np.float64) - 1) * step + (step - 1) / 2
+    return gx, gy
 
 
-def remap(image: Image, source: Callable[[Doubles], Doubles], size: tuple[int, int],
-          interpolation: int) -> Image:
-    """The ``size`` (width, height) image whose pixels ``source`` places in ``image``
-    (:func:`remap_grid`), resampled once with the OpenCV ``interpolation``; what falls
-    outside ``image`` repeats its edge."""
+def remap_on_grid(image: Image, seen: Doubles, size: tuple[int, int],
+                  interpolation: int) -> Image:
+    """The ``size`` (width, height) image whose grid nodes (:func:`grid_nodes`) are seen at
+    the pixels ``seen`` (rows x columns x 2) of ``image``, the pixels between interpolated
+    (the distortion and the perspective bend less than 0.01 px over a step), resampled once
+    with the OpenCV ``interpolation``; what falls outside ``image`` repeats its edge."""
+    step = k.LENS_MAP_STEP_PX
+    width, height = size
+    rows, cols = seen.shape[:2]
+    big = cv2.resize(seen.astype(np.float32), (cols * step, rows * step),
+                     interpolation=cv2.INTER_LINEAR)[step:step + height, step:step + width]
     no_second_map: npt.NDArray[np.float32] = np.empty((0, 0), np.float32)  # map1 holds x, y
-    return cast(Image, cv2.remap(image, remap_grid(source, *size), no_second_map,
-                                 interpolation, borderMode=cv2.BORDER_REPLICATE))
+    return cast(Image, cv2.remap(image, big, no_second_map, interpolation,
+                                 borderMode=cv2.BORDER_REPLICATE))
 
 
 def lens_is_significant(straight_px: float, bent_px: float, points: int) -> bool:

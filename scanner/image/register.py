@@ -32,7 +32,7 @@ from scanner.image.homography import (
     page_frames,
     without_lens,
 )
-from scanner.image.lens import Lens, remap
+from scanner.image.lens import Lens, grid_nodes, remap_on_grid
 from scanner.image.load import PageImage
 from scanner.image.markers import find_markers
 from scanner.image.pixels import halvings
@@ -147,8 +147,7 @@ class RegisteredPage:
         to_mm = np.array([[s, 0, x_mm + s / 2], [0, s, y_mm + s / 2], [0, 0, 1]])
         size = (max(1, round(w_mm * px_per_mm)), max(1, round(h_mm * px_per_mm)))
         if self.lens is not None:
-            return remap(src, _through(self.lens, self.homography @ to_mm), size,
-                         self.interpolation(px_per_mm))
+            return self._through_lens([(x_mm, y_mm, w_mm, h_mm)], px_per_mm, src)[0]
         flags = self.interpolation(px_per_mm) | cv2.WARP_INVERSE_MAP
         if self.affine is not None:
             return cast(Image, cv2.warpAffine(src, (self.affine @ to_mm)[:2], size, flags=flags,
@@ -164,6 +163,8 @@ class RegisteredPage:
         to the homography over it (least squares on a 3x3 grid of its pixels) when that map
         is nowhere on the grid more than :data:`AFFINE_MAX_ERROR_PX` image pixels off: the
         perspective bends a whole page, hardly a block of it, and an affine warp costs half.
+        Through a lens the affine map is fitted to where the lens puts the grid; the
+        rectangles it does not fit are remapped together (:meth:`_through_lens`).
         """
         if self.affine is not None or not rects:
             return [self.warp(*rect, px_per_mm) for rect in rects]
@@ -190,22 +191,43 @@ class RegisteredPage:
         affines = fit.transpose(0, 2, 1) / np.concatenate([spans, np.ones((len(rects), 1))],
                                                           axis=1)[:, None, :]
         flags = self.interpolation(px_per_mm) | cv2.WARP_INVERSE_MAP
-        return [cast(Image, cv2.warpAffine(self.image, affine, size, flags=flags,
-                                           borderMode=cv2.BORDER_REPLICATE))
-                if err <= k.AFFINE_MAX_ERROR_PX else
-                self._warp_bent(rect, px_per_mm, full, size, flags)
-                for rect, affine, err, full, size in zip(rects, affines, error.tolist(), maps,
-                                                         sizes, strict=True)]
+        bent = [i for i, err in enumerate(error.tolist()) if err > k.AFFINE_MAX_ERROR_PX]
+        warped: dict[int, Image] = {}
+        if self.lens is not None:  # through the lens, all together
+            warped = dict(zip(bent, self._through_lens([rects[i] for i in bent], px_per_mm,
+                                                       self.image), strict=True))
+        for i, size in enumerate(sizes):
+            if i in warped:
+                continue
+            if i in bent:
+                warped[i] = cast(Image, cv2.warpPerspective(
+                    self.image, maps[i], size, flags=flags, borderMode=cv2.BORDER_REPLICATE))
+            else:
+                warped[i] = cast(Image, cv2.warpAffine(
+                    self.image, affines[i], size, flags=flags, borderMode=cv2.BORDER_REPLICATE))
+        return [warped[i] for i in range(len(rects))]
 
-    def _warp_bent(self, rect: tuple[float, float, float, float], px_per_mm: float,
-                   to_image: Doubles, size: tuple[int, int], flags: int) -> Image:
-        """A rectangle of :meth:`warp_many` no affine map is close enough for: remapped
-        through the lens, or warped in perspective by ``to_image`` (output pixel to image
-        pixel) when there is none."""
-        if self.lens is not None:
-            return self.warp(*rect, px_per_mm)
-        return cast(Image, cv2.warpPerspective(self.image, to_image, size, flags=flags,
-                                               borderMode=cv2.BORDER_REPLICATE))
+    def _through_lens(self, rects: Sequence[tuple[float, float, float, float]],
+                      px_per_mm: float, src: Image) -> list[Image]:
+        """:meth:`warp` of each rectangle ``(x_mm, y_mm, w_mm, h_mm)`` of ``src`` through
+        the lens, the homography and the lens in one map: where all their grid nodes
+        (:func:`~scanner.image.lens.grid_nodes`) are seen is worked out at once."""
+        s = 1.0 / px_per_mm
+        sizes, shapes, nodes = [], [], []
+        for x, y, w, h in rects:
+            size = (max(1, round(w * px_per_mm)), max(1, round(h * px_per_mm)))
+            gx, gy = grid_nodes(*size)
+            sizes.append(size)
+            shapes.append((len(gy), len(gx), 2))
+            nodes.append(np.stack(np.meshgrid(x + (gx + 0.5) * s, y + (gy + 0.5) * s),
+                                  axis=-1).reshape(-1, 2))
+        if not rects:
+            return []
+        seen = np.split(self.to_image(np.concatenate(nodes)),
+                        np.cumsum([len(n) for n in nodes])[:-1])
+        interpolation = self.interpolation(px_per_mm)
+        return [remap_on_grid(src, where.reshape(shape), size, interpolation)
+                for where, shape, size in zip(seen, shapes, sizes, strict=True)]
 
     def to_image(self, points_mm: npt.ArrayLike) -> Doubles:
         """Map (n, 2) page millimetres to image pixels (through the lens when there is one)."""
@@ -219,15 +241,6 @@ class RegisteredPage:
         frame = pts if self.lens is None else self.lens.straight(pts)
         return cast(Doubles, cv2.perspectiveTransform(
             frame.reshape(-1, 1, 2), np.linalg.inv(self.homography)).reshape(-1, 2))
-
-
-def _through(lens: Lens, to_frame: Doubles) -> Callable[[Doubles], Doubles]:
-    """Output pixels to image pixels: the 3x3 ``to_frame`` (to the undistorted frame), then
-    ``lens``."""
-    def seen(points: Doubles) -> Doubles:
-        frame = cv2.perspectiveTransform(points.reshape(-1, 1, 2), to_frame)
-        return lens.seen(cast(Doubles, frame.reshape(-1, 2)))
-    return seen
 
 
 def flat_affine(h: Doubles, w_mm: float, h_mm: float,

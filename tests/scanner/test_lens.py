@@ -13,7 +13,13 @@ import pytest
 from forms.layout import build_layout
 from forms.render.raster import render_pages
 from samplegen.capture import capture
-from scanner.image.lens import Lens, estimate_barrel, remap, undistort_points
+from scanner.image.lens import (
+    Lens,
+    estimate_barrel,
+    grid_nodes,
+    remap_on_grid,
+    undistort_points,
+)
 from scanner.image.load import PageImage
 from scanner.image.pixels import halvings
 from scanner.image.register import RegisteredPage, register
@@ -70,7 +76,7 @@ def test_a_photo_is_kept_as_taken_and_its_lens_warped_with_the_page() -> None:
     assert reg.image is image  # not resampled before the page is warped
 
 
-def test_a_remap_through_the_lens_puts_each_pixel_where_the_points_go() -> None:
+def test_a_map_solved_on_the_grid_puts_each_pixel_where_the_points_go() -> None:
     rng = np.random.default_rng(0)
     image = np.zeros((600, 800), np.uint8)
     seen = np.array([[60.0, 50.0], [700.0, 540.0], [400.0, 300.0], [730.0, 80.0]])
@@ -78,7 +84,10 @@ def test_a_remap_through_the_lens_puts_each_pixel_where_the_points_go() -> None:
         cv2.circle(image, (round(x), round(y)), 6, 255, -1)
     image = (image.astype(np.float64) + rng.normal(0, 1, image.shape)).clip(0, 255)
     lens = Lens(0.08, (600, 800))
-    straight = remap(image.astype(np.uint8), lens.seen, (800, 600), cv2.INTER_LINEAR)
+    gx, gy = grid_nodes(800, 600)
+    nodes = np.stack(np.meshgrid(gx, gy), axis=-1).reshape(-1, 2)
+    seen_at = lens.seen(nodes).reshape(len(gy), len(gx), 2)
+    straight = remap_on_grid(image.astype(np.uint8), seen_at, (800, 600), cv2.INTER_LINEAR)
     for x, y in undistort_points(seen, 0.08, image.shape):
         x0, y0 = max(round(x) - 12, 0), max(round(y) - 12, 0)
         ys, xs = np.nonzero(straight[y0:round(y) + 13, x0:round(x) + 13] > 128)
