@@ -92,10 +92,11 @@ def _registered(entry: dict[str, Any]) -> tuple[Any, bool]:
             return None, False
     full = register(load_file(Path(entry["full"]))[0])
     s = page.image.shape[1] / full.image.shape[1]
-    homography = np.diag([s, s, 1.0]) @ full.homography
-    return replace(full, image=page.image, homography=homography,
-                   px_per_mm=full.px_per_mm * s, halvings=halvings(page.image),
-                   affine=flat_affine(homography, full.page_w_mm, full.page_h_mm)), False
+    scaled = full.rebased(np.diag([s, s, 1.0]), page.image)  # through its lens, if any
+    affine = None if scaled.lens else flat_affine(scaled.homography, full.page_w_mm,
+                                                  full.page_h_mm)
+    return replace(scaled, px_per_mm=full.px_per_mm * s, halvings=halvings(page.image),
+                   affine=affine), False
 
 
 def worker(manifest_path: Path) -> None:

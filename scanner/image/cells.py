@@ -24,7 +24,7 @@ from forms.model import Box
 from scanner import constants as k
 from scanner.arrays import Doubles, GreyImage, Ints
 from scanner.image.ink import cut_ink
-from scanner.image.raster import BoxGeometry, PageRaster, geometry
+from scanner.image.raster import BoxGeometry, PageRaster
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +97,8 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box]) -> tuple[CellImage, ...]
     s = raster.px_per_mm
     h, w = raster.content.shape
     search = max(1, round(k.BOX_SEARCH_MM * s))
-    plan = geometry(boxes).plan("cut", s, _cut_plan)
+    shapes = raster.geometry_of(boxes)
+    plan = shapes.plan("cut", s, _cut_plan)
     xs = (plan.places[:, 0] - raster.x_mm) * s
     ys = (plan.places[:, 1] - raster.y_mm) * s
     ws = plan.places[:, 2] * s
@@ -123,7 +124,7 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box]) -> tuple[CellImage, ...]
     # fit error a few hundredths of a millimetre)
     inked = np.flatnonzero(live)
     cells = list(plan.blank)
-    found = cut_ink(raster.content, (raster.x_mm, raster.y_mm), s, geometry(boxes), inked,
+    found = cut_ink(raster.content, (raster.x_mm, raster.y_mm), s, shapes, inked,
                     np.stack([dx, dy], 1))
     for i, ink, shift_x, shift_y in zip(inked.tolist(), found, (dx[inked] / s).tolist(),
                                         (dy[inked] / s).tolist(), strict=True):

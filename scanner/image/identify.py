@@ -30,7 +30,6 @@ from forms.model import Layout, Region
 from scanner import constants as k
 from scanner.arrays import GreyImage, Mask
 from scanner.errors import NoSheetFound, ScanError, TesseractMissing, UnknownLayout
-from scanner.image.load import PageImage
 from scanner.image.qr_fit import decide_modules, disagreement, fit_grid, payload_code
 from scanner.image.qr_region import (
     likely_versions,
@@ -40,7 +39,7 @@ from scanner.image.qr_region import (
     warp_fit,
     warp_red,
 )
-from scanner.image.register import RegisteredPage, register
+from scanner.image.register import RegisteredPage, register_on_paper
 from scanner.words import said
 
 log = logging.getLogger(__name__)
@@ -279,14 +278,14 @@ def read_printed_id(page: RegisteredPage) -> str | None:
 
 def _on_paper(page: RegisteredPage, layout: Layout) -> RegisteredPage:
     """The page registered on its layout's paper size: the markers' best fit alone can take
-    A4 for Letter on a far photo (a homography maps either frame's corners close enough)."""
+    A4 for Letter on a far photo (a homography maps either frame's corners close enough).
+    The markers found the first time are fitted again; the image is not searched again."""
     size = layout.page_of(page.page_index)
     if (size.w_mm, size.h_mm) == (page.page_w_mm, page.page_h_mm):
         return page
     log.info("%s: registered as %g x %g mm, its layout's paper is %g x %g mm: registered "
              "again", page.label, page.page_w_mm, page.page_h_mm, size.w_mm, size.h_mm)
-    return register(PageImage(page.source, page.index_in_file, page.image),
-                    paper=(size.w_mm, size.h_mm))
+    return register_on_paper(page, (size.w_mm, size.h_mm))
 
 
 def _identity_of(text: str, page: RegisteredPage) -> tuple[SheetIdentity, Layout]:

@@ -1,16 +1,18 @@
-"""A phone lens's barrel distortion, measured on the page's markers and taken out of the image.
+"""A phone lens's barrel distortion, measured on the page's markers and composed into its warps.
 
 The model is the one-term radial one about the frame's centre: a point seen at ``d`` lies,
 undistorted, at ``c + (d - c) * (1 + b * |d - c|^2 / R^2)`` (``c`` the centre, ``R`` the
 half-diagonal). Its ``b`` is the one whose undistorted marker corners fit one homography best
 (a search over :data:`~scanner.constants.LENS_BARREL_RANGE`). A homography from four corner
 markers alone puts the middle of a distorted page's boxes a millimetre or more off; with ``b``
-taken out, the boxes lie where the layout says.
+composed into each warp's map (:class:`Lens`, :func:`remap_on_grid`), the boxes lie where the
+layout says, resampled once from the image as it was taken.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import cast
 
 import cv2
@@ -62,87 +64,60 @@ def estimate_barrel(fit: Callable[[Doubles], float], points: Doubles,
     return best[1], best[0]
 
 
-def undistort_image(image: Image, barrel: float, interpolation: int = cv2.INTER_LINEAR,
-                    outline: Doubles | None = None) -> Image:
-    """``image`` with the distortion ``barrel`` taken out (the same size; what falls outside
-    the frame repeats its edge), resampled with the OpenCV ``interpolation``; with
-    ``outline`` (a convex polygon, px of the result: :func:`page_outline`), only within it,
-    band by band of :data:`~scanner.constants.LENS_BAND_PX` rows, the rest left as it is
-    seen. Every pixel taken out is the one the whole frame's undistortion gives."""
-    h, w = image.shape[:2]
-    if outline is None:
-        return _remapped(image, barrel, interpolation, (0, 0, w, h))
-    x0, y0, x1, y1 = _box(outline, shape=(h, w))
-    out = image.copy()
-    for top in range(y0, y1, k.LENS_BAND_PX):
-        bottom = min(top + k.LENS_BAND_PX, y1)
-        left, right = _box(_clip_rows(outline, top - 1.0, float(bottom)), shape=(h, w))[::2]
-        if right > left:
-            out[top:bottom, left:right] = _remapped(image, barrel, interpolation,
-                                                    (left, top, right, bottom))
-    return out
+@dataclass(frozen=True)
+class Lens:
+    """A view's lens: a point at ``p`` of the undistorted frame of ``shape`` (pixels) is seen
+    at pixel ``to_image @ distort(p)`` of the image warped from (``to_image``, 3x3 affine: a
+    halving's scale, a crop's shift; the identity on the full frame). The image itself is
+    never resampled to take the lens out: each warp composes it into its one map."""
+
+    barrel: float
+    shape: tuple[int, int]
+    to_image: Doubles = field(default_factory=lambda: np.eye(3), compare=False, repr=False)
+
+    def seen(self, points: Doubles) -> Doubles:
+        """Where the (n, 2) points of the undistorted frame are seen in the image."""
+        bent = distort_points(points, self.barrel, self.shape)
+        return bent @ self.to_image[:2, :2].T + self.to_image[:2, 2]
+
+    def straight(self, points: Doubles) -> Doubles:
+        """Where the (n, 2) image points lie in the undistorted frame (:meth:`seen`
+        inverted)."""
+        inverse = np.linalg.inv(self.to_image)
+        frame = points @ inverse[:2, :2].T + inverse[:2, 2]
+        return undistort_points(cast(Doubles, frame), self.barrel, self.shape)
+
+    def rebased(self, to_image: Doubles) -> Lens:
+        """The lens seen in an image whose pixels are this one's mapped by ``to_image``."""
+        return replace(self, to_image=to_image @ self.to_image)
 
 
-def _remapped(image: Image, barrel: float, interpolation: int,
-              region: tuple[int, int, int, int]) -> Image:
-    """The pixels ``x0, y0, x1, y1`` of ``image`` undistorted, their source solved on a grid
-    of :data:`~scanner.constants.LENS_MAP_STEP_PX` and interpolated between, the same for
-    any region."""
-    h, w = image.shape[:2]
-    x0, y0, x1, y1 = region
+def grid_nodes(width: int, height: int) -> tuple[Doubles, Doubles]:
+    """The columns and rows (output pixels) of the nodes a ``width`` x ``height`` warp's map
+    is solved on (:func:`remap_on_grid`): every :data:`~scanner.constants.LENS_MAP_STEP_PX`,
+    node i at pixel ``(i - 1) * step + (step - 1) / 2`` (a resize by ``step`` puts it exactly
+    there), with a node before and after the output (that keeps the resize's own edge, where
+    it repeats its last node, out of it)."""
     step = k.LENS_MAP_STEP_PX
-    # node i of a row lies at pixel (i - 1) * step + (step - 1) / 2: a resize by ``step``
-    # puts it exactly there; a node before and after the region's and one more on each
-    # side keep the resize's own edge (it repeats its last node) out of the region
-    first_x, first_y = x0 // step, y0 // step
-    gx = (np.arange(first_x, min(-(-w // step) + 2, (x1 - 1) // step + 3)) - 1) * step \
-        + (step - 1) / 2
-    gy = (np.arange(first_y, min(-(-h // step) + 2, (y1 - 1) // step + 3)) - 1) * step \
-        + (step - 1) / 2
-    u = np.stack(np.meshgrid(gx, gy), axis=-1).reshape(-1, 2)
-    seen = distort_points(u, barrel, image.shape)
-    grid = seen.reshape(len(gy), len(gx), 2).astype(np.float32)
-    left, top = x0 - first_x * step + step, y0 - first_y * step + step
-    big = cv2.resize(grid, (len(gx) * step, len(gy) * step), interpolation=cv2.INTER_LINEAR
-                     )[top:top + y1 - y0, left:left + x1 - x0]
+    gx = (np.arange(-(-width // step) + 2, dtype=np.float64) - 1) * step + (step - 1) / 2
+    gy = (np.arange(-(-height // step) + 2, dtype=np.float64) - 1) * step + (step - 1) / 2
+    return gx, gy
+
+
+def remap_on_grid(image: Image, seen: Doubles, size: tuple[int, int],
+                  interpolation: int) -> Image:
+    """The ``size`` (width, height) image whose grid nodes (:func:`grid_nodes`) are seen at
+    the pixels ``seen`` (rows x columns x 2) of ``image``, the pixels between interpolated
+    (the distortion and the perspective bend less than 0.01 px over a step), resampled once
+    with the OpenCV ``interpolation``; what falls outside ``image`` repeats its edge."""
+    step = k.LENS_MAP_STEP_PX
+    width, height = size
+    rows, cols = seen.shape[:2]
+    big = cv2.resize(seen.astype(np.float32), (cols * step, rows * step),
+                     interpolation=cv2.INTER_LINEAR)[step:step + height, step:step + width]
     no_second_map: npt.NDArray[np.float32] = np.empty((0, 0), np.float32)  # map1 holds x, y
     return cast(Image, cv2.remap(image, big, no_second_map, interpolation,
                                  borderMode=cv2.BORDER_REPLICATE))
-
-
-def page_outline(homography: Doubles, page_mm: tuple[float, float], margin_mm: float
-                 ) -> Doubles:
-    """The corners (4 x 2 px) of a page of ``page_mm`` and ``margin_mm`` around it, placed
-    by ``homography`` (page mm to px)."""
-    w, h = page_mm
-    corners = np.array([[-margin_mm, -margin_mm], [w + margin_mm, -margin_mm],
-                        [w + margin_mm, h + margin_mm], [-margin_mm, h + margin_mm]])
-    return cast(Doubles, cv2.perspectiveTransform(corners.reshape(-1, 1, 2), homography
-                                                  ).reshape(-1, 2))
-
-
-def _clip_rows(polygon: Doubles, lo: float, hi: float) -> Doubles:
-    """The points that bound a convex ``polygon`` between the rows ``lo`` and ``hi``: its
-    corners there and where its edges cross them."""
-    ends = np.roll(polygon, -1, axis=0)
-    points = [polygon[(polygon[:, 1] >= lo) & (polygon[:, 1] <= hi)]]
-    for y in (lo, hi):
-        dy = ends[:, 1] - polygon[:, 1]
-        share = np.divide(y - polygon[:, 1], dy, out=np.full(len(dy), -1.0), where=dy != 0)
-        crossing = (share >= 0) & (share <= 1)
-        points.append(polygon[crossing] + share[crossing, None] * (ends - polygon)[crossing])
-    return np.concatenate(points)
-
-
-def _box(points: Doubles, shape: tuple[int, int]) -> tuple[int, int, int, int]:
-    """The pixel box (``x0, y0, x1, y1``, within a frame of ``shape``) that holds ``points``
-    (empty when there are none)."""
-    if not len(points):
-        return 0, 0, 0, 0
-    x0, y0 = np.floor(points.min(axis=0)).astype(int).tolist()
-    x1, y1 = np.ceil(points.max(axis=0)).astype(int).tolist()
-    return (min(max(x0, 0), shape[1]), min(max(y0, 0), shape[0]),
-            max(min(x1 + 1, shape[1]), 0), max(min(y1 + 1, shape[0]), 0))
 
 
 def lens_is_significant(straight_px: float, bent_px: float, points: int) -> bool:

@@ -121,11 +121,13 @@ def warp_red(page: RegisteredPage, region: Region, scale: float) -> GreyImage:
     image pixels the region covers (and :data:`WARP_CROP_PAD_PX` around), a third of the
     cost of warping all three channels."""
     image = page.image
-    to_image = page.homography if page.affine is None else page.affine
     x, y, w, h = region.x_mm, region.y_mm, region.w_mm, region.h_mm
     corners = np.array([[x, y, 1], [x + w, y, 1], [x, y + h, 1], [x + w, y + h, 1]],
-                       np.float64) @ to_image.T
-    corners = corners[:, :2] / corners[:, 2:]
+                       np.float64)
+    if page.affine is None:
+        corners = page.to_image(corners[:, :2])
+    else:
+        corners = (corners @ page.affine.T)[:, :2]
     pad = WARP_CROP_PAD_PX
     x0, y0 = (max(int(np.floor(v)) - pad, 0) for v in corners.min(axis=0))
     x1 = min(int(np.ceil(corners[:, 0].max())) + pad + 1, image.shape[1])

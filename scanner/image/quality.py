@@ -23,7 +23,8 @@ from scanner.image.pixels import content_channel, rank_values, to_gray
 from scanner.words import said
 
 if TYPE_CHECKING:
-    from scanner.image.register import Frame, RegisteredPage
+    from scanner.image.homography import Frame
+    from scanner.image.register import RegisteredPage
 
 log = logging.getLogger(__name__)
 
@@ -104,10 +105,8 @@ def _glare(page: RegisteredPage) -> str | None:
     if not len(areas) or areas.max() * mm2_per_px <= k.GLARE_MIN_AREA_MM2:
         return None
     biggest = 1 + int(np.argmax(areas))
-    inv = np.linalg.inv(page.homography)
     centre = (centroids[biggest] + (left, top) + 0.5) / scale - 0.5
-    c = cv2.perspectiveTransform(centre.reshape(1, 1, 2), inv)
-    x, y = c.reshape(2)
+    x, y = page.to_mm(centre).reshape(2)
     return said("glare", where=page.label, x=round(float(x)), y=round(float(y)))
 
 

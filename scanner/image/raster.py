@@ -53,6 +53,16 @@ class PageRaster:
     maybe_inked: Mask | None = field(default=None, compare=False, repr=False)
     """For each of :attr:`boxes`, whether the coarse look (:func:`may_hold_ink`) found ink
     that may be in it; the others read as blank. None (a raster made elsewhere): all may."""
+    geometry: BoxGeometry | None = field(default=None, compare=False, repr=False)
+    """The geometry of :attr:`boxes` (None: a raster made elsewhere), handed on to the
+    cutting."""
+
+    def geometry_of(self, boxes: Sequence[Box]) -> BoxGeometry:
+        """The :class:`BoxGeometry` of ``boxes``: this raster's own for the boxes rasterized
+        (compared by identity, quickly), else :func:`geometry`."""
+        if self.geometry is not None and tuple(boxes) == self.boxes:
+            return self.geometry
+        return geometry(boxes)
 
     def live(self, boxes: Sequence[Box]) -> Mask:
         """For each of ``boxes``, whether it may hold ink (a box not rasterized here may).
@@ -91,7 +101,8 @@ def rasterize(page: RegisteredPage, boxes: Sequence[Box],
     if not boxes:
         raise ValueError("no boxes to rasterize")
     pad = max(k.BOX_SEARCH_MM, k.INK_SPILL_MM) + k.LINE_BAND_MM + 1.0
-    places = _places(boxes)
+    shapes = geometry(boxes)
+    places = shapes.places
     x0 = max(0.0, float(places[:, 0].min()) - pad)
     y0 = max(0.0, float(places[:, 1].min()) - pad)
     x1 = min(page.page_w_mm, float((places[:, 0] + places[:, 2]).max()) + pad)
@@ -125,7 +136,7 @@ def rasterize(page: RegisteredPage, boxes: Sequence[Box],
             cv2.subtract(red, cv2.extractChannel(tile, 1), dst=redness[r0:r1, c0:c1])
         if _is_colour(page, redness, None if whole else runs, x0, y0, x1, y1, px_per_mm):
             return PageRaster(x0, y0, px_per_mm, True, reds, redness, used, kept,
-                              inked)
+                              inked, shapes)
         gray = reds  # every tile's pixels are overwritten, the rest stays paper white
         for (r0, r1, c0, c1), tile in zip(runs, tiles, strict=True):
             cv2.cvtColor(tile, cv2.COLOR_BGR2GRAY, dst=gray[r0:r1, c0:c1])
@@ -134,7 +145,7 @@ def rasterize(page: RegisteredPage, boxes: Sequence[Box],
         for (r0, r1, c0, c1), tile in zip(runs, tiles, strict=True):
             gray[r0:r1, c0:c1] = tile
     return PageRaster(x0, y0, px_per_mm, False, gray, cast(GreyImage, cv2.bitwise_not(gray)),
-                      used, kept, inked)
+                      used, kept, inked, shapes)
 
 
 def _light_field(page: RegisteredPage, x0: float, y0: float, x1: float, y1: float,
@@ -192,7 +203,7 @@ def may_hold_ink(page: RegisteredPage, boxes: Sequence[Box], x0: float, y0: floa
     dark = cv2.subtract(paper, red)
     h, w = dark.shape
     inset = k.INK_TEST_INSET_MM
-    places = _places(boxes)
+    places = geometry(boxes).places
     xs = (places[:, 0] + inset - x0) * ppm
     ys = (places[:, 1] + inset - y0) * ppm
     ws = np.maximum(places[:, 2] - 2 * inset, 0.0) * ppm
@@ -210,11 +221,6 @@ def may_hold_ink(page: RegisteredPage, boxes: Sequence[Box], x0: float, y0: floa
     counts = enough[r1s, c1s] - enough[r0s, c1s] - enough[r1s, c0s] + enough[r0s, c0s]
     flags: list[bool] = (counts > 0).tolist()
     return flags
-
-
-def _places(boxes: Sequence[Box]) -> Doubles:
-    """The boxes' ``x_mm, y_mm, w_mm, h_mm``, one row each (read-only)."""
-    return geometry(boxes).places
 
 
 class BoxGeometry:
@@ -236,23 +242,10 @@ class BoxGeometry:
         return cast(T, self._plans[key])
 
 
-_RECENT: list[tuple[tuple[Box, ...], BoxGeometry]] = []
-"""The last few box tuples given, with their geometry: a page's boxes come as one tuple to
-:func:`rasterize`, :func:`may_hold_ink` and the cutting, and finding it by identity spares
-hashing its hundreds of boxes each time."""
-
-
 def geometry(boxes: Sequence[Box]) -> BoxGeometry:
-    """The :class:`BoxGeometry` of ``boxes``: by identity for a tuple seen lately, else by
-    content (a layout page's boxes)."""
-    for seen, known in _RECENT:
-        if seen is boxes:
-            return known
-    found = _geometry_of(tuple(boxes))
-    if isinstance(boxes, tuple):  # a list could change under the same identity
-        _RECENT.insert(0, (boxes, found))
-        del _RECENT[4:]
-    return found
+    """The :class:`BoxGeometry` of ``boxes``, by their content (a layout page's boxes: its
+    plans are made once a layout)."""
+    return _geometry_of(tuple(boxes))
 
 
 @lru_cache(maxsize=16)

@@ -4,9 +4,10 @@ The colour image is halved (2x2 box filter) until its longer side is at most
 :data:`~scanner.constants.DETECT_MAX_SIDE_PX`; the halvings are kept
 (:attr:`RegisteredPage.halvings`) for whatever later wants the page coarse. The markers
 (:mod:`scanner.image.markers`) tell the page index and its rotation, so pages may come in any
-order and any way up, and all their corners fit one homography. With fewer than three
-markers the paper's outline stands in, oriented by the marker(s) still visible. Fit error,
-resolution, blur and glare are checked by :mod:`scanner.image.quality`.
+order and any way up, and all their corners fit one homography (:mod:`scanner.image.homography`;
+a phone's lens is composed into every warp of the page, :mod:`scanner.image.lens`). With
+fewer than three markers the paper's outline stands in, oriented by the marker(s) still
+visible. Fit error, resolution, blur and glare are checked by :mod:`scanner.image.quality`.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from pathlib import Path
 from typing import cast
 
@@ -23,29 +23,23 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from forms.layout import PAPERS, build_layout
-from forms.model import Marker
 from scanner import constants as k
 from scanner.arrays import Doubles, Floats, GreyImage, Image
 from scanner.errors import NoSheetFound
-from scanner.image.lens import (
-    estimate_barrel,
-    lens_is_significant,
-    lens_move_px,
-    page_outline,
-    undistort_image,
-    undistort_points,
+from scanner.image.homography import (
+    fit_frames,
+    local_px_per_mm,
+    page_frames,
+    without_lens,
 )
+from scanner.image.lens import Lens, grid_nodes, remap_on_grid
 from scanner.image.load import PageImage
 from scanner.image.markers import find_markers
-from scanner.image.pixels import content_channel, halvings
+from scanner.image.pixels import halvings
 from scanner.image.quality import check_quality
 from scanner.words import said
 
 log = logging.getLogger(__name__)
-
-Frame = tuple[float, float, tuple[Marker, ...]]
-"""A candidate page: width and height in mm and its four markers."""
 
 
 @dataclass(frozen=True)
@@ -75,11 +69,20 @@ class RegisteredPage:
     ``(x, y)`` centred at full-resolution ``((x + 0.5) * 2 ** (i + 1) - 0.5, ...)``."""
     affine: Doubles | None = field(compare=False, repr=False, default=None)
     """3x3, the affine map (last row 0 0 1) closest to :attr:`homography` over the page,
-    when it is nowhere more than :data:`AFFINE_MAX_ERROR_PX` image pixels off (a flat scan);
-    None for a view in perspective (a photo)."""
-    barrel: float = 0.0
-    """The lens distortion taken out of :attr:`image` (:mod:`scanner.image.lens`); 0 when
-    none was."""
+    when it is nowhere more than :data:`AFFINE_MAX_ERROR_PX` image pixels off and there is
+    no :attr:`lens` (a flat scan); None for a view in perspective (a photo)."""
+    lens: Lens | None = field(compare=False, repr=False, default=None)
+    """The lens the page is seen through (:mod:`scanner.image.lens`): :attr:`homography`
+    maps to the undistorted frame, the lens from there to :attr:`image`; None when the
+    homography alone maps to :attr:`image`."""
+    corners: dict[int, Floats] = field(compare=False, repr=False, default_factory=dict)
+    """The corners (4 x 2 image px) of each marker found, by ArUco id: what the page is
+    registered on (:func:`register_on_paper`)."""
+
+    @property
+    def barrel(self) -> float:
+        """The lens distortion of the view; 0 when none is taken out."""
+        return 0.0 if self.lens is None else self.lens.barrel
 
     def coarse(self, px_per_mm: float) -> tuple[Image, float]:
         """The smallest of the image and its halvings with at least ``px_per_mm`` here, and
@@ -112,8 +115,10 @@ class RegisteredPage:
 
     def rebased(self, to_image: Doubles, image: Image) -> RegisteredPage:
         """The page registered on ``image``, whose pixels are this image's mapped by the 3x3
-        ``to_image`` (a halving's scale, a crop's shift): its homography and affine map
-        composed with it."""
+        affine ``to_image`` (a halving's scale, a crop's shift): its lens, else its
+        homography and affine map, composed with it."""
+        if self.lens is not None:
+            return replace(self, image=image, lens=self.lens.rebased(to_image))
         return replace(self, homography=to_image @ self.homography, image=image,
                        affine=None if self.affine is None else to_image @ self.affine)
 
@@ -134,12 +139,15 @@ class RegisteredPage:
 
         Pixel ``(i, j)`` of the result is centred at ``(x_mm + (j + 0.5) / px_per_mm, ...)``.
         A flat view (a scan, :attr:`affine`) is warped as an affine map, a third cheaper than
-        a perspective one.
+        a perspective one; a view through a :attr:`lens` is remapped, the homography and the
+        lens in one map.
         """
         src = self.image if image is None else image
         s = 1.0 / px_per_mm
         to_mm = np.array([[s, 0, x_mm + s / 2], [0, s, y_mm + s / 2], [0, 0, 1]])
         size = (max(1, round(w_mm * px_per_mm)), max(1, round(h_mm * px_per_mm)))
+        if self.lens is not None:
+            return self._through_lens([(x_mm, y_mm, w_mm, h_mm)], px_per_mm, src)[0]
         flags = self.interpolation(px_per_mm) | cv2.WARP_INVERSE_MAP
         if self.affine is not None:
             return cast(Image, cv2.warpAffine(src, (self.affine @ to_mm)[:2], size, flags=flags,
@@ -155,6 +163,8 @@ class RegisteredPage:
         to the homography over it (least squares on a 3x3 grid of its pixels) when that map
         is nowhere on the grid more than :data:`AFFINE_MAX_ERROR_PX` image pixels off: the
         perspective bends a whole page, hardly a block of it, and an affine warp costs half.
+        Through a lens the affine map is fitted to where the lens puts the grid; the
+        rectangles it does not fit are remapped together (:meth:`_through_lens`).
         """
         if self.affine is not None or not rects:
             return [self.warp(*rect, px_per_mm) for rect in rects]
@@ -174,23 +184,63 @@ class RegisteredPage:
                                                  )[:, None, :]
         mapped = grid @ maps.transpose(0, 2, 1)
         mapped = mapped[..., :2] / mapped[..., 2:]
+        if self.lens is not None:
+            mapped = self.lens.seen(mapped.reshape(-1, 2)).reshape(mapped.shape)
         fit = np.linalg.pinv(unit) @ mapped  # the affine map in shares of the size, 3x2
         error = np.abs(unit @ fit - mapped).max(axis=(1, 2))
         affines = fit.transpose(0, 2, 1) / np.concatenate([spans, np.ones((len(rects), 1))],
                                                           axis=1)[:, None, :]
         flags = self.interpolation(px_per_mm) | cv2.WARP_INVERSE_MAP
-        return [cast(Image, cv2.warpAffine(self.image, affine, size, flags=flags,
-                                           borderMode=cv2.BORDER_REPLICATE))
-                if err <= k.AFFINE_MAX_ERROR_PX else
-                cast(Image, cv2.warpPerspective(self.image, full, size, flags=flags,
-                                                borderMode=cv2.BORDER_REPLICATE))
-                for affine, err, full, size in zip(affines, error.tolist(), maps, sizes,
-                                                   strict=True)]
+        bent = [i for i, err in enumerate(error.tolist()) if err > k.AFFINE_MAX_ERROR_PX]
+        warped: dict[int, Image] = {}
+        if self.lens is not None:  # through the lens, all together
+            warped = dict(zip(bent, self._through_lens([rects[i] for i in bent], px_per_mm,
+                                                       self.image), strict=True))
+        for i, size in enumerate(sizes):
+            if i in warped:
+                continue
+            if i in bent:
+                warped[i] = cast(Image, cv2.warpPerspective(
+                    self.image, maps[i], size, flags=flags, borderMode=cv2.BORDER_REPLICATE))
+            else:
+                warped[i] = cast(Image, cv2.warpAffine(
+                    self.image, affines[i], size, flags=flags, borderMode=cv2.BORDER_REPLICATE))
+        return [warped[i] for i in range(len(rects))]
+
+    def _through_lens(self, rects: Sequence[tuple[float, float, float, float]],
+                      px_per_mm: float, src: Image) -> list[Image]:
+        """:meth:`warp` of each rectangle ``(x_mm, y_mm, w_mm, h_mm)`` of ``src`` through
+        the lens, the homography and the lens in one map: where all their grid nodes
+        (:func:`~scanner.image.lens.grid_nodes`) are seen is worked out at once."""
+        s = 1.0 / px_per_mm
+        sizes, shapes, nodes = [], [], []
+        for x, y, w, h in rects:
+            size = (max(1, round(w * px_per_mm)), max(1, round(h * px_per_mm)))
+            gx, gy = grid_nodes(*size)
+            sizes.append(size)
+            shapes.append((len(gy), len(gx), 2))
+            nodes.append(np.stack(np.meshgrid(x + (gx + 0.5) * s, y + (gy + 0.5) * s),
+                                  axis=-1).reshape(-1, 2))
+        if not rects:
+            return []
+        seen = np.split(self.to_image(np.concatenate(nodes)),
+                        np.cumsum([len(n) for n in nodes])[:-1])
+        interpolation = self.interpolation(px_per_mm)
+        return [remap_on_grid(src, where.reshape(shape), size, interpolation)
+                for where, shape, size in zip(seen, shapes, sizes, strict=True)]
 
     def to_image(self, points_mm: npt.ArrayLike) -> Doubles:
-        """Map (n, 2) page millimetres to image pixels."""
+        """Map (n, 2) page millimetres to image pixels (through the lens when there is one)."""
         pts = np.asarray(points_mm, np.float64).reshape(-1, 1, 2)
-        return cast(Doubles, cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2))
+        frame = cast(Doubles, cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2))
+        return frame if self.lens is None else self.lens.seen(frame)
+
+    def to_mm(self, points_px: npt.ArrayLike) -> Doubles:
+        """Map (n, 2) image pixels to page millimetres (:meth:`to_image` inverted)."""
+        pts = np.asarray(points_px, np.float64).reshape(-1, 2)
+        frame = pts if self.lens is None else self.lens.straight(pts)
+        return cast(Doubles, cv2.perspectiveTransform(
+            frame.reshape(-1, 1, 2), np.linalg.inv(self.homography)).reshape(-1, 2))
 
 
 def flat_affine(h: Doubles, w_mm: float, h_mm: float,
@@ -208,133 +258,6 @@ def flat_affine(h: Doubles, w_mm: float, h_mm: float,
     return np.vstack([fit.T, [0.0, 0.0, 1.0]])
 
 
-@lru_cache(maxsize=16)
-def page_frames(page_index: int) -> tuple[Frame, ...]:
-    """Every page size (and its markers) a known layout has at ``page_index``."""
-    frames: dict[tuple[float, float], tuple[Marker, ...]] = {}
-    for players in (3, 4):
-        for paper in PAPERS:
-            layout = build_layout(players, paper)
-            if page_index < len(layout.pages):
-                page = layout.page_of(page_index)
-                markers = tuple(m for m in layout.markers if m.page == page_index)
-                frames.setdefault((page.w_mm, page.h_mm), markers)
-    return tuple((w, h, m) for (w, h), m in frames.items())
-
-
-def _marker_mm(marker: Marker) -> Doubles:
-    x, y, s = marker.x_mm, marker.y_mm, marker.size_mm
-    return np.array([[x, y], [x + s, y], [x + s, y + s], [x, y + s]], np.float64)
-
-
-def _fit(src_mm: Doubles, dst_px: Doubles) -> tuple[Doubles, float]:
-    """The homography of ``src_mm`` onto ``dst_px`` and its RMS error (px), fitted again
-    without the points off by more than :data:`CORNER_OUTLIER_FACTOR` times the median
-    error and :data:`CORNER_OUTLIER_MIN_PX` (a marker corner misplaced by a blot or a
-    printed line beside it) while :data:`CORNER_OUTLIER_MIN_KEPT` are left."""
-    found, _ = cv2.findHomography(src_mm, dst_px, 0)
-    if found is None:
-        return np.eye(3), float("inf")
-    h = cast(Doubles, found)
-    errors = _errors(h, src_mm, dst_px)
-    far = errors > max(k.CORNER_OUTLIER_MIN_PX, k.CORNER_OUTLIER_FACTOR * float(np.median(errors)))
-    if far.any() and np.count_nonzero(~far) >= k.CORNER_OUTLIER_MIN_KEPT:
-        kept, _ = cv2.findHomography(src_mm[~far], dst_px[~far], 0)
-        if kept is not None:
-            h = cast(Doubles, kept)
-            errors = _errors(h, src_mm[~far], dst_px[~far])
-    return h, float(np.sqrt(np.mean(errors ** 2)))
-
-
-def _errors(h: Doubles, src_mm: Doubles, dst_px: Doubles) -> Doubles:
-    """How far (px) each of ``src_mm`` lands from its ``dst_px`` under ``h``."""
-    proj = cv2.perspectiveTransform(src_mm.reshape(-1, 1, 2), h).reshape(-1, 2)
-    return cast(Doubles, np.hypot(*(proj - dst_px).T))
-
-
-def local_px_per_mm(h: Doubles, x_mm: float, y_mm: float) -> float:
-    """Image pixels per page millimetre at one point (square root of the Jacobian)."""
-    p = np.array([[x_mm, y_mm], [x_mm + 1, y_mm], [x_mm, y_mm + 1]], np.float64)
-    q = cv2.perspectiveTransform(p.reshape(-1, 1, 2), h).reshape(-1, 2)
-    j = np.array([q[1] - q[0], q[2] - q[0]])
-    return float(np.sqrt(abs(np.linalg.det(j))))
-
-
-def _outline(small: Image, scale: float) -> Doubles | None:
-    """The paper's four corners in full-resolution px (clockwise from the image top-left)
-    or None; ``small`` is the page image at ``scale``."""
-    gray = content_channel(small)
-    if max(gray.shape) > k.OUTLINE_MAX_SIDE_PX:
-        factor = k.OUTLINE_MAX_SIDE_PX / max(gray.shape)
-        gray = cast(GreyImage, cv2.resize(gray, None, fx=factor, fy=factor,
-                                          interpolation=cv2.INTER_AREA))
-        scale *= factor
-    _, binary = cv2.threshold(cv2.GaussianBlur(gray, (5, 5), 0), 0, 255,
-                              cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not contours:
-        return None
-    biggest = max(contours, key=cv2.contourArea)
-    if cv2.contourArea(biggest) < k.OUTLINE_MIN_AREA_FRACTION * gray.size:
-        return None
-    quad = cv2.approxPolyDP(biggest, 0.02 * cv2.arcLength(biggest, True), True)
-    if len(quad) != 4:
-        return None
-    pts = quad.reshape(4, 2).astype(np.float64) / scale
-    centre = pts.mean(axis=0)
-    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
-    return pts[np.argsort(angles)]  # clockwise in image coordinates (y down)
-
-
-def _register_outline(small: Image, scale: float, found: dict[int, Floats],
-                      frame: Frame, label: str) -> tuple[Doubles, float]:
-    quad = _outline(small, scale)
-    if quad is None:
-        raise NoSheetFound(said("corners_hidden", n=len(found)), label,
-                           advice=said("uncover"))
-    w, h, markers = frame
-    by_id = {m.aruco_id: m for m in markers}
-    corners_mm = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
-    mk_mm = np.concatenate([_marker_mm(by_id[i]) for i in found if i in by_id])
-    mk_px = np.concatenate([found[i] for i in found if i in by_id]).astype(np.float64)
-    best: tuple[Doubles, float] = (np.eye(3), float("inf"))
-    for shift in range(4):
-        src = np.concatenate([corners_mm, mk_mm])
-        dst = np.concatenate([np.roll(quad, -shift, axis=0), mk_px])
-        hom, _ = _fit(src, dst)
-        proj = cv2.perspectiveTransform(mk_mm.reshape(-1, 1, 2), hom).reshape(-1, 2)
-        err = float(np.sqrt(np.mean(np.sum((proj - mk_px) ** 2, axis=1))))
-        if err < best[1]:
-            best = (hom, err)
-    return best
-
-
-def _without_lens(image: Image, found: dict[int, Floats], frame: Frame, hom: Doubles,
-                  err_px: float) -> tuple[Image, float, Doubles, float]:
-    """The image with its lens distortion taken out (on the page and
-    :data:`LENS_PAGE_MARGIN_MM` around it), the distortion, and the homography and
-    fit error of the markers there; ``image``, 0 and the straight fit when the distortion
-    explains too little of the straight fit's error or moves no point of the page
-    :data:`LENS_MIN_MOVE_PX` from where the straight fit puts it (a scan's corners, fitted to
-    a tenth of a pixel, may show a term no lens made; :mod:`scanner.image.lens`)."""
-    by_id = {m.aruco_id: m for m in frame[2]}
-    ids = [i for i in found if i in by_id]
-    src = np.concatenate([_marker_mm(by_id[i]) for i in ids])
-    dst = np.concatenate([found[i] for i in ids]).astype(np.float64)
-    barrel, err = estimate_barrel(lambda points: _fit(src, points)[1], dst, image.shape)
-    straight = undistort_points(dst, barrel, image.shape)
-    bent, err = _fit(src, straight)
-    if not lens_is_significant(err_px, err, len(dst)) or \
-            lens_move_px(hom, bent, barrel, frame[:2], image.shape) <= k.LENS_MIN_MOVE_PX:
-        return image, 0.0, hom, err_px
-    # a page coarser than it is read at is resampled bicubic: linear would blur its thin
-    # strokes and its QR code's modules between the pixels
-    coarse = local_px_per_mm(bent, frame[0] / 2, frame[1] / 2) < k.WORK_PX_PER_MM
-    outline = page_outline(bent, frame[:2], k.LENS_PAGE_MARGIN_MM)
-    return (undistort_image(image, barrel, cv2.INTER_CUBIC if coarse else cv2.INTER_LINEAR,
-                            outline), barrel, bent, err)
-
-
 def register(page: PageImage, paper: tuple[float, float] | None = None) -> RegisteredPage:
     """Register one page image; raises NoSheetFound or PoorQuality naming the file and page.
 
@@ -342,47 +265,50 @@ def register(page: PageImage, paper: tuple[float, float] | None = None) -> Regis
     given: the size the sheet's identity says (on a far photo the markers' corners are too
     coarse to tell A4 from Letter)."""
     t0 = time.perf_counter()
-    label = page.label
     levels = halvings(page.image)
-    small, small_scale = (levels[-1], 0.5 ** len(levels)) if levels else (page.image, 1.0)
     found, page_index = find_markers(page.image, levels)
     t_detect = time.perf_counter() - t0
     if not found:
         raise NoSheetFound(said("no_markers"), page.source, page.index_in_file)
     pages = sorted({i // 4 for i in found})
     if len(pages) > 1:
-        log.warning("%s: markers of pages %s; reading page %d", label,
+        log.warning("%s: markers of pages %s; reading page %d", page.label,
                     ", ".join(str(p + 1) for p in pages), page_index + 1)
         found = {i: c for i, c in found.items() if i // 4 == page_index}
+    reg = _fitted(page, found, page_index, tuple(levels), paper)
+    reg.timings_s.update(detect=t_detect, register=time.perf_counter() - t0)
+    return reg
+
+
+def register_on_paper(page: RegisteredPage, paper: tuple[float, float]) -> RegisteredPage:
+    """The page registered again on ``paper`` (width, height in mm) from the marker corners
+    found the first time (:attr:`RegisteredPage.corners`): the image is not searched again."""
+    t0 = time.perf_counter()
+    reg = _fitted(PageImage(page.source, page.index_in_file, page.image), page.corners,
+                  page.page_index, page.halvings, paper)
+    reg.timings_s.update(detect=0.0, register=time.perf_counter() - t0)
+    return reg
+
+
+def _fitted(page: PageImage, found: dict[int, Floats], page_index: int,
+            levels: tuple[Image, ...], paper: tuple[float, float] | None) -> RegisteredPage:
+    """The page whose markers ``found`` (image px, by id) are those of ``page_index``,
+    registered on the page size that fits them best (or ``paper``), its lens taken into its
+    map and its quality checked."""
     frames = tuple(f for f in page_frames(page_index) if paper in (None, f[:2]))
     if not frames:
         raise NoSheetFound(said("unknown_page", page=page_index + 1), page.source,
                            page.index_in_file)
-    best: tuple[Doubles, float, Frame] | None = None
-    method = "markers"
-    for frame in frames:
-        if len(found) >= k.MIN_MARKERS_FOR_HOMOGRAPHY:
-            by_id = {m.aruco_id: m for m in frame[2]}
-            ids = [i for i in found if i in by_id]
-            src = np.concatenate([_marker_mm(by_id[i]) for i in ids])
-            dst = np.concatenate([found[i] for i in ids]).astype(np.float64)
-            hom, err = _fit(src, dst)
-        else:
-            method = "outline"
-            hom, err = _register_outline(small, small_scale, found, frame, label)
-        if best is None or err < best[1]:
-            best = (hom, err, frame)
-    assert best is not None
-    hom, err_px, frame = best
-    image, barrel = page.image, 0.0
+    small, small_scale = (levels[-1], 0.5 ** len(levels)) if levels else (page.image, 1.0)
+    hom, err_px, frame, method = fit_frames(found, frames, (small, small_scale), page.label)
+    lens = None
     if method == "markers":
-        image, barrel, hom, err_px = _without_lens(page.image, found, frame, hom, err_px)
-        levels = halvings(image) if barrel else levels
+        lens, hom, err_px = without_lens(page.image.shape, found, frame, hom, err_px)
     w, h = frame[0], frame[1]
     ppm = local_px_per_mm(hom, w / 2, h / 2)
     reg = RegisteredPage(page.source, page.index_in_file, page_index, w, h, hom, ppm, err_px,
-                         err_px / ppm, tuple(sorted(found)), method, 0.0, (), image,
-                         halvings=levels, affine=flat_affine(hom, w, h), barrel=barrel)
-    reg = check_quality(reg, frame)
-    reg.timings_s.update(detect=t_detect, register=time.perf_counter() - t0)
-    return reg
+                         err_px / ppm, tuple(sorted(found)), method, 0.0, (), page.image,
+                         halvings=levels,
+                         affine=flat_affine(hom, w, h) if lens is None else None, lens=lens,
+                         corners=found)
+    return check_quality(reg, frame)

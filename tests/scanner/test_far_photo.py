@@ -18,6 +18,7 @@ from forms.qr import qr_modules
 from forms.render.raster import render_pages
 from forms.render.sheet import QR_QUIET_MODULES, SheetRequest, render_pdf_bytes
 from samplegen.capture import capture
+from scanner.image import register as register_module
 from scanner.image.identify import Identifier
 from scanner.image.load import PageImage
 from scanner.image.register import register
@@ -125,3 +126,20 @@ def test_a_far_photo_is_registered_on_the_paper_its_identity_names(seed: int) ->
     found = Identifier().identify(reg)
     assert found.identity == identity_for(3).for_page(0)
     assert (found.page.page_w_mm, found.page.page_h_mm) == (210.0, 297.0)
+
+
+def test_a_far_photo_is_registered_again_on_the_markers_found_the_first_time(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # registered on Letter at first, as a far photo's markers can make it (the layout is A4)
+    image = far_photo(0, 2)
+    reg = register(PageImage(Path("far.jpg"), 0, image), paper=(215.9, 279.4))
+    on_a4 = register(PageImage(Path("far.jpg"), 0, image), paper=(210.0, 297.0))
+
+    def searched(*args: object) -> None:
+        raise AssertionError("the image is searched for markers again")
+
+    monkeypatch.setattr(register_module, "find_markers", searched)
+    found = Identifier().identify(reg)
+    assert (found.page.page_w_mm, found.page.page_h_mm) == (210.0, 297.0)
+    assert np.allclose(found.page.homography, on_a4.homography)
+    assert found.page.barrel == on_a4.barrel and found.page.warnings == on_a4.warnings

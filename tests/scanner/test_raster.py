@@ -106,3 +106,14 @@ def test_a_photo_in_a_shadow_with_a_colour_cast_is_read_in_colour() -> None:
                                                      seed=3)))
     raster = rasterize(reg, LAYOUT.boxes_for(1))
     assert raster.colour
+
+
+def test_the_raster_hands_its_boxes_geometry_on_to_the_cutting() -> None:
+    reg = register(PageImage(Path("d.png"), 0, page_bgr(3, 2)))
+    boxes = LAYOUT.boxes_for(2)
+    made = rasterize(reg, boxes)
+    assert made.geometry is not None and made.geometry.boxes == boxes
+    # the same boxes, given again as another tuple or a list, take the raster's own
+    assert made.geometry_of(LAYOUT.boxes_for(2)) is made.geometry
+    assert made.geometry_of(list(boxes)) is made.geometry
+    assert made.geometry_of(boxes[:5]).boxes == boxes[:5]
