@@ -233,6 +233,21 @@ LINE_EDGE_CLEAN_TRANSMITTANCE = 0.95
 """A page's borders lie inside their bands when the paper rows just beside the bands let
 through this much light at :data:`LINE_EDGE_PERCENTILE` of its lines (TRAINING part: 0.98 to
 1.00 on every page but a steep photo whose borders lie a pixel off, 0.90)."""
+LINE_SETTLE_MM = 0.25
+"""On a page coarser than :data:`LINE_SETTLE_MIN_SPAN` each border is divided out centred on its
+own darkest row within this distance of where the layout (and the boxes' drift) puts it: a
+far photo's border lies a pixel or two off, more at one end of a box's edge than at the other
+(chosen on the TRAINING part's far photos: blank boxes read as a 1 fall by half) ..."""
+LINE_SETTLE_MIN_SPAN = 2.0
+"""... a page whose image pixel spans this many raster pixels or more (under 102 dpi: the
+training part's far photos are 76-122 dpi, its steep photos 114 dpi and finer; a finer page's
+borders lie in their bands, and settling them moves a flatbed scan's readings)."""
+DRIFT_REACH_MM = 0.6
+"""Where a page's borders lie off their bands, each border is looked for this far either side
+of its place (:mod:`scanner.image.drift`; the training part's far photos: up to 0.4 mm) ..."""
+DRIFT_TILE_MM = 10.0
+"""... and the boxes move by the median offset of the borders in their square of this side
+(two or three boxes: the drift changes over a page, a few millimetres of it alike)."""
 LINE_INVISIBLE_TRANSMITTANCE = 0.9
 """Borders letting through more light than this (the drop-out print in the red channel) are
 left as they are."""

@@ -147,7 +147,7 @@ def read_page(registered: RegisteredPage, layout: Layout, recognizer: DigitRecog
     with own.stage("warp"):
         raster = rasterize(registered, boxes)
     with own.stage("cut"):
-        cells = cut_cells(raster, boxes)
+        cells = cut_cells(raster, boxes, registered.px_per_mm)
     with own.stage("marks"):
         marks = read_marks(cells, thresholds)
     with own.stage("digits"):

@@ -1,0 +1,60 @@
+"""A far photo's blank boxes read blank: the printed borders are divided out where they lie,
+not where the layout puts them (the training part's phone-distant sheets: mountain columns
+read "-111" where nothing was written)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from forms.layout import build_layout
+from scanner.image.lines import clear_lines
+from scanner.image.load import PageImage
+from scanner.image.register import register
+from scanner.read import EMPTY, read_page
+from tests.scanner.overflow import RECOGNIZER
+from tests.scanner.test_far_photo import far_photo
+
+LAYOUT = build_layout(3)
+
+
+def _blank_far_page(seed: int) -> tuple[int, int]:
+    """The blank triangle page photographed from afar (``seed``): how many digit cells read a
+    digit, how many sign cells a minus."""
+    reg = register(PageImage(Path("far.jpg"), 0, far_photo(0, seed)))
+    cells = read_page(reg, LAYOUT, RECOGNIZER).cells
+    digits = sum(c.best != EMPTY for c in cells if c.box.kind == "digit")
+    minus = sum(c.probabilities[EMPTY] < 0.5 for c in cells if c.box.kind == "sign")
+    return digits, minus
+
+
+def test_a_far_photos_boxes_follow_its_lines() -> None:
+    """An 86 dpi photo whose borders lie up to 3 raster pixels off the layout's places (more
+    at the bottom of the page than at the top): its 570 blank digit cells and 60 blank sign
+    cells read blank (before: 52 digits and 32 minuses, from the borders' remnants)."""
+    digits, minus = _blank_far_page(8)
+    assert digits <= 2, digits
+    assert minus == 0, minus
+
+
+def test_a_far_photos_borders_settle_on_their_own_place() -> None:
+    """An 87 dpi photo whose borders lie in their bands on the whole but a pixel or two off
+    along parts of a box's edge: at most 8 of its 570 blank digit cells read a digit (before:
+    20, each a stub of a border left beside its band, read as a 1)."""
+    digits, _ = _blank_far_page(13)
+    assert digits <= 8, digits
+
+
+def test_a_border_off_its_band_is_divided_out_whole() -> None:
+    """A border 3 pixels wide lying 3 pixels below where the layout puts it leaves nothing
+    darker than 0.1 of the paper once settled within 2 pixels (without: its lowest row)."""
+    page = np.full((60, 120), 230, np.uint8)
+    page[32:35, 10:110] = 150  # the layout puts the line at row 30
+    horizontal = np.array([[30, 10, 100]])
+    vertical = np.array([[10, 20, 20], [109, 20, 20]])
+    page[20:40, 9:12] = page[20:40, 108:111] = 150
+    cleared, _, _ = clear_lines(page, horizontal, vertical, 3, 2)
+    assert cleared[24:38, 20:100].min() >= 0.9 * 230
+    unsettled, _, _ = clear_lines(page, horizontal, vertical, 3, 0)
+    assert unsettled[24:38, 20:100].min() < 0.9 * 230
