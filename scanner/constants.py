@@ -129,7 +129,20 @@ EMPTY_PROBABILITY = 0.9999
 EMPTY_PROBABILITY_AT_LIMIT = 0.99
 """... falling to this for a cell just under :data:`EMPTY_MAX_INK_FRACTION` (a speck)."""
 SIGN_INK_SURE_FRACTION = 0.02
-"""A sign cell with this share of ink holds a minus beyond doubt (a written dash is 4-10 %)."""
+"""A sign cell with this share of ink holds a minus beyond doubt (a written dash is 4-10 %),
+when its ink is shaped like one (:mod:`scanner.image.minus`): ..."""
+MINUS_CORE_ROWS = (0.25, 0.75)
+"""... its widest stroke among these rows of the box (shares of its height from the top: a
+border's remnant lies along the box's edge, within 0.25 of it on the training part's far
+photos) ..."""
+MINUS_CORE_COLUMNS = (0.12, 0.88)
+"""... and these columns (clear of the side borders' remnants) ..."""
+MINUS_WIDTH = (0.3, 0.45)
+"""... spanning this share of the box's width (a minus from the first, surely from the second;
+training part: written minuses 0.56-0.78, remnants and noise at most 0.25) ..."""
+MINUS_HEIGHT = (0.3, 0.45)
+"""... and no taller than this share of its height (thin from the first, a vertical stroke
+through the middle rows from the second; written minuses 0.08-0.25)."""
 
 # --- marks -------------------------------------------------------------------------------
 MARKED_MIN_FILL_FRACTION = (0.03, 0.12)

@@ -1,19 +1,22 @@
 """A far photo's blank boxes read blank: the printed borders are divided out where they lie,
 not where the layout puts them (the training part's phone-distant sheets: mountain columns
-read "-111" where nothing was written)."""
+read "-111" where nothing was written), and a sign cell's border remnant is no minus."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from forms.layout import build_layout
+from forms.model import Box
 from scanner.image.lines import clear_lines
 from scanner.image.load import PageImage
 from scanner.image.register import register
 from scanner.read import EMPTY, read_page
-from tests.scanner.overflow import RECOGNIZER
+from tests.scanner.overflow import PEN, RECOGNIZER, grey_scan
+from tests.scanner.synth import PX_PER_MM, page_bgr
 from tests.scanner.test_far_photo import far_photo
 
 LAYOUT = build_layout(3)
@@ -58,3 +61,46 @@ def test_a_border_off_its_band_is_divided_out_whole() -> None:
     assert cleared[24:38, 20:100].min() >= 0.9 * 230
     unsettled, _, _ = clear_lines(page, horizontal, vertical, 3, 0)
     assert unsettled[24:38, 20:100].min() < 0.9 * 230
+
+
+def _sign_boxes() -> list[Box]:
+    """The sign cells of the triangle page, every seat's (each turned its own way)."""
+    boxes = [b for b in LAYOUT.boxes_for(0) if b.kind == "sign"]
+    return [b for seat in LAYOUT.seats for b in boxes if b.meaning.seat == seat][::7]  # type: ignore[union-attr]
+
+
+def _stroke(image: np.ndarray, box: Box, start: tuple[float, float],  # type: ignore[type-arg]
+            end: tuple[float, float]) -> None:
+    """A pen stroke from ``start`` to ``end``: shares of the box's width and height as its
+    writer sees it (upright), from its top-left."""
+    def at(point: tuple[float, float]) -> tuple[int, int]:
+        x, y = point
+        for _ in range(box.rotation_deg // 90):  # upright to the page: a quarter clockwise
+            x, y = 1.0 - y, x
+        return (round((box.x_mm + x * box.w_mm) * PX_PER_MM),
+                round((box.y_mm + y * box.h_mm) * PX_PER_MM))
+    cv2.line(image, at(start), at(end), (PEN,) * 3, max(2, round(0.3 * PX_PER_MM)),
+             cv2.LINE_AA)
+
+
+def test_a_border_remnant_in_a_sign_cell_is_no_minus() -> None:
+    """Ink along a sign cell's edge (what a coarse photo leaves of its border: 4-20 % of the
+    box, more than a written dash) is no minus; a dash across the box's middle is one."""
+    img = page_bgr(3, 0)
+    signs = _sign_boxes()
+    remnants, dashes = signs[::2], signs[1::2]
+    edges = [[((0.14, 0.1), (0.14, 0.9))],  # beside the left border
+             [((0.15, 0.14), (0.85, 0.14))],  # under the top border
+             [((0.86, 0.15), (0.86, 0.86)), ((0.2, 0.86), (0.86, 0.86))]]  # right, bottom
+    for i, box in enumerate(remnants):
+        for start, end in edges[i % 3]:
+            _stroke(img, box, start, end)
+    for box in dashes:
+        _stroke(img, box, (0.25, 0.5), (0.75, 0.52))
+    cells = {c.box: c for c in read_page(grey_scan(img), LAYOUT, RECOGNIZER).cells}
+    assert all(cells[b].ink_fraction > 0.02 for b in remnants), [
+        cells[b].ink_fraction for b in remnants]
+    assert all(cells[b].probabilities[EMPTY] > 0.9 for b in remnants), [
+        cells[b].probabilities[EMPTY] for b in remnants]
+    assert all(cells[b].probabilities[EMPTY] < 0.01 for b in dashes), [
+        cells[b].probabilities[EMPTY] for b in dashes]
