@@ -66,8 +66,11 @@ this many image pixels off: less than the registration's own uncertainty (a scan
 corners fit to 0.1-0.4 px)."""
 
 # --- quality -------------------------------------------------------------------------------
-MIN_PX_PER_MM = 3.1
-"""Below about 80 dpi (a 6 mm box under 19 px high) a digit's strokes run together: refuse.
+MIN_PX_PER_MM = 2.9
+"""Below about 74 dpi (a 6 mm box under 18 px high) a digit's strokes run together: refuse
+(chosen on the TRAINING part: its far photos are 75-120 dpi; the seven of twenty refused at
+79 dpi, from 76 dpi up, read 93-100 % right, no field silently wrong, once their borders are
+divided out where they lie).
 Above it the page is read, warned about below :data:`WARN_PX_PER_MM`; a page whose QR code
 cannot be read at that resolution is refused by identification."""
 WARN_PX_PER_MM = 7.0
