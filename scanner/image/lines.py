@@ -53,17 +53,19 @@ def clear_lines(content: GreyImage, horizontal: Ints, vertical: Ints, band_px: i
     """``content`` with the printed lines divided out, a map of where they were (1 in
     each line's band), and whether the lines lay inside their bands (no remnant of them is
     left beside a band: :func:`_inside_bands`); where the page's lines are all but invisible
-    (the drop-out print's red channel) ``content`` itself, None and True. Horizontal lines
-    first, then vertical ones on the result (their crossings are cleared by both), each
-    settled within ``settle_px`` of its place (:func:`profiles`). Every eighth horizontal
-    line tells first whether the lines show at all; whether they lie inside their bands is
-    told where the layout puts them."""
-    if _typical(profiles(content, horizontal[::8], band_px)) >= k.LINE_INVISIBLE_TRANSMITTANCE:
+    (the drop-out print's red channel; on a page whose borders are settled, a coarse one, only
+    where they are nearly so: :data:`~scanner.constants.LINE_INVISIBLE_COARSE`) ``content``
+    itself, None and True. Horizontal lines first, then vertical ones on the result (their
+    crossings are cleared by both), each settled within ``settle_px`` of its place
+    (:func:`profiles`). Every eighth horizontal line tells first whether the lines show at
+    all; whether they lie inside their bands is told where the layout puts them."""
+    invisible = k.LINE_INVISIBLE_COARSE if settle_px else k.LINE_INVISIBLE_TRANSMITTANCE
+    if _typical(profiles(content, horizontal[::8], band_px)) >= invisible:
         return content, None, True
     across = profiles(content, horizontal, band_px)
     nominal = across + profiles(content.T, vertical, band_px)
     typical = _typical(nominal)
-    if typical >= k.LINE_INVISIBLE_TRANSMITTANCE:
+    if typical >= invisible:
         return content, None, True
     out = content.copy()
     bands = np.zeros(content.shape, np.uint8)
