@@ -42,6 +42,10 @@ def line_offsets(found: list[Profile], reach_px: int) -> tuple[Doubles, Doubles]
     return np.concatenate(places).astype(np.float64), np.concatenate(offsets).astype(np.float64)
 
 
+_TILE_ROW = 1 << 20
+"""A tile's key is its row times this plus its column (a page has a few dozen of either)."""
+
+
 def tile_drift(places: Doubles, offsets: Doubles, at: Doubles, tile_px: float) -> Doubles:
     """The drift at each of the points ``at`` (row, column): the median offset of the lines
     (``places``: row, column) in its tile, or of all of them where its tile holds none
@@ -50,12 +54,12 @@ def tile_drift(places: Doubles, offsets: Doubles, at: Doubles, tile_px: float) -
         return np.zeros(len(at))
     page = float(np.median(offsets))
     tiles = np.floor(places / tile_px).astype(np.int64)
-    keys = tiles[:, 0] * 1_000_003 + tiles[:, 1]
+    keys = tiles[:, 0] * _TILE_ROW + tiles[:, 1]
     order = np.argsort(keys, kind="stable")
     unique, starts = np.unique(keys[order], return_index=True)
     medians = np.array([np.median(part) for part in np.split(offsets[order], starts[1:])])
     wanted = np.floor(at / tile_px).astype(np.int64)
-    want = wanted[:, 0] * 1_000_003 + wanted[:, 1]
+    want = wanted[:, 0] * _TILE_ROW + wanted[:, 1]
     slot = np.minimum(np.searchsorted(unique, want), len(unique) - 1)
     drift: Doubles = np.where(unique[slot] == want, medians[slot], page)
     return drift
