@@ -66,8 +66,11 @@ this many image pixels off: less than the registration's own uncertainty (a scan
 corners fit to 0.1-0.4 px)."""
 
 # --- quality -------------------------------------------------------------------------------
-MIN_PX_PER_MM = 3.1
-"""Below about 80 dpi (a 6 mm box under 19 px high) a digit's strokes run together: refuse.
+MIN_PX_PER_MM = 2.9
+"""Below about 74 dpi (a 6 mm box under 18 px high) a digit's strokes run together: refuse
+(chosen on the TRAINING part: its far photos are 75-120 dpi; the seven of twenty refused at
+79 dpi, from 76 dpi up, read 93-100 % right, no field silently wrong, once their borders are
+divided out where they lie).
 Above it the page is read, warned about below :data:`WARN_PX_PER_MM`; a page whose QR code
 cannot be read at that resolution is refused by identification."""
 WARN_PX_PER_MM = 7.0
@@ -129,7 +132,20 @@ EMPTY_PROBABILITY = 0.9999
 EMPTY_PROBABILITY_AT_LIMIT = 0.99
 """... falling to this for a cell just under :data:`EMPTY_MAX_INK_FRACTION` (a speck)."""
 SIGN_INK_SURE_FRACTION = 0.02
-"""A sign cell with this share of ink holds a minus beyond doubt (a written dash is 4-10 %)."""
+"""A sign cell with this share of ink holds a minus beyond doubt (a written dash is 4-10 %),
+when its ink is shaped like one (:mod:`scanner.image.minus`): ..."""
+MINUS_CORE_ROWS = (0.25, 0.75)
+"""... its widest stroke among these rows of the box (shares of its height from the top: a
+border's remnant lies along the box's edge, within 0.25 of it on the training part's far
+photos) ..."""
+MINUS_CORE_COLUMNS = (0.12, 0.88)
+"""... and these columns (clear of the side borders' remnants) ..."""
+MINUS_WIDTH = (0.3, 0.45)
+"""... spanning this share of the box's width (a minus from the first, surely from the second;
+training part: written minuses 0.56-0.78, remnants and noise at most 0.25) ..."""
+MINUS_HEIGHT = (0.3, 0.45)
+"""... and no taller than this share of its height (thin from the first, a vertical stroke
+through the middle rows from the second; written minuses 0.08-0.25)."""
 
 # --- marks -------------------------------------------------------------------------------
 MARKED_MIN_FILL_FRACTION = (0.03, 0.12)
@@ -233,7 +249,28 @@ LINE_EDGE_CLEAN_TRANSMITTANCE = 0.95
 """A page's borders lie inside their bands when the paper rows just beside the bands let
 through this much light at :data:`LINE_EDGE_PERCENTILE` of its lines (TRAINING part: 0.98 to
 1.00 on every page but a steep photo whose borders lie a pixel off, 0.90)."""
+LINE_SETTLE_MM = 0.25
+"""On a page coarser than :data:`LINE_SETTLE_MIN_SPAN` each border is divided out centred on its
+own darkest row within this distance of where the layout (and the boxes' drift) puts it: a
+far photo's border lies a pixel or two off, more at one end of a box's edge than at the other
+(chosen on the TRAINING part's far photos: blank boxes read as a 1 fall by half) ..."""
+LINE_SETTLE_MIN_SPAN = 2.0
+"""... a page whose image pixel spans this many raster pixels or more (under 102 dpi: the
+training part's far photos are 76-122 dpi, its steep photos 114 dpi and finer; a finer page's
+borders lie in their bands, and settling them moves a flatbed scan's readings)."""
+DRIFT_REACH_MM = 0.6
+"""Where a page's borders lie off their bands, each border is looked for this far either side
+of its place (:mod:`scanner.image.drift`; the training part's far photos: up to 0.4 mm) ..."""
+DRIFT_TILE_MM = 10.0
+"""... and the boxes move by the median offset of the borders in their square of this side
+(two or three boxes: the drift changes over a page, a few millimetres of it alike)."""
 LINE_INVISIBLE_TRANSMITTANCE = 0.9
+LINE_INVISIBLE_COARSE = 0.97
+"""... or than this on a page coarse enough for its borders to be settled
+(:data:`LINE_SETTLE_MIN_SPAN`): there a faint border (the drop-out print in a far photo's red
+channel lets through 0.90-0.93 on the TRAINING part) and the darker column lines beside the
+boxes blur into them, and left in place they read as crosses in blank mark boxes (a far
+photo's blank deal rows read as deals)."""
 """Borders letting through more light than this (the drop-out print in the red channel) are
 left as they are."""
 INK_FAINT_PEAK_SHARE = 0.25

@@ -34,6 +34,7 @@ from scanner.digits.normalize import normalize_cells
 from scanner.digits.recognizer import DigitRecognizer
 from scanner.image.cells import CellImage, cut_cells
 from scanner.image.marks import MarkReading, MarkThresholds, read_marks
+from scanner.image.minus import minus_share
 from scanner.image.raster import rasterize
 from scanner.image.register import RegisteredPage
 from scanner.timing import StageClock
@@ -83,12 +84,16 @@ def _empty_row(ink: float) -> tuple[float, ...]:
     return tuple([rest] * 10 + [p_empty])
 
 
-def _sign_row(ink: float) -> tuple[float, ...]:
-    """A sign cell holds a minus or nothing: its ink decides, not the digit model (which
-    takes a lone dash for a border remnant, i.e. EMPTY). Past :data:`EMPTY_MAX_INK_FRACTION`
-    the minus grows likely, sure at :data:`SIGN_INK_SURE_FRACTION`."""
+def _sign_row(cell: CellImage) -> tuple[float, ...]:
+    """A sign cell holds a minus or nothing: its ink and the ink's shape decide, not the digit
+    model (which takes a lone dash for a border remnant, i.e. EMPTY). Past
+    :data:`EMPTY_MAX_INK_FRACTION` the minus grows likely, sure at
+    :data:`SIGN_INK_SURE_FRACTION`, as far as the ink is shaped like a minus (a thin stroke
+    across the box's middle, :func:`scanner.image.minus.minus_share`: a border's remnant or
+    noise is not one, however much ink it leaves)."""
     span = max(k.SIGN_INK_SURE_FRACTION - k.EMPTY_MAX_INK_FRACTION, 1e-9)
-    share = min(1.0, (ink - k.EMPTY_MAX_INK_FRACTION) / span)
+    share = min(1.0, (cell.ink_fraction - k.EMPTY_MAX_INK_FRACTION) / span,
+                minus_share(cell.crop, cell.box))
     p_empty = (1 - share) * k.EMPTY_PROBABILITY_AT_LIMIT + share * (1 - k.EMPTY_PROBABILITY)
     rest = (1.0 - p_empty) / 10
     return tuple([rest] * 10 + [p_empty])
@@ -147,7 +152,7 @@ def read_page(registered: RegisteredPage, layout: Layout, recognizer: DigitRecog
     with own.stage("warp"):
         raster = rasterize(registered, boxes)
     with own.stage("cut"):
-        cells = cut_cells(raster, boxes)
+        cells = cut_cells(raster, boxes, registered.px_per_mm)
     with own.stage("marks"):
         marks = read_marks(cells, thresholds)
     with own.stage("digits"):
@@ -183,7 +188,7 @@ def _read_digits(cells: Sequence[CellImage], layout: Layout, recognizer: DigitRe
         if c.ink_fraction <= k.EMPTY_MAX_INK_FRACTION:
             rows.append(_empty_row(c.ink_fraction))
         elif c.box.kind == "sign":
-            rows.append(_sign_row(c.ink_fraction))
+            rows.append(_sign_row(c))
         else:
             at.append(len(rows))
             rows.append(())  # the classifier's, below

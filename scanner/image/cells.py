@@ -24,6 +24,7 @@ from forms.model import Box
 from scanner import constants as k
 from scanner.arrays import Doubles, GreyImage, Ints
 from scanner.image.ink import cut_ink
+from scanner.image.lines import settle_reach
 from scanner.image.raster import BoxGeometry, PageRaster
 
 log = logging.getLogger(__name__)
@@ -87,11 +88,14 @@ _TURNS = {1: cv2.ROTATE_90_COUNTERCLOCKWISE, 2: cv2.ROTATE_180, 3: cv2.ROTATE_90
 """``np.rot90(crop, turns)`` as OpenCV turns it (the same pixels, copied once)."""
 
 
-def cut_cells(raster: PageRaster, boxes: Sequence[Box]) -> tuple[CellImage, ...]:
+def cut_cells(raster: PageRaster, boxes: Sequence[Box],
+              source_px_per_mm: float | None = None) -> tuple[CellImage, ...]:
     """Find each box on its border and return its own ink, upright, with its measures.
 
     A box the coarse look found blank (:meth:`PageRaster.live`) is not looked at: its crop
-    is paper white (one array per size, shared), its ink none."""
+    is paper white (one array per size, shared), its ink none. ``source_px_per_mm`` is the
+    page image's own resolution (None: as fine as the raster's): a coarse page's borders are
+    each settled on their own place (:func:`scanner.image.lines.settle_reach`)."""
     if not boxes:
         return ()
     s = raster.px_per_mm
@@ -125,7 +129,7 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box]) -> tuple[CellImage, ...]
     inked = np.flatnonzero(live)
     cells = list(plan.blank)
     found = cut_ink(raster.content, (raster.x_mm, raster.y_mm), s, shapes, inked,
-                    np.stack([dx, dy], 1))
+                    np.stack([dx, dy], 1), settle_reach(s, source_px_per_mm or s))
     for i, ink, shift_x, shift_y in zip(inked.tolist(), found, (dx[inked] / s).tolist(),
                                         (dy[inked] / s).tolist(), strict=True):
         turns = plan.turns[i]

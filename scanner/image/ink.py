@@ -4,12 +4,10 @@ Writers put digits 55-110 % of a box's height, off centre and over its border, a
 larger than the box, so a box is read over a window :data:`INK_SPILL_MM` wider than it on
 every side, in three steps:
 
-1. The printed lines are taken out by what they are (:func:`clear_lines`): each box border is
-   a thin straight line where the layout puts it; its light transmittance across it is
-   measured (a high percentile along it, so ink lying on the line does not count as line,
-   and never far below the page's typical border), and every pixel of its band is divided
-   by it, so ink that crosses or lies on a line keeps its darkness. A line that lets almost
-   no light through (a black-and-white print) is bridged where ink meets it from both sides.
+1. The printed lines are taken out by what they are (:mod:`scanner.image.lines`): each box
+   border is divided out by its own light transmittance across it, so ink that crosses or
+   lies on a line keeps its darkness. Where the page's borders lie off their bands (a far
+   photo's registration), the boxes first follow them (:mod:`scanner.image.drift`).
 2. Ink is what is darker than the window's paper by a share of the window's own darkest ink,
    never less than :data:`INK_MIN_CONTRAST`: contrast normalised per box, so a faint pencil
    reads as a pen, and its crop is stretched to a pen's contrast. A stroke is the fainter ink
@@ -30,6 +28,8 @@ import numpy as np
 
 from scanner import constants as k
 from scanner.arrays import Doubles, Floats, GreyImage, Ints, Mask
+from scanner.image.drift import box_drift
+from scanner.image.lines import border_lines, clear_lines, windows
 from scanner.image.pixels import rank_values
 from scanner.image.raster import BoxGeometry
 
@@ -48,107 +48,6 @@ class BoxInk:
     """The share of the box's interior its own strokes cover (a box filled solid: near 1)."""
     paper: float
     """Grey level of the paper in the window."""
-
-
-def border_lines(geometry: BoxGeometry, x0: float, y0: float, px_per_mm: float,
-                 shifts: Doubles, chosen: Ints) -> tuple[Ints, Ints]:
-    """The printed borders of the ``chosen`` boxes in raster pixels (``x0, y0`` its origin,
-    ``shifts`` each box's ``dx, dy`` in pixels): horizontal lines as rows ``(row, c0,
-    length)``, vertical as ``(column, r0, length)``, each line once."""
-    p = geometry.places[chosen]
-    xs = (p[:, 0] - x0) * px_per_mm + shifts[chosen, 0]
-    ys = (p[:, 1] - y0) * px_per_mm + shifts[chosen, 1]
-    ws, hs = p[:, 2] * px_per_mm, p[:, 3] * px_per_mm
-    horizontal = np.concatenate([np.stack([np.floor(ys), np.round(xs), np.round(ws)], 1),
-                                 np.stack([np.floor(ys + hs), np.round(xs), np.round(ws)], 1)])
-    vertical = np.concatenate([np.stack([np.floor(xs), np.round(ys), np.round(hs)], 1),
-                               np.stack([np.floor(xs + ws), np.round(ys), np.round(hs)], 1)])
-    return (np.unique(horizontal.astype(np.int64), axis=0),
-            np.unique(vertical.astype(np.int64), axis=0))
-
-
-def clear_lines(content: GreyImage, horizontal: Ints, vertical: Ints,
-                band_px: int) -> tuple[GreyImage, GreyImage | None, bool]:
-    """``content`` with the printed lines divided out, a map of where they were (1 in
-    each line's band), and whether the lines lay inside their bands (no remnant of them is
-    left beside a band: :func:`_inside_bands`); where the page's lines are all but invisible
-    (the drop-out print's red channel) ``content`` itself, None and True. Horizontal lines
-    first, then vertical ones on the result (their crossings are cleared by both). Every
-    eighth horizontal line tells first whether the lines show at all."""
-    if _typical(_profiles(content, horizontal[::8], band_px)) >= k.LINE_INVISIBLE_TRANSMITTANCE:
-        return content, None, True
-    across = _profiles(content, horizontal, band_px)
-    profiles = across + _profiles(content.T, vertical, band_px)
-    typical = _typical(profiles)
-    if typical >= k.LINE_INVISIBLE_TRANSMITTANCE:
-        return content, None, True
-    out = content.copy()
-    bands = np.zeros(content.shape, np.uint8)
-    _divide(out, bands, across, typical)
-    _divide(out.T, bands.T, _profiles(out.T, vertical, band_px), typical)
-    return out, bands, _inside_bands(profiles)
-
-
-def _inside_bands(profiles: list[_Profile]) -> bool:
-    """Whether the page's lines lie inside their bands: the paper rows beside the bands let
-    through :data:`~scanner.constants.LINE_EDGE_CLEAN_TRANSMITTANCE` of the light at the
-    page's :data:`~scanner.constants.LINE_EDGE_PERCENTILE` (a page registered a pixel off
-    leaves its lines half outside, where they are taken for ink)."""
-    if not profiles:
-        return True
-    edges = np.concatenate([np.minimum(t[:, 0], t[:, -1]) for *_, t in profiles])
-    return float(np.percentile(edges, k.LINE_EDGE_PERCENTILE)) >= k.LINE_EDGE_CLEAN_TRANSMITTANCE
-
-
-_Profile = tuple[Ints, Ints, Floats, Floats]
-"""Lines of one length: their first rows and columns (of the band and a paper row on each
-side), their pixels (lines, rows, length) and their transmittance at each row."""
-
-
-def _profiles(image: GreyImage, lines: Ints, band_px: int) -> list[_Profile]:
-    """The :data:`_Profile` of the horizontal ``lines`` (rows ``row, c0, length``) of
-    ``image`` (a transposed view: the vertical ones), by length."""
-    h, w = image.shape
-    rows = 2 * band_px + 3  # the band and one row of paper beyond it on each side
-    r0s, c0s = lines[:, 0] - band_px - 1, lines[:, 1]
-    inside = (r0s >= 0) & (r0s + rows <= h) & (c0s >= 0) & (c0s + lines[:, 2] <= w) & (
-        lines[:, 2] > 2)
-    r0s, c0s, lengths = r0s[inside], c0s[inside], lines[inside, 2]
-    out = []
-    for length in np.unique(lengths).tolist():
-        at = np.flatnonzero(lengths == length)
-        starts = np.stack([r0s[at], c0s[at]], 1)
-        blocks = _windows(image, starts, (rows, length)).astype(np.float32)
-        # the line's level at each row across it: its light parts (ink covers the rest)
-        rank = int(k.LINE_LEVEL_PERCENTILE / 100 * (length - 1))
-        level = np.partition(blocks, rank, axis=2)[:, :, rank]
-        paper = np.maximum(np.maximum(level[:, :1], level[:, -1:]), 1.0)
-        out.append((r0s[at], c0s[at], blocks, np.minimum(level / paper, 1.0)))
-    return out
-
-
-def _typical(profiles: list[_Profile]) -> float:
-    """The page's typical line: the median of its lines' least transmittance (1: none)."""
-    if not profiles:
-        return 1.0
-    return float(np.median(np.concatenate([t.min(axis=1) for *_, t in profiles])))
-
-
-def _divide(image: GreyImage, bands: GreyImage, profiles: list[_Profile],
-            typical: float) -> None:
-    """Divide the lines of ``profiles`` out of ``image`` in place (a transposed view: the
-    vertical ones) and mark their bands in ``bands``."""
-    floor = k.LINE_MIN_TRANSMITTANCE_SHARE * typical
-    for r0s, c0s, blocks, transmit in profiles:
-        if typical >= k.LINE_OPAQUE_TRANSMITTANCE:
-            cleared = blocks / np.maximum(transmit, floor)[:, :, None]
-        else:  # opaque: a band pixel is ink where both sides of the band are
-            beyond = np.maximum(blocks[:, :1], blocks[:, -1:])
-            cleared = np.where(transmit[:, :, None] < 0.5, beyond, blocks)
-        ri = r0s[:, None, None] + np.arange(1, blocks.shape[1] - 1)[None, :, None]
-        ci = c0s[:, None, None] + np.arange(blocks.shape[2])[None, None, :]
-        image[ri, ci] = np.minimum(cleared[:, 1:-1], 255.0).astype(np.uint8)
-        bands[ri, ci] = 1
 
 
 def owner_map(geometry: BoxGeometry, px_per_mm: float, x0: float, y0: float,
@@ -188,7 +87,7 @@ def window_ink(clean: GreyImage, bands: GreyImage | None, owners: Ints, boxes: I
     window as it is (a mark box's: only its measures are read). A window whose darkest ink
     is lighter than ``floor`` of its paper holds none."""
     n = len(boxes)
-    grey = _windows(clean, origins, size)
+    grey = windows(clean, origins, size)
     # every other row and column: levels enough; the darkest ink from the box's interior
     # alone (a printed line beside the box is darker than a pencil)
     sample = grey[:, ::2, ::2].reshape(n, -1)
@@ -205,8 +104,8 @@ def window_ink(clean: GreyImage, bands: GreyImage | None, owners: Ints, boxes: I
     faint = np.maximum(k.INK_FAINT_PEAK_SHARE * peak, k.INK_MIN_CONTRAST)
     ink = grey < (paper * (1.0 - faint))[:, None, None]
     strong = grey < (paper * (1.0 - level))[:, None, None]
-    in_band = None if bands is None else _windows(bands, origins, size)
-    keep = _own_strokes(ink, strong, _windows(owners, origins, size), in_band, boxes,
+    in_band = None if bands is None else windows(bands, origins, size)
+    keep = _own_strokes(ink, strong, windows(owners, origins, size), in_band, boxes,
                         boxes_count,
                         k.INK_SPECK_MM2 * px_per_mm ** 2,
                         2 * max(1, round(k.LINE_BAND_MM * px_per_mm)) + 1)
@@ -237,12 +136,6 @@ def _local_peak(grey: GreyImage, interior: Ints, px_per_mm: float) -> Floats:
                                         * (flat.shape[1] - 1)),))
     local: Floats = (1.0 - darkest / 255.0).astype(np.float32)
     return local
-
-
-def _windows(image: np.ndarray, origins: Ints, size: tuple[int, int]) -> np.ndarray:  # type: ignore[type-arg]
-    """The ``size`` windows of ``image`` at ``origins`` (rows of row, column), stacked."""
-    view = np.lib.stride_tricks.sliding_window_view(image, size)
-    return view[origins[:, 0], origins[:, 1]]
 
 
 def _stretched(grey: GreyImage, keep: Mask, paper: Floats, peak: Floats) -> GreyImage:
@@ -325,24 +218,29 @@ def _assign(comp: Ints, owner: Ints, inside: Mask, strong: Mask, band: GreyImage
 
 
 def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float,
-            geometry: BoxGeometry, live: Ints, shifts: Doubles) -> list[BoxInk]:
+            geometry: BoxGeometry, live: Ints, shifts: Doubles,
+            settle: int = 0) -> list[BoxInk]:
     """The :class:`BoxInk` of each of the ``live`` boxes of ``geometry`` (indices) in the
     raster ``content`` (its top-left at ``origin_mm``), each box moved by its ``shifts`` row
-    (``dx, dy`` pixels, every box's)."""
+    (``dx, dy`` pixels, every box's), each border settled within ``settle`` pixels of its
+    place (:func:`scanner.image.lines.clear_lines`)."""
     s, (h, w) = px_per_mm, content.shape
     m = round(k.INK_SPILL_MM * s)
     p = geometry.places
-    xs = (p[:, 0] - origin_mm[0]) * s + shifts[:, 0]
-    ys = (p[:, 1] - origin_mm[1]) * s + shifts[:, 1]
+    band = max(1, round(k.LINE_BAND_MM * s))
     sizes = np.stack([np.round(p[:, 3] * s), np.round(p[:, 2] * s)], 1).astype(np.int64) + 2 * m
-    starts = np.stack([np.round(ys), np.round(xs)], 1).astype(np.int64) - m
-    starts = np.clip(starts, 0, np.maximum(np.array([h, w]) - sizes, 0))
+    starts = _window_starts(geometry, origin_mm, s, shifts, sizes, (h, w))
     near = _near(starts[live], sizes[live], starts + m, sizes - 2 * m)
     horizontal, vertical = border_lines(geometry, *origin_mm, s, shifts, near)
-    clean, bands, inside = clear_lines(content, horizontal, vertical,
-                                       max(1, round(k.LINE_BAND_MM * s)))
-    # a faint stroke is told from a border's remnant only where no remnant is left
+    clean, bands, inside = clear_lines(content, horizontal, vertical, band, settle)
+    # a faint stroke is told from a border's remnant only where no remnant is left (a page
+    # whose lines lie off their places keeps the higher floor when the boxes follow them)
     floor = k.INK_MIN_PEAK_CONTRAST_CLEAN if inside else k.INK_MIN_PEAK_CONTRAST
+    if not inside:  # the boxes follow the lines where they lie (scanner.image.drift)
+        shifts = shifts + box_drift(content, horizontal, vertical, starts + sizes / 2.0, s)
+        starts = _window_starts(geometry, origin_mm, s, shifts, sizes, (h, w))
+        horizontal, vertical = border_lines(geometry, *origin_mm, s, shifts, near)
+        clean, bands, _ = clear_lines(content, horizontal, vertical, band, settle)
     owners = geometry.plan(f"owners {origin_mm} {content.shape}", s,
                            lambda g, ppm: owner_map(g, ppm, *origin_mm, (h, w)))
     inset = round(m + k.BOX_INSET_MM * s)
@@ -360,6 +258,19 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
         for j, one in zip(members, found, strict=True):
             out[j] = one
     return [o for o in out if o is not None]
+
+
+def _window_starts(geometry: BoxGeometry, origin_mm: tuple[float, float], px_per_mm: float,
+                   shifts: Doubles, sizes: Ints, shape: tuple[int, int]) -> Ints:
+    """Each box's window's first row and column in the raster (``shape``), each box moved
+    by its ``shifts`` row (``dx, dy`` pixels), the window :data:`INK_SPILL_MM` around it."""
+    m = round(k.INK_SPILL_MM * px_per_mm)
+    p = geometry.places
+    xs = (p[:, 0] - origin_mm[0]) * px_per_mm + shifts[:, 0]
+    ys = (p[:, 1] - origin_mm[1]) * px_per_mm + shifts[:, 1]
+    starts = np.stack([np.round(ys), np.round(xs)], 1).astype(np.int64) - m
+    clipped: Ints = np.clip(starts, 0, np.maximum(np.array(shape) - sizes, 0))
+    return clipped
 
 
 def _near(starts: Ints, sizes: Ints, box_starts: Ints, box_sizes: Ints) -> Ints:

@@ -32,7 +32,13 @@ OTHER_SHEET_ID = "R2-T07-D0C3EF"
 def far_photo(page: int, seed: int) -> np.ndarray:
     """Page ``page`` of the 3-player test sheet as the phone-distant capture takes it (BGR,
     through JPEG)."""
-    rgb = cv2.cvtColor(page_bgr(3, page), cv2.COLOR_BGR2RGB)
+    return far_photo_of(page_bgr(3, page), seed)
+
+
+def far_photo_of(image: np.ndarray, seed: int) -> np.ndarray:
+    """A page rendered at :data:`DPI` (BGR) as the phone-distant capture takes it (BGR,
+    through JPEG)."""
+    rgb = cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
     shot = capture("phone-distant", rgb, DPI, random.Random(seed))
     _, jpeg = cv2.imencode(".jpg", cv2.cvtColor(shot.image, cv2.COLOR_RGB2BGR),
                            [cv2.IMWRITE_JPEG_QUALITY, shot.jpeg_quality or 90])
