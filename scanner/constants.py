@@ -253,9 +253,10 @@ lies on their border lines: a writer's "1" drawn along the line between two boxe
 tr11: whists, pool and mountain entries of writers who spill over the lines), not print
 beside the boxes ..."""
 INK_BORDER_MIN_CONTRAST = 0.4
-"""... and is writing, not what is left of the line, when a speck of it is darker than this
-share of the paper: twice a border's remnant (:data:`INK_MIN_PEAK_CONTRAST`); chosen on the
-training part ..."""
+"""... and is writing when a speck of it is darker than this share of the paper: twice a
+border's remnant (:data:`INK_MIN_PEAK_CONTRAST`), above a shadow's edge or paper grain
+(training part: 0.3 reads the same; 0.25 finds ink past the columns' ends of far photos and
+misreads three of their fields silently) ..."""
 INK_BORDER_NEIGHBOUR_SHARE = 0.2
 """... and a box nearest at least this share of its pixels is one of the two boxes it lies
 between (a share of the two, at least, is near either; less is a box further off)."""

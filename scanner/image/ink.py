@@ -289,7 +289,7 @@ def _own_strokes(ink: Mask, strong: Mask, owners: Ints, bands: GreyImage | None,
     own = np.broadcast_to(boxes[:, None, None], labels.shape)[at]
     if lying is not None:
         give_lying(goes, labels[at].astype(np.int64), raw, own, at, cast(Ints, found),
-                   None if bands is None else bands[at], speck_px, lying)
+                   speck_px, lying)
     keep = np.zeros(ink.shape, bool)
     keep[at] = goes == own
     return keep
@@ -347,7 +347,8 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
     :func:`border_neighbours`) and the :class:`BoxInk` of each, in the raster ``content``
     (its top-left at ``origin_mm``), each box moved by its ``shifts`` row (``dx, dy``
     pixels, every box's); a neighbour holds only writing on its border lines, and only
-    where the lines leave no remnant beside their bands (a remnant is as dark as the line)."""
+    where the page's lines do not show (the drop-out print's red channel: no remnant of
+    them can pass for writing)."""
     s, (h, w) = px_per_mm, content.shape
     m = round(k.INK_SPILL_MM * s)
     p = geometry.places
@@ -362,7 +363,7 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
                                        max(1, round(k.LINE_BAND_MM * s)))
     # a faint stroke is told from a border's remnant only where no remnant is left
     floor = k.INK_MIN_PEAK_CONTRAST_CLEAN if inside else k.INK_MIN_PEAK_CONTRAST
-    extra = border_neighbours(geometry, live) if inside else live[:0]
+    extra = border_neighbours(geometry, live) if bands is None else live[:0]
     only_borders = np.r_[np.zeros(len(live), bool), np.ones(len(extra), bool)]
     live = np.r_[live, extra]
     owners = geometry.plan(f"owners {origin_mm} {content.shape}", s,
@@ -380,7 +381,7 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
         chosen = live[members]
         found = window_ink(clean, bands, owners, chosen, len(p), starts[chosen], (rows, cols),
                            interiors[chosen], s, not mark, floor,
-                           None if mark or not inside else borders,
+                           None if mark or bands is not None else borders,
                            only_borders[members])
         for j, one in zip(members, found, strict=True):
             out[j] = one

@@ -4,8 +4,10 @@ A writer whose digits spill over the boxes draws a "1" along the line between tw
 along an entry's outer border): the stroke has next to nothing inside any box's interior, so
 :mod:`scanner.image.ink` takes it for print beside the boxes, and the box it belongs to reads
 blank (training tr11: "16" read 6, "19" read 9, "11" read 1). Such a stroke (mostly within
-the boxes' rectangles, dark as a pen, whole in its window, not lines left by the division)
-goes whole to one box beside it: the one holding no other stroke, a digit a box.
+the boxes' rectangles, dark as a pen, whole in its window) goes whole to one box beside it:
+the one holding no other stroke, a digit a box. Only where the page's lines do not show (the
+drop-out print's red channel): where they show, a line not quite divided out leaves pieces as
+dark as a pen along the same lines (training tr7 and tr11: phantom 1s past a column's end).
 """
 
 from __future__ import annotations
@@ -82,31 +84,23 @@ def border_neighbours(geometry: BoxGeometry, live: Ints) -> Ints:
     return found
 
 
-def _kept_out(stats: Ints, comp: Ints, band: GreyImage | None, window: tuple[int, int]
-              ) -> Mask:
+def _cut(stats: Ints, window: tuple[int, int]) -> Mask:
     """Per stroke (``stats`` of the windows' labelling, windows of ``window`` rows and
-    columns stacked a blank row apart; ``comp`` and ``band`` per ink pixel): not writing on
-    a line when cut by its window's edge (a piece of a digit) or lines left, as good as all
-    of it (:data:`~scanner.constants.INK_LINE_REMNANT_SHARE`) in the lines' bands (a line
-    not divided out where a tile of the raster cuts it is as dark as the line, and as wide
-    at a crossing)."""
+    columns stacked a blank row apart): cut by its window's edge (a piece of a digit)."""
     hh, ww = window
     x, y, w, h = (stats[:, i] for i in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP,
                                          cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT))
-    out: Mask = (x == 0) | (x + w == ww) | (y % (hh + 1) == 0) | (y % (hh + 1) + h == hh)
-    if band is not None:
-        out |= (np.bincount(comp, weights=band, minlength=len(stats))
-                >= k.INK_LINE_REMNANT_SHARE * stats[:, cv2.CC_STAT_AREA])
-    return out
+    cut: Mask = (x == 0) | (x + w == ww) | (y % (hh + 1) == 0) | (y % (hh + 1) + h == hh)
+    return cut
 
 
 def give_lying(goes: Ints, comp: Ints, owners: Ints, own: Ints, at: Mask, stats: Ints,
-               band: GreyImage | None, speck_px: float, lying: Lying) -> None:
+               speck_px: float, lying: Lying) -> None:
     """Give writing on the boxes' border lines whole to a box beside it, in ``goes`` (the
     box of each ink pixel, ``at`` in the windows, -1 none; ``comp`` its stroke, ``stats``
     the strokes', ``owners`` as :func:`~scanner.image.ink.owner_map`'s, ``own`` its
-    window's box, ``band`` 1 in a line's band). Such a stroke goes nowhere yet, is not kept
-    out (:func:`_kept_out`), has a speck (``speck_px``) of ``dark`` ink (:class:`Lying`),
+    window's box). Such a stroke goes nowhere yet, is whole in its window (not
+    :func:`_cut`), has a speck (``speck_px``) of ``dark`` ink (:class:`Lying`),
     under :data:`~scanner.constants.INK_MIN_INSIDE_SHARE` of it inside a box and
     :data:`~scanner.constants.INK_BORDER_FRAMED_SHARE` of it framed. It goes to the box
     :func:`_empty_neighbour` names among the (one or two) boxes nearest
@@ -116,7 +110,7 @@ def give_lying(goes: Ints, comp: Ints, owners: Ints, own: Ints, at: Mask, stats:
     owner, inside = owners % boxes_count, owners < boxes_count
     framed, dark = lying.frames[at], lying.dark[at]
     _, hh, ww = lying.dark.shape
-    out = _kept_out(stats, comp, band, (hh, ww))
+    out = _cut(stats, (hh, ww))
     count = len(out)
     area = np.bincount(comp, minlength=count)
     nowhere = (np.bincount(comp, weights=goes < 0, minlength=count) == area) & ~out
