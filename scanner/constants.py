@@ -283,6 +283,20 @@ more."""
 INK_SPLIT_MIN_SHARE = 0.25
 """... a box keeps its part of a split stroke when it holds this share of it; a smaller part
 (a digit's tail over the border) goes with the rest."""
+INK_BORDER_FRAMED_SHARE = 0.6
+"""A stroke no box took, with under :data:`INK_MIN_INSIDE_SHARE` of it inside any box's
+interior but this share of it within the boxes' rectangles (grown by :data:`LINE_BAND_MM`),
+lies on their border lines: a writer's "1" drawn along the line between two boxes (training
+tr11: whists, pool and mountain entries of writers who spill over the lines), not print
+beside the boxes ..."""
+INK_BORDER_MIN_CONTRAST = 0.4
+"""... and is writing when a speck of it is darker than this share of the paper: twice a
+border's remnant (:data:`INK_MIN_PEAK_CONTRAST`), above a shadow's edge or paper grain
+(training part: 0.3 reads the same; 0.25 finds ink past the columns' ends of far photos and
+misreads three of their fields silently) ..."""
+INK_BORDER_NEIGHBOUR_SHARE = 0.2
+"""... and a box nearest at least this share of its pixels is one of the two boxes it lies
+between (a share of the two, at least, is near either; less is a box further off)."""
 
 # --- lens: a phone's barrel distortion (scanner.image.lens) -----------------------------------
 LENS_BARREL_RANGE = (-0.04, 0.12)

@@ -126,10 +126,10 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box],
     # black and white: the border map is every dark pixel, so a digit's stroke near the edge
     # would pull the box onto it and cut the digit; the homography places boxes (a flat scan,
     # fit error a few hundredths of a millimetre)
-    inked = np.flatnonzero(live)
     cells = list(plan.blank)
-    found = cut_ink(raster.content, (raster.x_mm, raster.y_mm), s, shapes, inked,
-                    np.stack([dx, dy], 1), settle_reach(s, source_px_per_mm or s))
+    inked, found = cut_ink(raster.content, (raster.x_mm, raster.y_mm), s, shapes,
+                           np.flatnonzero(live), np.stack([dx, dy], 1),
+                           settle_reach(s, source_px_per_mm or s))
     for i, ink, shift_x, shift_y in zip(inked.tolist(), found, (dx[inked] / s).tolist(),
                                         (dy[inked] / s).tolist(), strict=True):
         turns = plan.turns[i]

@@ -15,7 +15,9 @@ every side, in three steps:
 3. Each connected stroke goes to the box holding most of its pixels inside boxes; a stroke
    no box holds most of (two digits run together) is split along the boxes' borders, its
    pixels outside every box going to the nearest box. A stroke lying wholly on a border line
-   is what is left of the line, and a speck is noise: both are dropped.
+   is what is left of the line, and a speck is noise: both are dropped, unless it is dark
+   writing along the line (:mod:`scanner.image.lying`): then it goes whole to a box beside
+   it.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from scanner import constants as k
 from scanner.arrays import Doubles, Floats, GreyImage, Ints, Mask
 from scanner.image.drift import box_drift
 from scanner.image.lines import border_lines, clear_lines, windows
+from scanner.image.lying import Borders, Lying, border_neighbours, give_lying, page_borders
 from scanner.image.pixels import rank_values
 from scanner.image.raster import BoxGeometry
 
@@ -77,7 +80,8 @@ def owner_map(geometry: BoxGeometry, px_per_mm: float, x0: float, y0: float,
 
 def window_ink(clean: GreyImage, bands: GreyImage | None, owners: Ints, boxes: Ints,
                boxes_count: int, origins: Ints, size: tuple[int, int], interiors: Ints,
-               px_per_mm: float, crops: bool, floor: float = k.INK_MIN_PEAK_CONTRAST
+               px_per_mm: float, crops: bool, floor: float = k.INK_MIN_PEAK_CONTRAST,
+               borders: Borders | None = None, only_borders: Mask | None = None
                ) -> list[BoxInk]:
     """The :class:`BoxInk` of each of ``boxes`` (indices, as in :func:`owner_map`'s
     ``owners``, of ``boxes_count`` boxes), its window of ``size`` (rows, columns) at
@@ -85,7 +89,8 @@ def window_ink(clean: GreyImage, bands: GreyImage | None, owners: Ints, boxes: I
     from the window's edges, ``interiors`` (rows0, rows1, cols0, cols1 in the window) is the
     interior its fill and cover are measured over. Without ``crops`` each crop is the
     window as it is (a mark box's: only its measures are read). A window whose darkest ink
-    is lighter than ``floor`` of its paper holds none."""
+    is lighter than ``floor`` of its paper holds none; one marked in ``only_borders`` holds
+    only the writing on its border lines that ``borders`` gives it."""
     n = len(boxes)
     grey = windows(clean, origins, size)
     # every other row and column: levels enough; the darkest ink from the box's interior
@@ -101,14 +106,19 @@ def window_ink(clean: GreyImage, bands: GreyImage | None, owners: Ints, boxes: I
     level = np.maximum(k.INK_PEAK_SHARE * peak, k.INK_MIN_CONTRAST)
     level[(peak < floor)
           | (_local_peak(grey, interiors[0], px_per_mm) < k.INK_MIN_LOCAL_CONTRAST)] = 1.0
+    if only_borders is not None:
+        level[only_borders] = 1.0
     faint = np.maximum(k.INK_FAINT_PEAK_SHARE * peak, k.INK_MIN_CONTRAST)
     ink = grey < (paper * (1.0 - faint))[:, None, None]
     strong = grey < (paper * (1.0 - level))[:, None, None]
     in_band = None if bands is None else windows(bands, origins, size)
+    lying = None if borders is None else Lying(
+        borders, windows(borders.frames, origins, size),
+        grey < (paper * (1.0 - k.INK_BORDER_MIN_CONTRAST))[:, None, None])
     keep = _own_strokes(ink, strong, windows(owners, origins, size), in_band, boxes,
                         boxes_count,
                         k.INK_SPECK_MM2 * px_per_mm ** 2,
-                        2 * max(1, round(k.LINE_BAND_MM * px_per_mm)) + 1)
+                        2 * max(1, round(k.LINE_BAND_MM * px_per_mm)) + 1, lying)
     shown = _stretched(grey, keep, paper, peak) if crops else grey
     out = []
     for j, (a, b, c, d) in enumerate(interiors.tolist()):
@@ -151,11 +161,13 @@ def _stretched(grey: GreyImage, keep: Mask, paper: Floats, peak: Floats) -> Grey
 
 
 def _own_strokes(ink: Mask, strong: Mask, owners: Ints, bands: GreyImage | None,
-                 boxes: Ints, boxes_count: int, speck_px: float, line_px: int) -> Mask:
+                 boxes: Ints, boxes_count: int, speck_px: float, line_px: int,
+                 lying: Lying | None = None) -> Mask:
     """For each window (of ``ink``, ``strong``, ``owners``, ``bands`` stacks), the ink of the
     strokes its box owns (a stroke is ``ink`` joined, holding some ``strong`` ink): one
     labelling for the stack (windows kept apart by a blank row), each stroke's box by
-    :func:`_assign`."""
+    :func:`_assign`, then (given ``lying``) the writing on border lines by
+    :func:`~scanner.image.lying.give_lying`."""
     n, hh, ww = ink.shape
     tall = np.zeros((n, hh + 1, ww), np.uint8)
     tall[:, :hh] = ink
@@ -167,8 +179,12 @@ def _own_strokes(ink: Mask, strong: Mask, owners: Ints, bands: GreyImage | None,
     goes = _assign(labels[at].astype(np.int64), raw % boxes_count, raw < boxes_count,
                    strong[at], None if bands is None else bands[at], cast(Ints, found), count,
                    speck_px, line_px)
+    own = np.broadcast_to(boxes[:, None, None], labels.shape)[at]
+    if lying is not None:
+        give_lying(goes, labels[at].astype(np.int64), raw, own, at, cast(Ints, found),
+                   speck_px, lying)
     keep = np.zeros(ink.shape, bool)
-    keep[at] = goes == np.broadcast_to(boxes[:, None, None], labels.shape)[at]
+    keep[at] = goes == own
     return keep
 
 
@@ -218,12 +234,15 @@ def _assign(comp: Ints, owner: Ints, inside: Mask, strong: Mask, band: GreyImage
 
 
 def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float,
-            geometry: BoxGeometry, live: Ints, shifts: Doubles,
-            settle: int = 0) -> list[BoxInk]:
-    """The :class:`BoxInk` of each of the ``live`` boxes of ``geometry`` (indices) in the
-    raster ``content`` (its top-left at ``origin_mm``), each box moved by its ``shifts`` row
-    (``dx, dy`` pixels, every box's), each border settled within ``settle`` pixels of its
-    place (:func:`scanner.image.lines.clear_lines`)."""
+            geometry: BoxGeometry, live: Ints, shifts: Doubles, settle: int = 0
+            ) -> tuple[Ints, list[BoxInk]]:
+    """The boxes cut (the ``live`` boxes of ``geometry``, indices, then their
+    :func:`border_neighbours`) and the :class:`BoxInk` of each, in the raster ``content``
+    (its top-left at ``origin_mm``), each box moved by its ``shifts`` row (``dx, dy``
+    pixels, every box's), each border settled within ``settle`` pixels of its place
+    (:func:`scanner.image.lines.clear_lines`); a neighbour holds only writing on its border
+    lines, and only where the page's lines do not show (the drop-out print's red channel:
+    no remnant of them can pass for writing)."""
     s, (h, w) = px_per_mm, content.shape
     m = round(k.INK_SPILL_MM * s)
     p = geometry.places
@@ -241,8 +260,12 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
         starts = _window_starts(geometry, origin_mm, s, shifts, sizes, (h, w))
         horizontal, vertical = border_lines(geometry, *origin_mm, s, shifts, near)
         clean, bands, _ = clear_lines(content, horizontal, vertical, band, settle)
+    extra = border_neighbours(geometry, live) if bands is None else live[:0]
+    only_borders = np.r_[np.zeros(len(live), bool), np.ones(len(extra), bool)]
+    live = np.r_[live, extra]
     owners = geometry.plan(f"owners {origin_mm} {content.shape}", s,
                            lambda g, ppm: owner_map(g, ppm, *origin_mm, (h, w)))
+    borders = page_borders(geometry, s, *origin_mm, (h, w))
     inset = round(m + k.BOX_INSET_MM * s)
     interiors = np.stack([np.full(len(sizes), inset), sizes[:, 0] - inset,
                           np.full(len(sizes), inset), sizes[:, 1] - inset], 1)
@@ -254,10 +277,12 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
     for (rows, cols, mark), members in by_size.items():
         chosen = live[members]
         found = window_ink(clean, bands, owners, chosen, len(p), starts[chosen], (rows, cols),
-                           interiors[chosen], s, not mark, floor)
+                           interiors[chosen], s, not mark, floor,
+                           None if mark or bands is not None else borders,
+                           only_borders[members])
         for j, one in zip(members, found, strict=True):
             out[j] = one
-    return [o for o in out if o is not None]
+    return live, [o for o in out if o is not None]
 
 
 def _window_starts(geometry: BoxGeometry, origin_mm: tuple[float, float], px_per_mm: float,

@@ -6,11 +6,13 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
 from bench.reader_eval import open_plans
 from forms.layout import build_layout
+from forms.model import Box
 from samplegen.games import fitting_game
 from samplegen.glyphs import default_glyphs
 from samplegen.sheets import make_sample
@@ -21,8 +23,8 @@ from scanner.pipeline import scan_paths
 from scanner.read import EMPTY, read_page
 from scanner.results import SheetScan, entry_key
 from scoring import RuleSet
-from tests.scanner.overflow import PENCIL, RECOGNIZER, entry_boxes, grey_scan, place_glyph
-from tests.scanner.synth import glyphs, page_bgr
+from tests.scanner.overflow import PEN, PENCIL, RECOGNIZER, entry_boxes, grey_scan, place_glyph
+from tests.scanner.synth import PX_PER_MM, glyphs, page_bgr
 
 LAYOUT = build_layout(4)
 FAINT_PENCIL = 209
@@ -108,6 +110,34 @@ def test_faint_pencil_is_read_where_the_borders_drop_out_or_divide_out(reader: s
     want = [d for i in range(len(entries)) for d in (1 + i % 9, i % 10)]
     assert sum(a == b for a, b in zip(read, want, strict=True)) >= 18, (read, want)
     assert all(cells[e[0]].best == EMPTY for e in entries)
+
+
+def _one_on_the_line(image: np.ndarray, box: Box) -> None:  # type: ignore[type-arg]
+    """A pen "1" (0.3 mm wide) drawn straight down the printed left border of ``box``, over
+    its middle 70 %: nothing of it inside either box's interior."""
+    canvas = np.zeros(image.shape[:2], np.float32)
+    x = round((box.x_mm * PX_PER_MM - 0.5) * 16)
+    top, bottom = (round((box.y_mm + f * box.h_mm) * PX_PER_MM * 16) for f in (0.15, 0.85))
+    cv2.line(canvas, (x, top), (x, bottom), 1.0, round(0.3 * PX_PER_MM), cv2.LINE_AA, shift=4)
+    ink = canvas[..., None]
+    image[:] = np.minimum(image, image * (1 - ink) + PEN * ink).astype(np.uint8)
+
+
+def test_a_one_on_the_line_between_two_boxes_is_the_empty_boxs_digit() -> None:
+    """Issue 13, class 1: a writer who spills over the lines draws the "1" of "16" down the
+    line between the tens and the units box, the 6 in the units box (training tr11 sheet
+    002, seat A: whists 16 read 6, pool 19 read 9, mountain 11 read 1). The stroke has no
+    pixel inside either interior; it is the empty tens box's digit, not print beside the
+    boxes: the entry reads 16, its first box blank."""
+    img, g = page_bgr(4, 0), glyphs(16)
+    entries = entry_boxes(4, 0, 3)[:10]
+    for _, _tens, units in entries:
+        _one_on_the_line(img, units)
+        place_glyph(img, units, g[6].pop(), centre=(0.55, 0.5))
+    cells = _colour_read(img)
+    read = ["".join(str(cells[b].best) if cells[b].best != EMPTY else "_" for b in e)
+            for e in entries]
+    assert read.count("_16") >= 9, read
 
 
 def test_a_shadow_across_blank_boxes_is_no_ink() -> None:
