@@ -259,31 +259,39 @@ def entry_posteriors(entries: Sequence[Entry], expected: Sequence[SheetEntry],
     backward: dict[_State, float] = dict.fromkeys(forward[-1], 1.0)
     posteriors: list[EntryStep[Entry]] = []
     for index in range(len(entries) - 1, -1, -1):
-        ink, clear, edges = steps[index]
-        before = forward[index]
-        posterior: dict[int | None, float] = defaultdict(float)
-        before_only: dict[int | None, float] = defaultdict(float)
-        matched: dict[int | None, float] = defaultdict(float)
-        best: dict[int | None, tuple[float, _Arc]] = {}
-        earlier: dict[_State, float] = defaultdict(float)
-        for edge in edges:
-            source, value, target, weight, option, _ = edge
-            later = weight * backward.get(target, 0.0)
-            earlier[source] += later
-            mass = before[source] * later
-            posterior[value] += mass
-            before_only[value] += before[source] * weight
-            if option is not None:
-                matched[value] += mass
-            if value not in best or mass > best[value][0]:
-                best[value] = (mass, edge)
-        total = sum(posterior.values()) or 1.0
-        forward_total = sum(before_only.values()) or 1.0
-        top = max(earlier.values(), default=0.0) or 1.0
-        backward = {state: weight / top for state, weight in earlier.items()}
-        posteriors.append(EntryStep(
-            ink, clear, {v: p / total for v, p in posterior.items()},
-            {v: matched[v] / total for v in posterior},
-            {v: edge for v, (_, edge) in best.items()},
-            {v: p / forward_total for v, p in before_only.items()}))
+        step: EntryStep[Entry]
+        step, backward = _step_back(*steps[index], forward[index], backward)
+        posteriors.append(step)
     return posteriors[::-1]
+
+
+def _step_back(ink: dict[int | None, float], clear: bool, edges: list[_Arc],
+               before: dict[_State, float], backward: dict[_State, float]
+               ) -> tuple[EntryStep[Entry], dict[_State, float]]:
+    """One entry's :class:`EntryStep` from its ``edges``, the forward weights ``before`` it
+    and the ``backward`` weights after it; and the backward weights before it."""
+    posterior: dict[int | None, float] = defaultdict(float)
+    before_only: dict[int | None, float] = defaultdict(float)
+    matched: dict[int | None, float] = defaultdict(float)
+    best: dict[int | None, tuple[float, _Arc]] = {}
+    earlier: dict[_State, float] = defaultdict(float)
+    for edge in edges:
+        source, value, target, weight, option, _ = edge
+        later = weight * backward.get(target, 0.0)
+        earlier[source] += later
+        mass = before[source] * later
+        posterior[value] += mass
+        before_only[value] += before[source] * weight
+        if option is not None:
+            matched[value] += mass
+        if value not in best or mass > best[value][0]:
+            best[value] = (mass, edge)
+    total = sum(posterior.values()) or 1.0
+    forward_total = sum(before_only.values()) or 1.0
+    top = max(earlier.values(), default=0.0) or 1.0
+    step: EntryStep[Entry] = EntryStep(
+        ink, clear, {v: p / total for v, p in posterior.items()},
+        {v: matched[v] / total for v in posterior},
+        {v: edge for v, (_, edge) in best.items()},
+        {v: p / forward_total for v, p in before_only.items()})
+    return step, {state: weight / top for state, weight in earlier.items()}
