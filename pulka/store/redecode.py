@@ -6,7 +6,8 @@ audited and settled (:func:`pulka.store.refresh.refresh`), every entry cell that
 (``ink_json``) and that no person verified is decoded again against the deal log as it now
 stands (the rows' cells, a person's value winning), the verified entries pinned to their
 values. Such a cell gets the new value, status, confidence, candidates, expected value, deal
-and note; a verified cell, a row, and a cell imported without its ink are never changed.
+and note; a verified cell, a row, a cell imported without its ink and a total the scan found
+left out by its writer are never changed.
 """
 
 from __future__ import annotations
@@ -29,6 +30,10 @@ log = logging.getLogger(__name__)
 
 SAME_PROBABILITY = 1e-5
 """Probabilities this close are the same decoding (a cell is then left as it is)."""
+LEFT_OUT = "unwritten"
+"""The note code of a total the scan found left out by its writer
+(:mod:`scanner.decode.unwritten`): it stays empty, as a verified blank, when the sheet is
+decoded again (its blank boxes and the deal row it was judged on do not change)."""
 
 
 def redecode_sheet(conn: sqlite3.Connection, sheet_pk: int) -> int:
@@ -85,8 +90,9 @@ def _entries_by_column(cells: list[CellRow]
         if isinstance(where, int):
             continue
         seat, kind, on, n = where
-        evidence = EntryEvidence(ink_mapping(cell.ink) if cell.ink else None, cell.value,
-                                 cell.verified)
+        left_out = getattr(cell.note, "code", None) == LEFT_OUT
+        evidence = EntryEvidence(ink_mapping(cell.ink) if cell.ink and not left_out else None,
+                                 cell.value, cell.verified)
         by_column.setdefault(Column(seat, cast(ColumnKind, kind), on), {})[n] = (cell, evidence)
     return by_column
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from pulka.store.schema import MIGRATIONS, SCHEMA_VERSION, schema_version
 from scanner.decode.columns import column_ceiling, decode_column
 from scanner.decode.redecode import expected_for
 from scanner.results import FieldReading, SheetScan, entry_key, row_key
+from scanner.words import said
 from scoring import RuleSet, expected_sheet, parse_record
 from scoring.columns import Column
 from scoring.random_games import random_record, written_columns
@@ -199,3 +201,33 @@ def test_cells_without_ink_stay_as_they_are(tmp_path: Path, case: Any) -> None:
         after = cells(store)
         assert {key: c for key, c in after.items() if key != row_key(k)} == \
             {key: c for key, c in before.items() if key != row_key(k)}
+
+
+def test_a_total_the_scan_found_left_out_stays_empty_after_a_ruling(tmp_path: Path,
+                                                                     case: Any) -> None:
+    """A column's last total read as left out by its writer (empty, note ``unwritten``,
+    scanner.decode.unwritten) is not asked again when a person's ruling on a deal row has
+    the sheet decoded again: its blank boxes and the row it was judged on have not changed."""
+    doc, k, wrong, column, n, scan = case
+    other = next(c for c in expected_sheet(parse_record(doc)).totals
+                 if c != Column(*column) and len(written_of(doc, c)) >= 2)
+    values = written_of(doc, other)
+    key = entry_key(other.seat, other.kind, other.on, len(values) - 1)
+    left_out = FieldReading(key, 0, (0.0, 0.0, 8.0, 5.0), "empty", None, 1.0, ((None, 1.0),),
+                            values[-1], None, said("unwritten", value=values[-1]), None,
+                            ((None, 1.0),))
+    fields = tuple(left_out if f.key == key else f for f in scan.fields)
+    with Store(tmp_path / "t.sqlite") as store:
+        store.import_scan(replace(scan, fields=fields))
+        assert cells(store)[key][1] == "empty"
+        review_store.decide(store, scan.sheet_id, row_key(k), doc["deals"][k], "anna")
+        after = cells(store)[key]
+        assert (after[0], after[1]) == (None, "empty")
+        assert "left it out" in after[6]
+
+
+def written_of(doc: dict[str, Any], column: Column) -> list[int]:
+    """The values the game's ``written`` holds in ``column``."""
+    written = doc["written"][column.seat]
+    values: list[int] = written["whists"][column.on] if column.on else written[column.kind]
+    return values
