@@ -161,7 +161,7 @@ def decode_column(entries: Sequence[ColumnEntry], expected: Sequence[SheetEntry]
     Values above ``ceiling`` (:func:`column_ceiling`) get no weight; an entry whose ink
     insists on one is *doubtful* (:func:`_above_ceiling`).
     """
-    written = max((i for i, e in enumerate(entries) if not _blank(e)), default=-1) + 1
+    written = max((i for i, e in enumerate(entries) if not is_blank(e)), default=-1) + 1
     column = list(entries[:written])
     decisions = _decisions(column, expected, ceiling)
     for _ in range(EMPTY_PASSES):
@@ -175,6 +175,7 @@ def decode_column(entries: Sequence[ColumnEntry], expected: Sequence[SheetEntry]
                      for was, now in zip(decisions, again, strict=True)]
         column = pinned
     return _between_entries(decisions) + _column_end(entries[written:], expected, written)
+
 
 
 def _between_entries(decisions: list[EntryDecision]) -> list[EntryDecision]:
@@ -306,7 +307,7 @@ def _shown(ranked: list[tuple[int | None, float]]) -> tuple[tuple[int | None, fl
     return tuple(ranked[:1] + [c for c in ranked[1:CANDIDATES_SHOWN] if c[1] >= CANDIDATE_MIN])
 
 
-def _blank(entry: ColumnEntry) -> bool:
+def is_blank(entry: ColumnEntry) -> bool:
     """An entry whose cells hold nothing, beyond doubt (or one a person verified empty)."""
     if isinstance(entry, EntryPinned):
         return entry.value is None

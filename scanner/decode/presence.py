@@ -22,7 +22,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Protocol
 
-from scanner.decode.columns import EntryCells, EntryDecision, EntryInk, EntryPinned
+from scanner.decode.columns import (
+    EntryCells,
+    EntryDecision,
+    EntryInk,
+    EntryPinned,
+    decode_column,
+)
 from scanner.decode.deals import RowEvidence
 from scanner.decode.numbers import EMPTY
 from scanner.words import said
@@ -40,16 +46,16 @@ taken as lost deals: every deal but a rare one writes to two columns or more (a 
 whist, a mountain and a consolation), while a writer's correction adds an entry to one."""
 
 
-
-
-class _Row(Protocol):
-    """A row's decision as :func:`row_notes` needs it."""
+class DecidedRow(Protocol):
+    """A row's decision as :func:`row_notes` (and :mod:`scanner.decode.unwritten`) need it."""
 
     @property
-    def status(self) -> str: ...
+    def status(self) -> str:
+        """``read``, ``doubtful`` or ``empty``."""
 
     @property
-    def deal(self) -> object: ...
+    def deal(self) -> object:
+        """The deal the row holds, ``None`` for none."""
 
 
 def entry_holds_ink(entry: EntryCells | EntryInk | EntryPinned) -> bool:
@@ -74,6 +80,14 @@ def written_totals(expected: Sequence[SheetEntry]) -> list[SheetEntry | None]:
     not written)."""
     return [entry if entry.total.denominator == 1 else None
             for entry in expected if entry.deal is not None]
+
+
+def present_column(entries: Sequence[EntryCells | EntryInk | EntryPinned],
+                   expected: Sequence[SheetEntry], ceiling: int | None = None
+                   ) -> list[EntryDecision]:
+    """A column decoded (:func:`~scanner.decode.columns.decode_column`) with no entry lost
+    (:func:`entries_present`)."""
+    return entries_present(entries, decode_column(entries, expected, ceiling), expected)
 
 
 def entries_present(entries: Sequence[EntryCells | EntryInk | EntryPinned],
@@ -131,7 +145,7 @@ def rows_asked(columns: Mapping[Column, Sequence[EntryCells]], sheet: ExpectedSh
     return required, printed if required and faint else 0
 
 
-def row_notes(evidence: Sequence[RowEvidence], decisions: Sequence[_Row],
+def row_notes(evidence: Sequence[RowEvidence], decisions: Sequence[DecidedRow],
               required: int, lost: bool = False, asked: int = 0) -> list[str]:
     """For each row that must not stand as decided, the note that makes it *doubtful*
     (``""`` for every other row): a row decided empty that holds ink or before a row that

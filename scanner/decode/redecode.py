@@ -30,9 +30,8 @@ from scanner.decode.columns import (
     EntryInk,
     EntryPinned,
     column_ceiling,
-    decode_column,
 )
-from scanner.decode.presence import entries_present
+from scanner.decode.presence import present_column
 from scoring.columns import Column
 from scoring.errors import ScoringError
 from scoring.record import FORMAT, parse_record
@@ -92,9 +91,6 @@ def redecode_columns(record_deals: Sequence[Mapping[str, Any]], rules: RuleSet,
     sheet = expected_for(record_deals, rules, seats)
     if sheet is None:
         return {}
-    out = {}
-    for column, column_entries in entries.items():
-        cells = [e.column_entry() for e in column_entries]
-        out[column] = entries_present(cells, decode_column(
-            cells, sheet.column(column), column_ceiling(column, rules)), sheet.column(column))
-    return out
+    return {column: present_column([e.column_entry() for e in column_entries],
+                                   sheet.column(column), column_ceiling(column, rules))
+            for column, column_entries in entries.items()}

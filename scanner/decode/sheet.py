@@ -27,13 +27,12 @@ from scanner.decode.columns import (
     EntryCells,
     EntryDecision,
     column_ceiling,
-    decode_column,
 )
 from scanner.decode.deal_logs import DealLogs
 from scanner.decode.deals import RowCandidate, RowEvidence, decode_row, other_splits
 from scanner.decode.faint import all_lost, faint_entries, lost_ink_problem, lost_rows_problem
 from scanner.decode.legality import verdicts
-from scanner.decode.presence import entries_present, missing_rows_problem, row_notes, rows_asked
+from scanner.decode.presence import missing_rows_problem, present_column, row_notes, rows_asked
 from scanner.decode.unwritten import unwritten_totals
 from scanner.words import and_list, said
 from scoring.columns import Column, sheet_columns
@@ -174,11 +173,9 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
                       _unchecked_digits(logs, candidates[i], picks, i), ranking.gaps[i])
         for i in range(len(candidates))])
     sheet = logs.sheet(picks, len(picks))
-    entries = {}
-    for column, cells in evidence.columns.items():
-        expected = sheet.column(column) if sheet else ()
-        entries[column] = tuple(entries_present(cells, decode_column(
-            cells, expected, column_ceiling(column, evidence.rules)), expected))
+    entries = {column: tuple(present_column(cells, sheet.column(column) if sheet else (),
+                                            column_ceiling(column, evidence.rules)))
+               for column, cells in evidence.columns.items()}
     lost = evidence.faint_rows or all_lost(evidence.faint, evidence.seats)
     required, asked = rows_asked(evidence.columns, sheet, lost, evidence.faint,
                                  len(evidence.rows))

@@ -15,10 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Protocol
 
-from scanner.decode.columns import BLANK_CELL, EntryCells, EntryDecision
-from scanner.decode.numbers import EMPTY
+from scanner.decode.columns import EntryCells, EntryDecision, is_blank
+from scanner.decode.presence import DecidedRow
 from scanner.words import said, value_said
 from scoring.columns import Column
 
@@ -26,15 +25,7 @@ ASKED_CODE = "expected_unread"
 """The note of a blank entry where the deal log writes a total (what this module may settle)."""
 
 
-class _Row(Protocol):
-    @property
-    def status(self) -> str: ...
-
-    @property
-    def deal(self) -> object: ...
-
-
-def sure_deals(rows: Sequence[_Row]) -> frozenset[int]:
+def sure_deals(rows: Sequence[DecidedRow]) -> frozenset[int]:
     """The numbers (1-based, as :class:`scoring.sheet.SheetEntry` counts them) of the deals
     whose rows were read sure."""
     played = (row for row in rows if row.deal is not None)
@@ -43,7 +34,7 @@ def sure_deals(rows: Sequence[_Row]) -> frozenset[int]:
 
 
 def unwritten_totals(entries: Mapping[Column, Sequence[EntryDecision]],
-                     cells: Mapping[Column, Sequence[EntryCells]], rows: Sequence[_Row],
+                     cells: Mapping[Column, Sequence[EntryCells]], rows: Sequence[DecidedRow],
                      faint: Sequence[str]) -> dict[Column, tuple[EntryDecision, ...]]:
     """``entries`` with each blank entry the module doc allows taken as left out by its
     writer."""
@@ -75,10 +66,4 @@ def _left_out(decision: EntryDecision, entry: EntryCells | None, sure: frozenset
     return (decision.value is None and decision.expected is not None
             and getattr(decision.note, "code", None) == ASKED_CODE
             and decision.deal in sure
-            and entry is not None and _inkless(entry))
-
-
-def _inkless(entry: EntryCells) -> bool:
-    """Whether every cell of ``entry`` (its sign cell too) is blank beyond doubt."""
-    return all(cell[EMPTY] >= BLANK_CELL for cell in entry.cells) and \
-        (entry.minus is None or entry.minus <= 1 - BLANK_CELL)
+            and entry is not None and is_blank(entry))
