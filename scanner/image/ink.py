@@ -59,22 +59,17 @@ def owner_map(geometry: BoxGeometry, px_per_mm: float, x0: float, y0: float,
     whose interior (:data:`BOX_INSET_MM` inside its border) it lies in, or the index of the
     nearest interior plus the number of boxes (int32): a stroke on a border or in the gap
     beside a box is not in it."""
-    p = geometry.places
     labels = np.zeros(shape, np.int32)
-    inset = k.BOX_INSET_MM
-    c0s = np.round((p[:, 0] + inset - x0) * px_per_mm).astype(np.int64).tolist()
-    r0s = np.round((p[:, 1] + inset - y0) * px_per_mm).astype(np.int64).tolist()
-    c1s = np.round((p[:, 0] + p[:, 2] - inset - x0) * px_per_mm).astype(np.int64).tolist()
-    r1s = np.round((p[:, 1] + p[:, 3] - inset - y0) * px_per_mm).astype(np.int64).tolist()
-    for i, (c0, r0, c1, r1) in enumerate(zip(c0s, r0s, c1s, r1s, strict=True)):
-        labels[max(r0, 0):max(r1, 0), max(c0, 0):max(c1, 0)] = i + 1
+    for i, (r0, r1, c0, c1) in enumerate(geometry.pixel_rects(px_per_mm, x0, y0,
+                                                              -k.BOX_INSET_MM)):
+        labels[r0:r1, c0:c1] = i + 1
     outside = (labels == 0).astype(np.uint8)
     _, nearest = cv2.distanceTransformWithLabels(outside, cv2.DIST_L2, 3,
                                                  labelType=cv2.DIST_LABEL_PIXEL)
     lut = np.zeros(int(nearest.max()) + 1, np.int32)
     lut[nearest[outside == 0]] = labels[outside == 0]
     owners = cast(Ints, lut[nearest] - 1)
-    owners[outside > 0] += len(p)
+    owners[outside > 0] += len(geometry.boxes)
     return owners
 
 

@@ -59,14 +59,9 @@ def page_borders(geometry: BoxGeometry, px_per_mm: float, x0: float, y0: float,
 def _frame_map(geometry: BoxGeometry, px_per_mm: float, x0: float, y0: float,
                shape: tuple[int, int]) -> GreyImage:
     """:attr:`Borders.frames` of a raster (origin ``x0, y0`` mm, ``shape``)."""
-    p, band = geometry.places, k.LINE_BAND_MM
     frames = np.zeros(shape, np.uint8)
-    c0s = np.round((p[:, 0] - band - x0) * px_per_mm).astype(np.int64).tolist()
-    r0s = np.round((p[:, 1] - band - y0) * px_per_mm).astype(np.int64).tolist()
-    c1s = np.round((p[:, 0] + p[:, 2] + band - x0) * px_per_mm).astype(np.int64).tolist()
-    r1s = np.round((p[:, 1] + p[:, 3] + band - y0) * px_per_mm).astype(np.int64).tolist()
-    for c0, r0, c1, r1 in zip(c0s, r0s, c1s, r1s, strict=True):
-        frames[max(r0, 0):max(r1, 0), max(c0, 0):max(c1, 0)] = 1
+    for r0, r1, c0, c1 in geometry.pixel_rects(px_per_mm, x0, y0, k.LINE_BAND_MM):
+        frames[r0:r1, c0:c1] = 1
     return frames
 
 

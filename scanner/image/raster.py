@@ -234,6 +234,19 @@ class BoxGeometry:
         self.places.flags.writeable = False
         self._plans: dict[tuple[str, float], object] = {}
 
+    def pixel_rects(self, px_per_mm: float, x0: float, y0: float, grow_mm: float
+                    ) -> list[tuple[int, int, int, int]]:
+        """Each box's rectangle grown by ``grow_mm`` on every side (shrunk where it is
+        negative) in the pixels of a raster whose origin is ``x0, y0`` mm: rows ``r0:r1``,
+        columns ``c0:c1``, rounded, none below 0."""
+        p = self.places
+        c0s = np.round((p[:, 0] - grow_mm - x0) * px_per_mm).astype(np.int64).tolist()
+        r0s = np.round((p[:, 1] - grow_mm - y0) * px_per_mm).astype(np.int64).tolist()
+        c1s = np.round((p[:, 0] + p[:, 2] + grow_mm - x0) * px_per_mm).astype(np.int64).tolist()
+        r1s = np.round((p[:, 1] + p[:, 3] + grow_mm - y0) * px_per_mm).astype(np.int64).tolist()
+        return [(max(r0, 0), max(r1, 0), max(c0, 0), max(c1, 0))
+                for r0, r1, c0, c1 in zip(r0s, r1s, c0s, c1s, strict=True)]
+
     def plan(self, name: str, px_per_mm: float, make: Callable[[BoxGeometry, float], T]) -> T:
         """The plan ``name`` of these boxes at ``px_per_mm``, made by ``make`` the first time."""
         key = (name, px_per_mm)
