@@ -143,11 +143,11 @@ class RegisteredPage:
         lens in one map.
         """
         src = self.image if image is None else image
-        s = 1.0 / px_per_mm
-        to_mm = np.array([[s, 0, x_mm + s / 2], [0, s, y_mm + s / 2], [0, 0, 1]])
-        size = (max(1, round(w_mm * px_per_mm)), max(1, round(h_mm * px_per_mm)))
         if self.lens is not None:
             return self._through_lens([(x_mm, y_mm, w_mm, h_mm)], px_per_mm, src)[0]
+        s = 1.0 / px_per_mm
+        to_mm = np.array([[s, 0, x_mm + s / 2], [0, s, y_mm + s / 2], [0, 0, 1]])
+        size = _pixels(w_mm, h_mm, px_per_mm)
         flags = self.interpolation(px_per_mm) | cv2.WARP_INVERSE_MAP
         if self.affine is not None:
             return cast(Image, cv2.warpAffine(src, (self.affine @ to_mm)[:2], size, flags=flags,
@@ -169,8 +169,7 @@ class RegisteredPage:
         if self.affine is not None or not rects:
             return [self.warp(*rect, px_per_mm) for rect in rects]
         s = 1.0 / px_per_mm
-        sizes = [(max(1, round(w * px_per_mm)), max(1, round(h * px_per_mm)))
-                 for _, _, w, h in rects]
+        sizes = [_pixels(w, h, px_per_mm) for _, _, w, h in rects]
         to_mm = np.zeros((len(rects), 3, 3))
         to_mm[:, 0, 0] = to_mm[:, 1, 1] = s
         to_mm[:, :2, 2] = np.array([(x + s / 2, y + s / 2) for x, y, _, _ in rects])
@@ -215,7 +214,7 @@ class RegisteredPage:
         s = 1.0 / px_per_mm
         sizes, shapes, nodes = [], [], []
         for x, y, w, h in rects:
-            size = (max(1, round(w * px_per_mm)), max(1, round(h * px_per_mm)))
+            size = _pixels(w, h, px_per_mm)
             gx, gy = grid_nodes(*size)
             sizes.append(size)
             shapes.append((len(gy), len(gx), 2))
@@ -241,6 +240,12 @@ class RegisteredPage:
         frame = pts if self.lens is None else self.lens.straight(pts)
         return cast(Doubles, cv2.perspectiveTransform(
             frame.reshape(-1, 1, 2), np.linalg.inv(self.homography)).reshape(-1, 2))
+
+
+def _pixels(w_mm: float, h_mm: float, px_per_mm: float) -> tuple[int, int]:
+    """The size (width, height) in pixels of a warp of ``w_mm`` x ``h_mm`` at
+    ``px_per_mm``, at least one pixel each way."""
+    return max(1, round(w_mm * px_per_mm)), max(1, round(h_mm * px_per_mm))
 
 
 def flat_affine(h: Doubles, w_mm: float, h_mm: float,
