@@ -18,18 +18,18 @@ from __future__ import annotations
 import argparse
 import functools
 import json
-import re
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from bench.reader_eval import truth_fields
+from bench.reader_eval import note_cause, truth_fields
+from pulka.store.rebuild import parse_key
 from scanner.decode.column_paths import entry_posteriors
 from scanner.decode.columns import ColumnEntry, EntryInk, EntryPinned, _entry_ink, column_ceiling
 from scanner.decode.redecode import expected_for, ink_mapping
-from scoring.columns import Column
+from scoring.columns import Column, ColumnKind
 from scoring.rules import RuleSet
 
 BINS = (0.0, 0.5, 0.9, 0.99, 0.995, 0.998, 0.999, 0.9995, 0.9999, 1.01)
@@ -68,10 +68,8 @@ class Judged:
 
     @property
     def cause(self) -> str:
-        """The field's note, numbers and seats left out (as ``reader_eval --list`` counts)."""
-        note = re.sub(r"\d+(\.\d+)?", "N", self.note or "(no note)")
-        seatless = re.sub(r"\b[A-D]\b", "S", note)
-        return f"{self.field['key'].split(':')[0]}: {seatless}"
+        """The field's note as ``reader_eval --list`` counts it (:func:`note_cause`)."""
+        return note_cause(self.field["key"].split(":")[0], self.note)
 
 
 def later_odds(scan: dict[str, Any]) -> dict[str, float]:
@@ -84,10 +82,10 @@ def later_odds(scan: dict[str, Any]) -> dict[str, float]:
         return {}  # an illegal deal log: nothing to expect
     columns: dict[Column, list[dict[str, Any]]] = defaultdict(list)
     for field in scan["fields"]:
-        parts = field["key"].split(":")
-        if parts[0] == "entry":
-            columns[Column(parts[1], parts[2], parts[3] if len(parts) == 5 else None)
-                      ].append(field)
+        where = parse_key(field["key"])
+        if not isinstance(where, int):
+            seat, kind, on, _ = where
+            columns[Column(seat, cast(ColumnKind, kind), on)].append(field)
     odds: dict[str, float] = {}
     for column, fields in columns.items():
         written = [f for f in fields if f["ink"]]

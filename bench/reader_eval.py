@@ -156,12 +156,16 @@ def _short(value: Any) -> str:
 
 
 def doubt_cause(reading: FieldReading) -> str:
-    """The rule or threshold that made a right field doubtful: its note, numbers and seats
-    left out so that like causes count together."""
-    note = re.sub(r"\d+(\.\d+)?", "N", reading.note or "(no note: confidence below the "
-                  "threshold)")
-    seatless = re.sub(r"\b[A-D]\b", "S", note)
-    return f"{reading.kind}: {seatless}"
+    """The rule or threshold that made a right field doubtful (:func:`note_cause`)."""
+    return note_cause(reading.kind, reading.note)
+
+
+def note_cause(kind: str, note: str | None) -> str:
+    """A field's note as a cause: numbers and seats left out so that like causes count
+    together, ``kind`` (``entry`` or ``row``) before it."""
+    text = re.sub(r"\d+(\.\d+)?", "N", note or "(no note: confidence below the threshold)")
+    seatless = re.sub(r"\b[A-D]\b", "S", text)
+    return f"{kind}: {seatless}"
 
 
 def open_plans(part: Part, sheets: int, capture: str | None) -> list[SheetPlan]:
