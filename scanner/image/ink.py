@@ -255,12 +255,14 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
         starts = _window_starts(geometry, origin_mm, s, shifts, sizes, (h, w))
         horizontal, vertical = border_lines(geometry, *origin_mm, s, shifts, near)
         clean, bands, _ = clear_lines(content, horizontal, vertical, band, settle)
-    extra = border_neighbours(geometry, live) if bands is None else live[:0]
+    # writing on the border lines, where no remnant of them can pass for it (module doc)
+    borders = page_borders(geometry, s, *origin_mm, (h, w)) if bands is None else None
+    extra = live[:0] if borders is None else border_neighbours(geometry, live,
+                                                               borders.writable)
     only_borders = np.r_[np.zeros(len(live), bool), np.ones(len(extra), bool)]
     live = np.r_[live, extra]
     owners = geometry.plan(f"owners {origin_mm} {content.shape}", s,
                            lambda g, ppm: owner_map(g, ppm, *origin_mm, (h, w)))
-    borders = page_borders(geometry, s, *origin_mm, (h, w))
     inset = round(m + k.BOX_INSET_MM * s)
     interiors = np.stack([np.full(len(sizes), inset), sizes[:, 0] - inset,
                           np.full(len(sizes), inset), sizes[:, 1] - inset], 1)
@@ -273,7 +275,7 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
         chosen = live[members]
         found = window_ink(clean, bands, owners, chosen, len(p), starts[chosen], (rows, cols),
                            interiors[chosen], s, not mark, floor,
-                           None if mark or bands is not None else borders,
+                           None if mark else borders,
                            only_borders[members])
         for j, one in zip(members, found, strict=True):
             out[j] = one

@@ -65,12 +65,12 @@ def _frame_map(geometry: BoxGeometry, px_per_mm: float, x0: float, y0: float,
     return frames
 
 
-def border_neighbours(geometry: BoxGeometry, live: Ints) -> Ints:
-    """The digit boxes not among ``live`` (indices) that share a border line with one of
-    them: a stroke on that line may be their digit, though the coarse look found their
-    interior blank."""
+def border_neighbours(geometry: BoxGeometry, live: Ints, writable: Mask) -> Ints:
+    """The digit boxes (``writable``, :attr:`Borders.writable`) not among ``live``
+    (indices) that share a border line with one of them: a stroke on that line may be their
+    digit, though the coarse look found their interior blank."""
     p, band = geometry.places, k.LINE_BAND_MM
-    digit = np.array([b.kind == "digit" for b in geometry.boxes], bool)
+    digit = writable.copy()
     lo, hi = p[:, :2], p[:, :2] + p[:, 2:]
     touch = ((lo[None, :, :] <= hi[live, None, :] + band)
              & (lo[live, None, :] <= hi[None, :, :] + band)).all(axis=2).any(axis=0)
