@@ -88,6 +88,7 @@ WORDS: dict[str, str] = {
                         "written); the rules make it {value}"),
     "ink_expected": N_("the ink says {ink}; the rules expected {expected}"),
     "ink_unsure": N_("ink unsure; the rules expect {value}"),
+    "entry_unsure": N_("read {value} at only {share}, or {other}: check it"),
     "row_overturned": N_("the ink reads this row otherwise; the running totals make it this"),
     "row_overturned_on": N_("the ink reads this row otherwise ({fields}); the running totals "
                             "make it this"),
@@ -100,6 +101,10 @@ WORDS: dict[str, str] = {
     "talon_quick": N_("the talon's quick tricks ({this}, or {that})"),
     "talon_overruled": N_("the ink reads the talon's quick tricks as another digit; the running "
                           "totals make them {n}"),
+    "row_unsure": N_("the ink and the running totals read this row so at only {share}: check "
+                     "it"),
+    "row_unsure_on": N_("the ink and the running totals read this row so at only {share} "
+                        "({fields}): check it"),
     "not_legal": N_("the ink does not read as a legal deal; this is the nearest one"),
     # refusals: the problem
     "too_coarse": N_("page {page} of the sheet is only {dpi} dpi, too coarse to read (its "

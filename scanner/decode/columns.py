@@ -301,6 +301,15 @@ def _above_ceiling(entry: ColumnEntry, decision: EntryDecision, ceiling: int) ->
     return replace(decision, **changes)
 
 
+def _unsure(ranked: list[tuple[int | None, float]]) -> str:
+    """The note of an entry read below :data:`READ_POSTERIOR` that no rule explains: how
+    sure the reading is, and the next likeliest value a person should weigh."""
+    (value, share), *others = ranked
+    other = others[0][0] if others else None
+    return said("entry_unsure", value=value_said(value), share=f"{share:.4f}",
+                other=value_said(other))
+
+
 def _shown(ranked: list[tuple[int | None, float]]) -> tuple[tuple[int | None, float], ...]:
     """The candidates a person is shown: the likeliest few, none below
     :data:`CANDIDATE_MIN` but the first."""
@@ -363,6 +372,8 @@ def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequen
     if best is None:
         if step.matched[None] < confidence / 2:
             note = said("empty_expected", expected=value_said(expected_value))
+        elif not read:
+            note = _unsure(ranked)
         return EntryDecision("empty" if read else "doubtful", None, confidence,
                              _shown(ranked), expected_value, None, note, ink)
     if step.matched[best] < confidence / 2:  # a value the rules do not expect here
@@ -377,6 +388,8 @@ def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequen
         note = said("ink_unspelled", value=best)
     elif step.ink[best] / ink_total < 0.5:
         note = said("ink_unsure", value=best)
+    elif not read:
+        note = _unsure(ranked)
     return EntryDecision("read" if read else "doubtful", best, confidence, _shown(ranked),
                          expected_value, deal, note, ink)
 

@@ -310,8 +310,22 @@ def _row_decision(row: int, options: list[RowCandidate], posterior: list[float],
     disagreement = _disagreement(options, chosen, totals_gap)
     if disagreement:
         status, note = "doubtful", disagreement
+    if status == "doubtful" and not note:
+        note = _unsure(best, confidence, [option for option, _ in ranked])
     return RowDecision(row, status, best.deal, confidence,
                        tuple((option.deal, p) for option, p in ranked[:4]), note)
+
+
+def _unsure(best: RowCandidate, confidence: float, ranked: list[RowCandidate]) -> str:
+    """The note of a row read below :data:`ROW_READ` that no rule explains: how sure the
+    reading is and, where the next likeliest reading differs from it only in digits, which."""
+    share = f"{confidence:.4f}"
+    other = next((option.deal for option in ranked if option.deal != best.deal), None)
+    if best.deal and other and _shape_of(best.deal) == _shape_of(other):
+        fields = _digit_fields(best.deal, other)
+        if fields:
+            return said("row_unsure_on", share=share, fields=fields)
+    return said("row_unsure", share=share)
 
 
 def _disagreement(options: list[RowCandidate], chosen: int, totals_gap: float) -> str:

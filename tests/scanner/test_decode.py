@@ -385,3 +385,20 @@ def test_two_whisters_tricks_swapped_by_the_ink_are_never_read_silently(
     decoded = decode_sheet(replace(evidence, rows=tuple(rows)))
     assert decoded.rows[k].status == "doubtful"
     assert decoded.rows[k].deal == deal
+
+
+def test_a_row_read_below_the_threshold_says_how_sure_and_what_else() -> None:
+    """A row doubtful for its confidence alone says how sure it is and, where the next
+    reading differs only in digits, which (one in five doubtful fields of the TRAINING part
+    said nothing before)."""
+    deal = {"dealer": "A", "type": "contract", "declarer": "B", "contract": "6S",
+            "defence": {"C": "whist"}, "tricks": {"B": 6, "C": 4}}
+    options = [RowCandidate(deal, -0.1, 0.9),
+               RowCandidate({**deal, "tricks": {"B": 7, "C": 3}}, -2.0, 0.1)]
+    row = _row_decision(5, options, [0.99, 0.01], 0)
+    assert row.status == "doubtful"
+    assert getattr(row.note, "code", None) == "row_unsure_on"
+    assert "0.9900" in str(row.note) and "B's and C's tricks (6 and 4, or 7 and 3)" in str(row.note)
+    other_shape = [options[0], RowCandidate({**deal, "contract": "7S"}, -2.0, 0.1)]
+    row = _row_decision(5, other_shape, [0.99, 0.01], 0)
+    assert getattr(row.note, "code", None) == "row_unsure"

@@ -267,3 +267,14 @@ def _smudged(digit: str) -> list[float]:
     cell = [0.65 / 9] * 11
     cell[int(digit)], cell[10] = 0.05, 0.3
     return cell
+
+
+@pytest.mark.parametrize("sure", [0.55, 0.7, 0.85])
+def test_every_doubtful_entry_says_why(sure: float) -> None:
+    """A person is told why each doubtful entry is so: an entry whose reading falls below the
+    read threshold with no rule to blame says how sure it is and the next likeliest value."""
+    _, values = long_column()
+    decisions = decode_column([entry_cells(v, 3, sure=sure) for v in values], [])
+    doubtful = [d for d in decisions if d.status == "doubtful"]
+    assert doubtful
+    assert all(str(d.note) for d in doubtful), [(d.value, d.confidence) for d in doubtful]
