@@ -80,6 +80,8 @@ WORDS: dict[str, str] = {
                            "({confusion}): a misread repeated, or a slip the writer carried on "
                            "from"),
     "read_as": N_("{ink} read as {value}"),
+    "expected_above_pool": N_("the totals written before it lead to {expected}, above the "
+                              "pool of {pool}; read {value}: check it"),
     "above_pool": N_("the ink says {ink}, above the pool of {pool}; the rules make it {value}"),
     "ink_clearly": N_("the ink clearly says {ink}; the rules expected {expected}"),
     "ink_overruled": N_("the ink says {ink}; the rules make it {value}"),

@@ -285,9 +285,17 @@ def _right_total(edge: Edge, expected: Sequence[SheetEntry]) -> int | None:
 def _above_ceiling(entry: ColumnEntry, decision: EntryDecision, ceiling: int) -> EntryDecision:
     """``decision`` with the ink's values above ``ceiling`` kept in its :attr:`~EntryDecision.ink`
     (a stored sheet decodes again from them), and *doubtful* where the ink insists on one:
-    where it finds the decided value :data:`INK_OUTWEIGHED` times less likely."""
+    where it finds the decided value :data:`INK_OUTWEIGHED` times less likely. Also
+    *doubtful* where the rules expect a total above the pool (the writer's earlier totals,
+    a slip carried on, passed it): no value the ceiling allows is then the one written
+    (TRAINING part, phone-distant: a written 21 in a pool of 20 read 20 at 0.99997)."""
     if isinstance(entry, EntryPinned):
         return decision
+    if decision.expected is not None and decision.expected > ceiling and \
+            decision.value != decision.expected:
+        decision = replace(decision, status="doubtful", note=said(
+            "expected_above_pool", expected=decision.expected, pool=ceiling,
+            value=value_said(decision.value)))
     above = {v: p for v, p in _likelihoods(entry, []).items() if v is not None and v > ceiling}
     if not above:
         return decision
