@@ -321,11 +321,9 @@ def _unsure(best: RowCandidate, confidence: float, ranked: list[RowCandidate]) -
     reading is and, where the next likeliest reading differs from it only in digits, which."""
     share = f"{confidence:.4f}"
     other = next((option.deal for option in ranked if option.deal != best.deal), None)
-    if best.deal and other and _shape_of(best.deal) == _shape_of(other):
-        fields = _digit_fields(best.deal, other)
-        if fields:
-            return said("row_unsure_on", share=share, fields=fields)
-    return said("row_unsure", share=share)
+    fields = _digits_apart(best.deal, other)
+    return said("row_unsure_on", share=share, fields=fields) if fields else \
+        said("row_unsure", share=share)
 
 
 def _disagreement(options: list[RowCandidate], chosen: int, totals_gap: float) -> str:
@@ -335,8 +333,7 @@ def _disagreement(options: list[RowCandidate], chosen: int, totals_gap: float) -
     when they agree."""
     pick, ink_best = options[chosen], options[0]
     if ink_best.log_score - pick.log_score > INK_DISAGREES_LOG:
-        fields = _digit_fields(ink_best.deal, pick.deal) if ink_best.deal and pick.deal and \
-            _shape_of(ink_best.deal) == _shape_of(pick.deal) else ""
+        fields = _digits_apart(ink_best.deal, pick.deal)
         return said("row_overturned_on", fields=fields) if fields else said("row_overturned")
     if totals_gap > INK_DISAGREES_LOG:
         return said("totals_fit_other")
@@ -368,6 +365,14 @@ def _unchecked_digits(logs: DealLogs, options: list[RowCandidate], picks: tuple[
 def _shape_of(deal: dict[str, Any]) -> dict[str, Any]:
     """A deal without what the row's digit cells say (:data:`DIGIT_FIELDS`): its marks."""
     return {name: value for name, value in deal.items() if name not in DIGIT_FIELDS}
+
+
+def _digits_apart(deal: dict[str, Any] | None, other: dict[str, Any] | None) -> str:
+    """:func:`_digit_fields` of two readings of a row that differ only in its digit cells;
+    ``""`` where either is no deal or their marks differ too."""
+    if deal and other and _shape_of(deal) == _shape_of(other):
+        return _digit_fields(deal, other)
+    return ""
 
 
 def _digit_fields(deal: dict[str, Any] | None, other: dict[str, Any] | None) -> str:
