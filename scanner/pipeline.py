@@ -26,7 +26,7 @@ from scanner.image.identify import IdentifiedPage, Identifier, SheetPages, assem
 from scanner.image.load import expand_paths, iter_file
 from scanner.image.register import register
 from scanner.output import SheetWriter
-from scanner.read import read_page, sheet_evidence
+from scanner.read import read_page, sheet_evidence, with_sheet_marks
 from scanner.results import SheetScan
 from scanner.timing import StageClock
 from scanner.words import said
@@ -143,9 +143,9 @@ def read_sheet(sheet: SheetPages, state: ScanState) -> SheetScan:
     start = time.perf_counter()
     # each seat's calibration strip is on the triangle page, which adapts its own zones; the
     # deal column is kept by one scorer and read with the general model (scanner.read)
-    readings = {p.page.page_index: read_page(p.page, sheet.layout, state.recognizer,
-                                             clock=clock)
-                for p in sheet.pages}
+    readings = with_sheet_marks({p.page.page_index: read_page(p.page, sheet.layout,
+                                                              state.recognizer, clock=clock)
+                                 for p in sheet.pages})
     with clock.stage("decode"):
         decoded = decode_sheet(sheet_evidence(sheet.identity, sheet.layout, readings))
     with clock.stage("output"):

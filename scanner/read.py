@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import numpy as np
@@ -33,7 +33,7 @@ from scanner.digits.adaptation import WriterAdaptation
 from scanner.digits.normalize import normalize_cells
 from scanner.digits.recognizer import DigitRecognizer
 from scanner.image.cells import CellImage, cut_cells
-from scanner.image.marks import MarkReading, MarkThresholds, read_marks
+from scanner.image.marks import MarkReading, MarkThresholds, read_marks, sheet_marks
 from scanner.image.minus import minus_share
 from scanner.image.raster import rasterize
 from scanner.image.register import RegisteredPage
@@ -169,6 +169,16 @@ def read_page(registered: RegisteredPage, layout: Layout, recognizer: DigitRecog
               len(readings), classified, len(marks), timings["read"])
     return PageReading(registered, readings, marks, registered.warnings, tuple(sorted(found)),
                        timings)
+
+
+def with_sheet_marks(readings: dict[int, PageReading]) -> dict[int, PageReading]:
+    """A sheet's page readings with each page's marks judged against the sheet's
+    (:func:`~scanner.image.marks.sheet_marks`): a page read alone cannot tell the print's
+    remnant from a scorer's marks where it holds none of them."""
+    pages = list(readings)
+    judged = sheet_marks([readings[page].marks for page in pages])
+    return {page: replace(readings[page], marks=marks)
+            for page, marks in zip(pages, judged, strict=True)}
 
 
 def _read_digits(cells: Sequence[CellImage], layout: Layout, recognizer: DigitRecognizer,

@@ -8,7 +8,9 @@ neighbour) by two measures: its fill (its strokes' pixels over the box's interio
 has some) and its cover (the share of the interior its strokes cover: only a filled box is
 nearly covered). The two thresholds are found per page from its own boxes, the empty ones
 among them (Otsu's split, kept within sane bounds), so a thin pen, a thick marker, a pencil or
-a grey photo each get their own, not global constants.
+a grey photo each get their own, not global constants. A page whose own split finds only the
+print's remnant (a deal page the game never reached, photographed from afar) is judged again
+against the marks of the sheet's other pages (:func:`sheet_marks`): one scorer marks them all.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 import numpy as np
@@ -190,3 +192,51 @@ def read_marks(cells: Sequence[CellImage],
             judged[key] = (round(key[0], 4), round(key[1], 4), *_judge(*key, thresholds))
         readings.append(MarkReading(cell.box, *judged[key]))
     return tuple(readings)
+
+
+NOISE_LEVEL_SHARE = 0.5
+"""A page whose boxes read marked hold, at their median, less than this share of the fill
+of the marks on the sheet's other pages holds none of the scorer's marks: its own split
+found the print's remnant in empty boxes (a far photo of a deal page the game never reached
+read every row as a phantom deal). It is judged again with its empty/marked threshold at
+this share of the sheet's mark fill (:func:`sheet_marks`). TRAINING part (48 sheets, seeds 7
+and 31): pages holding real marks reach 0.87 or more of the sheet's fill; the two pages of
+remnant alone 0.11 and 0.30."""
+SHEET_MARKS_MIN = 3
+"""The least number of boxes a page must read marked for their fill to speak for the
+scorer's marks (a deal row holds three or more)."""
+
+
+def marked_fill(marks: Sequence[MarkReading]) -> float | None:
+    """The median fill of a page's boxes read marked (``None``: under
+    :data:`SHEET_MARKS_MIN` of them)."""
+    fills = [m.fill for m in marks if m.state == "marked"]
+    return float(np.median(fills)) if len(fills) >= SHEET_MARKS_MIN else None
+
+
+def sheet_marks(pages: Sequence[tuple[MarkReading, ...]]) -> list[tuple[MarkReading, ...]]:
+    """Each page's marks, those of a page whose marked boxes are far fainter than the
+    sheet's marks (:data:`NOISE_LEVEL_SHARE` of the fill of the page whose marks fill most)
+    judged again against the sheet's: the scorer's pen is the same on every page, the
+    remnant of the print is not a mark."""
+    levels = [marked_fill(marks) for marks in pages]
+    reference = max((level for level in levels if level is not None), default=None)
+    if reference is None:
+        return list(pages)
+    return [marks if level is None or level >= NOISE_LEVEL_SHARE * reference
+            else _judged_again(marks, NOISE_LEVEL_SHARE * reference)
+            for marks, level in zip(pages, levels, strict=True)]
+
+
+def _judged_again(marks: tuple[MarkReading, ...], marked: float) -> tuple[MarkReading, ...]:
+    """``marks`` judged with the empty/marked threshold raised to ``marked`` (the page's own
+    marked/cancelled split kept, the empty side's scale from its fills under ``marked``)."""
+    own = mark_thresholds([m.fill for m in marks], [m.cover for m in marks])
+    fills = np.array([m.fill for m in marks], np.float64)
+    thresholds = MarkThresholds(max(marked, own.marked), own.cancelled,
+                                empty_scale(fills, max(marked, own.marked)))
+    judged = []
+    for mark in marks:
+        state, confidence = _judge(mark.fill, mark.cover, thresholds)
+        judged.append(replace(mark, state=state, confidence=confidence))
+    return tuple(judged)

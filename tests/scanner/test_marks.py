@@ -1,6 +1,7 @@
 """Marks of every shape (issue 13, class 6): ticks, plus signs and loops, 60-130 % of the box
 and off centre, read as marks of their own box; a box filled solid over its cross reads as
-cancelled; the thresholds are the page's own."""
+cancelled; the thresholds are the page's own, judged again against the sheet's marks where a
+page holds only the print's remnant."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ import itertools
 import numpy as np
 
 from forms.layout import build_layout
-from scanner.image.marks import _judge, mark_thresholds
+from forms.model import DealCell
+from scanner.image.cells import CellImage
+from scanner.image.marks import _judge, mark_thresholds, read_marks, sheet_marks
 from scanner.read import read_page
 from tests.scanner.overflow import PENCIL, RECOGNIZER, draw_mark, grey_scan, mark_boxes
 from tests.scanner.synth import page_bgr
@@ -96,3 +99,39 @@ def test_scribbles_covering_most_of_their_box_are_marks_not_cancels() -> None:
     thresholds = mark_thresholds(fills, covers)
     assert all(_judge(c + 0.2, c, thresholds)[0] == "marked" for c in thin + scribbles)
     assert all(_judge(c + 0.2, c, thresholds)[0] == "cancelled" for c in filled)
+
+
+def _page_marks(page: int, fill_of: dict[int, float], rng: np.random.Generator,
+                remnant: float) -> tuple:  # type: ignore[type-arg]
+    """One deal page's mark boxes read alone (:func:`read_marks`, the page's own split):
+    rows in ``fill_of`` hold the scorer's cross (that fill) in their first declarer, level
+    and suit boxes; every other box holds the print's remnant, a fill up to ``remnant``."""
+    cells = []
+    for box in (b for b in LAYOUT.boxes_for(page) if b.kind == "mark"):
+        meaning = box.meaning
+        assert isinstance(meaning, DealCell)
+        crossed = meaning.row in fill_of and meaning.field in ("declarer", "level", "suit") \
+            and meaning.option in ("A", "6", "S")
+        fill = fill_of[meaning.row] if crossed else float(rng.uniform(0.0, remnant))
+        cells.append(CellImage(box, np.full((4, 4), 255, np.uint8), fill, fill * 0.9, 230.0,
+                               (0.0, 0.0)))
+    return read_marks(cells)
+
+
+def test_a_deal_page_the_game_never_reached_reads_empty_beside_the_sheets_marks() -> None:
+    """A far photo of a deal page holding no marks leaves the print's remnant in its boxes
+    (fills up to 0.08; TRAINING part, phone-distant): its own split finds marks in them and
+    every row read as a phantom deal. Judged against the marks of the sheet's other page
+    (fill 0.45), every remnant reads empty; a real row on that page stays marked."""
+    rng = np.random.default_rng(5)
+    written = _page_marks(1, dict.fromkeys(range(10), 0.45), rng, 0.0)
+    unreached = _page_marks(2, {}, rng, 0.08)
+    assert sum(m.state == "marked" for m in unreached) > 20  # the page's own split alone
+    _, judged = sheet_marks([written, unreached])
+    assert all(m.state == "empty" and m.confidence > 0.99 for m in judged)
+    last_row = min(m.box.meaning.row for m in unreached)  # type: ignore[union-attr]
+    reached = _page_marks(2, {last_row: 0.4}, rng, 0.08)
+    kept, judged = sheet_marks([written, reached])
+    assert kept == written
+    assert {m.box for m in judged if m.state == "marked"} == {
+        m.box for m in reached if m.fill == 0.4}
