@@ -36,6 +36,7 @@ from scanner.decode.presence import missing_rows_problem, present_column, row_no
 from scanner.decode.unwritten import unwritten_totals
 from scanner.words import and_list, said
 from scoring.columns import Column, sheet_columns
+from scoring.deals import TALON_QUICK_TRICKS_MAX
 from scoring.record import FORMAT
 from scoring.rules import RuleSet
 
@@ -172,6 +173,7 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
         _row_decision(evidence.rows[i].row, candidates[i], ranking.posterior[i], picks[i],
                       _unchecked_digits(logs, candidates[i], picks, i), ranking.gaps[i])
         for i in range(len(candidates))])
+    rows = _talon_checked(evidence, logs, candidates, picks, rows)
     sheet = logs.sheet(picks, len(picks))
     entries = {column: tuple(present_column(cells, sheet.column(column) if sheet else (),
                                             column_ceiling(column, evidence.rules)))
@@ -261,6 +263,46 @@ def _add_splits(evidence: SheetEvidence, logs: DealLogs, picks: tuple[int, ...],
         if split.deal not in known and logs.entry_fit(picks, index, split.deal or {}) > own:
             options.append(split)
             posterior.append(split.probability)
+
+
+def _talon_checked(evidence: SheetEvidence, logs: DealLogs,
+                   candidates: list[list[RowCandidate]], picks: tuple[int, ...],
+                   rows: tuple[RowDecision, ...]) -> tuple[RowDecision, ...]:
+    """``rows`` with each contract read whose talon's other quick tricks (every value a talon
+    prize holds, not only the two the ink finds likeliest) the running totals fit
+    :data:`INK_DISAGREES_LOG` better made *doubtful*: a talon digit lost from a far photo
+    reads as none at 0.999 and more, and the dealer's whists it wrote are the only witness
+    (TRAINING part, phone-distant seed 41: three talon prizes read as none, sure). A check,
+    not a choice: the totals mislead as well, when a column near the deal holds a slip
+    (choosing among all four values made a sure misread of another row). Each reading
+    tried is added to the row's ``candidates`` (the deal logs weigh a reading by its
+    place there)."""
+    checked = list(rows)
+    for index, row in enumerate(rows):
+        deal = candidates[index][picks[index]].deal if candidates[index] else None
+        if row.status != "read" or deal is None or deal.get("type") != "contract" or \
+                not evidence.rules.talon_prize or \
+                ("talon", "0") not in evidence.rows[index].digits:
+            continue
+        own = logs.fit(picks, index)
+        for other in _other_talons(deal):
+            known = [option.deal for option in candidates[index]]
+            if other not in known:
+                candidates[index].append(RowCandidate(other, -math.inf, 0.0))
+                known.append(other)
+            tried = picks[:index] + (known.index(other),) + picks[index + 1:]
+            if logs.fit(tried, index) - own > INK_DISAGREES_LOG:
+                checked[index] = replace(row, status="doubtful", note=said("totals_fit_other"))
+                break
+    return tuple(checked)
+
+
+def _other_talons(deal: dict[str, Any]) -> list[dict[str, Any]]:
+    """``deal`` with each other number of quick tricks a talon prize holds (0: none)."""
+    own = deal.get("talon", {}).get("quick_tricks", 0)
+    bare = {name: value for name, value in deal.items() if name != "talon"}
+    return [bare if quick == 0 else {**bare, "talon": {"quick_tricks": quick}}
+            for quick in range(TALON_QUICK_TRICKS_MAX + 1) if quick != own]
 
 
 def _between_deals(rows: list[RowDecision]) -> tuple[RowDecision, ...]:

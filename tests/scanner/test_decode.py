@@ -268,6 +268,34 @@ def test_a_talon_the_ink_reads_as_no_prize_is_doubtful(ink_reads: int | None,
             in decoded.rows[deal_index].note) == (status == "doubtful")
 
 
+def test_a_talon_prize_lost_from_the_ink_is_doubtful_where_the_totals_hold_it() -> None:
+    """The talon cell of a deal with a talon prize read blank at 0.9999 (a digit lost from a
+    far photo; TRAINING part, phone-distant): its two likeliest values, none and 0, hide the
+    prize, and the row read sure as a deal without it. The dealer's whists the prize wrote
+    fit another talon far better, so the row is doubtful; the same row whose prize the
+    totals do not hold (nothing was written for it) stays read."""
+    def lost(quick: int) -> list[float]:
+        cell = [1e-6] * 11
+        cell[10] = 0.9999
+        return cell
+
+    doc, evidence, deal_index = talon_misread(lost)
+    decoded = decode_sheet(evidence)
+    row = decoded.rows[deal_index]
+    assert "talon" not in (row.deal or {})
+    assert row.status == "doubtful"
+    assert "the running totals fit another reading" in row.note
+    bare = {k: v for k, v in doc["deals"][deal_index].items() if k != "talon"}
+    clean = dict(doc, deals=[*doc["deals"][:deal_index], bare, *doc["deals"][deal_index + 1:]])
+    clean["written"] = written_columns(expected_sheet(parse_record(clean)))
+    rows = list(sheet_evidence(clean, talon=True, sure=0.99).rows)
+    rows[deal_index] = evidence.rows[deal_index]
+    decoded = decode_sheet(replace(sheet_evidence(clean, talon=True, sure=0.99),
+                                   rows=tuple(rows)))
+    assert decoded.rows[deal_index].deal == bare
+    assert decoded.rows[deal_index].status == "read"
+
+
 def _misread_row(doc: dict[str, Any], k: int, read: dict[str, Any],
                  sure: float = 0.9999) -> SheetEvidence:
     """The sheet with row ``k``'s ink reading ``read`` at ``sure`` (a misread its own cells
