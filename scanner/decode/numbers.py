@@ -1,7 +1,9 @@
 """From per-cell digit probabilities to candidate numbers, best first.
 
-A number is written one digit per printed cell, its digits side by side, with empty cells only
-before or after it (a player may start at the left or end at the right). The recognizer gives
+A number is written one digit per printed cell, its digits side by side, with empty cells before
+or after it (a player may start at the left, end at the right or write in the middle); rarely a
+blank cell lies between two of its digits (:data:`GAP_SHARE`: a "10" spread over three cells,
+or a digit's stroke given to the cell beside it). The recognizer gives
 each cell a probability for every digit and for "empty" (column 10). :func:`number_candidates`
 returns the most likely readings of a group of cells with their probabilities, normalised over
 all readings (legal or not), so that a probability is an honest "how sure".
@@ -18,6 +20,7 @@ True
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -34,6 +37,11 @@ however sure the reader says it is (on the sample sheets about one written digit
 as blank). :func:`spelled_probability` weighs a value with a digit there by this much, so the
 value the rules expect keeps a say; the ink's own readings (:func:`number_candidates`) do not
 invent digits."""
+GAP_SHARE = 0.01
+"""P(blank cells between two digits of a number | the number), per such gap: writers put a
+number's digits side by side, but one spread over its cells, or a digit leaning so far that
+its ink goes to the next cell, leaves one between them (TRAINING part: a "10" in three cells
+read "1", blank, "0" made the rules' 10 doubtful, the ink saying "0")."""
 BEAM_WIDTH = 24
 CLASS_RATIO_KEPT = 1e-5
 """A digit less likely than the cell's best class by this ratio is not tried in that cell."""
@@ -130,27 +138,26 @@ def _grown(beam: list[tuple[float, str, int]], probabilities: Sequence[float]
     """The beam after one more cell: its :data:`BEAM_WIDTH` best states, best first.
 
     Each state grows by the cell read empty, then by each likely digit (a state in its
-    trailing empties only by empty); a state reached twice keeps its best score, the first
-    one grown on a tie, and states of equal score rank in the order grown. The beam is
-    sorted best first, so each way of growing (empty, or one digit) yields its states best
-    first too: merging these streams gives the best states without growing all of them.
+    trailing empties by a digit after a gap, :data:`GAP_SHARE`); a state reached twice
+    keeps its best score, the first one grown on a tie, and states of equal score rank in
+    the order grown. The beam is sorted best first, so each way of growing (empty, one
+    digit, one digit after a gap) yields its states best first too: merging these streams
+    gives the best states without growing all of them.
     """
     likely = _likely_classes(probabilities)
     empty_log = _log(probabilities[EMPTY])
-    first_grown = []  # the order in which each state's first growth (empty) came
-    growing = []  # the states not in their trailing empties
-    order = 0
-    for index, (_, _, phase) in enumerate(beam):
-        first_grown.append(order)
-        if phase == 2:
-            order += 1
-        else:
-            order += 1 + len(likely)
-            growing.append(index)
-    # stream 0: the cell read empty, from every state; stream 1 + j: digit j of ``likely``
+    gap_log = math.log(GAP_SHARE)
+    growing = [index for index, (_, _, phase) in enumerate(beam) if phase != 2]
+    trailing = [index for index, (_, _, phase) in enumerate(beam) if phase == 2]
+    # every state grows 1 + len(likely) ways: their order breaks ties
+    first_grown = [index * (1 + len(likely)) for index in range(len(beam))]
+    # stream 0: the cell read empty, from every state; then digit j of ``likely``, from
+    # the states inside a number and, after a gap, from those in their trailing empties
     streams: list[tuple[float, int, Sequence[int], str]] = [
         (empty_log, 0, range(len(beam)), "")]
     streams += [(digit_log, 1 + j, growing, _DIGIT_TEXT[digit])
+                for j, (digit, digit_log) in enumerate(likely)]
+    streams += [(digit_log + gap_log, 1 + j, trailing, _DIGIT_TEXT[digit])
                 for j, (digit, digit_log) in enumerate(likely)]
     heap = [(-(beam[states[0]][0] + added), first_grown[states[0]] + offset, k, 0)
             for k, (added, offset, states, _) in enumerate(streams) if states]
@@ -161,17 +168,12 @@ def _grown(beam: list[tuple[float, str, int]], probabilities: Sequence[float]
         negative_score, _, k, position = heap[0]
         added, offset, states, digit = streams[k]
         _, text, phase = beam[states[position]]
-        if k:  # a digit written: no other growth reaches this state (the texts grown differ)
-            grown.append((-negative_score, text + digit, 1))
+        state = (text + digit, 1) if k else (text, 0 if phase == 0 else 2)
+        if state not in seen:  # a state reached again: its first, best, growth counts
+            seen.add(state)
+            grown.append((-negative_score, *state))
             if len(grown) == BEAM_WIDTH:
                 break
-        else:
-            state = (text, 0 if phase == 0 else 2)
-            if state not in seen:  # a state reached again: its first, best, growth counts
-                seen.add(state)
-                grown.append((-negative_score, *state))
-                if len(grown) == BEAM_WIDTH:
-                    break
         position += 1
         if position < len(states):  # the stream's next state takes its place in the heap
             i = states[position]
@@ -191,7 +193,8 @@ def _likely_classes(probabilities: Sequence[float]) -> list[tuple[int, float]]:
 
 def spelled_probability(cells: Sequence[Sequence[float]], value: int | None,
                         minus: float | None = None) -> float:
-    """P(ink | value): the cells hold exactly this number, right- or left-aligned.
+    """P(ink | value): the cells hold exactly this number, in any of their places
+    (:func:`_spelled_from`).
 
     >>> one = [0.0] * 11; one[1] = 1.0
     >>> empty = [0.0] * 11; empty[10] = 1.0
@@ -281,6 +284,16 @@ def _cell_factors(cells: Sequence[Sequence[float]]) -> tuple[list[float], list[l
     return empty, written
 
 
+@lru_cache(maxsize=64)
+def _placements(length: int, width: int) -> tuple[tuple[int, ...], ...]:
+    """The cells (indices, in order) ``length`` digits may stand in among ``width``.
+
+    >>> _placements(2, 3)
+    ((0, 1), (0, 2), (1, 2))
+    """
+    return tuple(itertools.combinations(range(width), length))
+
+
 @lru_cache(maxsize=CACHED_INPUTS)
 def _digits(value: int) -> tuple[int, ...]:
     """The digits ``value`` is written with, left to right (a minus sign is not a digit)."""
@@ -290,26 +303,22 @@ def _digits(value: int) -> tuple[int, ...]:
 def _spelled_from(empty: list[float], written: list[list[float]], value: int | None,
                   minus: float | None) -> float:
     """P(ink | value) from each cell's factors (:func:`_cell_factors`): ``empty[i]`` when
-    cell ``i`` holds nothing, ``written[i][d]`` when it holds digit ``d``; the number written
-    from the left or the right, whichever is likelier, each product taken cell by cell from
-    the left."""
+    cell ``i`` holds nothing, ``written[i][d]`` when it holds digit ``d``; the number's
+    digits in the likeliest of the cells' places, in order, each gap (blank cells between
+    two of them) weighed by :data:`GAP_SHARE`."""
     digits = () if value is None else _digits(value)
     length, width = len(digits), len(empty)
     if length > width:
         return PROBABILITY_FLOOR
-    p = 1.0  # from the left: the digits, then the empty cells
-    for index, digit in enumerate(digits):
-        p *= written[index][digit]
-    for index in range(length, width):
-        p *= empty[index]
-    best = p if p > 0.0 else 0.0
-    if length < width:  # from the right: the empty cells, then the digits
-        shift = width - length
+    best = 0.0
+    for places in _placements(length, width):
         p = 1.0
-        for index in range(shift):
+        for at, index in enumerate(places):
+            p *= written[index][digits[at]]
+            if at and index > places[at - 1] + 1:
+                p *= GAP_SHARE
+        for index in set(range(width)).difference(places):
             p *= empty[index]
-        for index, digit in enumerate(digits, shift):
-            p *= written[index][digit]
         if p > best:
             best = p
     if minus is not None:

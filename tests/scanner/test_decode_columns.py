@@ -14,7 +14,7 @@ from scanner.decode.sheet import decode_sheet
 from scoring import RuleSet, expected_sheet, parse_record
 from scoring.random_games import random_record, written_columns
 from scoring.sheet import ExpectedSheet, SheetEntry
-from tests.scanner.evidence import entry_cells, sheet_evidence
+from tests.scanner.evidence import digit_probabilities, entry_cells, sheet_evidence
 
 
 def game(seed: int, variant: str = "sochi", players: int = 3) -> dict[str, Any]:
@@ -295,3 +295,26 @@ def test_a_total_the_rules_expect_above_the_pool_is_never_read_as_one_below() ->
     assert decision.value != values[last]
     assert decision.status == "doubtful"
     assert getattr(decision.note, "code", None) in {"expected_above_pool", "above_pool"}
+
+
+def _placed(value: int, places: tuple[int, ...], cells: int = 3) -> EntryCells:
+    """An entry holding ``value``'s digits in the cells ``places`` (the rest blank), read
+    sure at 0.99 a cell."""
+    text = str(value)
+    chars = [text[places.index(i)] if i in places else None for i in range(cells)]
+    return EntryCells(tuple(digit_probabilities(char, 0.99) for char in chars))
+
+
+@pytest.mark.parametrize("layout", ["middle", "spread"])
+def test_a_number_in_any_of_its_cells_reads_as_written(layout: str) -> None:
+    """Writers do not always right-align: a one-digit total in the middle of three cells,
+    a two-digit one at both ends of three cells with the middle blank (or a digit's ink
+    given to the cell beside it: a "10" read "1", blank, "0", the ink saying 0 and the
+    rules' 10 doubtful, TRAINING part). Each reads as the value written, none doubtful."""
+    expected, values = long_column()
+    cells = [entry_cells(v, 3, sure=0.99) for v in values]
+    odd = next(k for k, v in enumerate(values) if (v < 10) == (layout == "middle"))
+    cells[odd] = _placed(values[odd], (1,) if layout == "middle" else (0, 2))
+    decisions = decode_column(cells, expected)
+    assert [d.value for d in decisions[:len(values)]] == values
+    assert decisions[odd].status == "read", decisions[odd].note

@@ -10,6 +10,7 @@ import pytest
 from scanner.decode.numbers import (
     BEAM_WIDTH,
     EMPTY,
+    GAP_SHARE,
     PROBABILITY_FLOOR,
     CellSpelling,
     _first_grown,
@@ -49,8 +50,8 @@ def _grown_by_growing_all(beam: list[tuple[float, str, int]], probabilities: lis
     order = 0
     for score, text, phase in beam:
         grown = [((text, 0 if phase == 0 else 2), score + empty_log)]
-        if phase != 2:
-            grown += [((text + digit, 1), score + digit_log) for digit, digit_log in likely]
+        gap = math.log(GAP_SHARE) if phase == 2 else 0.0  # a digit after a gap
+        grown += [((text + digit, 1), score + (digit_log + gap)) for digit, digit_log in likely]
         for key, value in grown:
             if key not in best or value > best[key][0]:
                 best[key] = (value, order)
