@@ -37,6 +37,7 @@ from scanner.image.marks import MarkReading, MarkThresholds, read_marks, sheet_m
 from scanner.image.minus import minus_share
 from scanner.image.raster import rasterize
 from scanner.image.register import RegisteredPage
+from scanner.image.strips import entry_strip, strip_glyphs
 from scanner.timing import StageClock
 from scoring.columns import Column
 
@@ -72,6 +73,13 @@ class PageReading:
     adapted_seats: tuple[str, ...]
     """Seats whose calibration strip was usable."""
     timings_s: dict[str, float] = field(compare=False, default_factory=dict)
+    strips: dict[EntryKey, tuple[tuple[float, ...], ...]] = field(default_factory=dict)
+    """Each inked entry's glyphs read as one strip (:mod:`scanner.image.strips`): a
+    probability for each digit and EMPTY per glyph, left to right."""
+
+
+EntryKey = tuple[str, str, str | None, int]
+"""An entry of a column: its seat, column kind, opponent (whists) and number."""
 
 
 @lru_cache(maxsize=256)
@@ -159,6 +167,7 @@ def read_page(registered: RegisteredPage, layout: Layout, recognizer: DigitRecog
         digit_cells = [c for c in cells if c.box.kind in ("digit", "sign")]
         rows, found, classified = _read_digits(digit_cells, layout, recognizer, writers,
                                                scorer)
+        strips = _read_strips(cells, layout, recognizer)
     timings = dict(own.wall)
     timings["read"] = sum(own.wall.values())
     if clock is not None:
@@ -168,7 +177,47 @@ def read_page(registered: RegisteredPage, layout: Layout, recognizer: DigitRecog
     log.debug("%s: %d cells (%d classified), %d marks in %.3f s", registered.label,
               len(readings), classified, len(marks), timings["read"])
     return PageReading(registered, readings, marks, registered.warnings, tuple(sorted(found)),
-                       timings)
+                       timings, strips)
+
+
+def _read_strips(cells: Sequence[CellImage], layout: Layout, recognizer: DigitRecognizer
+                 ) -> dict[EntryKey, tuple[tuple[float, ...], ...]]:
+    """The glyphs of each entry of the page with ink in a digit cell, its boxes read as one
+    strip (:mod:`scanner.image.strips`), each glyph read by the general model."""
+    by_box = {cell.box: cell for cell in cells}
+    keys: list[EntryKey] = []
+    glyphs: list[GreyImage] = []
+    counts: list[int] = []
+    for (seat, kind, on), entries in entry_cells(layout).items():
+        for boxes in entries:
+            digits = [by_box[box] for box in boxes if box.kind == "digit" and box in by_box]
+            if not digits or all(c.ink_fraction <= k.EMPTY_MAX_INK_FRACTION for c in digits):
+                continue
+            strip = entry_strip([c.crop for c in digits], _offsets(digits))
+            found = strip_glyphs(strip, k.WORK_PX_PER_MM)
+            meaning = boxes[0].meaning
+            assert isinstance(meaning, EntryCell)
+            keys.append((seat, kind, on, meaning.entry))
+            glyphs += found
+            counts.append(len(found))
+    probabilities = recognizer.run_normalized(normalize_cells(glyphs))[0]
+    strips: dict[EntryKey, tuple[tuple[float, ...], ...]] = {}
+    at = 0
+    for key, count in zip(keys, counts, strict=True):
+        strips[key] = tuple(tuple(round(float(v), 6) for v in row)
+                            for row in probabilities[at:at + count])
+        at += count
+    return strips
+
+
+def _offsets(cells: Sequence[CellImage]) -> list[int]:
+    """Where each of an entry's digit boxes' crops lies along the writer's line, in raster
+    pixels from the first: the distances between the boxes' centres."""
+    centres = [(c.box.x_mm + c.box.w_mm / 2, c.box.y_mm + c.box.h_mm / 2) for c in cells]
+    offsets = [0.0]
+    for (x0, y0), (x1, y1) in zip(centres, centres[1:], strict=False):
+        offsets.append(offsets[-1] + float(np.hypot(x1 - x0, y1 - y0)))
+    return [round(mm * k.WORK_PX_PER_MM) for mm in offsets]
 
 
 def with_sheet_marks(readings: dict[int, PageReading]) -> dict[int, PageReading]:
@@ -299,6 +348,7 @@ def column_evidence(layout: Layout, readings: dict[int, PageReading]
                     ) -> dict[Column, tuple[EntryCells, ...]]:
     """Each column's entries: digit cells left to right and the sign cell's P(minus)."""
     probabilities = {cell.box: cell.probabilities for r in readings.values() for cell in r.cells}
+    strips = {key: strip for r in readings.values() for key, strip in r.strips.items()}
     columns: dict[Column, tuple[EntryCells, ...]] = {}
     for (seat, kind, on), entries in entry_cells(layout).items():
         if not entries or entries[0][0] not in probabilities:
@@ -312,6 +362,9 @@ def column_evidence(layout: Layout, readings: dict[int, PageReading]
                     minus = 1.0 - probabilities[box][-1]
                 else:
                     cells.append(probabilities[box])
-            column_entries.append(EntryCells(tuple(cells), minus))
+            meaning = boxes[0].meaning
+            assert isinstance(meaning, EntryCell)
+            column_entries.append(EntryCells(tuple(cells), minus, strips.get(
+                (seat, kind, on, meaning.entry))))
         columns[Column(seat, kind, on)] = tuple(column_entries)
     return columns

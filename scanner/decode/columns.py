@@ -25,6 +25,7 @@ from scanner.decode.numbers import (
     CellSpelling,
     cell_spelling,
     likeliest_values,
+    strip_values,
 )
 from scanner.words import comma_list, said, value_said
 from scoring.columns import Column
@@ -61,18 +62,24 @@ class EntryCells:
 
     cells: tuple[Sequence[float], ...]
     minus: float | None = None
+    strip: tuple[Sequence[float], ...] | None = None
+    """The entry's glyphs read as one strip (:mod:`scanner.image.strips`), left to right;
+    ``None``: not read so."""
 
     @functools.cached_property
     def spelling(self) -> CellSpelling:
-        """P(ink | value) of this entry's cells, each value worked out once, and once for
-        every entry whose cells read the same (:func:`~scanner.decode.numbers.cell_spelling`)."""
-        return cell_spelling(self.cells, self.minus)
+        """P(ink | value) of this entry's cells (and strip), each value worked out once, and
+        once for every entry whose ink reads the same
+        (:func:`~scanner.decode.numbers.cell_spelling`)."""
+        return cell_spelling(self.cells, self.minus, self.strip)
 
     @functools.cached_property
     def likeliest(self) -> list[int | None]:
-        """The values the ink itself reads likeliest (:func:`likeliest_values`), worked out
-        once: each pass of :func:`decode_column` weighs them again."""
-        return likeliest_values(self.cells, READINGS_WEIGHED, self.minus)
+        """The values the ink itself reads likeliest (:func:`likeliest_values`, the strip's
+        readings added), worked out once: each pass of :func:`decode_column` weighs them
+        again."""
+        values = likeliest_values(self.cells, READINGS_WEIGHED, self.minus)
+        return values + [v for v in strip_values(self.strip, self.minus) if v not in values]
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,9 @@ GAP_SHARE = 0.01
 number's digits side by side, but one spread over its cells, or a digit leaning so far that
 its ink goes to the next cell, leaves one between them (TRAINING part: a "10" in three cells
 read "1", blank, "0" made the rules' 10 doubtful, the ink saying "0")."""
+STRIP_SHARE = 0.05
+"""The weight of an entry's reading as one strip of glyphs beside its boxes' reading: the
+strip speaks where the boxes spell a value far worse (a box holding a digit and a half)."""
 BEAM_WIDTH = 24
 CLASS_RATIO_KEPT = 1e-5
 """A digit less likely than the cell's best class by this ratio is not tried in that cell."""
@@ -230,18 +233,24 @@ class CellSpelling:
     1.0
     """
 
-    def __init__(self, cells: Sequence[Sequence[float]], minus: float | None = None) -> None:
+    def __init__(self, cells: Sequence[Sequence[float]], minus: float | None = None,
+                 strip: Sequence[Sequence[float]] | None = None) -> None:
         self._empty, self._written = _cell_factors(cells)
         self._minus = minus
+        self._strip = strip
         self._known: dict[int | None, float] = {}
         self._logs: dict[int | None, float] = {}
 
     def probability(self, value: int | None) -> float:
-        """P(ink | value), the same number as :func:`spelled_probability`."""
+        """P(ink | value): :func:`spelled_probability`, or the strip's
+        (:func:`strip_probability`) where that is likelier."""
         known = self._known.get(value)
         if known is None:
-            known = self._known[value] = _spelled_from(self._empty, self._written, value,
-                                                       self._minus)
+            known = _spelled_from(self._empty, self._written, value, self._minus)
+            if self._strip:
+                known = max(known, STRIP_SHARE * strip_probability(self._strip, value,
+                                                                   self._minus))
+            self._known[value] = known
         return known
 
     def log_probability(self, value: int | None) -> float:
@@ -254,8 +263,8 @@ class CellSpelling:
         return known
 
 
-def cell_spelling(cells: Sequence[Sequence[float]], minus: float | None = None
-                  ) -> CellSpelling:
+def cell_spelling(cells: Sequence[Sequence[float]], minus: float | None = None,
+                  strip: Sequence[Sequence[float]] | None = None) -> CellSpelling:
     """The :class:`CellSpelling` of these cells, one for every group of cells that reads
     the same (looked up, as :func:`number_candidates` is): a sheet's blank entries read
     alike, and each answer is worked out once for all of them.
@@ -264,13 +273,63 @@ def cell_spelling(cells: Sequence[Sequence[float]], minus: float | None = None
     >>> cell_spelling([empty, empty]) is cell_spelling([tuple(empty)] * 2)
     True
     """
-    return _shared_spelling(tuple(map(tuple, cells)), minus)
+    return _shared_spelling(tuple(map(tuple, cells)), minus,
+                            None if strip is None else tuple(map(tuple, strip)))
 
 
 @lru_cache(maxsize=CACHED_INPUTS, typed=True)
-def _shared_spelling(cells: tuple[tuple[float, ...], ...], minus: float | None
-                     ) -> CellSpelling:
-    return CellSpelling(cells, minus)
+def _shared_spelling(cells: tuple[tuple[float, ...], ...], minus: float | None,
+                     strip: tuple[tuple[float, ...], ...] | None) -> CellSpelling:
+    return CellSpelling(cells, minus, strip)
+
+
+def strip_probability(strip: Sequence[Sequence[float]], value: int | None,
+                      minus: float | None = None) -> float:
+    """P(ink | value) of an entry read as one strip of glyphs
+    (:mod:`scanner.image.strips`): each glyph is one of the value's digits, in order (0 for
+    a value with another number of digits, or none).
+
+    >>> one = [0.0] * 11; one[1] = 0.9; one[7] = 0.1
+    >>> round(strip_probability([one, one], 11), 2), strip_probability([one, one], 1)
+    (0.81, 0.0)
+    """
+    digits = () if value is None else _digits(value)
+    if not digits or len(digits) != len(strip):
+        return 0.0
+    p = 1.0
+    for glyph, digit in zip(strip, digits, strict=True):
+        p *= max(glyph[digit], PROBABILITY_FLOOR)
+    if minus is not None:
+        p *= minus if value is not None and value < 0 else 1 - minus
+    elif value is not None and value < 0:
+        return 0.0
+    return p
+
+
+def strip_values(strip: Sequence[Sequence[float]] | None, minus: float | None = None
+                 ) -> list[int]:
+    """The values a strip reads likeliest: each glyph's likeliest digit, then each with one
+    glyph's next likeliest (negative where the sign cell likely holds a minus).
+
+    >>> one = [0.0] * 11; one[1] = 0.9; one[7] = 0.1
+    >>> strip_values([one, one])
+    [11, 71, 17]
+    """
+    if not strip:
+        return []
+    ranked = [sorted(range(EMPTY), key=lambda d: -glyph[d])[:2] for glyph in strip]
+    readings = [[r[0] for r in ranked]]
+    readings += [[r[1] if i == j else r[0] for i, r in enumerate(ranked)]
+                 for j in range(len(ranked))]
+    sign = -1 if minus is not None and minus > 0.5 else 1
+    values = []
+    for digits in readings:
+        if len(digits) > 1 and digits[0] == 0:
+            continue  # "07" is not how a total is written
+        value = sign * int("".join(map(str, digits)))
+        if value not in values:
+            values.append(value)
+    return values
 
 
 def _cell_factors(cells: Sequence[Sequence[float]]) -> tuple[list[float], list[list[float]]]:

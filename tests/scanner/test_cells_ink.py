@@ -17,6 +17,8 @@ from samplegen.games import fitting_game
 from samplegen.glyphs import default_glyphs
 from samplegen.sheets import make_sample
 from samplegen.split import Part
+from scanner.decode.columns import INK_OUTWEIGHED, EntryCells
+from scanner.decode.numbers import strip_values
 from scanner.image.load import PageImage
 from scanner.image.register import register
 from scanner.pipeline import scan_paths
@@ -168,3 +170,34 @@ def test_a_stroke_run_over_a_printed_line_keeps_its_part_inside_the_box(
     entry = next(f for f in scan.fields if f.key == entry_key("D", "pool", None, 2))
     assert entry.value != 2 and entry.status == "doubtful"
     assert "the ink says 12" in entry.note
+
+
+def test_two_digits_crammed_into_one_box_are_read_as_one_strip() -> None:
+    """A two-digit total written small, both digits in the entry's last box (every other
+    one straddling its border with the box before): no reading of the boxes one by one
+    spells it (TRAINING part: a crammed "20" read "2", the rules' 20 doubtful), the boxes
+    read a one-digit value. The entry's boxes read as one strip of glyphs give the two
+    digits in order for most of them (digits run together into one glyph are not split
+    yet), and there the ink no longer outweighs the value written
+    (:data:`~scanner.decode.columns.INK_OUTWEIGHED`): the rules may read it."""
+    img, g = page_bgr(4, 0), glyphs(13)
+    entries = entry_boxes(4, 0, 3)[:8]
+    written = []
+    for i, (_, _middle, last) in enumerate(entries):
+        tens, units = 1 + i % 8, (3 * i) % 10
+        place_glyph(img, last, g[tens].pop(), height=0.6, centre=(0.25 - 0.1 * (i % 2), 0.5))
+        place_glyph(img, last, g[units].pop(), height=0.6, centre=(0.75 - 0.1 * (i % 2), 0.5))
+        written.append(10 * tens + units)
+    reading = read_page(grey_scan(img), LAYOUT, RECOGNIZER)
+    cells = {c.box: c.probabilities for c in reading.cells}
+    read = 0
+    for boxes, value in zip(entries, written, strict=True):
+        meaning = boxes[0].meaning
+        key = (meaning.seat, meaning.column, meaning.on, meaning.entry)  # type: ignore[union-attr]
+        entry = EntryCells(tuple(cells[b] for b in boxes), None, reading.strips.get(key))
+        assert all(v is None or v < 10 for v in entry.likeliest[:1])  # the boxes' own reading
+        if strip_values(entry.strip)[:1] == [value]:
+            read += 1
+            ink_best = max(entry.spelling.probability(v) for v in entry.likeliest)
+            assert entry.spelling.probability(value) * INK_OUTWEIGHED > ink_best, value
+    assert read >= 4, (read, written)

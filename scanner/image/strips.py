@@ -1,0 +1,113 @@
+"""Stage 5d, strips: an entry's digit boxes read as one strip of ink, for digits that do not
+keep to their boxes.
+
+Writers cram two digits into one box, write one across the border between two, or spread a
+number over its boxes (issue 13, class 1): a box then holds a digit and a half, and no reading
+of the boxes one by one spells the number. The boxes' own strokes (:mod:`scanner.image.ink`:
+the printed lines taken out, each stroke given to one box) are laid side by side as the writer
+sees them, and the strip's ink is cut into glyphs by where it lies, not by the boxes: strokes
+that touch are one glyph, strokes one above another are joined (a 5's flag, a 4 in two
+strokes), a glyph far wider than tall is split at its thinnest column (two digits run
+together). Each glyph is read by the digit model on its own; :mod:`scanner.decode.numbers`
+weighs the strip's reading beside the boxes'.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from scanner import constants as k
+from scanner.arrays import GreyImage
+
+STRIP_INK_LEVEL = 230
+"""A strip pixel darker than this is ink: a crop holds only its box's own strokes (and a
+pixel around them) on paper white (255), so a faint stroke is kept whole."""
+JOIN_OVERLAP = 0.5
+"""Strokes whose columns overlap by this share of the narrower one are one glyph (a 5's
+flag above its body, a 4 written in two strokes)."""
+SPLIT_ASPECT = 1.3
+"""A glyph this many times wider than tall is two digits run together, split at its
+thinnest column between :data:`SPLIT_SPAN` of its width."""
+SPLIT_SPAN = (0.3, 0.7)
+GLYPH_PAD_PX = 2
+
+
+def entry_strip(crops: Sequence[GreyImage], offsets_px: Sequence[int]) -> GreyImage:
+    """The crops of an entry's digit boxes (upright for the writer, one size, dark ink on
+    paper white) laid along the writer's line at ``offsets_px`` (the first at 0), the darker
+    pixel where their windows overlap: the entry's ink, each stroke once."""
+    h, w = crops[0].shape[:2]
+    strip = np.full((h, offsets_px[-1] + w), 255, np.uint8)
+    for crop, x in zip(crops, offsets_px, strict=True):
+        np.minimum(strip[:, x:x + w], crop, out=strip[:, x:x + w])
+    return strip
+
+
+def strip_glyphs(strip: GreyImage, px_per_mm: float) -> list[GreyImage]:
+    """The glyphs of a strip, left to right, each its own ink on paper white (specks under
+    :data:`~scanner.constants.INK_SPECK_MM2` left out)."""
+    mask = (strip < STRIP_INK_LEVEL).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    speck = k.INK_SPECK_MM2 * px_per_mm ** 2
+    strokes = sorted((i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= speck),
+                     key=lambda i: int(stats[i, cv2.CC_STAT_LEFT]))
+    groups: list[list[int]] = []
+    for stroke in strokes:
+        if groups and _overlap(stats, groups[-1], stroke) >= JOIN_OVERLAP:
+            groups[-1].append(stroke)
+        else:
+            groups.append([stroke])
+    glyphs: list[GreyImage] = []
+    for group in groups:
+        ink = np.isin(labels, group)
+        glyphs += [_cut(strip, part) for part in _split(ink)]
+    return glyphs
+
+
+def _columns(stats: np.ndarray, strokes: list[int]) -> tuple[int, int]:  # type: ignore[type-arg]
+    left = min(int(stats[i, cv2.CC_STAT_LEFT]) for i in strokes)
+    right = max(int(stats[i, cv2.CC_STAT_LEFT] + stats[i, cv2.CC_STAT_WIDTH]) for i in strokes)
+    return left, right
+
+
+def _overlap(stats: np.ndarray, group: list[int], stroke: int) -> float:  # type: ignore[type-arg]
+    """How much of the narrower of a glyph and a stroke their columns share."""
+    a0, a1 = _columns(stats, group)
+    b0, b1 = _columns(stats, [stroke])
+    shared = min(a1, b1) - max(a0, b0)
+    return shared / max(1, min(a1 - a0, b1 - b0))
+
+
+def _split(ink: np.ndarray) -> list[np.ndarray]:  # type: ignore[type-arg]
+    """A glyph's ink, or its two halves where it is :data:`SPLIT_ASPECT` times wider than
+    tall, cut at the column holding least ink."""
+    rows, cols = np.nonzero(ink)
+    top, bottom, left, right = rows.min(), rows.max() + 1, cols.min(), cols.max() + 1
+    width, height = right - left, bottom - top
+    if width < SPLIT_ASPECT * height:
+        return [ink]
+    lo, hi = (left + max(1, int(share * width)) for share in SPLIT_SPAN)
+    if hi <= lo:
+        return [ink]
+    counts = ink[:, lo:hi].sum(axis=0)
+    at = lo + int(np.argmin(counts))
+    first, second = ink.copy(), ink.copy()
+    first[:, at:] = False
+    second[:, :at] = False
+    return [first, second]
+
+
+def _cut(strip: GreyImage, ink: np.ndarray) -> GreyImage:  # type: ignore[type-arg]
+    """The glyph's own pixels of ``strip`` and a pixel around them (a stroke's soft edge;
+    the rest paper white) in its bounding box, :data:`GLYPH_PAD_PX` around."""
+    rows, cols = np.nonzero(ink)
+    top = max(0, int(rows.min()) - GLYPH_PAD_PX)
+    bottom = min(strip.shape[0], int(rows.max()) + 1 + GLYPH_PAD_PX)
+    left = max(0, int(cols.min()) - GLYPH_PAD_PX)
+    right = min(strip.shape[1], int(cols.max()) + 1 + GLYPH_PAD_PX)
+    edge = cv2.dilate(ink.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    own = np.where(edge, strip, 255)[top:bottom, left:right]
+    return np.ascontiguousarray(own, dtype=np.uint8)

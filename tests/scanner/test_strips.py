@@ -1,0 +1,43 @@
+"""An entry's boxes read as one strip of glyphs (scanner.image.strips)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from scanner.image.strips import entry_strip, strip_glyphs
+
+PX_PER_MM = 8.0
+
+
+def _paper(h: int = 48, w: int = 60) -> np.ndarray:  # type: ignore[type-arg]
+    return np.full((h, w), 255, np.uint8)
+
+
+def test_the_crops_are_laid_side_by_side_each_stroke_once() -> None:
+    """Two boxes' crops whose windows overlap: the strip holds both boxes' strokes at their
+    places, the darker pixel where they overlap."""
+    first, second = _paper(), _paper()
+    first[10:40, 40:44] = 30  # a stroke in the first box's right spill
+    second[10:40, 30:34] = 60
+    strip = entry_strip([first, second], [0, 36])
+    assert strip.shape == (48, 96)
+    assert strip[20, 42] == 30 and strip[20, 68] == 60 and strip[20, 5] == 255
+
+
+def test_glyphs_are_cut_by_where_the_ink_lies_not_by_the_boxes() -> None:
+    """Two strokes side by side are two glyphs, left to right; a stroke above another (a
+    5's flag) joins it; a blob far wider than tall (two digits run together) is split; a
+    speck is left out."""
+    strip = _paper(48, 160)
+    strip[8:40, 10:14] = 40  # a 1
+    strip[8:12, 30:44] = 40  # a flag over ...
+    strip[16:40, 28:42] = 40  # ... a body
+    strip[12:40, 60:92] = 40  # two digits run together: 70 px wide, 28 tall, ...
+    strip[12:40, 98:130] = 40
+    strip[24:28, 92:98] = 40  # ... joined by a thin stroke
+    strip[44, 150] = 40  # a speck
+    glyphs = strip_glyphs(strip, PX_PER_MM)
+    assert len(glyphs) == 4
+    widths = [g.shape[1] for g in glyphs]
+    assert widths[0] < 10 and 14 <= widths[1] <= 20
+    assert all(32 <= w <= 42 for w in widths[2:]), widths
