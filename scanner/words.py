@@ -88,6 +88,8 @@ WORDS: dict[str, str] = {
     "empty_expected": N_("empty, but the rules expected {expected}"),
     "ink_unspelled": N_("the ink hardly spells {value} (a digit lost, or another value "
                         "written); the rules make it {value}"),
+    "from_doubtful_row": N_("the ink says {ink}; the rules make it {value} from deal row "
+                            "{row}, itself doubtful"),
     "ink_expected": N_("the ink says {ink}; the rules expected {expected}"),
     "ink_unsure": N_("ink unsure; the rules expect {value}"),
     "entry_unsure": N_("read {value} at only {share}, or {other}: check it"),

@@ -33,6 +33,7 @@ from scanner.decode.deals import RowCandidate, RowEvidence, decode_row, other_sp
 from scanner.decode.faint import all_lost, faint_entries, lost_ink_problem, lost_rows_problem
 from scanner.decode.legality import verdicts
 from scanner.decode.presence import missing_rows_problem, present_column, row_notes, rows_asked
+from scanner.decode.row_doubt import doubted_with_rows
 from scanner.decode.unwritten import unwritten_totals
 from scanner.words import and_list, said
 from scoring.columns import Column, sheet_columns
@@ -185,7 +186,8 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
     rows = tuple(replace(row, status="doubtful", note=note, confidence=row.confidence
                          if row.deal else 0.0) if note else row
                  for row, note in zip(rows, notes, strict=True))
-    entries = unwritten_totals(entries, evidence.columns, rows, evidence.faint)
+    entries = unwritten_totals(doubted_with_rows(entries, rows), evidence.columns, rows,
+                               evidence.faint)
     return DecodedSheet(evidence.rules, evidence.seats, dict(evidence.names), rows,
                         faint_entries(entries, evidence.faint),
                         lost_ink_problem(evidence.faint, evidence.seats, evidence.strip_page)

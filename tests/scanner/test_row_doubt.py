@@ -1,0 +1,33 @@
+"""An entry the rules read over its ink is no surer than its deal's row
+(scanner.decode.row_doubt)."""
+
+from __future__ import annotations
+
+from scanner.decode.columns import EntryDecision
+from scanner.decode.row_doubt import doubted_with_rows
+from scanner.decode.sheet import RowDecision
+from scoring.columns import Column
+
+DEAL = {"dealer": "A", "type": "allpass", "tricks": {"A": 4, "B": 3, "C": 3}}
+COLUMN = Column("B", "whists", "C")
+
+
+def _entry(value: int, deal: int, ink: tuple[tuple[int | None, float], ...]) -> EntryDecision:
+    return EntryDecision("read", value, 0.9993, ((value, 0.9993),), value, deal, "", ink)
+
+
+def test_the_rules_value_over_the_ink_is_doubtful_where_its_deal_row_is() -> None:
+    """TRAINING part, a black-and-white scan of blue ballpoint: a written 10, its 0 lost
+    (the ink says 1), read as the 12 that a doubtful deal row made the rules expect, sure at
+    0.9993. Doubtful now, naming the row. The same entry from a row read stays read, and so
+    does an entry whose ink agrees with the rules, or is merely unsure between them."""
+    rows = (RowDecision(0, "read", DEAL, 1.0, ()), RowDecision(1, "empty", None, 1.0, ()),
+            RowDecision(2, "doubtful", DEAL, 0.6, ()))
+    overruled = ((1, 0.972), (None, 0.024), (12, 0.003))
+    entries = {COLUMN: (_entry(12, 2, overruled), _entry(12, 1, overruled),
+                        _entry(14, 2, ((14, 0.99), (4, 0.01))),
+                        _entry(16, 2, ((18, 0.5), (16, 0.3))))}
+    judged = doubted_with_rows(entries, rows)[COLUMN]
+    assert [e.status for e in judged] == ["doubtful", "read", "read", "read"]
+    assert "the ink says 1; the rules make it 12 from deal row 3, itself doubtful" in \
+        judged[0].note
