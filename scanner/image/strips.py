@@ -36,13 +36,15 @@ GLYPH_PAD_PX = 2
 
 
 def entry_strip(crops: Sequence[GreyImage], offsets_px: Sequence[int]) -> GreyImage:
-    """The crops of an entry's digit boxes (upright for the writer, one size, dark ink on
-    paper white) laid along the writer's line at ``offsets_px`` (the first at 0), the darker
+    """The crops of an entry's digit boxes (upright for the writer, dark ink on paper white)
+    laid along the writer's line at ``offsets_px`` (the first at 0), top-aligned, the darker
     pixel where their windows overlap: the entry's ink, each stroke once."""
-    h, w = crops[0].shape[:2]
-    strip = np.full((h, offsets_px[-1] + w), 255, np.uint8)
+    height = max(crop.shape[0] for crop in crops)
+    width = max(x + crop.shape[1] for crop, x in zip(crops, offsets_px, strict=True))
+    strip = np.full((height, width), 255, np.uint8)
     for crop, x in zip(crops, offsets_px, strict=True):
-        np.minimum(strip[:, x:x + w], crop, out=strip[:, x:x + w])
+        h, w = crop.shape[:2]
+        np.minimum(strip[:h, x:x + w], crop, out=strip[:h, x:x + w])
     return strip
 
 

@@ -41,3 +41,12 @@ def test_glyphs_are_cut_by_where_the_ink_lies_not_by_the_boxes() -> None:
     widths = [g.shape[1] for g in glyphs]
     assert widths[0] < 10 and 14 <= widths[1] <= 20
     assert all(32 <= w <= 42 for w in widths[2:]), widths
+
+
+def test_crops_of_other_sizes_are_laid_out_without_error() -> None:
+    """A crop cut smaller (a box at the raster's edge) still lies in the strip."""
+    small = _paper(40, 50)
+    small[5:30, 20:24] = 30
+    strip = entry_strip([_paper(), small], [0, 36])
+    assert strip.shape == (48, 86) and strip[10, 58] == 30
+    assert len(strip_glyphs(strip, PX_PER_MM)) == 1
