@@ -32,6 +32,9 @@ PRIOR_SKIPPED = 0.004
 """Prior that the writer skipped an entry and wrote the next deal's."""
 OTHER_VALUES = 200
 """The rest of the prior is spread over this many other values a player might write."""
+OTHER_VALUE_PRIOR = (1 - PRIOR_RIGHT_STEP - PRIOR_RIGHT_TOTAL - PRIOR_SKIPPED) / OTHER_VALUES
+"""The prior of each of those values where a writer state expects the step, the right total
+and a skipped entry (the usual case)."""
 PRIOR_CORRECTION = 0.25
 """Prior that a value the rules do not expect is followed by the right one (a 4.2.7
 correction: the wrong value stands, nothing is crossed out); otherwise the writer carries on

@@ -17,7 +17,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from scanner.decode.column_paths import Edge, EntryStep, entry_posteriors
+from scanner.decode.column_paths import (
+    OTHER_VALUE_PRIOR,
+    PRIOR_RIGHT_STEP,
+    Edge,
+    EntryStep,
+    entry_posteriors,
+)
 from scanner.decode.confirmed import overruling_confirmed, slip_carried_on, unspelled
 from scanner.decode.numbers import (
     EMPTY,
@@ -291,8 +297,11 @@ def _right_total(edge: Edge, expected: Sequence[SheetEntry]) -> int | None:
 
 def _above_ceiling(entry: ColumnEntry, decision: EntryDecision, ceiling: int) -> EntryDecision:
     """``decision`` with the ink's values above ``ceiling`` kept in its :attr:`~EntryDecision.ink`
-    (a stored sheet decodes again from them), and *doubtful* where the ink insists on one:
-    where it finds the decided value :data:`INK_OUTWEIGHED` times less likely. Also
+    (a stored sheet decodes again from them), and *doubtful* where they would take the
+    decided value under :data:`READ_POSTERIOR` weighed as a player's slip
+    (:func:`_share_under_ceiling`): the ceiling bounds what the rules expect, not what a
+    writer may write (the old generator's sample, `bench.scan_bench`: a written 22 whose
+    units digit reads 9, 2, 8 or 4, the 0 at 0.01, was read 20 sure). Also
     *doubtful* where the rules expect a total above the pool (the writer's earlier totals,
     a slip carried on, passed it): no value the ceiling allows is then the one written
     (TRAINING part, phone-distant: a written 21 in a pool of 20 read 20 at 0.99997)."""
@@ -309,11 +318,24 @@ def _above_ceiling(entry: ColumnEntry, decision: EntryDecision, ceiling: int) ->
     ink = dict(decision.ink) | above
     changes: dict[str, Any] = {"ink": tuple(sorted(ink.items(), key=lambda item: -item[1]))}
     ink_value = max(above, key=above.__getitem__)
-    if above[ink_value] >= INK_OUTWEIGHED * ink.get(decision.value, 0.0):
+    if _share_under_ceiling(decision, ink.get(decision.value, 0.0), sum(above.values())) \
+            < READ_POSTERIOR:
         changes |= {"status": "doubtful",
                     "note": said("above_pool", ink=ink_value, pool=ceiling,
                                  value=value_said(decision.value))}
     return replace(decision, **changes)
+
+
+def _share_under_ceiling(decision: EntryDecision, ink_decided: float, ink_above: float
+                         ) -> float:
+    """The decided value's posterior once the values above the ceiling, whose ink adds up to
+    ``ink_above``, are weighed too, each with the prior of a value the rules do not expect
+    (:data:`~scanner.decode.column_paths.OTHER_VALUE_PRIOR`; the decided value has the
+    prior of the rules' step where it is the value expected, else that one too)."""
+    prior = PRIOR_RIGHT_STEP if decision.value == decision.expected else OTHER_VALUE_PRIOR
+    decided = ink_decided * prior
+    return decision.confidence * decided / max(decided + ink_above * OTHER_VALUE_PRIOR,
+                                               PROBABILITY_FLOOR)
 
 
 def _unsure(ranked: list[tuple[int | None, float]]) -> str:
