@@ -330,8 +330,8 @@ def _share_under_ceiling(decision: EntryDecision, ink_decided: float, ink_above:
                          ) -> float:
     """The decided value's posterior once the values above the ceiling, whose ink adds up to
     ``ink_above``, are weighed too, each with the prior of a value the rules do not expect
-    (:data:`~scanner.decode.column_paths.OTHER_VALUE_PRIOR`; the decided value has the
-    prior of the rules' step where it is the value expected, else that one too)."""
+    (:data:`~scanner.decode.column_paths.OTHER_VALUE_PRIOR`); the decided value has the
+    prior of the rules' step where it is the value they expect, else the same as those."""
     prior = PRIOR_RIGHT_STEP if decision.value == decision.expected else OTHER_VALUE_PRIOR
     decided = ink_decided * prior
     return decision.confidence * decided / max(decided + ink_above * OTHER_VALUE_PRIOR,

@@ -299,11 +299,7 @@ def strip_probability(strip: Sequence[Sequence[float]], value: int | None,
     p = 1.0
     for glyph, digit in zip(strip, digits, strict=True):
         p *= max(glyph[digit], PROBABILITY_FLOOR)
-    if minus is not None:
-        p *= minus if value is not None and value < 0 else 1 - minus
-    elif value is not None and value < 0:
-        return 0.0
-    return p
+    return p * _sign_factor(value, minus)
 
 
 def strip_values(strip: Sequence[Sequence[float]] | None, minus: float | None = None
@@ -344,13 +340,17 @@ def _cell_factors(cells: Sequence[Sequence[float]]) -> tuple[list[float], list[l
 
 
 @lru_cache(maxsize=64)
-def _placements(length: int, width: int) -> tuple[tuple[int, ...], ...]:
-    """The cells (indices, in order) ``length`` digits may stand in among ``width``.
+def _placements(length: int, width: int
+                ) -> tuple[tuple[tuple[int, ...], tuple[int, ...], int], ...]:
+    """Each way ``length`` digits may stand among ``width`` cells: the cells they stand in
+    (in order), the cells left blank, and how many gaps lie between two of the digits.
 
     >>> _placements(2, 3)
-    ((0, 1), (0, 2), (1, 2))
+    (((0, 1), (2,), 0), ((0, 2), (1,), 1), ((1, 2), (0,), 0))
     """
-    return tuple(itertools.combinations(range(width), length))
+    return tuple((places, tuple(i for i in range(width) if i not in places),
+                  sum(b > a + 1 for a, b in itertools.pairwise(places)))
+                 for places in itertools.combinations(range(width), length))
 
 
 @lru_cache(maxsize=CACHED_INPUTS)
@@ -370,18 +370,21 @@ def _spelled_from(empty: list[float], written: list[list[float]], value: int | N
     if length > width:
         return PROBABILITY_FLOOR
     best = 0.0
-    for places in _placements(length, width):
-        p = 1.0
-        for at, index in enumerate(places):
-            p *= written[index][digits[at]]
-            if at and index > places[at - 1] + 1:
-                p *= GAP_SHARE
-        for index in set(range(width)).difference(places):
+    for places, blanks, gaps in _placements(length, width):
+        p = GAP_SHARE ** gaps
+        for digit, index in zip(digits, places, strict=True):
+            p *= written[index][digit]
+        for index in blanks:
             p *= empty[index]
         if p > best:
             best = p
-    if minus is not None:
-        best *= minus if value is not None and value < 0 else 1 - minus
-    elif value is not None and value < 0:
-        return PROBABILITY_FLOOR
-    return max(best, PROBABILITY_FLOOR)
+    return max(best * _sign_factor(value, minus), PROBABILITY_FLOOR)
+
+
+def _sign_factor(value: int | None, minus: float | None) -> float:
+    """P(the sign cell's ink | the value's sign): ``minus`` is the probability that the
+    entry's sign cell holds a minus (``None``: no sign cell, where no value is negative)."""
+    negative = value is not None and value < 0
+    if minus is None:
+        return 0.0 if negative else 1.0
+    return minus if negative else 1 - minus

@@ -13,11 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Protocol
+from typing import TYPE_CHECKING
 
 from scanner.decode.columns import EntryDecision
 from scanner.words import said, value_said
 from scoring.columns import Column
+
+if TYPE_CHECKING:  # the sheet's decoder imports this module
+    from scanner.decode.sheet import RowDecision
 
 INK_AGAINST = 10.0
 """How many times likelier the ink must find another value than the one read for the read
@@ -25,17 +28,8 @@ value to rest on the rules alone (below it the ink is merely unsure between them
 rules choose, as they may)."""
 
 
-class _Row(Protocol):
-    @property
-    def row(self) -> int: ...
-    @property
-    def status(self) -> str: ...
-    @property
-    def deal(self) -> object: ...
-
-
 def doubted_with_rows(entries: Mapping[Column, tuple[EntryDecision, ...]],
-                      rows: Sequence[_Row]) -> dict[Column, tuple[EntryDecision, ...]]:
+                      rows: Sequence[RowDecision]) -> dict[Column, tuple[EntryDecision, ...]]:
     """``entries`` with each entry read as a value its ink finds :data:`INK_AGAINST` times
     less likely than another, whose deal's row is *doubtful*, made *doubtful* (module
     doc)."""
@@ -44,7 +38,7 @@ def doubted_with_rows(entries: Mapping[Column, tuple[EntryDecision, ...]],
             for column, decisions in entries.items()}
 
 
-def _doubted(decision: EntryDecision, deal_rows: Sequence[_Row]) -> EntryDecision:
+def _doubted(decision: EntryDecision, deal_rows: Sequence[RowDecision]) -> EntryDecision:
     if decision.status != "read" or decision.deal is None or not decision.ink \
             or not 0 < decision.deal <= len(deal_rows):
         return decision

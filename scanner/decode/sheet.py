@@ -287,8 +287,8 @@ def _talon_checked(evidence: SheetEvidence, logs: DealLogs,
                 ("talon", "0") not in evidence.rows[index].digits:
             continue
         own = logs.fit(picks, index)
+        known = [option.deal for option in candidates[index]]
         for other in _other_talons(deal):
-            known = [option.deal for option in candidates[index]]
             if other not in known:
                 candidates[index].append(RowCandidate(other, -math.inf, 0.0))
                 known.append(other)
