@@ -189,14 +189,18 @@ def may_hold_ink(page: RegisteredPage, boxes: Sequence[Box], x0: float, y0: floa
     :data:`INK_TEST_INSET_MM` in, clear of its border), in the rectangle ``x0..x1, y0..y1``
     warped coarse (from the smallest halving with at least :data:`INK_TEST_MIN_PX_PER_MM`,
     its red channel), is at least :data:`INK_TEST_MIN_DARKNESS` below the paper around it
-    (the brightest level within :data:`INK_TEST_PAPER_MM`); paper dimmer than
+    (the brightest level within :data:`INK_TEST_PAPER_MM`), or
+    :data:`INK_TEST_MIN_DARKNESS_DROPOUT` where the rectangle is in colour (its drop-out
+    borders gone from the red channel, a faint pencil stroke is all that darkens a box);
+    paper dimmer than
     :data:`PAPER_FIELD_LEVEL` (a photo's shadow) counted as though brought up to it, so its
     ink keeps its contrast, not its levels. The halvings are box-filtered,
     so a stroke darkens the coarse pixels it crosses rather than falling between samples."""
     _, scale = page.coarse(k.INK_TEST_MIN_PX_PER_MM)
     ppm = page.px_per_mm * scale
-    red = page.warp_coarse(x0, y0, x1 - x0, y1 - y0, ppm, k.INK_TEST_MIN_PX_PER_MM,
-                           channel=content_channel)
+    coarse = page.warp_coarse(x0, y0, x1 - x0, y1 - y0, ppm, k.INK_TEST_MIN_PX_PER_MM)
+    red = content_channel(coarse)
+    least = k.INK_TEST_MIN_DARKNESS_DROPOUT if _drops_out(coarse) else k.INK_TEST_MIN_DARKNESS
     side = 2 * round(k.INK_TEST_PAPER_MM * ppm / 2) + 1
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))
     paper = cv2.dilate(red, kernel)
@@ -216,11 +220,23 @@ def may_hold_ink(page: RegisteredPage, boxes: Sequence[Box], x0: float, y0: floa
     # integral image of the dark-enough pixels (a box running off the rectangle is read
     # over its part inside)
     dim = np.minimum(paper, k.PAPER_FIELD_LEVEL).astype(np.float32)
-    dark_enough = dark.astype(np.float32) * k.PAPER_FIELD_LEVEL >= k.INK_TEST_MIN_DARKNESS * dim
+    dark_enough = dark.astype(np.float32) * k.PAPER_FIELD_LEVEL >= least * dim
     enough = cv2.integral(dark_enough.view(np.uint8))
     counts = enough[r1s, c1s] - enough[r0s, c1s] - enough[r1s, c0s] + enough[r0s, c0s]
     flags: list[bool] = (counts > 0).tolist()
     return flags
+
+
+
+def _drops_out(coarse: Image) -> bool:
+    """Whether a coarse warp is of a colour image, whose red channel drops the print's
+    borders: :data:`COLOUR_MIN_FRACTION` of its pixels redder than green by half
+    :data:`COLOUR_MIN_CHROMA` (the box filter of the halvings pales thin red lines; a grey
+    page kept in three channels has none)."""
+    if coarse.ndim == 2:
+        return False
+    redness = cv2.subtract(cv2.extractChannel(coarse, 2), cv2.extractChannel(coarse, 1))
+    return float(np.mean(redness > k.COLOUR_MIN_CHROMA // 2)) > k.COLOUR_MIN_FRACTION
 
 
 class BoxGeometry:
