@@ -249,9 +249,12 @@ def test_pulka_review_prints_its_url_and_stops_on_ctrl_c(tmp_path: Path) -> None
     import subprocess
     import sys
 
+    # Ctrl+C as a terminal delivers it: a shell's background job (a CI script run with "&")
+    # starts with SIGINT ignored, which the child would inherit
     process = subprocess.Popen([sys.executable, "-m", "pulka", "review", "--db",
                                 str(tmp_path / "new.sqlite"), "--port", "0", "--user", "anna"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         line = process.stdout.readline() if process.stdout else ""
         url = line.split()[2]
