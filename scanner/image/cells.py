@@ -95,7 +95,8 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box],
     A box the coarse look found blank (:meth:`PageRaster.live`) is not looked at: its crop
     is paper white (one array per size, shared), its ink none. ``source_px_per_mm`` is the
     page image's own resolution (None: as fine as the raster's): a coarse page's borders are
-    each settled on their own place (:func:`scanner.image.lines.settle_reach`)."""
+    each settled on their own place (:func:`scanner.image.lines.settle_reach`), and its
+    faint ink held to the floors of a coarse page (:data:`INK_FINE_PAGE_PX_PER_MM`)."""
     if not boxes:
         return ()
     s = raster.px_per_mm
@@ -129,7 +130,8 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box],
     cells = list(plan.blank)
     inked, found = cut_ink(raster.content, (raster.x_mm, raster.y_mm), s, shapes,
                            np.flatnonzero(live), np.stack([dx, dy], 1),
-                           settle_reach(s, source_px_per_mm or s))
+                           settle_reach(s, source_px_per_mm or s),
+                           (source_px_per_mm or s) >= k.INK_FINE_PAGE_PX_PER_MM)
     for i, ink, shift_x, shift_y in zip(inked.tolist(), found, (dx[inked] / s).tolist(),
                                         (dy[inked] / s).tolist(), strict=True):
         turns = plan.turns[i]

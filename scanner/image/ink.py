@@ -76,15 +76,16 @@ def owner_map(geometry: BoxGeometry, px_per_mm: float, x0: float, y0: float,
 def window_ink(clean: GreyImage, bands: GreyImage | None, owners: Ints, boxes: Ints,
                boxes_count: int, origins: Ints, size: tuple[int, int], interiors: Ints,
                px_per_mm: float, crops: bool, floor: float = k.INK_MIN_PEAK_CONTRAST,
-               borders: Borders | None = None, only_borders: Mask | None = None
-               ) -> list[BoxInk]:
+               borders: Borders | None = None, only_borders: Mask | None = None,
+               local_floor: float = k.INK_MIN_LOCAL_CONTRAST) -> list[BoxInk]:
     """The :class:`BoxInk` of each of ``boxes`` (indices, as in :func:`owner_map`'s
     ``owners``, of ``boxes_count`` boxes), its window of ``size`` (rows, columns) at
     ``origins`` (row, column) in the cleared raster; the box lies :data:`INK_SPILL_MM` in
     from the window's edges, ``interiors`` (rows0, rows1, cols0, cols1 in the window) is the
     interior its fill and cover are measured over. Without ``crops`` each crop is the
     window as it is (a mark box's: only its measures are read). A window whose darkest ink
-    is lighter than ``floor`` of its paper holds none; one marked in ``only_borders`` holds
+    is lighter than ``floor`` of its paper (``local_floor`` of the paper right around it)
+    holds none; one marked in ``only_borders`` holds
     only the writing on its border lines that ``borders`` gives it."""
     n = len(boxes)
     grey = windows(clean, origins, size)
@@ -100,7 +101,7 @@ def window_ink(clean: GreyImage, bands: GreyImage | None, owners: Ints, boxes: I
     peak: Floats = (1.0 - darkest / paper).astype(np.float32)
     level = np.maximum(k.INK_PEAK_SHARE * peak, k.INK_MIN_CONTRAST)
     level[(peak < floor)
-          | (_local_peak(grey, interiors[0], px_per_mm) < k.INK_MIN_LOCAL_CONTRAST)] = 1.0
+          | (_local_peak(grey, interiors[0], px_per_mm) < local_floor)] = 1.0
     if only_borders is not None:
         level[only_borders] = 1.0
     faint = np.maximum(k.INK_FAINT_PEAK_SHARE * peak, k.INK_MIN_CONTRAST)
@@ -229,15 +230,17 @@ def _assign(comp: Ints, owner: Ints, inside: Mask, strong: Mask, band: GreyImage
 
 
 def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float,
-            geometry: BoxGeometry, live: Ints, shifts: Doubles, settle: int = 0
-            ) -> tuple[Ints, list[BoxInk]]:
+            geometry: BoxGeometry, live: Ints, shifts: Doubles, settle: int = 0,
+            fine: bool = False) -> tuple[Ints, list[BoxInk]]:
     """The boxes cut (the ``live`` boxes of ``geometry``, indices, then their
     :func:`border_neighbours`) and the :class:`BoxInk` of each, in the raster ``content``
     (its top-left at ``origin_mm``), each box moved by its ``shifts`` row (``dx, dy``
     pixels, every box's), each border settled within ``settle`` pixels of its place
     (:func:`scanner.image.lines.clear_lines`); a neighbour holds only writing on its border
     lines, and only where the page's lines do not show (the drop-out print's red channel:
-    no remnant of them can pass for writing)."""
+    no remnant of them can pass for writing). A ``fine`` page image
+    (:data:`~scanner.constants.INK_FINE_PAGE_PX_PER_MM`) keeps fainter strokes where the
+    borders drop out."""
     s, (h, w) = px_per_mm, content.shape
     m = round(k.INK_SPILL_MM * s)
     p = geometry.places
@@ -249,7 +252,9 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
     clean, bands, inside = clear_lines(content, horizontal, vertical, band, settle)
     # a faint stroke is told from a border's remnant only where no remnant is left (a page
     # whose lines lie off their places keeps the higher floor when the boxes follow them)
-    floor = k.INK_MIN_PEAK_CONTRAST_CLEAN if inside else k.INK_MIN_PEAK_CONTRAST
+    clean_floor = k.INK_MIN_PEAK_CONTRAST_FINE if fine else k.INK_MIN_PEAK_CONTRAST_CLEAN
+    floor = clean_floor if inside else k.INK_MIN_PEAK_CONTRAST
+    local_floor = k.INK_MIN_LOCAL_CONTRAST_FINE if fine else k.INK_MIN_LOCAL_CONTRAST
     if not inside:  # the boxes follow the lines where they lie (scanner.image.drift)
         shifts = shifts + box_drift(content, horizontal, vertical, starts + sizes / 2.0, s)
         starts = _window_starts(geometry, origin_mm, s, shifts, sizes, (h, w))
@@ -276,7 +281,7 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
         found = window_ink(clean, bands, owners, chosen, len(p), starts[chosen], (rows, cols),
                            interiors[chosen], s, not mark, floor,
                            None if mark else borders,
-                           only_borders[members])
+                           only_borders[members], local_floor)
         for j, one in zip(members, found, strict=True):
             out[j] = one
     return live, [o for o in out if o is not None]
