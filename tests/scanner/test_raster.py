@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 
 from forms.layout import build_layout
-from forms.model import EntryCell
+from forms.model import Box, EntryCell
 from scanner.image import raster
 from scanner.image.cells import cut_cells
 from scanner.image.load import PageImage
 from scanner.image.raster import may_hold_ink, rasterize
-from scanner.image.register import register
+from scanner.image.register import RegisteredPage, register
 from tests.scanner.synth import PX_PER_MM, glyphs, page_bgr, photo, write_digit, write_mark
 
 LAYOUT = build_layout(3)
@@ -119,20 +119,26 @@ def test_the_raster_hands_its_boxes_geometry_on_to_the_cutting() -> None:
     assert made.geometry_of(boxes[:5]).boxes == boxes[:5]
 
 
-def test_a_faint_thin_pencil_stroke_the_ink_cutting_keeps_is_looked_at(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 13, class 7: a pencil "1" 0.15 mm wide, 40 grey levels under the paper, on a
-    photo. The cutting (everything warped) finds it as ink; the coarse look, where each of
-    its pixels is the mean of 4x4, must not skip its box first (at 20 levels it skipped six
-    of twenty, whose entries then read as a digit fewer or as nothing)."""
+def _pencil_ones(level: int) -> tuple[RegisteredPage, list[Box]]:
+    """A photo of page 1 with a pencil "1" (a stroke 2 px wide at ``level``) in each of the
+    first 20 entry boxes, and those boxes."""
     img = page_bgr(3, 0)
     entries = [b for b in LAYOUT.boxes_for(0) if isinstance(b.meaning, EntryCell)
                and b.kind == "digit"][:20]
     for box in entries:
         x0, y0, w, h = (round(v * PX_PER_MM) for v in (box.x_mm, box.y_mm, box.w_mm, box.h_mm))
         cv2.line(img, (x0 + w // 2, y0 + h // 5), (x0 + w // 2 - 2, y0 + 4 * h // 5),
-                 (215, 215, 215), 2, cv2.LINE_AA)
-    reg = register(PageImage(Path("pencil.jpg"), 0, photo(img, 0, seed=3)))
+                 (level, level, level), 2, cv2.LINE_AA)
+    return register(PageImage(Path("pencil.jpg"), 0, photo(img, 0, seed=3))), entries
+
+
+def test_a_faint_thin_pencil_stroke_the_ink_cutting_keeps_is_looked_at(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 13, class 7: a pencil "1" 0.15 mm wide, 40 grey levels under the paper, on a
+    photo. The cutting (everything warped) finds it as ink; the coarse look, where each of
+    its pixels is the mean of 4x4, must not skip its box first (at 20 levels it skipped six
+    of twenty, whose entries then read as a digit fewer or as nothing)."""
+    reg, entries = _pencil_ones(215)
     boxes = LAYOUT.boxes_for(0)
     flags = dict(zip(boxes, may_hold_ink(reg, boxes, 0.0, 0.0, reg.page_w_mm, reg.page_h_mm),
                      strict=True))
@@ -149,14 +155,7 @@ def test_a_fainter_pencil_stroke_on_a_fine_page_is_cut_as_ink(
     """Issue 13, class 7: a pencil "1" 35 levels under the paper (its darkest 0.12-0.15 of
     the paper once blurred) on a photo at 290 dpi is ink, and no box without writing gets
     any (at the floors of 0.15 that a coarse page keeps, 19 of the 20 were lost)."""
-    img = page_bgr(3, 0)
-    entries = [b for b in LAYOUT.boxes_for(0) if isinstance(b.meaning, EntryCell)
-               and b.kind == "digit"][:20]
-    for box in entries:
-        x0, y0, w, h = (round(v * PX_PER_MM) for v in (box.x_mm, box.y_mm, box.w_mm, box.h_mm))
-        cv2.line(img, (x0 + w // 2, y0 + h // 5), (x0 + w // 2 - 2, y0 + 4 * h // 5),
-                 (220, 220, 220), 2, cv2.LINE_AA)
-    reg = register(PageImage(Path("pencil.jpg"), 0, photo(img, 0, seed=3)))
+    reg, entries = _pencil_ones(220)
     _everything(monkeypatch)
     boxes = LAYOUT.boxes_for(0)
     cells = cut_cells(rasterize(reg, boxes), boxes, reg.px_per_mm)
