@@ -237,10 +237,9 @@ vignette across the window is no ink, however dark, while a stroke keeps its con
 INK_FINE_PAGE_PX_PER_MM = 5.5
 """On a page image this fine (140 dpi; flatbed scans, near and steep photos) ..."""
 INK_MIN_PEAK_CONTRAST_FINE = 0.12
-"""... the floors where the borders drop out are this, for the window's darkest ink and ...
-"""
+"""... the floors where the borders drop out are this, for the window's darkest ink ..."""
 INK_MIN_LOCAL_CONTRAST_FINE = 0.12
-"""... for the paper right around it: a faint pencil "1" there reaches only 0.12-0.15, and a
+"""... and for the paper right around it: a faint pencil "1" there reaches only 0.12-0.15, and a
 speck or a border's remnant on a fine image is cut away as one. TRAINING part (right / silent
 / doubtful): 0.12 on every page took seed 51 (36 sheets) from 97.7 / 1 / 5.8 % to 98.0 / 1 /
 5.0 % but far photos (phone-distant seed 41, pages 3-4.7 px/mm) from 97.3 / 1 / 6.7 % to

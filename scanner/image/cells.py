@@ -128,10 +128,10 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box],
     # would pull the box onto it and cut the digit; the homography places boxes (a flat scan,
     # fit error a few hundredths of a millimetre)
     cells = list(plan.blank)
+    source = source_px_per_mm or s
     inked, found = cut_ink(raster.content, (raster.x_mm, raster.y_mm), s, shapes,
                            np.flatnonzero(live), np.stack([dx, dy], 1),
-                           settle_reach(s, source_px_per_mm or s),
-                           (source_px_per_mm or s) >= k.INK_FINE_PAGE_PX_PER_MM)
+                           settle_reach(s, source), source >= k.INK_FINE_PAGE_PX_PER_MM)
     for i, ink, shift_x, shift_y in zip(inked.tolist(), found, (dx[inked] / s).tolist(),
                                         (dy[inked] / s).tolist(), strict=True):
         turns = plan.turns[i]

@@ -227,7 +227,6 @@ def may_hold_ink(page: RegisteredPage, boxes: Sequence[Box], x0: float, y0: floa
     return flags
 
 
-
 def _drops_out(coarse: Image) -> bool:
     """Whether a coarse warp is of a colour image, whose red channel drops the print's
     borders: :data:`COLOUR_MIN_FRACTION` of its pixels redder than green by half
