@@ -103,8 +103,8 @@ WORDS: dict[str, str] = {
     "tricks_of": N_("{owners} tricks ({these}, or {those})"),
     "owner": N_("{seat}'s"),
     "talon_quick": N_("the talon's quick tricks ({this}, or {that})"),
-    "talon_overruled": N_("the ink reads the talon's quick tricks as another digit; the running "
-                          "totals make them {n}"),
+    "talon_overruled": N_("the ink reads the talon's quick tricks otherwise; the running totals "
+                          "make them {n}, and only one written total witnesses them: check it"),
     "row_unsure": N_("the ink and the running totals read this row so at only {share}: check "
                      "it"),
     "row_unsure_on": N_("the ink and the running totals read this row so at only {share} "

@@ -74,8 +74,8 @@ class RowCandidate:
     at all: large when the ink reads as something that cannot happen."""
     talon_gap: float = 0.0
     """How much less likely (natural log) the talon cell's ink finds this reading's quick
-    tricks than the digit it reads there, when that digit is none a talon prize holds
-    (:func:`talon_gap`); 0 otherwise."""
+    tricks than its own likeliest reading of the cell (:func:`talon_gap`); 0 without a talon
+    cell."""
 
 
 
@@ -249,24 +249,22 @@ def other_splits(evidence: RowEvidence, best: RowCandidate, rules: RuleSet,
 
 def talon_gap(cell: Sequence[float], deal: dict[str, Any] | None) -> float:
     """:attr:`RowCandidate.talon_gap` of ``deal`` for the talon cell's probabilities
-    (``cell``: digits 0-9, then empty; no quick tricks reads as empty or 0): 0 unless the
-    cell's likeliest class is a digit no talon prize holds (above
-    :data:`~scoring.deals.TALON_QUICK_TRICKS_MAX`), a reading :func:`talon_options` never
-    weighs.
+    (``cell``: digits 0-9, then empty; no quick tricks reads as empty or 0): how much less
+    likely the cell's ink finds the deal's quick tricks than its likeliest reading, a digit
+    no talon prize holds (a 9) included.
 
     >>> cell = [0.001] * 11; cell[9] = 0.98; cell[3] = 0.01
     >>> round(talon_gap(cell, {"type": "contract", "talon": {"quick_tricks": 3}}), 2)
     4.58
-    >>> cell[9], cell[1] = 0.01, 0.98  # a 1, weighed against the 3 by the totals
-    >>> talon_gap(cell, {"type": "contract", "talon": {"quick_tricks": 3}})
+    >>> cell[9], cell[1] = 0.01, 0.98  # a 1, which the totals would make a 3
+    >>> round(talon_gap(cell, {"type": "contract", "talon": {"quick_tricks": 3}}), 2)
+    4.58
+    >>> talon_gap(cell, {"type": "contract", "talon": {"quick_tricks": 1}})
     0.0
     """
-    likeliest = max(range(len(cell)), key=cell.__getitem__)
-    if likeliest <= TALON_QUICK_TRICKS_MAX or likeliest == EMPTY:
-        return 0.0
     quick = (deal or {}).get("talon", {}).get("quick_tricks", 0)
-    shown = cell[quick] + (cell[EMPTY] if quick == 0 else 0.0)
-    return max(0.0, log_p(cell[likeliest]) - log_p(shown))
+    readings = [cell[0] + cell[EMPTY], *cell[1:EMPTY]]
+    return max(0.0, log_p(max(readings)) - log_p(readings[quick]))
 
 
 def _ink_best(marks: Marks, tricks: dict[str, Spelled], result_number: Spelled,

@@ -77,16 +77,16 @@ not calibrated (a talon's 2 got 0.002 where the classifier read a 9). The marks 
 cross near 1e-4, so a suit's alternatives always hold about that much of a row (at this
 threshold most rows would be doubtful), and none of the 91,872 marks read there was wrong."""
 TALON_OVERRULED_LOG = math.log(10)
-"""A row read whose talon cell's ink reads a digit no talon prize holds (a 9), and finds
-the row's quick tricks this much less likely (natural log: ten to one), is *doubtful*
+"""A row read whose talon cell's ink finds the row's quick tricks this much less likely
+(natural log: ten to one) than its own reading of the cell is *doubtful*
 (:attr:`~scanner.decode.deals.RowCandidate.talon_gap`). Within a row nothing checks the
 talon (the tricks have their sum of 10 and the result cell, the talon no such partner), and
-the totals choose only between the two likeliest legal values
-(:func:`~scanner.decode.deals.decode_row`), so when the ink reads none of them the value
-chosen may be neither. Cost, right rows made doubtful: none of the 36 sample sheets at
-200 dpi, 3 of the 36 at 300 dpi (ratios 29 to 57; any threshold from 4 to 29 flags the
-same). Written after a fresh set's silent error (a 2 read as 9 at 0.986, the 2 at 0.002:
-the totals made it 3 at 0.99959), which it marks."""
+one written total witnesses it (the dealer's whists on the declarer; with 3 players each
+defender's half, RULES.md §3): a slip there looks the same as a misread talon, so the totals
+may not overrule its ink alone
+(TRAINING part, seeds 41 and 51: a slip in the dealer's whists made a talon read 1 at 0.992
+none, and a talon blank at 0.9999 a 1, both read sure). Written first after a fresh set's
+silent error (a 2 read as 9 at 0.986, the 2 at 0.002: the totals made it 3 at 0.99959)."""
 JOINT_PASSES = 2
 ALTERNATIVE_MIN = 1e-4
 """Row readings less likely than this (from the ink alone) are not tried against the totals."""
