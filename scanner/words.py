@@ -90,6 +90,8 @@ WORDS: dict[str, str] = {
                         "written); the rules make it {value}"),
     "from_doubtful_row": N_("the ink says {ink}; the rules make it {value} from deal row "
                             "{row}, itself doubtful"),
+    "unsure_from_doubtful_row": N_("the ink is unsure of {value}, and deal row {row} that "
+                                   "makes it so is itself doubtful"),
     "ink_expected": N_("the ink says {ink}; the rules expected {expected}"),
     "ink_unsure": N_("ink unsure; the rules expect {value}"),
     "entry_unsure": N_("read {value} at only {share}, or {other}: check it"),

@@ -186,8 +186,8 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
     rows = tuple(replace(row, status="doubtful", note=note, confidence=row.confidence
                          if row.deal else 0.0) if note else row
                  for row, note in zip(rows, notes, strict=True))
-    entries = unwritten_totals(doubted_with_rows(entries, rows), evidence.columns, rows,
-                               evidence.faint)
+    entries = unwritten_totals(doubted_with_rows(entries, rows, lost), evidence.columns,
+                               rows, evidence.faint)
     return DecodedSheet(evidence.rules, evidence.seats, dict(evidence.names), rows,
                         faint_entries(entries, evidence.faint),
                         lost_ink_problem(evidence.faint, evidence.seats, evidence.strip_page)
