@@ -177,8 +177,8 @@ def test_two_digits_crammed_into_one_box_are_read_as_one_strip() -> None:
     one straddling its border with the box before): no reading of the boxes one by one
     spells it (TRAINING part: a crammed "20" read "2", the rules' 20 doubtful), the boxes
     read a one-digit value. The entry's boxes read as one strip of glyphs give the two
-    digits in order for most of them (digits run together into one glyph are not split
-    yet), and there the ink no longer outweighs the value written
+    digits in order for most of them (digits run together into a glyph narrower than tall
+    are not split), and there the ink no longer outweighs the value written
     (:data:`~scanner.decode.columns.INK_OUTWEIGHED`): the rules may read it."""
     img, g = page_bgr(4, 0), glyphs(13)
     entries = entry_boxes(4, 0, 3)[:8]

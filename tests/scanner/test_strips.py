@@ -50,3 +50,16 @@ def test_crops_of_other_sizes_are_laid_out_without_error() -> None:
     strip = entry_strip([_paper(), small], [0, 36])
     assert strip.shape == (48, 86) and strip[10, 58] == 30
     assert len(strip_glyphs(strip, PX_PER_MM)) == 1
+
+
+def test_two_digits_that_touch_are_split_though_little_wider_than_tall() -> None:
+    """A "20" whose digits touch (TRAINING part: 1.1-1.25 times wider than tall, read as its
+    2 while the strip kept it whole) is two glyphs; a single digit narrower than tall is
+    one."""
+    strip = _paper(48, 120)
+    strip[10:38, 10:24] = 40  # a 2 ...
+    strip[10:38, 25:40] = 40  # ... touching a 0: 30 px wide, 28 tall
+    strip[14:36, 24:25] = 200  # the thin waist where they meet
+    strip[10:38, 70:92] = 40  # a wide 0: 22 px wide, 28 tall
+    widths = [g.shape[1] for g in strip_glyphs(strip, PX_PER_MM)]
+    assert len(widths) == 3 and max(widths[:2]) < 22 and widths[2] == 26, widths
