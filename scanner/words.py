@@ -105,8 +105,8 @@ WORDS: dict[str, str] = {
     "tricks_of": N_("{owners} tricks ({these}, or {those})"),
     "owner": N_("{seat}'s"),
     "talon_quick": N_("the talon's quick tricks ({this}, or {that})"),
-    "talon_overruled": N_("the ink reads the talon's quick tricks otherwise; the running totals "
-                          "make them {n}, and only one written total witnesses them: check it"),
+    "talon_overruled": N_("the ink reads the talon's quick tricks otherwise; only the talon "
+                          "prize's whists make them {n}: check it"),
     "row_unsure": N_("the ink and the running totals read this row so at only {share}: check "
                      "it"),
     "row_unsure_on": N_("the ink and the running totals read this row so at only {share} "

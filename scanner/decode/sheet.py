@@ -81,12 +81,12 @@ TALON_OVERRULED_LOG = math.log(10)
 (natural log: ten to one) than its own reading of the cell is *doubtful*
 (:attr:`~scanner.decode.deals.RowCandidate.talon_gap`). Within a row nothing checks the
 talon (the tricks have their sum of 10 and the result cell, the talon no such partner), and
-one written total witnesses it (the dealer's whists on the declarer; with 3 players each
-defender's half, RULES.md §3): a slip there looks the same as a misread talon, so the totals
-may not overrule its ink alone
-(TRAINING part, seeds 41 and 51: a slip in the dealer's whists made a talon read 1 at 0.992
-none, and a talon blank at 0.9999 a 1, both read sure). Written first after a fresh set's
-silent error (a 2 read as 9 at 0.986, the 2 at 0.002: the totals made it 3 at 0.99959)."""
+only the prize's whists witness it (the dealer's on the declarer; with 3 players each
+defender's half, RULES.md §3): a slip there looks the same as a misread talon, so those
+totals may not overrule its ink alone (TRAINING part, seeds 41 and 51: a slip in the
+dealer's whists made a talon read 1 at 0.992 none, and a talon blank at 0.9999 a 1, both
+read sure). Written first after a fresh set's silent error (a 2 read as 9 at 0.986, the 2
+at 0.002: the totals made it 3 at 0.99959)."""
 JOINT_PASSES = 2
 ALTERNATIVE_MIN = 1e-4
 """Row readings less likely than this (from the ink alone) are not tried against the totals."""
