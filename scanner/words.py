@@ -93,6 +93,8 @@ WORDS: dict[str, str] = {
     "unsure_from_doubtful_row": N_("the ink is unsure of {value}, and deal row {row} that "
                                    "makes it so is itself doubtful"),
     "ink_expected": N_("the ink says {ink}; the rules expected {expected}"),
+    "blank_between": N_("nothing read, but a later entry of the column is written: a total "
+                        "the reader missed, or one the writer skipped"),
     "ink_unsure": N_("ink unsure; the rules expect {value}"),
     "entry_unsure": N_("read {value} at only {share}, or {other}: check it"),
     "row_overturned": N_("the ink reads this row otherwise; the running totals make it this"),

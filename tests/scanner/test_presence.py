@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from scanner.decode.columns import EntryCells, EntryInk, EntryPinned
-from scanner.decode.presence import entry_holds_ink, row_holds_ink
+from scanner.decode.columns import EntryCells, EntryDecision, EntryInk, EntryPinned
+from scanner.decode.presence import entries_present, entry_holds_ink, row_holds_ink
 from scanner.decode.sheet import DecodedSheet, decode_sheet
 from scoring.columns import Column
 from tests.scanner.evidence import digit_probabilities, game, row_evidence, sheet_evidence
@@ -142,3 +142,21 @@ def test_what_holds_ink() -> None:
     row = row_evidence(None, 3, ("A", "B", "C"), 0.999)
     assert not row_holds_ink(row)
     assert row_holds_ink(replace(row, marks={**row.marks, ("declarer", "A"): 0.7}))
+
+
+def test_a_blank_entry_before_a_written_one_is_doubtful() -> None:
+    """A column is written box after box: an entry read blank between a 6 and a 10 of the
+    same column, which the deal log (misread) does not write, is a total the reader missed
+    or one the writer skipped, never silently empty (TRAINING part, a black-and-white scan
+    of ballpoint: the 8 between them left out of scan.json). Blank boxes after the column's
+    last written entry stay empty."""
+    blank = EntryCells(tuple(digit_probabilities(None, 0.999) for _ in range(2)))
+    written = EntryCells((digit_probabilities(None, 0.999), digit_probabilities(6, 0.999)))
+    decisions = [EntryDecision("read", 6, 0.999, ((6, 0.999),), None, None),
+                 EntryDecision("empty", None, 0.999, ((None, 0.999),), None, None),
+                 EntryDecision("read", 10, 0.999, ((10, 0.999),), None, None),
+                 EntryDecision("empty", None, 0.999, ((None, 0.999),), None, None)]
+    present = entries_present([written, blank, written, blank], decisions, [])
+    assert [d.status for d in present] == ["read", "doubtful", "read", "empty"]
+    assert present[1].note == "nothing read, but a later entry of the column is written: a " \
+        "total the reader missed, or one the writer skipped"
