@@ -8,10 +8,11 @@ it holds something:
   writes to a column adds one entry to it) is never empty: its ink was lost or skipped;
 * an entry or a deal row whose own ink reads as something (:data:`INKED_CELL`,
   :data:`INKED_MARK`) is never empty: the ink is there, a person reads it;
-* an entry before a later entry of its column that holds a value is never empty: a column
-  is written box after box, so a blank among its totals is ink the reader did not see or a
-  box the writer skipped (TRAINING part, a black-and-white scan of ballpoint: an 8 between
-  a 6 and the column's last entry, its deal row misread, left out unseen);
+* an entry before a later written entry of its column (a value, or ink that reads as one)
+  is never empty: a column is written box after box, so a blank among its totals is ink
+  the reader did not see or a box the writer skipped (TRAINING part, a black-and-white scan
+  of ballpoint: an 8 between a 6 and a 13 above the pool, its deal row misread, left out
+  unseen);
 * every deal row before the last row with ink is never empty (the deal log is written row
   after row), nor the rows the running totals require beyond the deal log: when at least
   two columns hold more entries than the deal log writes, deals are missing from it (every
@@ -98,11 +99,12 @@ def entries_present(entries: Sequence[EntryCells | EntryInk | EntryPinned],
                     decisions: Sequence[EntryDecision], expected: Sequence[SheetEntry]
                     ) -> list[EntryDecision]:
     """``decisions`` (one per entry of a column) with each entry decided empty that the deal
-    log writes (:func:`written_totals`), whose ink reads as something, or that a later entry
-    holding a value follows made *doubtful*. An entry a person verified empty stays so."""
+    log writes (:func:`written_totals`), whose ink reads as something, or that a later
+    written entry follows made *doubtful*. An entry a person verified empty stays so."""
     writes = written_totals(expected)
-    last_written = max((index for index, decision in enumerate(decisions)
-                        if decision.value is not None), default=-1)
+    last_written = max((index for index, (entry, decision) in enumerate(zip(entries, decisions,
+                                                                            strict=True))
+                        if _written(entry, decision)), default=-1)
     out = []
     for index, (entry, decision) in enumerate(zip(entries, decisions, strict=True)):
         if decision.status != "empty" or isinstance(entry, EntryPinned):
@@ -121,6 +123,13 @@ def entries_present(entries: Sequence[EntryCells | EntryInk | EntryPinned],
         else:
             out.append(decision)
     return out
+
+
+def _written(entry: EntryCells | EntryInk | EntryPinned, decision: EntryDecision) -> bool:
+    """Whether an entry holds something written: a value, or ink that reads as one (a value
+    the rules turned down, above the pool, is still writing)."""
+    return decision.value is not None or entry_holds_ink(entry) or \
+        bool(decision.ink) and decision.ink[0][0] is not None
 
 
 def row_holds_ink(evidence: RowEvidence) -> bool:

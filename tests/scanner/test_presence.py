@@ -145,18 +145,22 @@ def test_what_holds_ink() -> None:
 
 
 def test_a_blank_entry_before_a_written_one_is_doubtful() -> None:
-    """A column is written box after box: an entry read blank between a 6 and a 10 of the
-    same column, which the deal log (misread) does not write, is a total the reader missed
-    or one the writer skipped, never silently empty (TRAINING part, a black-and-white scan
-    of ballpoint: the 8 between them left out of scan.json). Blank boxes after the column's
-    last written entry stay empty."""
+    """A column is written box after box: an entry read blank between a 6 and a later
+    entry of the same column, which the deal log (misread) does not write, is a total the
+    reader missed or one the writer skipped, never silently empty (TRAINING part, a
+    black-and-white scan of ballpoint: an 8 between a 6 and a 13 above the pool, left out of
+    scan.json). The later entry may be a value, or ink the rules turned down; blank boxes
+    after the column's last written entry stay empty."""
     blank = EntryCells(tuple(digit_probabilities(None, 0.999) for _ in range(2)))
     written = EntryCells((digit_probabilities(None, 0.999), digit_probabilities(6, 0.999)))
-    decisions = [EntryDecision("read", 6, 0.999, ((6, 0.999),), None, None),
-                 EntryDecision("empty", None, 0.999, ((None, 0.999),), None, None),
-                 EntryDecision("read", 10, 0.999, ((10, 0.999),), None, None),
-                 EntryDecision("empty", None, 0.999, ((None, 0.999),), None, None)]
-    present = entries_present([written, blank, written, blank], decisions, [])
-    assert [d.status for d in present] == ["read", "doubtful", "read", "empty"]
-    assert present[1].note == "nothing read, but a later entry of the column is written: a " \
-        "total the reader missed, or one the writer skipped"
+    empty = EntryDecision("empty", None, 0.999, ((None, 0.999),), None, None)
+    six = EntryDecision("read", 6, 0.999, ((6, 0.999),), None, None)
+    later = [EntryDecision("read", 10, 0.999, ((10, 0.999),), None, None),
+             EntryDecision("doubtful", None, 0.97, ((None, 0.97),), None, None, "",
+                           ((13, 0.9), (None, 0.1)))]
+    for last in later:
+        present = entries_present([written, blank, blank, blank], [six, empty, last, empty],
+                                  [])
+        assert [d.status for d in present] == ["read", "doubtful", last.status, "empty"]
+        assert present[1].note == "nothing read, but a later entry of the column is written: " \
+            "a total the reader missed, or one the writer skipped"
