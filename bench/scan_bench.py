@@ -214,6 +214,8 @@ def main() -> None:
     cv2.setNumThreads(1)
     if not args.untuned:
         tune_process()
+    if args.out:
+        args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=args.out) as temp:
         folders = args.samples or make_samples(args.sheets, Path(temp) / "samples", args.dpi)
         stats: Counter[str] = Counter()
