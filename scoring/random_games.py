@@ -142,7 +142,8 @@ def inject_errors(record_doc: dict[str, Any], count: int, rng: random.Random
                   ) -> tuple[dict[str, Any], list[InjectedError]]:
     """A copy of the record whose ``written`` part has ``count`` recording errors: a slip in
     a running total (carried on by later entries), a wrong amount, a missing entry, or a
-    correction (a wrong value followed by the right one, 4.2.7). At most one per column."""
+    correction (a wrong value followed by the right one, 4.2.7). At most one per column, and
+    none that takes a pool or whists total below zero (only the mountain has a minus sign)."""
     doc = {**record_doc, "written": _deep_copy(record_doc["written"])}
     columns = [(seat, kind, on) for seat, cols in doc["written"].items()
                for kind, on in [("pool", None), ("mountain", None)]
@@ -150,35 +151,46 @@ def inject_errors(record_doc: dict[str, Any], count: int, rng: random.Random
     targets = [c for c in columns if len(_entries(doc, c)) >= 2]
     rng.shuffle(targets)
     sheet = expected_sheet(parse_record(record_doc))
-    injected = []
-    for seat, kind, on in targets[:count]:
+    injected: list[InjectedError] = []
+    for seat, kind, on in targets:
+        if len(injected) == count:
+            break
         entries = _entries(doc, (seat, kind, on))
         column = Column(seat, kind, on)
         deals = [e.deal for e in sheet.column(column) if e.deal is not None]
         index = rng.randrange(len(entries))
         error = rng.choice(["slip", "wrong_amount", "missing", "correction"])
-        step = entries[index] - (entries[index - 1] if index else 0)
-        if error == "slip":
-            delta = rng.choice([-3, -1, 1, 3, 7])
-            for later in range(index, len(entries)):
-                entries[later] += delta
-        elif error == "wrong_amount":
-            unit = 10 if step % 10 == 0 else 2
-            delta = rng.choice([-unit, unit])
-            if step + delta == 0:
-                delta = unit
-            for later in range(index, len(entries)):
-                entries[later] += delta
-        elif error == "missing":
-            del entries[index]
-            for later in range(index, len(entries)):
-                entries[later] -= step
-        else:
-            wrong = entries[index] + rng.choice([-2, 2, 10])
-            entries.insert(index, wrong)
+        changed = _committed(error, list(entries), index, rng)
+        if kind != "mountain" and min(changed) < 0:
+            continue  # only the mountain has a minus sign: no pen writes this total
+        entries[:] = changed
         detail = f"{error} at entry {index + 1} of {column}"
         injected.append(InjectedError(error, column, index + 1, deals[index], detail))
     return doc, injected
+
+
+def _committed(error: str, entries: list[Any], index: int, rng: random.Random) -> list[Any]:
+    """``entries`` with one recording error of kind ``error`` made at ``index``."""
+    step = entries[index] - (entries[index - 1] if index else 0)
+    if error == "slip":
+        delta = rng.choice([-3, -1, 1, 3, 7])
+        for later in range(index, len(entries)):
+            entries[later] += delta
+    elif error == "wrong_amount":
+        unit = 10 if step % 10 == 0 else 2
+        delta = rng.choice([-unit, unit])
+        if step + delta == 0:
+            delta = unit
+        for later in range(index, len(entries)):
+            entries[later] += delta
+    elif error == "missing":
+        del entries[index]
+        for later in range(index, len(entries)):
+            entries[later] -= step
+    else:
+        wrong = entries[index] + rng.choice([-2, 2, 10])
+        entries.insert(index, wrong)
+    return entries
 
 
 def _entries(doc: dict[str, Any], key: tuple[str, str, str | None]) -> list[Any]:

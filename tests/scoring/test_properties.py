@@ -112,3 +112,18 @@ def test_random_games_close_the_pool(variant: str, players: int) -> None:
     for seed in range(5):
         record = parse_record(play(RuleSet.preset(variant, players, 20), seed))
         assert expected_sheet(record).finished
+
+
+@settings(max_examples=80, deadline=None)
+@given(games, st.integers(1, 4))
+def test_injected_errors_leave_no_pool_or_whists_total_below_zero(
+        game: tuple[RuleSet, int], count: int) -> None:
+    """Only the mountain has a minus sign on the sheet: a slip of -3 on a first pool entry
+    of 2 writes a total no pen can put in its boxes (the sample generator refused the sheet,
+    "column D pool: negative total -1 has no sign cell")."""
+    doc = play(*game)
+    doc["written"] = written_columns(expected_sheet(parse_record(doc)))
+    faulty, _ = inject_errors(doc, count, random.Random(game[1]))
+    for columns in faulty["written"].values():
+        for totals in [columns["pool"], *columns["whists"].values()]:
+            assert min(totals, default=0) >= 0, totals
