@@ -33,7 +33,7 @@ from scanner.arrays import Doubles, Floats, GreyImage, Ints, Mask
 from scanner.image.drift import box_drift
 from scanner.image.lines import border_lines, clear_lines, windows
 from scanner.image.lying import Borders, Lying, border_neighbours, give_lying, page_borders
-from scanner.image.pixels import rank_values
+from scanner.image.pixels import close_ellipse, rank_values
 from scanner.image.raster import BoxGeometry
 
 _CROSS_3X3 = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
@@ -132,8 +132,7 @@ def _local_peak(grey: GreyImage, interior: Ints, px_per_mm: float) -> Floats:
     interiors lie further from a window's edge than the closing reaches)."""
     n, hh, ww = grey.shape
     side = max(3, round(k.INK_LOCAL_PAPER_MM * px_per_mm) | 1)
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
-    paper = cv2.morphologyEx(grey.reshape(-1, ww), cv2.MORPH_CLOSE, kernel).reshape(n, hh, ww)
+    paper = close_ellipse(grey.reshape(-1, ww), side).reshape(n, hh, ww)
     a, b, c, d = interior.tolist()
     ratio = np.minimum(255.0 * grey[:, a:b:2, c:d:2]
                        / np.maximum(paper[:, a:b:2, c:d:2], 1), 255.0).astype(np.uint8)
