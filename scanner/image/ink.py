@@ -168,16 +168,15 @@ def _own_strokes(ink: Mask, strong: Mask, owners: Ints, bands: GreyImage | None,
     tall[:, :hh] = ink
     count, labels, found, _ = cv2.connectedComponentsWithStats(tall.reshape(-1, ww),
                                                                connectivity=8)
-    labels = labels.reshape(n, hh + 1, ww)[:, :hh]
-    at = labels > 0
+    at = ink  # the labelled pixels, window by window
+    comp = labels.reshape(n, hh + 1, ww)[:, :hh][at].astype(np.int64)
     raw = owners[at].astype(np.int64)
-    goes = _assign(labels[at].astype(np.int64), raw % boxes_count, raw < boxes_count,
+    goes = _assign(comp, raw % boxes_count, raw < boxes_count,
                    strong[at], None if bands is None else bands[at], cast(Ints, found), count,
                    speck_px, line_px)
-    own = np.broadcast_to(boxes[:, None, None], labels.shape)[at]
+    own = np.repeat(boxes, np.count_nonzero(at.reshape(n, -1), axis=1))
     if lying is not None:
-        give_lying(goes, labels[at].astype(np.int64), raw, own, at, cast(Ints, found),
-                   speck_px, lying)
+        give_lying(goes, comp, raw, own, at, cast(Ints, found), speck_px, lying)
     keep = np.zeros(ink.shape, bool)
     keep[at] = goes == own
     return keep
