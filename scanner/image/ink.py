@@ -129,13 +129,21 @@ def _local_peak(grey: GreyImage, interior: Ints, px_per_mm: float) -> Floats:
     """Each window's darkest ink (:data:`~scanner.constants.INK_PEAK_PERCENTILE` of its
     interior, rows ``a:b``, columns ``c:d``) as a share of the paper right around it: the
     windows' closing over :data:`~scanner.constants.INK_LOCAL_PAPER_MM`, taken stacked (the
-    interiors lie further from a window's edge than the closing reaches)."""
+    interiors lie further from a window's edge than the closing reaches), over the interiors
+    and as far around them as the closing reaches only (its dilation's and its erosion's
+    radius): what lies farther out takes no part."""
     n, hh, ww = grey.shape
     side = max(3, round(k.INK_LOCAL_PAPER_MM * px_per_mm) | 1)
-    paper = close_ellipse(grey.reshape(-1, ww), side).reshape(n, hh, ww)
     a, b, c, d = interior.tolist()
+    reach = 2 * (side // 2)
+    # rows are cut only where both ends keep clear of the next window (stacked, they meet)
+    r0, r1 = (a - reach, b + reach) if a >= reach and hh - b >= reach else (0, hh)
+    c0, c1 = max(c - reach, 0), min(d + reach, ww)
+    near = np.ascontiguousarray(grey[:, r0:r1, c0:c1])
+    paper = close_ellipse(near.reshape(-1, c1 - c0), side).reshape(near.shape)
     ratio = np.minimum(255.0 * grey[:, a:b:2, c:d:2]
-                       / np.maximum(paper[:, a:b:2, c:d:2], 1), 255.0).astype(np.uint8)
+                       / np.maximum(paper[:, a - r0:b - r0:2, c - c0:d - c0:2], 1),
+                       255.0).astype(np.uint8)
     flat = ratio.reshape(n, -1)
     (darkest,) = rank_values(flat, (int((100 - k.INK_PEAK_PERCENTILE) / 100
                                         * (flat.shape[1] - 1)),))
