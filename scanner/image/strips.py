@@ -78,7 +78,8 @@ def strip_glyphs(strip: GreyImage, px_per_mm: float) -> list[GreyImage]:
         margin = GLYPH_PAD_PX + 1
         rows = slice(max(0, top - margin), bottom + margin)
         cols = slice(max(0, left - margin), right + margin)
-        ink = np.isin(labels[rows, cols], group)
+        near = labels[rows, cols]
+        ink = near == group[0] if len(group) == 1 else np.isin(near, group)
         glyphs += [_cut(strip[rows, cols], part) for part in _split(ink)]
     return glyphs
 
