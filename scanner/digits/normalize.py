@@ -117,15 +117,15 @@ def _contrast_stack(stack: GreyImage) -> Floats:
 def _percentile_rows(values: Floats, q: float) -> Floats:
     """``np.percentile(values, q, axis=1)`` (linear interpolation).
 
-    One partition at the lower rank; the next rank's value is the smallest of those
-    above it (fewer passes than partitioning at both ranks or sorting).
+    The two ranks read off each row sorted: NumPy's vectorised sort takes a tenth of the
+    time of a partition of a cell's contrast, nearly all of it the paper's zeros.
     """
     m = values.shape[1]
     pos = q / 100.0 * (m - 1)
     lo = int(pos)
-    part = np.partition(values, lo, axis=1)
-    low = part[:, lo]
-    high = part[:, lo + 1 :].min(axis=1) if lo + 1 < m else low
+    ordered = np.sort(values, axis=1)
+    low = ordered[:, lo]
+    high = ordered[:, lo + 1] if lo + 1 < m else low
     return low + (pos - lo) * (high - low)
 
 

@@ -33,7 +33,7 @@ from scanner.arrays import Doubles, Floats, GreyImage, Ints, Mask
 from scanner.image.drift import box_drift
 from scanner.image.lines import border_lines, clear_lines, windows
 from scanner.image.lying import Borders, Lying, border_neighbours, give_lying, page_borders
-from scanner.image.pixels import rank_values
+from scanner.image.pixels import close_ellipse, rank_values
 from scanner.image.raster import BoxGeometry
 
 _CROSS_3X3 = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
@@ -129,14 +129,21 @@ def _local_peak(grey: GreyImage, interior: Ints, px_per_mm: float) -> Floats:
     """Each window's darkest ink (:data:`~scanner.constants.INK_PEAK_PERCENTILE` of its
     interior, rows ``a:b``, columns ``c:d``) as a share of the paper right around it: the
     windows' closing over :data:`~scanner.constants.INK_LOCAL_PAPER_MM`, taken stacked (the
-    interiors lie further from a window's edge than the closing reaches)."""
+    interiors lie further from a window's edge than the closing reaches), over the interiors
+    and as far around them as the closing reaches only (its dilation's and its erosion's
+    radius): what lies farther out takes no part."""
     n, hh, ww = grey.shape
     side = max(3, round(k.INK_LOCAL_PAPER_MM * px_per_mm) | 1)
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
-    paper = cv2.morphologyEx(grey.reshape(-1, ww), cv2.MORPH_CLOSE, kernel).reshape(n, hh, ww)
     a, b, c, d = interior.tolist()
+    reach = 2 * (side // 2)
+    # rows are cut only where both ends keep clear of the next window (stacked, they meet)
+    r0, r1 = (a - reach, b + reach) if a >= reach and hh - b >= reach else (0, hh)
+    c0, c1 = max(c - reach, 0), min(d + reach, ww)
+    near = np.ascontiguousarray(grey[:, r0:r1, c0:c1])
+    paper = close_ellipse(near.reshape(-1, c1 - c0), side).reshape(near.shape)
     ratio = np.minimum(255.0 * grey[:, a:b:2, c:d:2]
-                       / np.maximum(paper[:, a:b:2, c:d:2], 1), 255.0).astype(np.uint8)
+                       / np.maximum(paper[:, a - r0:b - r0:2, c - c0:d - c0:2], 1),
+                       255.0).astype(np.uint8)
     flat = ratio.reshape(n, -1)
     (darkest,) = rank_values(flat, (int((100 - k.INK_PEAK_PERCENTILE) / 100
                                         * (flat.shape[1] - 1)),))
@@ -169,16 +176,15 @@ def _own_strokes(ink: Mask, strong: Mask, owners: Ints, bands: GreyImage | None,
     tall[:, :hh] = ink
     count, labels, found, _ = cv2.connectedComponentsWithStats(tall.reshape(-1, ww),
                                                                connectivity=8)
-    labels = labels.reshape(n, hh + 1, ww)[:, :hh]
-    at = labels > 0
+    at = ink  # the labelled pixels, window by window
+    comp = labels.reshape(n, hh + 1, ww)[:, :hh][at].astype(np.int64)
     raw = owners[at].astype(np.int64)
-    goes = _assign(labels[at].astype(np.int64), raw % boxes_count, raw < boxes_count,
+    goes = _assign(comp, raw % boxes_count, raw < boxes_count,
                    strong[at], None if bands is None else bands[at], cast(Ints, found), count,
                    speck_px, line_px)
-    own = np.broadcast_to(boxes[:, None, None], labels.shape)[at]
+    own = np.repeat(boxes, np.count_nonzero(at.reshape(n, -1), axis=1))
     if lying is not None:
-        give_lying(goes, labels[at].astype(np.int64), raw, own, at, cast(Ints, found),
-                   speck_px, lying)
+        give_lying(goes, comp, raw, own, at, cast(Ints, found), speck_px, lying)
     keep = np.zeros(ink.shape, bool)
     keep[at] = goes == own
     return keep

@@ -71,11 +71,12 @@ def border_neighbours(geometry: BoxGeometry, live: Ints, writable: Mask) -> Ints
     digit, though the coarse look found their interior blank."""
     p, band = geometry.places, k.LINE_BAND_MM
     digit = writable.copy()
-    lo, hi = p[:, :2], p[:, :2] + p[:, 2:]
-    touch = ((lo[None, :, :] <= hi[live, None, :] + band)
-             & (lo[live, None, :] <= hi[None, :, :] + band)).all(axis=2).any(axis=0)
     digit[live] = False
-    found: Ints = np.flatnonzero(touch & digit)
+    others = np.flatnonzero(digit)  # only these are compared with the live boxes
+    lo, hi = p[:, :2], p[:, :2] + p[:, 2:]
+    touch = ((lo[None, others, :] <= hi[live, None, :] + band)
+             & (lo[live, None, :] <= hi[None, others, :] + band)).all(axis=2).any(axis=0)
+    found: Ints = others[touch]
     return found
 
 

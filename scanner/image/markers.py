@@ -97,20 +97,29 @@ def _refine(full: Image, pts: Floats, scale: float) -> Floats:
     return refined.reshape(4, 2) + np.array([x0, y0], np.float32)
 
 
-def _edge_points(channel: GreyImage, start: Floats, end: Floats, reach: float) -> Floats:
-    """Sub-pixel points of the marker's outer edge from corner ``start`` to ``end`` (the
-    marker clockwise in the image, dark inside): along the middle of the side, where each
-    profile across it (``reach`` px each way) rises most steeply from the marker's black to
-    the white around it. Corners and what is printed near them take no part."""
-    side = end - start
-    length = float(np.hypot(*side))
-    along = side / max(length, 1e-9)
-    outward = np.array([along[1], -along[0]], np.float32)
-    share = np.linspace(k.MARKER_EDGE_SPAN[0], k.MARKER_EDGE_SPAN[1],
-                        max(4, round(length * k.MARKER_EDGE_SAMPLES_PER_PX)), dtype=np.float32)
+def _edge_points(channel: GreyImage, corners: Floats, reach: float) -> list[Floats]:
+    """Sub-pixel points of each of the marker's four outer edges, from corner ``i`` to
+    corner ``i + 1`` of ``corners`` (the marker clockwise in the image, dark inside): along
+    the middle of the side, where each profile across it (``reach`` px each way) rises most
+    steeply from the marker's black to the white around it. Corners and what is printed
+    near them take no part. The profiles of the four edges are sampled in one remap (each
+    profile on its own: the same values as edge by edge)."""
     offsets = np.arange(-reach, reach + 0.5, 0.5, dtype=np.float32)
-    centres = start + share[:, None] * side
-    grid = centres[:, None, :] + offsets[None, :, None] * outward
+    centres, outwards, grids = [], [], []
+    for i in range(4):
+        start, end = corners[i], corners[(i + 1) % 4]
+        side = end - start
+        length = float(np.hypot(*side))
+        along = side / max(length, 1e-9)
+        outward = np.array([along[1], -along[0]], np.float32)
+        share = np.linspace(k.MARKER_EDGE_SPAN[0], k.MARKER_EDGE_SPAN[1],
+                            max(4, round(length * k.MARKER_EDGE_SAMPLES_PER_PX)),
+                            dtype=np.float32)
+        centre = start + share[:, None] * side
+        centres.append(centre)
+        outwards.append(outward)
+        grids.append(centre[:, None, :] + offsets[None, :, None] * outward)
+    grid = np.concatenate(grids)
     profiles = cv2.remap(channel, np.ascontiguousarray(grid[..., 0]),
                          np.ascontiguousarray(grid[..., 1]), cv2.INTER_LINEAR,
                          borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
@@ -120,8 +129,9 @@ def _edge_points(channel: GreyImage, start: Floats, end: Floats, reach: float) -
     left, mid, right = rise[rows, best - 1], rise[rows, best], rise[rows, best + 1]
     bend = left - 2 * mid + right
     step = np.where(bend < 0, 0.5 * (left - right) / np.where(bend < 0, bend, -1), 0.0)
-    at = offsets[best + 1] + 0.5 * step
-    return cast(Floats, centres + at[:, None] * outward)
+    at = np.split(offsets[best + 1] + 0.5 * step, np.cumsum([len(c) for c in centres])[:-1])
+    return [cast(Floats, centre + across[:, None] * outward)
+            for centre, across, outward in zip(centres, at, outwards, strict=True)]
 
 
 def _line(points: Floats) -> tuple[Floats, float] | None:
@@ -169,8 +179,7 @@ def _crossings(full: Image, pts: Floats, reach: float) -> Floats | None:
     origin = np.array([x0, y0], np.float32)
     channel = content_channel(full[y0:y1, x0:x1])
     local = pts - origin
-    lines = [_line(_edge_points(channel, local[i], local[(i + 1) % 4], reach))
-             for i in range(4)]
+    lines = [_line(points) for points in _edge_points(channel, local, reach)]
     corners = []
     for i in range(4):
         before, after = lines[i - 1], lines[i]

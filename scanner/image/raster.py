@@ -25,7 +25,7 @@ import numpy as np
 
 from forms.model import Box
 from scanner import constants as k
-from scanner.arrays import Doubles, GreyImage, Image, Mask
+from scanner.arrays import Doubles, Floats, GreyImage, Image, Mask
 from scanner.image.pixels import content_channel, paper_field
 from scanner.image.register import RegisteredPage
 
@@ -109,7 +109,8 @@ def rasterize(page: RegisteredPage, boxes: Sequence[Box],
     y1 = min(page.page_h_mm, float((places[:, 1] + places[:, 3]).max()) + pad)
     width = max(1, round((x1 - x0) * px_per_mm))
     height = max(1, round((y1 - y0) * px_per_mm))
-    flags = may_hold_ink(page, boxes, x0, y0, x1, y1)
+    coarse = CoarseRect(page, x0, y0, x1, y1)
+    flags = may_hold_ink(page, boxes, x0, y0, x1, y1, coarse=coarse)
     inked = np.array(flags, bool)
     inked.flags.writeable = False
     kept = tuple(boxes)
@@ -126,7 +127,7 @@ def rasterize(page: RegisteredPage, boxes: Sequence[Box],
     # the channels are put together tile by tile, each written into its canvas in place:
     # no full-size colour canvas
     if page.image.ndim == 3:
-        field = _light_field(page, x0, y0, x1, y1, width, height)
+        field = _light_field(coarse, width, height)
         for (r0, r1, c0, c1), tile in zip(runs, tiles, strict=True):
             cv2.divide(tile, field[r0:r1, c0:c1], dst=tile, scale=k.PAPER_FIELD_LEVEL)
         redness = np.zeros((height, width), np.uint8)
@@ -148,24 +149,61 @@ def rasterize(page: RegisteredPage, boxes: Sequence[Box],
                       used, kept, inked, shapes)
 
 
-def _light_field(page: RegisteredPage, x0: float, y0: float, x1: float, y1: float,
-                 width: int, height: int) -> Image:
+class CoarseRect:
+    """A page's rectangle ``x0..x1, y0..y1`` warped coarse: from the smallest halving with
+    at least a resolution asked for, at that halving's own resolution, each warp made once
+    (the ink test and the light field look at the same one)."""
+
+    def __init__(self, page: RegisteredPage, x0: float, y0: float, x1: float,
+                 y1: float) -> None:
+        self.page = page
+        self.rect = (x0, y0, x1 - x0, y1 - y0)
+        self._warps: dict[float, Image] = {}
+
+    def at(self, min_px_per_mm: float) -> tuple[Image, float]:
+        """The rectangle warped from the smallest halving with at least ``min_px_per_mm``
+        (:meth:`RegisteredPage.warp_coarse`), and its pixels per millimetre."""
+        _, scale = self.page.coarse(min_px_per_mm)
+        ppm = self.page.px_per_mm * scale
+        if scale not in self._warps:
+            self._warps[scale] = self.page.warp_coarse(*self.rect, ppm, min_px_per_mm)
+        return self._warps[scale], ppm
+
+
+def _light_field(rect: CoarseRect, width: int, height: int) -> Image:
     """The level of white paper at each pixel of the ``width`` x ``height`` raster of the
-    rectangle ``x0..x1, y0..y1``, per channel: the light (the red channel's
+    rectangle, per channel: the light (the red channel's
     :func:`~scanner.image.pixels.paper_field`, where paper, drop-out print and tints are all
-    bright) times each channel's share of it on the paper (its :data:`PAPER_PERCENTILE`).
-    Measured on the rectangle warped coarse (:data:`PAPER_FIELD_PX_PER_MM`). Dividing by it
-    takes a photo's uneven light (vignetting, a shadow band) and colour cast out: the paper
-    white, the drop-out print as red as printed, ink as dark against it as it is."""
-    _, scale = page.coarse(k.PAPER_FIELD_PX_PER_MM)
-    ppm = page.px_per_mm * scale
-    coarse = page.warp_coarse(x0, y0, x1 - x0, y1 - y0, ppm, k.PAPER_FIELD_PX_PER_MM)
+    bright) times each channel's share of it on the paper (its :data:`PAPER_PERCENTILE`,
+    :func:`_paper_share`). Measured on the rectangle warped coarse
+    (:data:`PAPER_FIELD_PX_PER_MM`). Dividing by it takes a photo's uneven light
+    (vignetting, a shadow band) and colour cast out: the paper white, the drop-out print as
+    red as printed, ink as dark against it as it is."""
+    coarse, ppm = rect.at(k.PAPER_FIELD_PX_PER_MM)
     side = 2 * round(k.PAPER_FIELD_MM * ppm / 2) + 1
-    light = np.maximum(paper_field(content_channel(coarse), side), 1).astype(np.float32)
-    shares = coarse.reshape(-1, 3) / light.reshape(-1, 1)
-    balance = np.minimum(np.percentile(shares, k.PAPER_PERCENTILE, axis=0), 1.0)
-    field = np.clip(light[:, :, None] * balance.astype(np.float32), 1, 255).astype(np.uint8)
+    levels = np.maximum(paper_field(content_channel(coarse), side), 1)
+    light = levels.astype(np.float32)
+    # a share is at most 1 and the light at most 255: each channel's level is at most 255
+    channels = []
+    for plane in cv2.split(coarse):
+        share = _paper_share(cast(GreyImage, plane), levels, light)
+        channels.append(levels if share == 1.0 else
+                        np.maximum(light * np.float32(share), 1).astype(np.uint8))
+    field = cv2.merge(channels)
     return cast(Image, cv2.resize(field, (width, height), interpolation=cv2.INTER_LINEAR))
+
+
+def _paper_share(plane: GreyImage, levels: GreyImage, light: Floats) -> float:
+    """A channel's share of the light on the paper: the :data:`PAPER_PERCENTILE` of its
+    ``plane`` over the ``light`` (``levels`` as float32), at most 1. Exactly 1, without
+    ranking them, where so few of its pixels are darker than the light that both ranks the
+    percentile interpolates between are shares of 1 or more (NumPy's interpolation between
+    two values of at least 1 is at least 1); a margin of two ranks keeps clear of its
+    rounding of the rank."""
+    below = np.count_nonzero(plane < levels)
+    if below <= k.PAPER_PERCENTILE / 100 * (plane.size - 1) - 2:
+        return 1.0
+    return min(float(np.percentile(plane / light, k.PAPER_PERCENTILE)), 1.0)
 
 
 def _paper(height: int, width: int, whole: bool) -> GreyImage:
@@ -184,7 +222,7 @@ def _reach_mm(px_per_mm: float) -> float:
 
 
 def may_hold_ink(page: RegisteredPage, boxes: Sequence[Box], x0: float, y0: float,
-                 x1: float, y1: float) -> list[bool]:
+                 x1: float, y1: float, coarse: CoarseRect | None = None) -> list[bool]:
     """For each box, whether it may hold ink: the darkest point of its interior (the box
     :data:`INK_TEST_INSET_MM` in, clear of its border), in the rectangle ``x0..x1, y0..y1``
     warped coarse (from the smallest halving with at least :data:`INK_TEST_MIN_PX_PER_MM`,
@@ -195,12 +233,12 @@ def may_hold_ink(page: RegisteredPage, boxes: Sequence[Box], x0: float, y0: floa
     paper dimmer than
     :data:`PAPER_FIELD_LEVEL` (a photo's shadow) counted as though brought up to it, so its
     ink keeps its contrast, not its levels. The halvings are box-filtered,
-    so a stroke darkens the coarse pixels it crosses rather than falling between samples."""
-    _, scale = page.coarse(k.INK_TEST_MIN_PX_PER_MM)
-    ppm = page.px_per_mm * scale
-    coarse = page.warp_coarse(x0, y0, x1 - x0, y1 - y0, ppm, k.INK_TEST_MIN_PX_PER_MM)
-    red = content_channel(coarse)
-    least = k.INK_TEST_MIN_DARKNESS_DROPOUT if _drops_out(coarse) else k.INK_TEST_MIN_DARKNESS
+    so a stroke darkens the coarse pixels it crosses rather than falling between samples.
+    ``coarse`` is the rectangle's :class:`CoarseRect`, when the caller warps it coarse too."""
+    rect = coarse or CoarseRect(page, x0, y0, x1, y1)
+    warped, ppm = rect.at(k.INK_TEST_MIN_PX_PER_MM)
+    red = content_channel(warped)
+    least = k.INK_TEST_MIN_DARKNESS_DROPOUT if _drops_out(warped) else k.INK_TEST_MIN_DARKNESS
     side = 2 * round(k.INK_TEST_PAPER_MM * ppm / 2) + 1
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))
     paper = cv2.dilate(red, kernel)

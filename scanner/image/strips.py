@@ -69,8 +69,18 @@ def strip_glyphs(strip: GreyImage, px_per_mm: float) -> list[GreyImage]:
             groups.append([stroke])
     glyphs: list[GreyImage] = []
     for group in groups:
-        ink = np.isin(labels, group)
-        glyphs += [_cut(strip, part) for part in _split(ink)]
+        # the group's ink and a margin the glyph's cut reaches into (its edge, its pad): the
+        # rest of the strip holds none of it
+        left, right = _columns(stats, group)
+        top = min(int(stats[i, cv2.CC_STAT_TOP]) for i in group)
+        bottom = max(int(stats[i, cv2.CC_STAT_TOP] + stats[i, cv2.CC_STAT_HEIGHT])
+                     for i in group)
+        margin = GLYPH_PAD_PX + 1
+        rows = slice(max(0, top - margin), bottom + margin)
+        cols = slice(max(0, left - margin), right + margin)
+        near = labels[rows, cols]
+        ink = near == group[0] if len(group) == 1 else np.isin(near, group)
+        glyphs += [_cut(strip[rows, cols], part) for part in _split(ink)]
     return glyphs
 
 

@@ -17,8 +17,10 @@ from samplegen.games import fitting_game
 from samplegen.glyphs import default_glyphs
 from samplegen.sheets import make_sample
 from samplegen.split import Part
+from scanner import constants as k
 from scanner.decode.columns import INK_OUTWEIGHED, EntryCells
 from scanner.decode.numbers import strip_values
+from scanner.image import ink
 from scanner.image.load import PageImage
 from scanner.image.register import register
 from scanner.pipeline import scan_paths
@@ -201,3 +203,24 @@ def test_two_digits_crammed_into_one_box_are_read_as_one_strip() -> None:
             ink_best = max(entry.spelling.probability(v) for v in entry.likeliest)
             assert entry.spelling.probability(value) * INK_OUTWEIGHED > ink_best, value
     assert read >= 4, (read, written)
+
+
+@pytest.mark.parametrize(("px_per_mm", "size", "inset"), [(8.0, (90, 70), 19), (8.0, (40, 50), 6),
+                                                         (4.0, (45, 35), 10)])
+def test_the_local_paper_is_the_closing_of_the_whole_stack(
+        px_per_mm: float, size: tuple[int, int], inset: int) -> None:
+    """Closed over the interiors and the closing's reach only, as over the windows stacked."""
+    rng = np.random.default_rng(3)
+    grey = np.full((7, *size), 235, np.uint8)
+    grey[rng.random(grey.shape) < 0.08] = 60  # strokes and specks, some near the edges
+    hh, ww = size
+    interior = np.array([inset, hh - inset, inset, ww - inset])
+    side = max(3, round(k.INK_LOCAL_PAPER_MM * px_per_mm) | 1)
+    ellipse = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
+    paper = cv2.morphologyEx(grey.reshape(-1, ww), cv2.MORPH_CLOSE, ellipse).reshape(grey.shape)
+    a, b, c, d = inset, hh - inset, inset, ww - inset
+    ratio = np.minimum(255.0 * grey[:, a:b:2, c:d:2] / np.maximum(paper[:, a:b:2, c:d:2], 1),
+                       255.0).astype(np.uint8).reshape(7, -1)
+    rank = int((100 - k.INK_PEAK_PERCENTILE) / 100 * (ratio.shape[1] - 1))
+    want = (1.0 - np.sort(ratio, axis=1)[:, rank] / 255.0).astype(np.float32)
+    assert np.array_equal(ink._local_peak(grey, interior, px_per_mm), want)

@@ -10,6 +10,7 @@ import pytest
 
 from forms.layout import build_layout
 from forms.model import Box, EntryCell
+from scanner import constants as k
 from scanner.image import raster
 from scanner.image.cells import cut_cells
 from scanner.image.load import PageImage
@@ -22,7 +23,8 @@ LAYOUT = build_layout(3)
 
 def _everything(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make the ink test say every box may hold ink: the whole area is warped."""
-    monkeypatch.setattr(raster, "may_hold_ink", lambda page, boxes, *rect: [True] * len(boxes))
+    monkeypatch.setattr(raster, "may_hold_ink",
+                        lambda page, boxes, *rect, coarse=None: [True] * len(boxes))
 
 
 def _inked_deal_page(seed: int) -> tuple[np.ndarray, set]:  # type: ignore[type-arg]
@@ -161,3 +163,19 @@ def test_a_fainter_pencil_stroke_on_a_fine_page_is_cut_as_ink(
     cells = cut_cells(rasterize(reg, boxes), boxes, reg.px_per_mm)
     assert sum(c.ink_fraction > 0 for c in cells if c.box in entries) >= 19
     assert [c.box for c in cells if c.box not in entries and c.ink_fraction > 0] == []
+
+
+@pytest.mark.parametrize("darker", [0.0, 0.05, 0.0999, 0.1, 0.1001, 0.12, 0.5, 1.0])
+def test_a_channels_paper_share_is_its_percentile_of_the_light_at_most_one(
+        darker: float) -> None:
+    """Exactly as ranked, on either side of the share of pixels darker than the light
+    (:data:`PAPER_PERCENTILE`) where it is 1 without ranking."""
+    rng = np.random.default_rng(round(darker * 10_000))
+    levels = rng.integers(150, 256, (97, 61)).astype(np.uint8)
+    plane = np.minimum(levels.astype(int) + rng.integers(0, 4, levels.shape), 255)
+    dark = rng.random(levels.shape) < darker
+    plane[dark] = (levels[dark] * rng.uniform(0.5, 0.999, int(dark.sum()))).astype(int)
+    plane = plane.astype(np.uint8)
+    light = levels.astype(np.float32)
+    ranked = min(float(np.percentile(plane / light, k.PAPER_PERCENTILE)), 1.0)
+    assert raster._paper_share(plane, levels, light) == ranked

@@ -1,4 +1,5 @@
-"""Warping a registered page: the affine shortcut for flat scans, and warps from halvings."""
+"""Warping a registered page: the affine shortcut for flat scans, and warps from halvings; the
+pixel helpers they share."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import numpy as np
 import pytest
 
 from scanner.image.load import PageImage
-from scanner.image.pixels import content_channel, halvings
+from scanner.image.pixels import close_ellipse, content_channel, halvings
 from scanner.image.register import register
 from tests.scanner.synth import page_bgr, photo
 
@@ -35,6 +36,17 @@ def test_halvings_stop_at_the_detection_size() -> None:
     image = np.zeros((2480, 3508, 3), np.uint8)
     sizes = [h.shape[:2] for h in halvings(image, 1000)]
     assert sizes == [(1240, 1754), (620, 877)]
+
+
+@pytest.mark.parametrize("side", [1, 3, 5, 7, 9, 11, 13, 15, 21])
+def test_the_ellipse_closing_is_opencvs_bit_for_bit(side: int) -> None:
+    rng = np.random.default_rng(side)
+    for shape in ((1, 1), (1, 30), (30, 1), (6, 9), (120, 47)):
+        image = rng.integers(0, 256, shape).astype(np.uint8)
+        image[rng.random(shape) < 0.6] = 255  # paper, and strokes narrower than the ellipse
+        ellipse = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
+        assert np.array_equal(close_ellipse(image, side),
+                              cv2.morphologyEx(image, cv2.MORPH_CLOSE, ellipse))
 
 
 def test_the_coarse_warp_is_the_full_warp_smoothed() -> None:
