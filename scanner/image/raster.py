@@ -110,7 +110,7 @@ def rasterize(page: RegisteredPage, boxes: Sequence[Box],
     width = max(1, round((x1 - x0) * px_per_mm))
     height = max(1, round((y1 - y0) * px_per_mm))
     coarse = CoarseRect(page, x0, y0, x1, y1)
-    flags = may_hold_ink(page, boxes, x0, y0, x1, y1, coarse=coarse)
+    flags = may_hold_ink(boxes, coarse)
     inked = np.array(flags, bool)
     inked.flags.writeable = False
     kept = tuple(boxes)
@@ -221,10 +221,9 @@ def _reach_mm(px_per_mm: float) -> float:
     return (search + round(k.INK_SPILL_MM * px_per_mm) + 1) / px_per_mm
 
 
-def may_hold_ink(page: RegisteredPage, boxes: Sequence[Box], x0: float, y0: float,
-                 x1: float, y1: float, coarse: CoarseRect | None = None) -> list[bool]:
+def may_hold_ink(boxes: Sequence[Box], rect: CoarseRect) -> list[bool]:
     """For each box, whether it may hold ink: the darkest point of its interior (the box
-    :data:`INK_TEST_INSET_MM` in, clear of its border), in the rectangle ``x0..x1, y0..y1``
+    :data:`INK_TEST_INSET_MM` in, clear of its border), in the page's rectangle ``rect``
     warped coarse (from the smallest halving with at least :data:`INK_TEST_MIN_PX_PER_MM`,
     its red channel), is at least :data:`INK_TEST_MIN_DARKNESS` below the paper around it
     (the brightest level within :data:`INK_TEST_PAPER_MM`), or
@@ -233,9 +232,8 @@ def may_hold_ink(page: RegisteredPage, boxes: Sequence[Box], x0: float, y0: floa
     paper dimmer than
     :data:`PAPER_FIELD_LEVEL` (a photo's shadow) counted as though brought up to it, so its
     ink keeps its contrast, not its levels. The halvings are box-filtered,
-    so a stroke darkens the coarse pixels it crosses rather than falling between samples.
-    ``coarse`` is the rectangle's :class:`CoarseRect`, when the caller warps it coarse too."""
-    rect = coarse or CoarseRect(page, x0, y0, x1, y1)
+    so a stroke darkens the coarse pixels it crosses rather than falling between samples."""
+    x0, y0 = rect.rect[:2]
     warped, ppm = rect.at(k.INK_TEST_MIN_PX_PER_MM)
     red = content_channel(warped)
     least = k.INK_TEST_MIN_DARKNESS_DROPOUT if _drops_out(warped) else k.INK_TEST_MIN_DARKNESS

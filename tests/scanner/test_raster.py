@@ -14,7 +14,7 @@ from scanner import constants as k
 from scanner.image import raster
 from scanner.image.cells import cut_cells
 from scanner.image.load import PageImage
-from scanner.image.raster import may_hold_ink, rasterize
+from scanner.image.raster import CoarseRect, may_hold_ink, rasterize
 from scanner.image.register import RegisteredPage, register
 from tests.scanner.synth import PX_PER_MM, glyphs, page_bgr, photo, write_digit, write_mark
 
@@ -24,7 +24,7 @@ LAYOUT = build_layout(3)
 def _everything(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make the ink test say every box may hold ink: the whole area is warped."""
     monkeypatch.setattr(raster, "may_hold_ink",
-                        lambda page, boxes, *rect, coarse=None: [True] * len(boxes))
+                        lambda boxes, rect: [True] * len(boxes))
 
 
 def _inked_deal_page(seed: int) -> tuple[np.ndarray, set]:  # type: ignore[type-arg]
@@ -49,9 +49,9 @@ def test_inked_boxes_are_found_and_read_as_before(turns: int,
     reg = register(PageImage(Path("d.jpg"), 0, photo(img, turns, seed=7)))
     boxes = LAYOUT.boxes_for(1)
     raster = rasterize(reg, boxes)
-    flags = dict(zip(boxes, may_hold_ink(reg, boxes, raster.x_mm, raster.y_mm,
-                                         raster.x_mm + raster.content.shape[1] / raster.px_per_mm,
-                                         raster.y_mm + raster.content.shape[0] / raster.px_per_mm),
+    flags = dict(zip(boxes, may_hold_ink(boxes, CoarseRect(
+        reg, raster.x_mm, raster.y_mm, raster.x_mm + raster.content.shape[1] / raster.px_per_mm,
+        raster.y_mm + raster.content.shape[0] / raster.px_per_mm)),
                      strict=True))
     assert all(flags[b] for b in inked)
     assert sum(flags.values()) < 2 * len(inked)  # the blank rest is not warped
@@ -90,7 +90,8 @@ def test_black_and_white_digits_are_found() -> None:
     gray = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
     reg = register(PageImage(Path("bw.png"), 0, gray))
     boxes = LAYOUT.boxes_for(0)
-    flags = dict(zip(boxes, may_hold_ink(reg, boxes, 0.0, 0.0, reg.page_w_mm, reg.page_h_mm),
+    whole = CoarseRect(reg, 0.0, 0.0, reg.page_w_mm, reg.page_h_mm)
+    flags = dict(zip(boxes, may_hold_ink(boxes, whole),
                      strict=True))
     assert all(flags[b] for b in entries)
     assert sum(flags.values()) < 3 * len(entries)  # the grey borders are not taken for ink
@@ -142,7 +143,8 @@ def test_a_faint_thin_pencil_stroke_the_ink_cutting_keeps_is_looked_at(
     of twenty, whose entries then read as a digit fewer or as nothing)."""
     reg, entries = _pencil_ones(215)
     boxes = LAYOUT.boxes_for(0)
-    flags = dict(zip(boxes, may_hold_ink(reg, boxes, 0.0, 0.0, reg.page_w_mm, reg.page_h_mm),
+    whole = CoarseRect(reg, 0.0, 0.0, reg.page_w_mm, reg.page_h_mm)
+    flags = dict(zip(boxes, may_hold_ink(boxes, whole),
                      strict=True))
     _everything(monkeypatch)
     inked = [c.box for c in cut_cells(rasterize(reg, boxes), boxes)
