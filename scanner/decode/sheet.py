@@ -7,7 +7,7 @@
    tricks) and rows read empty are re-ranked by how well the totals fit each reading. Where
    the ink and the totals disagree strongly the row is doubtful, and no row is left empty
    between deals. Digits whose other readings write the same totals (the defenders' split
-   under one whister) are left to the ink, which must be surer of them.
+   under one whister) are left to the ink, every such split weighed.
 3. With the deal log fixed, each column is decoded against the expected sheet
    (:mod:`scanner.decode.columns`).
 
@@ -63,19 +63,11 @@ OVERTURNED_READ = 0.9999
 is *read* only at this probability, else *doubtful*: the totals mislead as well as correct
 when a player slipped in a column near that deal (a sample sheet's missing whist entry made
 a talon's 2 quick tricks, read 2 at 0.998, a 3 at 0.9957)."""
-UNCHECKED_READ = 0.9995
-"""A row is *read* only if its reading holds this share of the probability of the readings
-that differ from it only in what its digit cells say (tricks, the talon's quick tricks) and
-that the running totals cannot tell from it (:func:`_unchecked_digits`; e.g. the split of
-the defenders' tricks when one whister writes for the pair, RULES.md §3): between those only
-the ink decides, so it must be surer than :data:`ROW_READ` asks of a row the totals check.
-Its cost on the 36 sample sheets at 200 dpi: 4 right rows more doubtful (0.12 % of 3,360
-fields); at 300 dpi 7 (0.21 %); 0.9998 would make 7 and 12, 0.999 1 and 3. None of those
-rows was wrong: the threshold buys a margin, since the classifier's tail probabilities are
-not calibrated (a talon's 2 got 0.002 where the classifier read a 9). The marks are left to
-:data:`ROW_READ`: no total checks a suit either, but every clear box keeps a chance of a
-cross near 1e-4, so a suit's alternatives always hold about that much of a row (at this
-threshold most rows would be doubtful), and none of the 91,872 marks read there was wrong."""
+SPLIT_NEGLIGIBLE = 1e-6
+"""Odds against the pick below which another trick split is not weighed by the ink alone
+(:func:`_add_alike_splits`): a row has at most 66 splits, and 66 such splits hold less than
+the 2e-3 share :data:`ROW_READ` leaves, so none of them can change a row's status. A bound
+on work, not a threshold on evidence."""
 TALON_OVERRULED_LOG = math.log(10)
 """A row read whose talon cell's ink finds the row's quick tricks this much less likely
 (natural log: ten to one) than its own reading of the cell is *doubtful*
@@ -170,6 +162,8 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
     logs = DealLogs(evidence.rules, evidence.seats, evidence.columns, candidates)
     ranking = _rank(evidence, logs, candidates)
     picks = tuple(ranking.chosen)
+    for i in range(len(candidates)):
+        _add_alike_splits(evidence, logs, candidates[i], ranking.posterior[i], picks, i)
     rows = _between_deals([
         _row_decision(evidence.rows[i].row, candidates[i], ranking.posterior[i], picks[i],
                       _unchecked_digits(logs, candidates[i], picks, i), ranking.gaps[i])
@@ -267,6 +261,38 @@ def _add_splits(evidence: SheetEvidence, logs: DealLogs, picks: tuple[int, ...],
             posterior.append(split.probability)
 
 
+def _add_alike_splits(evidence: SheetEvidence, logs: DealLogs, options: list[RowCandidate],
+                      posterior: list[float], picks: tuple[int, ...], index: int) -> None:
+    """The other trick splits of row ``index``'s pick that the running totals cannot tell from
+    it (:meth:`DealLogs.alike`), added to its ``options`` in place with the pick's posterior
+    times the ink's odds of them: the ink alone weighs them, and :func:`_unchecked_digits`
+    must see every one the ink finds possible, not only the few :func:`decode_row` tried
+    (TRAINING part, a digit model retrained on more sheets: the defenders' "0 4", its "4"
+    cut in two, read "3 1" at 1.0, the true split never weighed). Splits the ink finds
+    :data:`SPLIT_NEGLIGIBLE` times less likely than the pick are left out: all of them
+    together cannot move a row across :data:`ROW_READ`. The rest are added with no weight
+    where the totals tell them apart; the row's posterior is normalised again."""
+    pick = options[picks[index]] if options else None
+    if pick is None or pick.deal is None:
+        return
+    known = [option.deal for option in options]
+    first = len(options)
+    for split in other_splits(evidence.rows[index], pick, evidence.rules, evidence.seats):
+        odds = math.exp(split.log_score - pick.log_score)
+        if split.deal not in known and odds >= SPLIT_NEGLIGIBLE:
+            options.append(split)
+            posterior.append(0.0)
+            known.append(split.deal)
+    if len(options) == first:
+        return
+    for k in logs.alike(picks, index):
+        if k >= first:
+            posterior[k] = posterior[picks[index]] * math.exp(
+                options[k].log_score - pick.log_score)
+    total = sum(posterior)
+    posterior[:] = [p / total for p in posterior]
+
+
 def _talon_checked(evidence: SheetEvidence, logs: DealLogs,
                    candidates: list[list[RowCandidate]], picks: tuple[int, ...],
                    rows: tuple[RowDecision, ...]) -> tuple[RowDecision, ...]:
@@ -323,9 +349,10 @@ def _row_decision(row: int, options: list[RowCandidate], posterior: list[float],
                   ) -> RowDecision:
     """The row's status, confidence and candidates once its reading is ``chosen``:
     ``unchecked`` are its other readings that differ from it only in digits no running
-    total checks (:func:`_unchecked_digits`), weighed by the ink alone
-    (:data:`UNCHECKED_READ`); ``totals_gap`` is how much better the running totals fit
-    another of its readings. Where the ink and the totals disagree strongly
+    total checks (:func:`_unchecked_digits`, every such split weighed by the ink alone:
+    :func:`_add_alike_splits`); where the likeliest of them makes the row doubtful, the note
+    says that only the ink reads those digits. ``totals_gap`` is how much better the running
+    totals fit another of its readings. Where the ink and the totals disagree strongly
     (:data:`INK_DISAGREES_LOG`, either way) the row is *doubtful*."""
     if not options:
         return RowDecision(row, "doubtful", None, 0.0, ())
@@ -338,12 +365,12 @@ def _row_decision(row: int, options: list[RowCandidate], posterior: list[float],
     if chosen != 0 and status == "read" and confidence < OVERTURNED_READ:
         status = "doubtful"
         note = said("row_overturned")
-    unsure = sum(posterior[k] for k in unchecked)
-    if status == "read" and confidence < UNCHECKED_READ * (confidence + unsure):
-        status = "doubtful"
-        other = max(unchecked, key=lambda k: posterior[k])
-        note = said("unchecked_digits", fields=_digit_fields(best.deal, options[other].deal),
-                    share=f"{confidence / (confidence + unsure):.4f}")
+    if status == "doubtful" and not note and unchecked:
+        rival = max((k for k in range(len(options)) if k != chosen), key=lambda k: posterior[k])
+        if rival in unchecked:
+            unsure = sum(posterior[k] for k in unchecked)
+            note = said("unchecked_digits", fields=_digit_fields(best.deal, options[rival].deal),
+                        share=f"{confidence / (confidence + unsure):.4f}")
     if status == "read" and best.talon_gap > TALON_OVERRULED_LOG:
         status = "doubtful"
         quick = (best.deal or {}).get("talon", {}).get("quick_tricks", 0)
