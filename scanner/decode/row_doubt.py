@@ -6,7 +6,9 @@ lost, ink the rules overrule), the reading rests on the deal row. Where that row
 *doubtful* (its ink lost, not legal, unsure), the rules' value may be as wrong as the row:
 the entry is *doubtful* too, never read on the row's word (TRAINING part, a black-and-white
 scan of blue ballpoint: a written 10, its 0 lost, read as the 12 a doubtful row made the
-rules expect, sure at 0.9993). Where the deal rows' ink is lost from the image, so is an
+rules expect, sure at 0.9993); a row doubtful only in digits no total checks (the
+defenders' split under one whister) writes the same totals whichever way they read, and
+vouches as a read row does. Where the deal rows' ink is lost from the image, so is an
 entry whose ink reads the rules' value but is unsure of it: its row was read from what
 little ink is left, perhaps so as to fit that entry (TRAINING part, pencil thresholded: a 4
 read 14 at 0.86, the doubtful row's 14 making it sure at 0.9999). Elsewhere a doubtful row
@@ -55,7 +57,7 @@ def _doubted(decision: EntryDecision, deal_rows: Sequence[RowDecision], rows_los
             or not 0 < decision.deal <= len(deal_rows):
         return decision
     row = deal_rows[decision.deal - 1]
-    if row.status != "doubtful":
+    if row.status != "doubtful" or row.totals_sure:
         return decision
     ink_value, ink_p = decision.ink[0]
     read_p = dict(decision.ink).get(decision.value, 0.0)

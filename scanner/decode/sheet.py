@@ -111,6 +111,10 @@ class RowDecision:
     confidence: float
     candidates: tuple[tuple[dict[str, Any] | None, float], ...]
     note: str = ""
+    totals_sure: bool = False
+    """Doubtful only in digits no running total checks: its readings that write other
+    totals than ``deal`` hold less than 1 - :data:`ROW_READ` of it, so the totals it makes
+    are as sure as a read row's (:mod:`scanner.decode.row_doubt`)."""
 
 
 @dataclass(frozen=True)
@@ -178,7 +182,7 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
                                  len(evidence.rows))
     notes = row_notes(evidence.rows, rows, required, lost, asked)
     rows = tuple(replace(row, status="doubtful", note=note, confidence=row.confidence
-                         if row.deal else 0.0) if note else row
+                         if row.deal else 0.0, totals_sure=False) if note else row
                  for row, note in zip(rows, notes, strict=True))
     entries = unwritten_totals(doubted_with_rows(entries, rows, lost), evidence.columns,
                                rows, evidence.faint)
@@ -365,12 +369,14 @@ def _row_decision(row: int, options: list[RowCandidate], posterior: list[float],
     if chosen != 0 and status == "read" and confidence < OVERTURNED_READ:
         status = "doubtful"
         note = said("row_overturned")
+    unchecked_note = ""
+    unsure = sum(posterior[k] for k in unchecked)
     if status == "doubtful" and not note and unchecked:
         rival = max((k for k in range(len(options)) if k != chosen), key=lambda k: posterior[k])
         if rival in unchecked:
-            unsure = sum(posterior[k] for k in unchecked)
-            note = said("unchecked_digits", fields=_digit_fields(best.deal, options[rival].deal),
-                        share=f"{confidence / (confidence + unsure):.4f}")
+            note = unchecked_note = said(
+                "unchecked_digits", fields=_digit_fields(best.deal, options[rival].deal),
+                share=f"{confidence / (confidence + unsure):.4f}")
     if status == "read" and best.talon_gap > TALON_OVERRULED_LOG:
         status = "doubtful"
         quick = (best.deal or {}).get("talon", {}).get("quick_tricks", 0)
@@ -384,7 +390,9 @@ def _row_decision(row: int, options: list[RowCandidate], posterior: list[float],
     if status == "doubtful" and not note:
         note = _unsure(best, confidence, [option for option, _ in ranked])
     return RowDecision(row, status, best.deal, confidence,
-                       tuple((option.deal, p) for option, p in ranked[:4]), note)
+                       tuple((option.deal, p) for option, p in ranked[:4]), note,
+                       bool(unchecked_note) and note == unchecked_note
+                       and confidence + unsure >= ROW_READ)
 
 
 def _unsure(best: RowCandidate, confidence: float, ranked: list[RowCandidate]) -> str:

@@ -225,9 +225,9 @@ def test_digits_no_total_checks_are_left_to_the_ink(calls: tuple[str, str], stat
     """A Sochi six with B's and C's tricks each read at 0.95 (a 2 at 0.05): the split 3-1
     holds 0.997 of the row, 2-2 the rest. A lone whister writes whists for the pair's tricks
     (greedy, RULES.md §3), so the totals are the same either way and only the ink decides:
-    below :data:`~scanner.decode.sheet.ROW_READ`, doubtful, with a note that says so. Two
-    whisters each write their own tricks, so the totals check the split and the row is
-    read."""
+    below :data:`~scanner.decode.sheet.ROW_READ`, doubtful, with a note that says so, its
+    totals as sure as a read row's (``totals_sure``). Two whisters each write their own
+    tricks, so the totals check the split and the row is read."""
     deal = {"dealer": "A", "type": "contract", "declarer": "A", "contract": "6S",
             "defence": dict(zip("BC", calls, strict=True)), "tricks": {"A": 6, "B": 3, "C": 1}}
     doc: dict[str, Any] = {"format": "pulka-record/1", "seats": ["A", "B", "C"],
@@ -243,6 +243,7 @@ def test_digits_no_total_checks_are_left_to_the_ink(calls: tuple[str, str], stat
     decoded = decode_sheet(evidence)
     assert decoded.deals == [deal]
     assert decoded.rows[0].status == status
+    assert decoded.rows[0].totals_sure == (status == "doubtful")
     if status == "doubtful":
         assert 0.99 < decoded.rows[0].confidence < 0.998
         assert "no running total checks B's and C's tricks (3 and 1, or 2 and 2)" in \

@@ -49,3 +49,14 @@ def test_an_unsure_ink_is_not_made_sure_by_a_doubtful_row() -> None:
     assert [e.status for e in doubted_with_rows(entries, rows)[COLUMN]] == ["read"] * 4
     assert judged[0].note == "the ink is unsure of 14, and deal row 2 that makes it so is " \
         "itself doubtful"
+
+
+def test_a_row_doubtful_only_in_digits_no_total_checks_vouches_as_a_read_row() -> None:
+    """The defenders' split under one whister writes the same totals whichever way it reads
+    (RULES.md §3): a row doubtful only in it (``totals_sure``) makes its entries' values as
+    sure as a read row does, so an entry the rules read over its ink stays read."""
+    rows = (RowDecision(0, "doubtful", DEAL, 0.997, (), totals_sure=True),
+            RowDecision(1, "doubtful", DEAL, 0.997, ()))
+    overruled = ((1, 0.972), (None, 0.024), (12, 0.003))
+    entries = {COLUMN: (_entry(12, 1, overruled), _entry(12, 2, overruled))}
+    assert [e.status for e in doubted_with_rows(entries, rows)[COLUMN]] == ["read", "doubtful"]
