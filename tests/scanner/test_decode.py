@@ -219,6 +219,26 @@ def test_rows_sharing_the_legality_verdicts_read_as_alone() -> None:
     assert legality and not all(legality.values())  # verdicts of both kinds were shared
 
 
+def _sochi_six(defence: dict[str, str], reads: dict[str, dict[int, float]]
+               ) -> tuple[dict[str, Any], SheetEvidence]:
+    """A's Sochi six with B and C defending as ``defence`` says and tricks 6-3-1, its totals
+    written right and read sure; the tricks cells in ``reads`` (``"B:1"``: the units of B's
+    tricks) read with the probabilities given there."""
+    deal = {"dealer": "A", "type": "contract", "declarer": "A", "contract": "6S",
+            "defence": defence, "tricks": {"A": 6, "B": 3, "C": 1}}
+    doc: dict[str, Any] = {"format": "pulka-record/1", "seats": ["A", "B", "C"],
+                           "rules": {"variant": "sochi", "players": 3, "pool": 20},
+                           "deals": [deal]}
+    doc["written"] = written_columns(expected_sheet(parse_record(doc)))
+    evidence = sheet_evidence(doc, sure=0.9999)
+    for cell, probabilities in reads.items():
+        read = [0.0] * 11
+        for value, p in probabilities.items():
+            read[value] = p
+        evidence.rows[0].digits[("tricks", cell)] = read  # type: ignore[index]
+    return deal, evidence
+
+
 @pytest.mark.parametrize(("calls", "status"), [(("whist", "pass"), "doubtful"),
                                                (("whist", "whist"), "read")])
 def test_digits_no_total_checks_are_left_to_the_ink(calls: tuple[str, str], status: str) -> None:
@@ -228,18 +248,8 @@ def test_digits_no_total_checks_are_left_to_the_ink(calls: tuple[str, str], stat
     below :data:`~scanner.decode.sheet.ROW_READ`, doubtful, with a note that says so, its
     totals as sure as a read row's (``totals_sure``). Two whisters each write their own
     tricks, so the totals check the split and the row is read."""
-    deal = {"dealer": "A", "type": "contract", "declarer": "A", "contract": "6S",
-            "defence": dict(zip("BC", calls, strict=True)), "tricks": {"A": 6, "B": 3, "C": 1}}
-    doc: dict[str, Any] = {"format": "pulka-record/1", "seats": ["A", "B", "C"],
-                           "rules": {"variant": "sochi", "players": 3, "pool": 20},
-                           "deals": [deal]}
-    doc["written"] = written_columns(expected_sheet(parse_record(doc)))
-    evidence = sheet_evidence(doc, sure=0.9999)
-    row = evidence.rows[0]
-    for cell, value in (("B:1", 3), ("C:1", 1)):
-        unsure = [0.0] * 11
-        unsure[value], unsure[2] = 0.95, 0.05
-        row.digits[("tricks", cell)] = unsure  # type: ignore[index]
+    deal, evidence = _sochi_six(dict(zip("BC", calls, strict=True)),
+                                {"B:1": {3: 0.95, 2: 0.05}, "C:1": {1: 0.95, 2: 0.05}})
     decoded = decode_sheet(evidence)
     assert decoded.deals == [deal]
     assert decoded.rows[0].status == status
@@ -259,20 +269,9 @@ def test_a_split_no_total_checks_is_weighed_though_the_ink_ranks_it_low() -> Non
     (share 0.07 of the two the totals allow). The totals reject the 8 and the 7 and keep
     6-1-3; the true split, never tried by the ink's first readings, must still be weighed:
     the row is doubtful, not read sure."""
-    deal = {"dealer": "A", "type": "contract", "declarer": "A", "contract": "6S",
-            "defence": {"B": "whist", "C": "pass"}, "tricks": {"A": 6, "B": 3, "C": 1}}
-    doc: dict[str, Any] = {"format": "pulka-record/1", "seats": ["A", "B", "C"],
-                           "rules": {"variant": "sochi", "players": 3, "pool": 20},
-                           "deals": [deal]}
-    doc["written"] = written_columns(expected_sheet(parse_record(doc)))
-    evidence = sheet_evidence(doc, sure=0.9999)
-    row = evidence.rows[0]
-    for cell, reads in (("A:1", {6: 0.4, 8: 0.3, 7: 0.3}), ("B:1", {1: 0.9, 3: 0.05, 7: 0.05}),
-                        ("C:1", {1: 0.4, 3: 0.3, 2: 0.3})):
-        probabilities = [0.0] * 11
-        for value, p in reads.items():
-            probabilities[value] = p
-        row.digits[("tricks", cell)] = probabilities  # type: ignore[index]
+    _, evidence = _sochi_six({"B": "whist", "C": "pass"},
+                             {"A:1": {6: 0.4, 8: 0.3, 7: 0.3}, "B:1": {1: 0.9, 3: 0.05, 7: 0.05},
+                              "C:1": {1: 0.4, 3: 0.3, 2: 0.3}})
     decoded = decode_sheet(evidence)
     assert decoded.rows[0].status == "doubtful"
     assert decoded.rows[0].confidence < 0.95
