@@ -280,19 +280,19 @@ def _add_alike_splits(evidence: SheetEvidence, logs: DealLogs, options: list[Row
     if pick is None or pick.deal is None:
         return
     known = [option.deal for option in options]
-    first = len(options)
+    odds_of: dict[int, float] = {}  # each added split's place in ``options``: its ink's odds
     for split in other_splits(evidence.rows[index], pick, evidence.rules, evidence.seats):
         odds = math.exp(split.log_score - pick.log_score)
         if split.deal not in known and odds >= SPLIT_NEGLIGIBLE:
+            odds_of[len(options)] = odds
             options.append(split)
             posterior.append(0.0)
             known.append(split.deal)
-    if len(options) == first:
+    if not odds_of:
         return
     for k in logs.alike(picks, index):
-        if k >= first:
-            posterior[k] = posterior[picks[index]] * math.exp(
-                options[k].log_score - pick.log_score)
+        if k in odds_of:
+            posterior[k] = posterior[picks[index]] * odds_of[k]
     total = sum(posterior)
     posterior[:] = [p / total for p in posterior]
 
