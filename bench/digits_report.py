@@ -19,7 +19,11 @@ from bench.digits_eval import (
     evaluate,
 )
 from scanner.digits import recognizer as digit_module
-from scanner.digits.constants import ADAPT_TRANSDUCTIVE_MIN_PROBABILITY, ADAPT_TRANSDUCTIVE_ROUNDS
+from scanner.digits.constants import (
+    ADAPT_MIN_MODEL_PROBABILITY,
+    ADAPT_TRANSDUCTIVE_MIN_PROBABILITY,
+    ADAPT_TRANSDUCTIVE_ROUNDS,
+)
 
 SETS = dict(heldout_mnist="held-out MNIST (53x71 px cells, digit 70 % tall)",
             low_res_mnist=f"held-out MNIST at low resolution (digit {LOW_RES_DIGIT_PX} px tall, "
@@ -241,7 +245,11 @@ the general model reads with p >= {ADAPT_TRANSDUCTIVE_MIN_PROBABILITY} (and the 
 alike) join the calibration digits as references for the page's other digits ({ADAPT_TRANSDUCTIVE_ROUNDS}
 rounds). The calibration digits and pages come from random writers of the same collection, so on UCI
 the gain measures adaptation to that collection's hand and capture more than to one person; a real
-page, written by one person, should gain more. Range over trials on UCI: calibration digits only
+page, written by one person, should gain more. A calibration digit the general model reads as another digit
+(under {ADAPT_MIN_MODEL_PROBABILITY} for its own) is kept as the writer's own style of it when it is not one glyph with the
+writer's sample of that other digit (`adaptation._usable_samples`; a strip written out of order keeps
+none): in the cells that are one glyph with it the model's reading no longer tells the two apart.
+Range over trials on UCI: calibration digits only
 {pct(c.ua['min'])} - {pct(c.ua['max'])}, per page {pct(c.ua['page_min'])} - {pct(c.ua['page_max'])}.
 
 """

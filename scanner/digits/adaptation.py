@@ -20,6 +20,8 @@ from scanner.digits.constants import (
     ADAPT_MIN_DIGITS,
     ADAPT_MIN_MODEL_PROBABILITY,
     ADAPT_OUTPUT_TEMPERATURE,
+    ADAPT_OWN_STYLE_MAX_DIGITS,
+    ADAPT_SAME_GLYPH_COSINE,
     ADAPT_TEMPERATURE,
     ADAPT_TRANSDUCTIVE_MIN_PROBABILITY,
     ADAPT_TRANSDUCTIVE_ROUNDS,
@@ -29,6 +31,37 @@ from scanner.digits.constants import (
 )
 from scanner.digits.normalize import normalize_cells
 from scanner.digits.recognizer import DigitRecognizer, l2_normalize
+
+
+def _usable_samples(probs: Floats, unit: Floats, labels: Ints
+                    ) -> tuple[Mask, tuple[tuple[int, int, int], ...]]:
+    """Which calibration samples (general model rows ``probs``, unit embeddings ``unit``,
+    stated digits ``labels``) a writer's adaptation keeps, and the writer's own styles among
+    them: (digit, the digit the model reads it as, the sample's place among those kept).
+
+    Those the model reads as EMPTY are dropped. Those it reads as their digit (at least
+    ``ADAPT_MIN_MODEL_PROBABILITY``) are kept. A sample it reads as another digit is the
+    writer's own way of writing its digit (a 1 with a long flag that the model takes for a
+    7), which only the strip can teach: it is kept when the writer's own sample of the digit
+    it is read as is kept and is not one glyph with it (``ADAPT_SAME_GLYPH_COSINE``; one
+    glyph, that digit was written in the wrong box), unless more than
+    ``ADAPT_OWN_STYLE_MAX_DIGITS`` samples are read so (a strip written out of order).
+    """
+    read = probs.argmax(axis=1)
+    inked = read != EMPTY_CLASS
+    agreed = inked & (probs[np.arange(len(labels)), labels] >= ADAPT_MIN_MODEL_PROBABILITY)
+    against = np.flatnonzero(inked & ~agreed)
+    kept = agreed.copy()
+    if len(against) > ADAPT_OWN_STYLE_MAX_DIGITS:
+        return kept, ()
+    for i in against.tolist():
+        other = np.flatnonzero(agreed & (labels == read[i]))
+        if len(other) and float((unit[other] @ unit[i]).max()) < ADAPT_SAME_GLYPH_COSINE:
+            kept[i] = True
+    place = np.cumsum(kept) - 1
+    styles = tuple((int(labels[i]), int(read[i]), int(place[i]))
+                   for i in against.tolist() if kept[i])
+    return kept, styles
 
 
 def _log_digits(probs: Floats) -> Doubles:
@@ -60,6 +93,12 @@ class WriterAdaptation:
     output_temperature: float = ADAPT_OUTPUT_TEMPERATURE
     transductive_probability: float = ADAPT_TRANSDUCTIVE_MIN_PROBABILITY
     transductive_rounds: int = ADAPT_TRANSDUCTIVE_ROUNDS
+    own_styles: tuple[tuple[int, int, int], ...] = ()
+    """The writer's digits the general model reads as others, from the strip
+    (:func:`_usable_samples`): (digit, read as, the sample's row of :attr:`prototypes`). In
+    a cell that is one glyph with that sample, the model's reading says nothing between the
+    two digits, and the cell's likeness to the writer's samples decides
+    (:meth:`_model_evidence`)."""
 
     @classmethod
     def from_calibration(
@@ -69,8 +108,8 @@ class WriterAdaptation:
     ) -> WriterAdaptation:
         """Build from ``{digit: crop}`` or ``{digit: [crops]}`` of one writer.
 
-        Samples the model reads as EMPTY, or to which it gives less than
-        ``ADAPT_MIN_MODEL_PROBABILITY`` for their stated digit, are dropped.
+        Samples the model reads as EMPTY are dropped, and so are those it reads as another
+        digit unless they are the writer's own style of theirs (:func:`_usable_samples`).
         """
         crops: list[Image] = []
         labels: list[int] = []
@@ -96,17 +135,31 @@ class WriterAdaptation:
         cell, and ``labels`` the digits (0-9) the cells should hold: a scanned page's calibration
         cells are read with its other cells, in one network pass, and adapt from those rows
         (:meth:`from_calibration` reads its crops first). Rows the model reads as EMPTY, or
-        to which it gives less than ``ADAPT_MIN_MODEL_PROBABILITY`` for their digit, are dropped.
+        to which it gives less than ``ADAPT_MIN_MODEL_PROBABILITY`` for their digit and that
+        are not the writer's own style of it (:func:`_usable_samples`), are dropped.
         """
         lab = np.asarray(labels, np.int64)
-        stated = probs[np.arange(len(lab)), lab]
-        ok = (probs.argmax(axis=1) != EMPTY_CLASS) & (stated >= ADAPT_MIN_MODEL_PROBABILITY)
-        return cls(recognizer, l2_normalize(embeds[ok]), lab[ok])
+        unit = l2_normalize(embeds)
+        kept, styles = _usable_samples(probs, unit, lab)
+        return cls(recognizer, unit[kept], lab[kept], own_styles=styles)
 
     @property
     def active(self) -> bool:
         """Whether enough usable calibration digits were found to adapt."""
         return len(np.unique(self.prototype_labels)) >= ADAPT_MIN_DIGITS
+
+    def _model_evidence(self, probs: Floats, unit: Floats) -> Doubles:
+        """The general model's digit log-probabilities (:func:`_log_digits`) of cells with
+        unit embeddings ``unit``; in a cell that is one glyph with one of the writer's
+        :attr:`own_styles` (``ADAPT_SAME_GLYPH_COSINE``), that style's digit raised to the
+        digit the model reads it as: the model takes this writer's 1 for a 7, so its 7 there
+        is as much their 1."""
+        log_probs = _log_digits(probs)
+        for digit, read_as, row in self.own_styles:
+            alike = unit @ self.prototypes[row] >= ADAPT_SAME_GLYPH_COSINE
+            log_probs[alike, digit] = np.maximum(log_probs[alike, digit],
+                                                 log_probs[alike, read_as])
+        return log_probs
 
     @staticmethod
     def _nearest(sims: Floats, labels: Ints) -> Floats:
@@ -154,8 +207,9 @@ class WriterAdaptation:
         """Combine general-model probabilities with the calibration digits' vote, cell by cell."""
         if not self.active or len(probs) == 0:
             return probs
-        nearest = self._nearest(l2_normalize(embeds) @ self.prototypes.T, self.prototype_labels)
-        logit = self._digit_logits(_log_digits(probs), nearest,
+        unit = l2_normalize(embeds)
+        nearest = self._nearest(unit @ self.prototypes.T, self.prototype_labels)
+        logit = self._digit_logits(self._model_evidence(probs, unit), nearest,
                                    self._present(self.prototype_labels))
         return self._output(probs, logit, self.output_temperature).astype(np.float32)
 
@@ -180,7 +234,7 @@ class WriterAdaptation:
         np.fill_diagonal(among, -np.inf)  # a cell never votes for itself
         general = probs.argmax(axis=1)
         likely = probs.max(axis=1) >= self.transductive_probability
-        log_probs = _log_digits(probs)
+        log_probs = self._model_evidence(probs, unit)
         own = self._nearest(sims[:, : len(refs)], labels)
         logit = self._digit_logits(log_probs, own, self._present(labels))
         for _ in range(self.transductive_rounds):

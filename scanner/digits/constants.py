@@ -59,7 +59,18 @@ ADAPT_TRANSDUCTIVE_MIN_PROBABILITY = 0.9
 #: Rounds of adding confidently read cells to the references.
 ADAPT_TRANSDUCTIVE_ROUNDS = 2
 #: Calibration samples the general model assigns less than this probability
-#: of their stated digit are considered mis-written or mislabelled and ignored.
+#: of their stated digit are read against the model: the writer's own way of writing the
+#: digit (:data:`ADAPT_SAME_GLYPH_COSINE`), or a box written wrong.
 ADAPT_MIN_MODEL_PROBABILITY = 0.05
+#: Two glyphs whose embeddings' cosine is at least this are one digit of one writer: on the
+#: TRAINING sheets two digits of one writer's strip reach 0.63 (99th percentile, at most
+#: 0.73), two samples of one digit of one writer 0.73 (1st percentile; 5th 0.85, median
+#: 0.96). A strip's sample read against the model is the writer's own style of its digit
+#: when it is not one glyph with the writer's sample of the digit it reads as, and a cell
+#: is taken for that style when it is one glyph with it.
+ADAPT_SAME_GLYPH_COSINE = 0.8
+#: At most this many samples of a strip are kept against the model: more say the strip was
+#: written out of order (each digit a box off), and none of them is kept.
+ADAPT_OWN_STYLE_MAX_DIGITS = 2
 #: Fewer usable calibration digits than this: fall back to the general model.
 ADAPT_MIN_DIGITS = 3

@@ -220,6 +220,66 @@ def test_writer_adaptation_falls_back_on_unusable_calibration(rec: DigitRecogniz
     assert not WriterAdaptation.from_calibration({}, rec).active
 
 
+def _pen(*strokes: list[tuple[float, float]], shift: tuple[float, float] = (0.0, 0.0)
+         ) -> GreyImage:
+    """A cell with pen strokes through points given in shares of its width and height."""
+    cell = np.full((H, W), 240, np.uint8)
+    for points in strokes:
+        xy = (np.array(points) + shift) * [W, H]
+        cv2.polylines(cell, [xy.astype(np.int32)], False, 20, 4, cv2.LINE_AA)
+    return cell
+
+
+def _flagged_one(dx: float = 0.0, dy: float = 0.0, flag: float = 0.46) -> GreyImage:
+    """A 1 whose flag runs long from the top, as some hands write it: the general model
+    reads it as a 7."""
+    return _pen([(0.66 - flag, 0.24), (0.68, 0.16), (0.6, 0.84)], shift=(dx, dy))
+
+
+def _barred_seven(dx: float = 0.0, dy: float = 0.0) -> GreyImage:
+    return _pen([(0.28, 0.2), (0.72, 0.2), (0.42, 0.82)], [(0.35, 0.5), (0.68, 0.5)],
+                shift=(dx, dy))
+
+
+ONES = [_flagged_one(dx, dy, f) for dx, dy, f in
+        [(0.04, 0.02, 0.44), (-0.05, 0.03, 0.48), (0.02, -0.03, 0.45), (-0.02, 0.0, 0.5)]]
+
+
+def test_a_writers_own_style_of_a_digit_is_learnt_from_the_strip(rec: DigitRecognizer) -> None:
+    """Issue 13, class 2 (one writer's misread repeated): the model reads this writer's 1
+    as 7, their strip's 1 too; the strip's sample is their 1 all the same, and their 1s read
+    as 1 after it (before, it was dropped and every 1 stayed a 7), their 7 as 7."""
+    assert (rec.probabilities(ONES).argmax(1) == 7).all()
+    glyphs = default_glyphs()
+    strip = {d: glyph_to_cell(glyphs[d][50]) for d in range(10)}
+    strip.update({1: _flagged_one(), 7: _barred_seven()})
+    adapt = WriterAdaptation.from_calibration(strip, rec)
+    assert [style[:2] for style in adapt.own_styles] == [(1, 7)]
+    read = adapt.probabilities([*ONES, _barred_seven(0.03, 0.02)]).argmax(1)
+    assert read.tolist() == [1, 1, 1, 1, 7]
+
+
+def test_a_digit_written_in_the_wrong_box_of_the_strip_is_not_learnt(
+        rec: DigitRecognizer) -> None:
+    """A 7 written in the strip's 1 box (it looks like the writer's own 7) teaches nothing:
+    the writer's 7s stay 7."""
+    glyphs = default_glyphs()
+    strip = {d: glyph_to_cell(glyphs[d][50]) for d in range(10)}
+    strip.update({1: _barred_seven(0.02, 0.01), 7: _barred_seven()})
+    adapt = WriterAdaptation.from_calibration(strip, rec)
+    assert adapt.own_styles == () and 1 not in adapt.prototype_labels
+    sevens = [_barred_seven(dx, dy) for dx, dy in [(0.03, 0.02), (-0.03, 0.0), (0.0, 0.03)]]
+    assert (adapt.probabilities(sevens).argmax(1) == 7).all()
+
+
+def test_a_strip_written_out_of_order_teaches_no_style(rec: DigitRecognizer) -> None:
+    """Each digit a box off: every sample reads as another digit, and none is learnt."""
+    glyphs = default_glyphs()
+    strip = {d: glyph_to_cell(glyphs[(d + 1) % 10][50]) for d in range(10)}
+    adapt = WriterAdaptation.from_calibration(strip, rec)
+    assert adapt.own_styles == () and not adapt.active
+
+
 def test_load_glyph_dir(tmp_path: Path) -> None:
     for d in (3, 7):
         (tmp_path / str(d)).mkdir()
