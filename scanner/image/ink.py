@@ -77,7 +77,8 @@ def window_ink(clean: GreyImage, bands: GreyImage | None, owners: Ints, boxes: I
                boxes_count: int, origins: Ints, size: tuple[int, int], interiors: Ints,
                px_per_mm: float, crops: bool, floor: float = k.INK_MIN_PEAK_CONTRAST,
                borders: Borders | None = None, only_borders: Mask | None = None,
-               local_floor: float = k.INK_MIN_LOCAL_CONTRAST) -> list[BoxInk]:
+               local_floor: float = k.INK_MIN_LOCAL_CONTRAST,
+               least: float = k.INK_MIN_CONTRAST) -> list[BoxInk]:
     """The :class:`BoxInk` of each of ``boxes`` (indices, as in :func:`owner_map`'s
     ``owners``, of ``boxes_count`` boxes), its window of ``size`` (rows, columns) at
     ``origins`` (row, column) in the cleared raster; the box lies :data:`INK_SPILL_MM` in
@@ -86,7 +87,8 @@ def window_ink(clean: GreyImage, bands: GreyImage | None, owners: Ints, boxes: I
     window as it is (a mark box's: only its measures are read). A window whose darkest ink
     is lighter than ``floor`` of its paper (``local_floor`` of the paper right around it)
     holds none; one marked in ``only_borders`` holds
-    only the writing on its border lines that ``borders`` gives it."""
+    only the writing on its border lines that ``borders`` gives it. No pixel lighter than
+    ``least`` of its paper is ink."""
     n = len(boxes)
     grey = windows(clean, origins, size)
     # every other row and column: levels enough; the darkest ink from the box's interior
@@ -99,12 +101,12 @@ def window_ink(clean: GreyImage, bands: GreyImage | None, owners: Ints, boxes: I
                                          * (inner.shape[1] - 1)),))
     paper: Floats = np.maximum(light, 1).astype(np.float32)
     peak: Floats = (1.0 - darkest / paper).astype(np.float32)
-    level = np.maximum(k.INK_PEAK_SHARE * peak, k.INK_MIN_CONTRAST)
+    level = np.maximum(k.INK_PEAK_SHARE * peak, least)
     level[(peak < floor)
           | (_local_peak(grey, interiors[0], px_per_mm) < local_floor)] = 1.0
     if only_borders is not None:
         level[only_borders] = 1.0
-    faint = np.maximum(k.INK_FAINT_PEAK_SHARE * peak, k.INK_MIN_CONTRAST)
+    faint = np.maximum(k.INK_FAINT_PEAK_SHARE * peak, least)
     ink = grey < (paper * (1.0 - faint))[:, None, None]
     strong = grey < (paper * (1.0 - level))[:, None, None]
     in_band = None if bands is None else windows(bands, origins, size)
@@ -237,7 +239,7 @@ def _assign(comp: Ints, owner: Ints, inside: Mask, strong: Mask, band: GreyImage
 
 def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float,
             geometry: BoxGeometry, live: Ints, shifts: Doubles, settle: int = 0,
-            fine: bool = False) -> tuple[Ints, list[BoxInk]]:
+            fine: bool = False, flat: bool = False) -> tuple[Ints, list[BoxInk]]:
     """The boxes cut (the ``live`` boxes of ``geometry``, indices, then their
     :func:`border_neighbours`) and the :class:`BoxInk` of each, in the raster ``content``
     (its top-left at ``origin_mm``), each box moved by its ``shifts`` row (``dx, dy``
@@ -246,7 +248,8 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
     lines, and only where the page's lines do not show (the drop-out print's red channel:
     no remnant of them can pass for writing). A ``fine`` page image
     (:data:`~scanner.constants.INK_FINE_PAGE_PX_PER_MM`) keeps fainter strokes where the
-    borders drop out."""
+    borders drop out; on a ``flat`` view (a flatbed scan in grey) every floor is
+    :data:`~scanner.constants.FLAT_INK_FLOOR_SHARE` of a photo's."""
     s, (h, w) = px_per_mm, content.shape
     m = round(k.INK_SPILL_MM * s)
     p = geometry.places
@@ -261,6 +264,8 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
     clean_floor = k.INK_MIN_PEAK_CONTRAST_FINE if fine else k.INK_MIN_PEAK_CONTRAST_CLEAN
     floor = clean_floor if inside else k.INK_MIN_PEAK_CONTRAST
     local_floor = k.INK_MIN_LOCAL_CONTRAST_FINE if fine else k.INK_MIN_LOCAL_CONTRAST
+    share = k.FLAT_INK_FLOOR_SHARE if flat else 1.0
+    floor, local_floor, least = floor * share, local_floor * share, k.INK_MIN_CONTRAST * share
     if not inside:  # the boxes follow the lines where they lie (scanner.image.drift)
         shifts = shifts + box_drift(content, horizontal, vertical, starts + sizes / 2.0, s)
         starts = _window_starts(geometry, origin_mm, s, shifts, sizes, (h, w))
@@ -287,7 +292,7 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
         found = window_ink(clean, bands, owners, chosen, len(p), starts[chosen], (rows, cols),
                            interiors[chosen], s, not mark, floor,
                            None if mark else borders,
-                           only_borders[members], local_floor)
+                           only_borders[members], local_floor, least)
         for j, one in zip(members, found, strict=True):
             out[j] = one
     return live, [o for o in out if o is not None]

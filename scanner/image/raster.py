@@ -56,6 +56,10 @@ class PageRaster:
     geometry: BoxGeometry | None = field(default=None, compare=False, repr=False)
     """The geometry of :attr:`boxes` (None: a raster made elsewhere), handed on to the
     cutting."""
+    flat: bool = False
+    """Whether the page is a flat view (a flatbed scan, :attr:`RegisteredPage.affine`): in
+    grey its ink is cut at :data:`~scanner.constants.FLAT_INK_FLOOR_SHARE` of a photo's
+    floors."""
 
     def geometry_of(self, boxes: Sequence[Box]) -> BoxGeometry:
         """The :class:`BoxGeometry` of ``boxes``: this raster's own for the boxes rasterized
@@ -110,7 +114,8 @@ def rasterize(page: RegisteredPage, boxes: Sequence[Box],
     width = max(1, round((x1 - x0) * px_per_mm))
     height = max(1, round((y1 - y0) * px_per_mm))
     coarse = CoarseRect(page, x0, y0, x1, y1)
-    flags = may_hold_ink(boxes, coarse)
+    flat = page.affine is not None
+    flags = may_hold_ink(boxes, coarse, flat)
     inked = np.array(flags, bool)
     inked.flags.writeable = False
     kept = tuple(boxes)
@@ -137,7 +142,7 @@ def rasterize(page: RegisteredPage, boxes: Sequence[Box],
             cv2.subtract(red, cv2.extractChannel(tile, 1), dst=redness[r0:r1, c0:c1])
         if _is_colour(page, redness, None if whole else runs, x0, y0, x1, y1, px_per_mm):
             return PageRaster(x0, y0, px_per_mm, True, reds, redness, used, kept,
-                              inked, shapes)
+                              inked, shapes, flat)
         gray = reds  # every tile's pixels are overwritten, the rest stays paper white
         for (r0, r1, c0, c1), tile in zip(runs, tiles, strict=True):
             cv2.cvtColor(tile, cv2.COLOR_BGR2GRAY, dst=gray[r0:r1, c0:c1])
@@ -146,7 +151,7 @@ def rasterize(page: RegisteredPage, boxes: Sequence[Box],
         for (r0, r1, c0, c1), tile in zip(runs, tiles, strict=True):
             gray[r0:r1, c0:c1] = tile
     return PageRaster(x0, y0, px_per_mm, False, gray, cast(GreyImage, cv2.bitwise_not(gray)),
-                      used, kept, inked, shapes)
+                      used, kept, inked, shapes, flat)
 
 
 class CoarseRect:
@@ -221,7 +226,7 @@ def _reach_mm(px_per_mm: float) -> float:
     return (search + round(k.INK_SPILL_MM * px_per_mm) + 1) / px_per_mm
 
 
-def may_hold_ink(boxes: Sequence[Box], rect: CoarseRect) -> list[bool]:
+def may_hold_ink(boxes: Sequence[Box], rect: CoarseRect, flat: bool = False) -> list[bool]:
     """For each box, whether it may hold ink: the darkest point of its interior (the box
     :data:`INK_TEST_INSET_MM` in, clear of its border), in the page's rectangle ``rect``
     warped coarse (from the smallest halving with at least :data:`INK_TEST_MIN_PX_PER_MM`,
@@ -231,12 +236,14 @@ def may_hold_ink(boxes: Sequence[Box], rect: CoarseRect) -> list[bool]:
     borders gone from the red channel, a faint pencil stroke is all that darkens a box);
     paper dimmer than
     :data:`PAPER_FIELD_LEVEL` (a photo's shadow) counted as though brought up to it, so its
-    ink keeps its contrast, not its levels. The halvings are box-filtered,
+    ink keeps its contrast, not its levels; on a ``flat`` view (a flatbed scan) in grey the
+    darkness asked is :data:`FLAT_INK_FLOOR_SHARE` of that. The halvings are box-filtered,
     so a stroke darkens the coarse pixels it crosses rather than falling between samples."""
     x0, y0 = rect.rect[:2]
     warped, ppm = rect.at(k.INK_TEST_MIN_PX_PER_MM)
     red = content_channel(warped)
-    least = k.INK_TEST_MIN_DARKNESS_DROPOUT if _drops_out(warped) else k.INK_TEST_MIN_DARKNESS
+    least = k.INK_TEST_MIN_DARKNESS_DROPOUT if _drops_out(warped) else \
+        k.INK_TEST_MIN_DARKNESS * (k.FLAT_INK_FLOOR_SHARE if flat else 1.0)
     side = 2 * round(k.INK_TEST_PAPER_MM * ppm / 2) + 1
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))
     paper = cv2.dilate(red, kernel)

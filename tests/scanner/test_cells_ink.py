@@ -116,6 +116,28 @@ def test_faint_pencil_is_read_where_the_borders_drop_out_or_divide_out(reader: s
     assert all(cells[e[0]].best == EMPTY for e in entries)
 
 
+LIGHT_PENCIL = 227
+"""Grey level of a pencil pressed lightly (paper 255): 0.11 of the paper below it, under
+every floor of a photo."""
+
+
+def test_a_light_pencil_on_a_grey_flatbed_scan_is_read() -> None:
+    """Issue 13, class 7: a pencil pressed lightly lies only 0.11 below the paper, under a
+    photo's floors, where a photo's noise lies; a grey flatbed scan's paper is even, and
+    its entries are read (TRAINING part, seed 51, sheet 032: 37 fields wrong or doubtful,
+    seat A's strip and entries cut blank, though a person reads them)."""
+    img, g = page_bgr(4, 0), glyphs(17)
+    entries = entry_boxes(4, 0, 3)[:10]
+    for i, (_, tens, units) in enumerate(entries):
+        place_glyph(img, tens, g[1 + i % 9].pop(), level=LIGHT_PENCIL)
+        place_glyph(img, units, g[i % 10].pop(), level=LIGHT_PENCIL)
+    cells = _read(img)
+    read = [cells[b].best for e in entries for b in e[1:]]
+    want = [d for i in range(len(entries)) for d in (1 + i % 9, i % 10)]
+    assert sum(a == b for a, b in zip(read, want, strict=True)) >= 18, (read, want)
+    assert all(cells[e[0]].best == EMPTY for e in entries)
+
+
 def _one_on_the_line(image: np.ndarray, box: Box) -> None:  # type: ignore[type-arg]
     """A pen "1" (0.3 mm wide) drawn straight down the printed left border of ``box``, over
     its middle 70 %: nothing of it inside either box's interior."""

@@ -24,7 +24,7 @@ LAYOUT = build_layout(3)
 def _everything(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make the ink test say every box may hold ink: the whole area is warped."""
     monkeypatch.setattr(raster, "may_hold_ink",
-                        lambda boxes, rect: [True] * len(boxes))
+                        lambda boxes, rect, flat=False: [True] * len(boxes))
 
 
 def _inked_deal_page(seed: int) -> tuple[np.ndarray, set]:  # type: ignore[type-arg]
