@@ -77,17 +77,30 @@ def test_a_digit_over_the_right_border_belongs_to_its_box() -> None:
 def test_pencil_digits_are_read_not_dropped() -> None:
     """Faint grey pencil, lighter than the printed border, is read as digits (or at least
     never as a sure blank)."""
-    img, g = page_bgr(4, 0), glyphs(13)
+    img, entries = _pencil_entries(13, PENCIL)
+    cells = _read(img)
+    _assert_read(cells, entries)
+    assert all(cells[b].probabilities[EMPTY] < 0.5 for e in entries for b in e[1:])
+
+
+def _pencil_entries(seed: int, level: int) -> tuple[np.ndarray, list[tuple[Box, ...]]]:  # type: ignore[type-arg]
+    """A triangle page with ten two-digit entries written at grey ``level``, and their
+    boxes."""
+    img, g = page_bgr(4, 0), glyphs(seed)
     entries = entry_boxes(4, 0, 3)[:10]
     for i, (_, tens, units) in enumerate(entries):
-        place_glyph(img, tens, g[1 + i % 9].pop(), level=PENCIL)
-        place_glyph(img, units, g[i % 10].pop(), level=PENCIL)
-    cells = _read(img)
+        place_glyph(img, tens, g[1 + i % 9].pop(), level=level)
+        place_glyph(img, units, g[i % 10].pop(), level=level)
+    return img, entries
+
+
+def _assert_read(cells: dict, entries: list[tuple[Box, ...]]) -> None:  # type: ignore[type-arg]
+    """At least 18 of the 20 digits of :func:`_pencil_entries` read right, and the blank
+    first cells stay blank."""
     read = [cells[b].best for e in entries for b in e[1:]]
     want = [d for i in range(len(entries)) for d in (1 + i % 9, i % 10)]
     assert sum(a == b for a, b in zip(read, want, strict=True)) >= 18, (read, want)
-    assert all(cells[b].probabilities[EMPTY] < 0.5 for e in entries for b in e[1:])
-    assert all(cells[e[0]].best == EMPTY for e in entries)  # the blank first cells stay blank
+    assert all(cells[e[0]].best == EMPTY for e in entries)
 
 
 def _colour_read(img: np.ndarray) -> dict:  # type: ignore[type-arg]
@@ -104,16 +117,8 @@ def test_faint_pencil_is_read_where_the_borders_drop_out_or_divide_out(reader: s
     phone photo's faint pencil, training sheet 001: seat A's pool lost whole), and on a grey
     flatbed scan, where the borders show but lie inside their bands and are divided out
     cleanly (training sheet 009 of ``--capture flatbed-mono --seed 9``: two strips lost)."""
-    img, g = page_bgr(4, 0), glyphs(seed)
-    entries = entry_boxes(4, 0, 3)[:10]
-    for i, (_, tens, units) in enumerate(entries):
-        place_glyph(img, tens, g[1 + i % 9].pop(), level=FAINT_PENCIL)
-        place_glyph(img, units, g[i % 10].pop(), level=FAINT_PENCIL)
-    cells = _colour_read(img) if reader == "colour" else _read(img)
-    read = [cells[b].best for e in entries for b in e[1:]]
-    want = [d for i in range(len(entries)) for d in (1 + i % 9, i % 10)]
-    assert sum(a == b for a, b in zip(read, want, strict=True)) >= 18, (read, want)
-    assert all(cells[e[0]].best == EMPTY for e in entries)
+    img, entries = _pencil_entries(seed, FAINT_PENCIL)
+    _assert_read(_colour_read(img) if reader == "colour" else _read(img), entries)
 
 
 LIGHT_PENCIL = 227
@@ -126,16 +131,8 @@ def test_a_light_pencil_on_a_grey_flatbed_scan_is_read() -> None:
     photo's floors, where a photo's noise lies; a grey flatbed scan's paper is even, and
     its entries are read (TRAINING part, seed 51, sheet 032: 37 fields wrong or doubtful,
     seat A's strip and entries cut blank, though a person reads them)."""
-    img, g = page_bgr(4, 0), glyphs(17)
-    entries = entry_boxes(4, 0, 3)[:10]
-    for i, (_, tens, units) in enumerate(entries):
-        place_glyph(img, tens, g[1 + i % 9].pop(), level=LIGHT_PENCIL)
-        place_glyph(img, units, g[i % 10].pop(), level=LIGHT_PENCIL)
-    cells = _read(img)
-    read = [cells[b].best for e in entries for b in e[1:]]
-    want = [d for i in range(len(entries)) for d in (1 + i % 9, i % 10)]
-    assert sum(a == b for a, b in zip(read, want, strict=True)) >= 18, (read, want)
-    assert all(cells[e[0]].best == EMPTY for e in entries)
+    img, entries = _pencil_entries(17, LIGHT_PENCIL)
+    _assert_read(_read(img), entries)
 
 
 def _one_on_the_line(image: np.ndarray, box: Box) -> None:  # type: ignore[type-arg]
