@@ -294,18 +294,18 @@ photo's blank deal rows read as deals)."""
 """Borders letting through more light than this (the drop-out print in the red channel) are
 left as they are."""
 FLAT_INK_FLOOR_SHARE = 0.75
-"""On a flat view (a flatbed scan, :attr:`RegisteredPage.affine`: every flatbed page of the
-TRAINING part, no photo), every floor of ink (the window's darkest ink, the paper right
-around it, a pixel's contrast, and the coarse look's darkness) is this share of a photo's:
-a scan's paper is evenly lit, with no shadow edge, vignette or table texture to pass for
-ink, and a light pencil stroke lies only 0.1-0.12 of the paper below it. TRAINING part,
-seed 51: a grey scan at 240 dpi in pencil pressed lightly, whose entries a person reads, had
-37 fields wrong or doubtful at the photo's floors, 1 at 0.75 and at 0.5 (the set 97.9 / 0 /
-5.3 % -> 98.8 / 0 / 4.3 % right / silent / doubtful); on colour scans two ballpoint entries
-of seed 7 turned doubtful (JPEG noise), the other sets read the same. At 0.5 a speck far
-down a column of other grey scans (flatbed-mono, seed 81) read as a later total and made
-the blanks above it doubtful (2.8 -> 4.3 %, 1 silent). On a photo the same floors read noise
-as writing (phone-near in pencil: 20 fields wrong or doubtful, 61 and 9 silent at 0.5)."""
+"""On a flat view in grey (a flatbed scan, :attr:`RegisteredPage.affine`, whose borders do
+not drop out), every floor of ink (the window's darkest ink, the paper right around it, a
+pixel's contrast, and the coarse look's darkness) is this share of a photo's: a scan's
+paper is evenly lit, with no shadow edge, vignette or table texture to pass for ink, and a
+light pencil stroke lies only 0.1-0.12 of the paper below it. TRAINING part, seed 51: a grey
+scan at 240 dpi in pencil pressed lightly, whose entries a person reads, had 37 fields wrong
+or doubtful at the photo's floors, 1 at 0.75 and at 0.5; at 0.5 a speck far down a column
+of other grey scans (flatbed-mono, seed 81) read as a later total and made the blanks before
+it doubtful (2.8 -> 4.3 %, 1 silent). A colour scan keeps its own floors (those of pages
+whose borders drop out): lower, JPEG noise made two ballpoint entries unsure (seed 7). On a
+photo the same floors read noise as writing (phone-near in pencil: 20 fields wrong or
+doubtful, 61 and 9 silent at 0.5)."""
 INK_FAINT_PEAK_SHARE = 0.25
 """A stroke is the ink darker than this share of its window's darkest, joined, around ink
 darker than :data:`INK_PEAK_SHARE` of it (a thin stroke's light parts stay in it)."""

@@ -97,7 +97,7 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box],
     page image's own resolution (None: as fine as the raster's): a coarse page's borders are
     each settled on their own place (:func:`scanner.image.lines.settle_reach`), and its
     faint ink held to the floors of a coarse page (:data:`INK_FINE_PAGE_PX_PER_MM`); a flat
-    view's (:attr:`PageRaster.flat`) to a share of a photo's
+    view's (:attr:`PageRaster.flat`) in grey to a share of a photo's
     (:data:`~scanner.constants.FLAT_INK_FLOOR_SHARE`)."""
     if not boxes:
         return ()
@@ -134,7 +134,7 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box],
     inked, found = cut_ink(raster.content, (raster.x_mm, raster.y_mm), s, shapes,
                            np.flatnonzero(live), np.stack([dx, dy], 1),
                            settle_reach(s, source), source >= k.INK_FINE_PAGE_PX_PER_MM,
-                           raster.flat)
+                           raster.flat and not raster.colour)
     for i, ink, shift_x, shift_y in zip(inked.tolist(), found, (dx[inked] / s).tolist(),
                                         (dy[inked] / s).tolist(), strict=True):
         turns = plan.turns[i]

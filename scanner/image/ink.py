@@ -248,7 +248,7 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
     lines, and only where the page's lines do not show (the drop-out print's red channel:
     no remnant of them can pass for writing). A ``fine`` page image
     (:data:`~scanner.constants.INK_FINE_PAGE_PX_PER_MM`) keeps fainter strokes where the
-    borders drop out; on a ``flat`` view (a flatbed scan) every floor is
+    borders drop out; on a ``flat`` view (a flatbed scan in grey) every floor is
     :data:`~scanner.constants.FLAT_INK_FLOOR_SHARE` of a photo's."""
     s, (h, w) = px_per_mm, content.shape
     m = round(k.INK_SPILL_MM * s)

@@ -57,8 +57,9 @@ class PageRaster:
     """The geometry of :attr:`boxes` (None: a raster made elsewhere), handed on to the
     cutting."""
     flat: bool = False
-    """Whether the page is a flat view (a flatbed scan, :attr:`RegisteredPage.affine`): its
-    ink is cut at :data:`~scanner.constants.FLAT_INK_FLOOR_SHARE` of a photo's floors."""
+    """Whether the page is a flat view (a flatbed scan, :attr:`RegisteredPage.affine`): in
+    grey its ink is cut at :data:`~scanner.constants.FLAT_INK_FLOOR_SHARE` of a photo's
+    floors."""
 
     def geometry_of(self, boxes: Sequence[Box]) -> BoxGeometry:
         """The :class:`BoxGeometry` of ``boxes``: this raster's own for the boxes rasterized
@@ -235,14 +236,14 @@ def may_hold_ink(boxes: Sequence[Box], rect: CoarseRect, flat: bool = False) -> 
     borders gone from the red channel, a faint pencil stroke is all that darkens a box);
     paper dimmer than
     :data:`PAPER_FIELD_LEVEL` (a photo's shadow) counted as though brought up to it, so its
-    ink keeps its contrast, not its levels; on a ``flat`` view (a flatbed scan) the darkness
-    asked is :data:`FLAT_INK_FLOOR_SHARE` of that. The halvings are box-filtered,
+    ink keeps its contrast, not its levels; on a ``flat`` view (a flatbed scan) in grey the
+    darkness asked is :data:`FLAT_INK_FLOOR_SHARE` of that. The halvings are box-filtered,
     so a stroke darkens the coarse pixels it crosses rather than falling between samples."""
     x0, y0 = rect.rect[:2]
     warped, ppm = rect.at(k.INK_TEST_MIN_PX_PER_MM)
     red = content_channel(warped)
-    least = (k.INK_TEST_MIN_DARKNESS_DROPOUT if _drops_out(warped) else k.INK_TEST_MIN_DARKNESS
-             ) * (k.FLAT_INK_FLOOR_SHARE if flat else 1.0)
+    least = k.INK_TEST_MIN_DARKNESS_DROPOUT if _drops_out(warped) else \
+        k.INK_TEST_MIN_DARKNESS * (k.FLAT_INK_FLOOR_SHARE if flat else 1.0)
     side = 2 * round(k.INK_TEST_PAPER_MM * ppm / 2) + 1
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))
     paper = cv2.dilate(red, kernel)
