@@ -303,9 +303,12 @@ scan at 240 dpi in pencil pressed lightly, whose entries a person reads, had 37 
 or doubtful at the photo's floors, 1 at 0.75 and at 0.5; at 0.5 a speck far down a column
 of other grey scans (flatbed-mono, seed 81) read as a later total and made the blanks before
 it doubtful (2.8 -> 4.3 %, 1 silent). A colour scan keeps its own floors (those of pages
-whose borders drop out): lower, JPEG noise made two ballpoint entries unsure (seed 7). On a
-photo the same floors read noise as writing (phone-near in pencil: 20 fields wrong or
-doubtful, 61 and 9 silent at 0.5)."""
+whose borders drop out, set just above what is left of the drop-out print in the red
+channel): at 0.75 of them that residue joins a pen stroke drawn down a border line, which is
+then dropped with it as the line's remnant (half the "1"s of
+``test_a_one_on_the_line_between_two_boxes_is_the_empty_boxs_digit`` lost), and JPEG noise
+made two ballpoint entries unsure (seed 7). On a photo the same floors read noise as writing
+(phone-near in pencil: 20 fields wrong or doubtful, 61 and 9 silent at 0.5)."""
 INK_FAINT_PEAK_SHARE = 0.25
 """A stroke is the ink darker than this share of its window's darkest, joined, around ink
 darker than :data:`INK_PEAK_SHARE` of it (a thin stroke's light parts stay in it)."""
