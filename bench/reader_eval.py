@@ -18,7 +18,9 @@ capture x marks x ink), per dimension of the class and overall it prints:
   all counts here: nobody is asked about it);
 * doubtful fields;
 * sheets needing no person (read, no doubtful field);
-* sheets refused, with their messages (their fields are not counted above).
+* sheets refused, with their messages (their fields are not counted above);
+* overall, the blank boxes and rows a person is asked about: doubtful, read as nothing, and
+  nothing written there (not fields above, but a person's work all the same).
 
 ``--part training`` reads the TRAINING part's sheets instead (what tuning may look at);
 ``--list`` prints every silent field with its class and cause (missing from ``scan.json``,
@@ -69,6 +71,8 @@ class Tally:
     silent: int = 0
     doubtful: int = 0
     no_person: int = 0
+    asked_blank: int = 0
+    """Doubtful fields read as nothing where nothing is written."""
     messages: list[str] = field(default_factory=list)
     silent_fields: list[str] = field(default_factory=list)
     """Each silent field: its key and its cause."""
@@ -78,7 +82,7 @@ class Tally:
     def add(self, other: Tally) -> None:
         """Add another group's counts."""
         for name in ("sheets", "refused", "fields", "right", "silent", "doubtful",
-                     "no_person"):
+                     "no_person", "asked_blank"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.messages += other.messages
         self.silent_fields += other.silent_fields
@@ -121,6 +125,7 @@ def score_sheet(truth: dict[str, Any], scan: SheetScan) -> Tally:
         reading = got.get(key)
         value = None if reading is None else reading.value
         if key not in want and value is None:
+            tally.asked_blank += reading is not None and reading.status == "doubtful"
             continue
         doubtful = reading is not None and reading.status == "doubtful"
         right = value == want.get(key)
@@ -246,6 +251,12 @@ def report(tallies: dict[str, Tally], part: str = "evaluation") -> list[str]:
         if keep:
             lines.append(_group(tallies, keep, None)["all"].row(name))
     lines += [tallies[k].row(k) for k in legacy]
+    every = Tally()
+    for tally in tallies.values():
+        every.add(tally)
+    read = every.sheets - every.refused
+    lines += ["", f"blank boxes and rows asked about (doubtful, nothing written): "
+              f"{every.asked_blank}, {every.asked_blank / read if read else 0:.1f} per read sheet"]
     refusals = [m for t in tallies.values() for m in t.messages]
     lines += ["", f"refused sheets ({len(refusals)}):", *(f"  {m}" for m in refusals)]
     return lines

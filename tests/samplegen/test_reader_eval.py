@@ -32,9 +32,12 @@ def test_wrong_missing_doubtful_and_extra_fields() -> None:
     values[entry_key("B", "pool", None, 0)] = 3          # wrong, doubtful
     del values[row_key(1)]                               # missing: silent
     values[entry_key("C", "mountain", None, 0)] = 5      # not written at all: silent
-    tally = score_sheet(TRUTH, _scan(values, doubtful=(entry_key("B", "pool", None, 0),)))
+    values[entry_key("A", "mountain", None, 4)] = None   # blank, doubtful: asked, no field
+    tally = score_sheet(TRUTH, _scan(values, doubtful=(entry_key("B", "pool", None, 0),
+                                                       entry_key("A", "mountain", None, 4))))
     assert (tally.fields, tally.right, tally.silent, tally.doubtful, tally.no_person) == \
         (9, 5, 3, 1, 0)
+    assert tally.asked_blank == 1
 
 
 def test_the_report_gives_classes_dimensions_overall_and_refusals() -> None:
@@ -48,3 +51,5 @@ def test_the_report_gives_classes_dimensions_overall_and_refusals() -> None:
     assert "| evaluation part | 2 | 1 | 8 | 100.0 % | 0 (0.0 %) | 0.0 % | 100.0 % |" in text
     assert "| legacy profile | 1 | 0 | 8 |" in text
     assert "  007: take the photo closer" in text
+    assert "blank boxes and rows asked about (doubtful, nothing written): 0, 0.0 per read " \
+        "sheet" in text

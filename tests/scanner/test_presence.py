@@ -114,19 +114,56 @@ def test_a_lost_deal_log_beside_a_faint_seat_asks_every_printed_row() -> None:
 
 
 def test_a_row_with_ink_that_reads_as_no_deal_is_doubtful() -> None:
-    """A row after the last deal with a cross in one box only (a deal the scorer began, or
-    stray ink): no legal deal reads from it, and it comes out doubtful, as do the empty rows
-    between it and the last deal."""
+    """A row one blank row after the last deal with a cross in one box only (a deal the
+    scorer began, or a deal the reader lost): no legal deal reads from it, and it comes out
+    doubtful, as does the blank row between it and the last deal."""
     doc = game(seed=11)
     evidence = sheet_evidence(doc, sure=0.999)
     deals = len(doc["deals"])
     rows = list(evidence.rows)
-    lone = row_evidence(None, deals + 2, evidence.seats, 0.999)
-    rows[deals + 2] = replace(lone, marks={**lone.marks, ("level", "7"): 0.95})
+    lone = row_evidence(None, deals + 1, evidence.seats, 0.999)
+    rows[deals + 1] = replace(lone, marks={**lone.marks, ("level", "7"): 0.95})
     decoded = decode_sheet(replace(evidence, rows=tuple(rows)))
-    assert [row.status for row in decoded.rows[deals:deals + 3]] == ["doubtful"] * 3
-    assert decoded.rows[deals + 2].note == "ink here, but it reads as no deal"
-    assert decoded.rows[deals + 3].status == "empty"
+    assert [row.status for row in decoded.rows[deals:deals + 2]] == ["doubtful"] * 2
+    assert decoded.rows[deals].note == "nothing read here, but a later row holds ink"
+    assert decoded.rows[deals + 1].note == "ink here, but it reads as no deal"
+    assert decoded.rows[deals + 2].status == "empty"
+
+
+def test_stray_ink_far_below_the_last_deal_or_total_asks_for_itself_only() -> None:
+    """Ink that reads as nothing (or, in a pool, as less than its last total), far below the
+    last deal row and the last total of two columns (a printed border's remnant on a
+    low-resolution photo: TRAINING part, up to 13 boxes down, read 0 under an 8 of whists),
+    is doubtful itself; the blank rows and boxes before it are not taken for
+    writing the reader lost, nor the running totals for holding more deals than the log
+    (before: every blank row and box above it doubtful, the sheet's 10 rows after the last
+    deal with them)."""
+    doc = game(seed=11)
+    evidence = sheet_evidence(doc, sure=0.999)
+    deals = len(doc["deals"])
+    rows = list(evidence.rows)
+    far = row_evidence(None, deals + 5, evidence.seats, 0.999)
+    rows[deals + 5] = replace(far, marks={**far.marks, ("level", "7"): 0.95})
+    columns = dict(evidence.columns)
+    no_digit = (0.06,) * 10 + (0.4,)  # likelier ink than blank, no digit likelier than blank
+    zero = (0.55,) + (1e-3,) * 9 + (0.441,)  # a remnant of the box's border read as a 0
+    blank = digit_probabilities(None, 0.999)
+    stray_at = {}
+    for column, speck in ((Column("A", "pool"), zero), (Column("A", "mountain"), no_digit)):
+        cells = columns[column]
+        written = len([d for d in decode_sheet(evidence).entries[column] if d.value is not None])
+        stray_at[column] = written + 4
+        changed = list(cells)
+        changed[written + 4] = EntryCells((blank,) * (len(cells[0].cells) - 1) + (speck,))
+        columns[column] = tuple(changed)
+    decoded = decode_sheet(replace(evidence, rows=tuple(rows), columns=columns))
+    assert [row.status for row in decoded.rows[deals:deals + 5]] == ["empty"] * 5
+    assert decoded.rows[deals + 5].note == "ink here, but it reads as no deal"
+    assert decoded.problems == ()
+    for column, at in stray_at.items():
+        statuses = [d.status for d in decoded.entries[column]]
+        assert statuses[at - 4:at] == ["empty"] * 4
+        assert statuses[at] == "doubtful"
 
 
 def test_what_holds_ink() -> None:
