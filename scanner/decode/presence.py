@@ -9,7 +9,7 @@ it holds something:
 * an entry or a deal row whose own ink reads as something (:data:`INKED_CELL`,
   :data:`INKED_MARK`) is never empty: the ink is there, a person reads it;
 * an entry before a later written entry of its column (:func:`last_written`: a value, or ink
-  that reads as one) is never empty: a column is written box after box, so a blank among
+  next to one) is never empty: a column is written box after box, so a blank among
   its totals is ink the reader did not see or a box the writer skipped (TRAINING part, a
   black-and-white scan of ballpoint: an 8 between a 6 and a 13 above the pool, its deal
   row misread, left out unseen);
@@ -18,7 +18,7 @@ it holds something:
   two columns hold more entries than the deal log writes, deals are missing from it (every
   printed row, where a seat's ink is lost too: its columns undercount those deals).
 
-Ink that reads as nothing (no number, no deal) counts as written only next to what is
+Ink the decoding turns down (no value, no deal) counts as written only next to what is
 written (:data:`STRAY_INK_GAP`): further on it is *stray* ink, a speck or a printed line's
 remnant, itself doubtful but no sign of writing lost before it.
 
@@ -50,13 +50,14 @@ likelier than a blank box)."""
 INKED_MARK = 0.5
 """A mark box at least this likely crossed holds ink."""
 STRAY_INK_GAP = 2
-"""Ink that reads as nothing, in a box (row) more than this many after the last one that reads
-as something, is stray: it does not make the blank boxes (rows) before it doubtful, nor count
-as a total the deal log lacks (TRAINING part, the six sets: of 34 columns whose blanks were
-doubtful under a later entry, 33 had no total written below their last one read, the ink
-that made them so being a printed border's remnant on a low-resolution photo, up to 13
-boxes further down; in the one real case a single blank lay between; a deal row lost
-among rows that read as no deal lies next to one of them)."""
+"""Ink in a box (row) more than this many after the last one decided (a value, a deal) is
+stray unless decided itself: it does not make the blank boxes (rows) before it doubtful,
+nor count as a total the deal log lacks (TRAINING part, the six sets: of 34 columns whose
+blanks were doubtful under a later entry the rules turned down, 33 had no total written
+below their last one read, the ink that made them so being a printed border's remnant on a
+low-resolution photo up to 13 boxes further down, read as nothing or as a stray digit; in
+the one real case a single blank lay between; a deal row lost among rows that read as no
+deal lies next to one of them)."""
 COLUMNS_FOR_A_DEAL = 2
 """Columns that must hold more entries than the deal log writes before rows beyond it are
 taken as lost deals: every deal but a rare one writes to two columns or more (a pool and a
@@ -100,24 +101,24 @@ def written_totals(expected: Sequence[SheetEntry]) -> list[SheetEntry | None]:
 
 
 def present_column(entries: Sequence[EntryCells | EntryInk | EntryPinned],
-                   expected: Sequence[SheetEntry], ceiling: int | None = None,
-                   grows: bool = False) -> list[EntryDecision]:
+                   expected: Sequence[SheetEntry], ceiling: int | None = None
+                   ) -> list[EntryDecision]:
     """A column decoded (:func:`~scanner.decode.columns.decode_column`) with no entry lost
     (:func:`entries_present`)."""
-    return entries_present(entries, decode_column(entries, expected, ceiling), expected,
-                           grows)
+    return entries_present(entries, decode_column(entries, expected, ceiling), expected)
 
 
 def entries_present(entries: Sequence[EntryCells | EntryInk | EntryPinned],
-                    decisions: Sequence[EntryDecision], expected: Sequence[SheetEntry],
-                    grows: bool = False) -> list[EntryDecision]:
+                    decisions: Sequence[EntryDecision], expected: Sequence[SheetEntry]
+                    ) -> list[EntryDecision]:
     """``decisions`` (one per entry of a column) with each entry decided empty that the deal
     log writes (:func:`written_totals`), whose ink reads as something, or that a later
-    written entry follows (:func:`last_written`, :func:`totals_read` in a column whose totals
-    only ``grows``) made *doubtful*. An entry a person verified empty stays so."""
+    written entry follows (:func:`last_written`: a value, or ink near the last one) made
+    *doubtful*. An entry a person verified empty stays so."""
     writes = written_totals(expected)
-    last = last_written([entry_holds_ink(entry) for entry in entries],
-                        totals_read(decisions, grows))
+    last = last_written([_inked(entry, decision) for entry, decision in zip(entries, decisions,
+                                                                           strict=True)],
+                        [decision.value is not None for decision in decisions])
     out = []
     for index, (entry, decision) in enumerate(zip(entries, decisions, strict=True)):
         if decision.status != "empty" or isinstance(entry, EntryPinned):
@@ -138,38 +139,17 @@ def entries_present(entries: Sequence[EntryCells | EntryInk | EntryPinned],
     return out
 
 
-def totals_read(decisions: Sequence[EntryDecision], grows: bool = False) -> list[bool]:
-    """For each entry of a column, whether it reads as a running total: a value, or ink
-    likeliest a number (a value the rules turned down, above the pool, is still writing); in
-    a column whose totals only ``grows`` (a pool, a whist column: :func:`column_grows`), a
-    number above the last value read before it (TRAINING part, a printed border's remnant on
-    a photo read 0 four boxes below an 8: it is no later total).
-
-    >>> read = EntryDecision("read", 8, 1.0, ())
-    >>> speck = EntryDecision("doubtful", None, 0.0, (), ink=((0, 0.6), (None, 0.1)))
-    >>> totals_read([read, speck], grows=True), totals_read([read, speck])
-    ([True, False], [True, True])
-    """
-    out, last = [], None
-    for decision in decisions:
-        ink = decision.ink[0][0] if decision.ink else None
-        out.append(decision.value is not None or ink is not None
-                   and not (grows and last is not None and ink <= last))
-        last = decision.value if decision.value is not None else last
-    return out
-
-
-def column_grows(column: Column) -> bool:
-    """Whether a column's running totals only grow: a pool's and a whist column's do; a
-    mountain's may fall (a pool's surplus comes off its owner's mountain, RULES.md §6)."""
-    return column.kind != "mountain"
+def _inked(entry: EntryCells | EntryInk | EntryPinned, decision: EntryDecision) -> bool:
+    """Whether an entry holds ink: its own (:func:`entry_holds_ink`), or ink likeliest a
+    number (a value the rules turned down, above the pool, is still writing)."""
+    return entry_holds_ink(entry) or bool(decision.ink) and decision.ink[0][0] is not None
 
 
 def last_written(inked: Sequence[bool], reads: Sequence[bool], stray: bool = True) -> int:
-    """The index of the last box (row) written, -1 for none: one that ``reads`` as something,
-    or whose ink reads as nothing within :data:`STRAY_INK_GAP` of the last written before it
-    (any ink where not ``stray``: where the ink is known lost, ink that reads as nothing is
-    writing).
+    """The index of the last box (row) written, -1 for none: one decided as something
+    (``reads``: a value, a deal), or ``inked`` within :data:`STRAY_INK_GAP` of the last
+    written before it (any ink where not ``stray``: where the ink is known lost, ink the
+    decoding turns down is still writing).
 
     >>> last_written([True, False, False, True], [True, False, False, False])
     0
@@ -199,8 +179,10 @@ def rows_required(columns: Mapping[Column, Sequence[EntryCells]],
     (:func:`written_totals`), when at least ``needed`` columns have one (0 otherwise)."""
     surplus = []
     for column, cells in columns.items():
-        written = 1 + last_written([entry_holds_ink(entry) for entry in cells],
-                                   totals_read(entries[column], column_grows(column)),
+        decisions = entries[column]
+        written = 1 + last_written([_inked(entry, decision)
+                                    for entry, decision in zip(cells, decisions, strict=True)],
+                                   [decision.value is not None for decision in decisions],
                                    column.seat not in faint)
         writes = len(written_totals(sheet.column(column))) if sheet is not None else 0
         surplus.append(max(written - writes, 0))
@@ -222,7 +204,7 @@ def row_notes(evidence: Sequence[RowEvidence], decisions: Sequence[DecidedRow],
               required: int, lost: bool = False, asked: int = 0) -> list[str]:
     """For each row that must not stand as decided, the note that makes it *doubtful*
     (``""`` for every other row): a row decided empty that holds ink or lies before the last
-    row written (:func:`last_written`: a deal, or ink that reads as none near one), or one of
+    row written (:func:`last_written`: a deal, or ink next to one), or one of
     the ``required`` rows after the last row with a deal (:func:`rows_required`, less the
     rows without a deal already doubtful among the deals), or of the ``asked`` rows after it
     (:func:`rows_asked`). Where the deal rows' ink is ``lost``

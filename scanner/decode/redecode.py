@@ -31,7 +31,7 @@ from scanner.decode.columns import (
     EntryPinned,
     column_ceiling,
 )
-from scanner.decode.presence import column_grows, present_column
+from scanner.decode.presence import present_column
 from scoring.columns import Column
 from scoring.errors import ScoringError
 from scoring.record import FORMAT, parse_record
@@ -92,6 +92,5 @@ def redecode_columns(record_deals: Sequence[Mapping[str, Any]], rules: RuleSet,
     if sheet is None:
         return {}
     return {column: present_column([e.column_entry() for e in column_entries],
-                                   sheet.column(column), column_ceiling(column, rules),
-                                   column_grows(column))
+                                   sheet.column(column), column_ceiling(column, rules))
             for column, column_entries in entries.items()}

@@ -32,13 +32,7 @@ from scanner.decode.deal_logs import DealLogs
 from scanner.decode.deals import RowCandidate, RowEvidence, decode_row, other_splits
 from scanner.decode.faint import all_lost, faint_entries, lost_ink_problem, lost_rows_problem
 from scanner.decode.legality import verdicts
-from scanner.decode.presence import (
-    column_grows,
-    missing_rows_problem,
-    present_column,
-    row_notes,
-    rows_asked,
-)
+from scanner.decode.presence import missing_rows_problem, present_column, row_notes, rows_asked
 from scanner.decode.row_doubt import doubted_with_rows
 from scanner.decode.unwritten import unwritten_totals
 from scanner.words import and_list, said
@@ -181,8 +175,7 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
     rows = _talon_checked(evidence, logs, candidates, picks, rows)
     sheet = logs.sheet(picks, len(picks))
     entries = {column: tuple(present_column(cells, sheet.column(column) if sheet else (),
-                                            column_ceiling(column, evidence.rules),
-                                            column_grows(column)))
+                                            column_ceiling(column, evidence.rules)))
                for column, cells in evidence.columns.items()}
     lost = evidence.faint_rows or all_lost(evidence.faint, evidence.seats)
     required, asked = rows_asked(evidence.columns, entries, sheet, lost, evidence.faint,

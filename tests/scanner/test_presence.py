@@ -131,8 +131,8 @@ def test_a_row_with_ink_that_reads_as_no_deal_is_doubtful() -> None:
 
 
 def test_stray_ink_far_below_the_last_deal_or_total_asks_for_itself_only() -> None:
-    """Ink that reads as nothing (or, in a pool, as less than its last total), far below the
-    last deal row and the last total of two columns (a printed border's remnant on a
+    """Ink the decoding turns down (read as nothing, or as a 0 no total can be), far below
+    the last deal row and the last total of two columns (a printed border's remnant on a
     low-resolution photo: TRAINING part, up to 13 boxes down, read 0 under an 8 of whists),
     is doubtful itself; the blank rows and boxes before it are not taken for
     writing the reader lost, nor the running totals for holding more deals than the log
