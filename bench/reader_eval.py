@@ -20,7 +20,10 @@ capture x marks x ink), per dimension of the class and overall it prints:
 * sheets needing no person (read, no doubtful field);
 * sheets refused, with their messages (their fields are not counted above);
 * overall, the blank boxes and rows a person is asked about: doubtful, read as nothing, and
-  nothing written there (not fields above, but a person's work all the same).
+  nothing written there (not fields above, but a person's work all the same), and the sheets
+  needing no person among those the truth writes without a recording error (a sheet with
+  one asks a person where its ink and the rules disagree: the reader cannot tell the
+  writer's slip from its own misread, and never blames a misread on a player).
 
 ``--part training`` reads the TRAINING part's sheets instead (what tuning may look at);
 ``--list`` prints every silent field with its class and cause (missing from ``scan.json``,
@@ -73,6 +76,10 @@ class Tally:
     no_person: int = 0
     asked_blank: int = 0
     """Doubtful fields read as nothing where nothing is written."""
+    clean: int = 0
+    """Sheets read whose truth holds no recording error ..."""
+    clean_no_person: int = 0
+    """... and of those, the sheets with no doubtful field."""
     messages: list[str] = field(default_factory=list)
     silent_fields: list[str] = field(default_factory=list)
     """Each silent field: its key and its cause."""
@@ -82,7 +89,7 @@ class Tally:
     def add(self, other: Tally) -> None:
         """Add another group's counts."""
         for name in ("sheets", "refused", "fields", "right", "silent", "doubtful",
-                     "no_person", "asked_blank"):
+                     "no_person", "asked_blank", "clean", "clean_no_person"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.messages += other.messages
         self.silent_fields += other.silent_fields
@@ -138,6 +145,8 @@ def score_sheet(truth: dict[str, Any], scan: SheetScan) -> Tally:
         if right and doubtful and reading is not None:
             tally.needless.append(doubt_cause(reading))
     tally.no_person = int(not scan.doubtful and not scan.missing_pages)
+    tally.clean = int(not truth.get("errors"))
+    tally.clean_no_person = tally.clean * tally.no_person
     return tally
 
 
@@ -256,7 +265,11 @@ def report(tallies: dict[str, Tally], part: str = "evaluation") -> list[str]:
         every.add(tally)
     read = every.sheets - every.refused
     lines += ["", f"blank boxes and rows asked about (doubtful, nothing written): "
-              f"{every.asked_blank}, {every.asked_blank / read if read else 0:.1f} per read sheet"]
+              f"{every.asked_blank}, {every.asked_blank / read if read else 0:.1f} per read sheet",
+              f"sheets needing no person among those without a recording error: "
+              f"{every.clean_no_person} of {every.clean} "
+              f"({pct(every.clean_no_person, every.clean)}); with one: "
+              f"{every.no_person - every.clean_no_person} of {read - every.clean}"]
     refusals = [m for t in tallies.values() for m in t.messages]
     lines += ["", f"refused sheets ({len(refusals)}):", *(f"  {m}" for m in refusals)]
     return lines

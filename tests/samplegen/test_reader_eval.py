@@ -53,3 +53,14 @@ def test_the_report_gives_classes_dimensions_overall_and_refusals() -> None:
     assert "  007: take the photo closer" in text
     assert "blank boxes and rows asked about (doubtful, nothing written): 0, 0.0 per read " \
         "sheet" in text
+    assert "sheets needing no person among those without a recording error: 2 of 2 " \
+        "(100.0 %); with one: 0 of 0" in text
+
+
+def test_sheets_with_a_recording_error_are_counted_apart() -> None:
+    """A sheet whose truth holds a recording error is not among the clean ones, however read."""
+    erred = {**TRUTH, "errors": [{"kind": "slip", "column": "A pool", "entry": 1}]}
+    clean = score_sheet(TRUTH, _scan(truth_fields(TRUTH["record"])))
+    slipped = score_sheet(erred, _scan(truth_fields(TRUTH["record"])))
+    assert (clean.clean, clean.clean_no_person) == (1, 1)
+    assert (slipped.clean, slipped.clean_no_person, slipped.no_person) == (0, 0, 1)
