@@ -143,7 +143,8 @@ def adaptations(inked: Sequence[CellImage], probs: Floats, embeds: Floats,
 def read_page(registered: RegisteredPage, layout: Layout, recognizer: DigitRecognizer, *,
               writers: dict[str, WriterAdaptation] | None = None,
               thresholds: MarkThresholds | None = None, scorer: str | None = None,
-              keep_crops: bool = False, clock: StageClock | None = None) -> PageReading:
+              keep_crops: bool = False, clock: StageClock | None = None,
+              joined: bool = False) -> PageReading:
     """Read every box of one registered page of ``layout``.
 
     ``writers`` gives adaptations learned elsewhere (the triangle page's calibration strips,
@@ -151,14 +152,15 @@ def read_page(registered: RegisteredPage, layout: Layout, recognizer: DigitRecog
     page (another model's raise ValueError). Those found on this page are added.
     ``thresholds`` are the sheet's mark thresholds (by default this page's own). ``clock``
     gets the time of the stages (warp, cut, marks, digits), as :attr:`PageReading.timings_s`
-    does.
+    does. ``joined``: the page's strokes broken into dots are read joined
+    (:attr:`LostInk.dots`).
     """
     own = StageClock()
     boxes = layout.boxes_for(registered.page_index)
     if not boxes:
         return PageReading(registered, (), (), registered.warnings, (), {})
     with own.stage("warp"):
-        raster = rasterize(registered, boxes)
+        raster = rasterize(registered, boxes, joined=joined)
     with own.stage("cut"):
         cells = cut_cells(raster, boxes, registered.px_per_mm)
     with own.stage("marks"):
@@ -273,26 +275,57 @@ def _read_digits(cells: Sequence[CellImage], layout: Layout, recognizer: DigitRe
     return rows, found, len(inked)
 
 
-def sheet_evidence(identity: SheetIdentity, layout: Layout,
-                   readings: dict[int, PageReading]) -> SheetEvidence:
-    """What a sheet's pages read say, as the rule decoder's evidence; a sheet whose every
-    writer's ink is lost from the image (the deal rows' too, or thresholded away by a
-    black-and-white scan) is refused (:func:`scanner.decode.faint.refuse_if_all_lost`, naming
-    the page of the calibration strips). Blank strips on a grey or colour capture whose rows
-    are blank too are an unwritten sheet, read as such."""
-    names = {seat: name for seat, name in zip(identity.seats, identity.names, strict=False)
-             if name}
+@dataclass(frozen=True)
+class LostInk:
+    """What one reading of a sheet finds lost from the image (:mod:`scanner.decode.faint`):
+    the seats whose calibration strip is lost, whether the deal rows' ink is too, and whether
+    the capture is black and white."""
+
+    seats: tuple[str, ...] = ()
+    rows: bool = False
+    black_and_white: bool = False
+
+    @property
+    def dots(self) -> bool:
+        """Whether the sheet is to be read again with its strokes' dots joined
+        (:data:`~scanner.constants.DOTS_JOIN_MM`): a black-and-white capture that lost a
+        seat's strip broke its strokes into dots."""
+        return self.black_and_white and bool(self.seats)
+
+
+def lost_ink(readings: dict[int, PageReading], before: LostInk | None = None) -> LostInk:
+    """What ``readings`` find lost from the image, with what an earlier reading of the same
+    pages found (``before``: a reading with the dots joined keeps what the threshold lost as
+    lost, its fields doubtful unless the rules and the ink agree)."""
     strips, page = calibration_strips(readings)
     faint = faint_seats(strips)
+    if before is not None:
+        faint += tuple(seat for seat in before.seats if seat not in faint)
     row_inks = [cell.ink_fraction for reading in readings.values() for cell in reading.cells
                 if isinstance(cell.box.meaning, DealCell)
                 and cell.ink_fraction > k.EMPTY_MAX_INK_FRACTION]
-    lost = rows_lost(faint, row_inks, strips)
-    if page is not None and (lost or is_black_and_white(page.image)):
-        refuse_if_all_lost(faint, identity.seats, page.source, page.index_in_file)
+    rows = rows_lost(faint, row_inks, strips) or (before is not None and before.rows)
+    return LostInk(faint, rows, page is not None and is_black_and_white(page.image))
+
+
+def sheet_evidence(identity: SheetIdentity, layout: Layout,
+                   readings: dict[int, PageReading], before: LostInk | None = None
+                   ) -> SheetEvidence:
+    """What a sheet's pages read say, as the rule decoder's evidence (what an earlier reading
+    found lost, ``before``, kept lost: :func:`lost_ink`); a sheet whose every writer's ink is
+    lost from the image (the deal rows' too, or thresholded away by a black-and-white scan)
+    is refused (:func:`scanner.decode.faint.refuse_if_all_lost`, naming the page of the
+    calibration strips). Blank strips on a grey or colour capture whose rows are blank too
+    are an unwritten sheet, read as such."""
+    names = {seat: name for seat, name in zip(identity.seats, identity.names, strict=False)
+             if name}
+    _, page = calibration_strips(readings)
+    lost = lost_ink(readings, before)
+    if page is not None and (lost.rows or lost.black_and_white):
+        refuse_if_all_lost(lost.seats, identity.seats, page.source, page.index_in_file)
     return SheetEvidence(identity.rule_set(), identity.seats, row_evidence(readings),
-                         column_evidence(layout, readings), names, faint,
-                         page.label if page else "", lost)
+                         column_evidence(layout, readings), names, lost.seats,
+                         page.label if page else "", lost.rows)
 
 
 def is_black_and_white(image: Image) -> bool:
