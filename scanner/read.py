@@ -297,7 +297,12 @@ def lost_ink(readings: dict[int, PageReading], before: LostInk | None = None) ->
     """What ``readings`` find lost from the image, with what an earlier reading of the same
     pages found (``before``: a reading with the dots joined keeps what the threshold lost as
     lost, its fields doubtful unless the rules and the ink agree)."""
-    strips, page = calibration_strips(readings)
+    return _lost_ink(readings, *calibration_strips(readings), before)
+
+
+def _lost_ink(readings: dict[int, PageReading], strips: dict[str, list[StripCell]],
+              page: RegisteredPage | None, before: LostInk | None) -> LostInk:
+    """:func:`lost_ink` from the sheet's calibration ``strips`` and their ``page``."""
     faint = faint_seats(strips)
     if before is not None:
         faint += tuple(seat for seat in before.seats if seat not in faint)
@@ -319,8 +324,8 @@ def sheet_evidence(identity: SheetIdentity, layout: Layout,
     are an unwritten sheet, read as such."""
     names = {seat: name for seat, name in zip(identity.seats, identity.names, strict=False)
              if name}
-    _, page = calibration_strips(readings)
-    lost = lost_ink(readings, before)
+    strips, page = calibration_strips(readings)
+    lost = _lost_ink(readings, strips, page, before)
     if page is not None and (lost.rows or lost.black_and_white):
         refuse_if_all_lost(lost.seats, identity.seats, page.source, page.index_in_file)
     return SheetEvidence(identity.rule_set(), identity.seats, row_evidence(readings),
