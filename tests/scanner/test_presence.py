@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from scanner.decode.columns import EntryCells, EntryDecision, EntryInk, EntryPinned
 from scanner.decode.presence import entries_present, entry_holds_ink, row_holds_ink
-from scanner.decode.sheet import DecodedSheet, decode_sheet
+from scanner.decode.sheet import DecodedSheet, SheetEvidence, decode_sheet
 from scoring.columns import Column
 from tests.scanner.evidence import digit_probabilities, game, row_evidence, sheet_evidence
 
@@ -113,17 +113,24 @@ def test_a_lost_deal_log_beside_a_faint_seat_asks_every_printed_row() -> None:
     assert "running totals hold more deals" in decoded.rows[-1].note
 
 
-def test_a_row_with_ink_that_reads_as_no_deal_is_doubtful() -> None:
-    """A row one blank row after the last deal with a cross in one box only (a deal the
-    scorer began, or a deal the reader lost): no legal deal reads from it, and it comes out
-    doubtful, as does the blank row between it and the last deal."""
+def _lone_cross(deals_after: int) -> tuple[SheetEvidence, int]:
+    """A game's evidence (seed 11) with one cross alone (level 7) in the row ``deals_after``
+    rows past the first row after the last deal, and how many deals the game holds."""
     doc = game(seed=11)
     evidence = sheet_evidence(doc, sure=0.999)
     deals = len(doc["deals"])
     rows = list(evidence.rows)
-    lone = row_evidence(None, deals + 1, evidence.seats, 0.999)
-    rows[deals + 1] = replace(lone, marks={**lone.marks, ("level", "7"): 0.95})
-    decoded = decode_sheet(replace(evidence, rows=tuple(rows)))
+    lone = row_evidence(None, deals + deals_after, evidence.seats, 0.999)
+    rows[deals + deals_after] = replace(lone, marks={**lone.marks, ("level", "7"): 0.95})
+    return replace(evidence, rows=tuple(rows)), deals
+
+
+def test_a_row_with_ink_that_reads_as_no_deal_is_doubtful() -> None:
+    """A row one blank row after the last deal with a cross in one box only (a deal the
+    scorer began, or a deal the reader lost): no legal deal reads from it, and it comes out
+    doubtful, as does the blank row between it and the last deal."""
+    evidence, deals = _lone_cross(deals_after=1)
+    decoded = decode_sheet(evidence)
     assert [row.status for row in decoded.rows[deals:deals + 2]] == ["doubtful"] * 2
     assert decoded.rows[deals].note == "nothing read here, but a later row holds ink"
     assert decoded.rows[deals + 1].note == "ink here, but it reads as no deal"
@@ -138,12 +145,7 @@ def test_stray_ink_far_below_the_last_deal_or_total_asks_for_itself_only() -> No
     writing the reader lost, nor the running totals for holding more deals than the log
     (before: every blank row and box above it doubtful, the sheet's 10 rows after the last
     deal with them)."""
-    doc = game(seed=11)
-    evidence = sheet_evidence(doc, sure=0.999)
-    deals = len(doc["deals"])
-    rows = list(evidence.rows)
-    far = row_evidence(None, deals + 5, evidence.seats, 0.999)
-    rows[deals + 5] = replace(far, marks={**far.marks, ("level", "7"): 0.95})
+    evidence, deals = _lone_cross(deals_after=5)
     columns = dict(evidence.columns)
     no_digit = (0.06,) * 10 + (0.4,)  # likelier ink than blank, no digit likelier than blank
     zero = (0.55,) + (1e-3,) * 9 + (0.441,)  # a remnant of the box's border read as a 0
@@ -156,7 +158,7 @@ def test_stray_ink_far_below_the_last_deal_or_total_asks_for_itself_only() -> No
         changed = list(cells)
         changed[written + 4] = EntryCells((blank,) * (len(cells[0].cells) - 1) + (speck,))
         columns[column] = tuple(changed)
-    decoded = decode_sheet(replace(evidence, rows=tuple(rows), columns=columns))
+    decoded = decode_sheet(replace(evidence, columns=columns))
     assert [row.status for row in decoded.rows[deals:deals + 5]] == ["empty"] * 5
     assert decoded.rows[deals + 5].note == "ink here, but it reads as no deal"
     assert decoded.problems == ()
