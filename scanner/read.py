@@ -152,15 +152,16 @@ def read_page(registered: RegisteredPage, layout: Layout, recognizer: DigitRecog
     page (another model's raise ValueError). Those found on this page are added.
     ``thresholds`` are the sheet's mark thresholds (by default this page's own). ``clock``
     gets the time of the stages (warp, cut, marks, digits), as :attr:`PageReading.timings_s`
-    does. ``joined``: the page's strokes broken into dots are read joined
-    (:attr:`LostInk.dots`).
+    does. ``joined``: strokes a black-and-white page broke into dots are read joined
+    (:attr:`LostInk.dots`; a page in grey or colour is read as it is).
     """
     own = StageClock()
     boxes = layout.boxes_for(registered.page_index)
     if not boxes:
         return PageReading(registered, (), (), registered.warnings, (), {})
     with own.stage("warp"):
-        raster = rasterize(registered, boxes, joined=joined)
+        raster = rasterize(registered, boxes,
+                           joined=joined and is_black_and_white(registered.image))
     with own.stage("cut"):
         cells = cut_cells(raster, boxes, registered.px_per_mm)
     with own.stage("marks"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -134,3 +135,19 @@ def test_adaptation_of_another_model_is_refused() -> None:
         read_page(reg, LAYOUT, RECOGNIZER, writers={"A": foreign})
     own = WriterAdaptation(RECOGNIZER, foreign.prototypes, foreign.prototype_labels)
     assert read_page(reg, LAYOUT, RECOGNIZER, writers={"A": own}).adapted_seats == ()
+
+
+def test_only_a_black_and_white_page_is_read_with_its_dots_joined() -> None:
+    """A sheet read again with its dots joined (``LostInk.dots``) smooths only its
+    black-and-white pages: a page in grey reads exactly as before, a thresholded one does
+    not."""
+    img = page_bgr(3, 1)
+    for box in [b for b in LAYOUT.boxes_for(1) if b.kind == "mark"][:12]:
+        write_mark(img, box, "marked")
+    levels = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+    grey = register(PageImage(Path("grey.png"), 0, levels))
+    assert read_page(grey, LAYOUT, RECOGNIZER, joined=True).marks == \
+        read_page(grey, LAYOUT, RECOGNIZER).marks
+    bw = register(PageImage(Path("bw.png"), 0, np.where(levels < 150, 0, 255).astype(np.uint8)))
+    assert read_page(bw, LAYOUT, RECOGNIZER, joined=True).marks != \
+        read_page(bw, LAYOUT, RECOGNIZER).marks
