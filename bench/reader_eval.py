@@ -260,9 +260,7 @@ def report(tallies: dict[str, Tally], part: str = "evaluation") -> list[str]:
         if keep:
             lines.append(_group(tallies, keep, None)["all"].row(name))
     lines += [tallies[k].row(k) for k in legacy]
-    every = Tally()
-    for tally in tallies.values():
-        every.add(tally)
+    every = _group(tallies, tallies, None).get("all", Tally())
     read = every.sheets - every.refused
     lines += ["", f"blank boxes and rows asked about (doubtful, nothing written): "
               f"{every.asked_blank}, {every.asked_blank / read if read else 0:.1f} per read sheet",

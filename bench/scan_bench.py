@@ -46,7 +46,7 @@ from scanner.image.identify import IdentifiedPage, Identifier, assemble_sheets
 from scanner.image.load import load_file
 from scanner.image.register import register
 from scanner.pipeline import ScanFailure, scan_paths
-from scanner.read import read_page, sheet_evidence, with_sheet_marks
+from scanner.read import read_sheet_pages, sheet_evidence
 from scanner.tesseract import read_digits
 from scanner.timing import STAGES, StageClock
 
@@ -95,12 +95,10 @@ def evaluate(folder: Path, tesseract_cells: int, stats: Counter[str],
     record = truth["record"]
     (sheet,), _ = assemble_sheets(_identified(folder))
     layout = sheet.layout
-    readings = with_sheet_marks({p.page.page_index: read_page(p.page, layout, recognizer,
-                                                              keep_crops=True)
-                                 for p in sheet.pages})
+    readings, lost = read_sheet_pages(sheet, recognizer, keep_crops=True)
     _count_digits(truth, readings, tesseract_cells, stats)
     _count_marks(truth, readings, stats)
-    evidence = sheet_evidence(sheet.identity, layout, readings)
+    evidence = sheet_evidence(sheet.identity, layout, readings, lost)
     rules, rows, columns = evidence.rules, evidence.rows, evidence.columns
     decoded = decode_sheet(evidence)
     doubtful = 0

@@ -26,7 +26,7 @@ from scanner.image.identify import IdentifiedPage, Identifier, SheetPages, assem
 from scanner.image.load import expand_paths, iter_file
 from scanner.image.register import register
 from scanner.output import SheetWriter
-from scanner.read import PageReading, lost_ink, read_page, sheet_evidence, with_sheet_marks
+from scanner.read import read_sheet_pages, sheet_evidence
 from scanner.results import SheetScan
 from scanner.timing import StageClock
 from scanner.words import said
@@ -137,26 +137,13 @@ def _failure(error: ScanError, source: str | Path) -> ScanFailure:
     return ScanFailure.of(error, source)
 
 
-def _read_pages(sheet: SheetPages, state: ScanState, joined: bool = False
-                ) -> dict[int, PageReading]:
-    """Every page of ``sheet`` read (:func:`~scanner.read.read_page`), its marks judged
-    against the sheet's; ``joined``: strokes broken into dots read joined."""
-    return with_sheet_marks({p.page.page_index: read_page(p.page, sheet.layout,
-                                                          state.recognizer, clock=state.clock,
-                                                          joined=joined)
-                             for p in sheet.pages})
-
-
 def read_sheet(sheet: SheetPages, state: ScanState) -> SheetScan:
     """Read, decode and write out one sheet whose pages are identified."""
     clock = state.clock
     start = time.perf_counter()
     # each seat's calibration strip is on the triangle page, which adapts its own zones; the
     # deal column is kept by one scorer and read with the general model (scanner.read)
-    readings = _read_pages(sheet, state)
-    lost = lost_ink(readings)
-    if lost.dots:  # a black-and-white capture broke a seat's strokes into dots
-        readings = _read_pages(sheet, state, joined=True)
+    readings, lost = read_sheet_pages(sheet, state.recognizer, clock=clock)
     with clock.stage("decode"):
         decoded = decode_sheet(sheet_evidence(sheet.identity, sheet.layout, readings, lost))
     with clock.stage("output"):

@@ -33,6 +33,7 @@ from scanner.digits.adaptation import WriterAdaptation
 from scanner.digits.normalize import normalize_cells
 from scanner.digits.recognizer import DigitRecognizer
 from scanner.image.cells import CellImage, cut_cells
+from scanner.image.identify import SheetPages
 from scanner.image.marks import MarkReading, MarkThresholds, read_marks, sheet_marks
 from scanner.image.minus import minus_share
 from scanner.image.raster import rasterize
@@ -279,12 +280,13 @@ def _read_digits(cells: Sequence[CellImage], layout: Layout, recognizer: DigitRe
 @dataclass(frozen=True)
 class LostInk:
     """What one reading of a sheet finds lost from the image (:mod:`scanner.decode.faint`):
-    the seats whose calibration strip is lost, whether the deal rows' ink is too, and whether
-    the capture is black and white."""
+    the seats whose calibration strip is lost, whether the deal rows' ink is too, the page of
+    the strips (None: not read) and whether it is black and white."""
 
-    seats: tuple[str, ...] = ()
-    rows: bool = False
-    black_and_white: bool = False
+    seats: tuple[str, ...]
+    rows: bool
+    page: RegisteredPage | None = field(compare=False, repr=False)
+    black_and_white: bool
 
     @property
     def dots(self) -> bool:
@@ -298,12 +300,7 @@ def lost_ink(readings: dict[int, PageReading], before: LostInk | None = None) ->
     """What ``readings`` find lost from the image, with what an earlier reading of the same
     pages found (``before``: a reading with the dots joined keeps what the threshold lost as
     lost, its fields doubtful unless the rules and the ink agree)."""
-    return _lost_ink(readings, *calibration_strips(readings), before)
-
-
-def _lost_ink(readings: dict[int, PageReading], strips: dict[str, list[StripCell]],
-              page: RegisteredPage | None, before: LostInk | None) -> LostInk:
-    """:func:`lost_ink` from the sheet's calibration ``strips`` and their ``page``."""
+    strips, page = calibration_strips(readings)
     faint = faint_seats(strips)
     if before is not None:
         faint += tuple(seat for seat in before.seats if seat not in faint)
@@ -311,22 +308,43 @@ def _lost_ink(readings: dict[int, PageReading], strips: dict[str, list[StripCell
                 if isinstance(cell.box.meaning, DealCell)
                 and cell.ink_fraction > k.EMPTY_MAX_INK_FRACTION]
     rows = rows_lost(faint, row_inks, strips) or (before is not None and before.rows)
-    return LostInk(faint, rows, page is not None and is_black_and_white(page.image))
+    return LostInk(faint, rows, page, page is not None and is_black_and_white(page.image))
+
+
+def read_sheet_pages(sheet: SheetPages, recognizer: DigitRecognizer, *,
+                     clock: StageClock | None = None, keep_crops: bool = False
+                     ) -> tuple[dict[int, PageReading], LostInk]:
+    """Every page of ``sheet`` read (:func:`read_page`), its marks judged against the
+    sheet's (:func:`with_sheet_marks`), and what the reading lost from the image
+    (:func:`lost_ink`): a black-and-white capture that lost a seat's strip (its strokes
+    broken into dots) is read again with its dots joined, what it lost kept lost."""
+
+    def read_all(joined: bool) -> dict[int, PageReading]:
+        return with_sheet_marks({p.page.page_index: read_page(
+            p.page, sheet.layout, recognizer, keep_crops=keep_crops, clock=clock,
+            joined=joined) for p in sheet.pages})
+
+    readings = read_all(False)
+    lost = lost_ink(readings)
+    if lost.dots:
+        readings = read_all(True)
+        lost = lost_ink(readings, lost)
+    return readings, lost
 
 
 def sheet_evidence(identity: SheetIdentity, layout: Layout,
-                   readings: dict[int, PageReading], before: LostInk | None = None
+                   readings: dict[int, PageReading], lost: LostInk | None = None
                    ) -> SheetEvidence:
-    """What a sheet's pages read say, as the rule decoder's evidence (what an earlier reading
-    found lost, ``before``, kept lost: :func:`lost_ink`); a sheet whose every writer's ink is
-    lost from the image (the deal rows' too, or thresholded away by a black-and-white scan)
-    is refused (:func:`scanner.decode.faint.refuse_if_all_lost`, naming the page of the
-    calibration strips). Blank strips on a grey or colour capture whose rows are blank too
-    are an unwritten sheet, read as such."""
+    """What a sheet's pages read say, as the rule decoder's evidence, with what they lost
+    from the image (``lost``, :func:`lost_ink`; worked out here when not given); a sheet
+    whose every writer's ink is lost from the image (the deal rows' too, or thresholded away
+    by a black-and-white scan) is refused (:func:`scanner.decode.faint.refuse_if_all_lost`,
+    naming the page of the calibration strips). Blank strips on a grey or colour capture
+    whose rows are blank too are an unwritten sheet, read as such."""
     names = {seat: name for seat, name in zip(identity.seats, identity.names, strict=False)
              if name}
-    strips, page = calibration_strips(readings)
-    lost = _lost_ink(readings, strips, page, before)
+    lost = lost or lost_ink(readings)
+    page = lost.page
     if page is not None and (lost.rows or lost.black_and_white):
         refuse_if_all_lost(lost.seats, identity.seats, page.source, page.index_in_file)
     return SheetEvidence(identity.rule_set(), identity.seats, row_evidence(readings),
