@@ -285,14 +285,14 @@ DRIFT_TILE_MM = 10.0
 """... and the boxes move by the median offset of the borders in their square of this side
 (two or three boxes: the drift changes over a page, a few millimetres of it alike)."""
 LINE_INVISIBLE_TRANSMITTANCE = 0.9
+"""Borders letting through more light than this (the drop-out print in the red channel) are
+left as they are ..."""
 LINE_INVISIBLE_COARSE = 0.97
 """... or than this on a page coarse enough for its borders to be settled
 (:data:`LINE_SETTLE_MIN_SPAN`): there a faint border (the drop-out print in a far photo's red
 channel lets through 0.90-0.93 on the TRAINING part) and the darker column lines beside the
 boxes blur into them, and left in place they read as crosses in blank mark boxes (a far
 photo's blank deal rows read as deals)."""
-"""Borders letting through more light than this (the drop-out print in the red channel) are
-left as they are."""
 DOTS_JOIN_MM = 0.15
 """A black-and-white capture on which a seat's calibration strip is lost (its strokes broken
 into dots by the threshold: :func:`scanner.decode.faint.faint_seats`) is read again with its
