@@ -283,7 +283,12 @@ DRIFT_REACH_MM = 0.6
 of its place (:mod:`scanner.image.drift`; the training part's far photos: up to 0.4 mm) ..."""
 DRIFT_TILE_MM = 10.0
 """... and the boxes move by the median offset of the borders in their square of this side
-(two or three boxes: the drift changes over a page, a few millimetres of it alike)."""
+(two or three boxes: the drift changes over a page, a few millimetres of it alike) ..."""
+DRIFT_ROUNDS = 4
+"""... and beyond a smooth surface fitted to the offsets, looked for again around it at most
+this many times, until it settles (:mod:`scanner.image.drift`; the training part's far photos
+seen through a lens their markers do not show, drift up to 2 mm: two to four rounds; two
+left a phone-distant page's blank boxes reading as 1s that four read blank)."""
 LINE_INVISIBLE_TRANSMITTANCE = 0.9
 """Borders letting through more light than this (the drop-out print in the red channel) are
 left as they are ..."""
