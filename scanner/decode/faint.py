@@ -5,7 +5,8 @@ Each seat writes the ten digits of its calibration strip before the game
 (:class:`forms.model.CalibrationCell`). A strip whose ink is thin and does not read as its own
 digits says that seat's ink did not reach the image (faint pencil thresholded away by a
 black-and-white scan, whose strokes break into dots), or that the seat skipped it: either way
-nothing read empty in that seat's columns may pass as *empty* unseen. When every seat's strip
+nothing read empty in that seat's columns may pass as *empty* unseen, as far as the deal log
+says the column may reach. When every seat's strip
 is lost nothing on the sheet can be trusted (the deal rows' writer is one of them): the sheet
 is refused, naming the page, with the advice to scan it in grey or colour.
 """
@@ -128,14 +129,37 @@ def lost_ink_problem(faint: Sequence[str], seats: Sequence[str], where: str = ""
     return (said("at", where=where, text=problem) if where else problem,)
 
 
-def faint_entries(entries: Mapping[Column, Sequence[EntryDecision]], faint: Sequence[str]
-                  ) -> dict[Column, tuple[EntryDecision, ...]]:
+LOST_INK_GAP = 2
+"""Blank entries of a faint seat's column this far past the column's end are still asked
+about: a writer's correction (a wrong total, then the right one below, 4.2.7) writes one
+entry more than the deal log, and a deal row read as blank one fewer. TRAINING part, seeds
+7, 51 and 61 (five sheets whose strip is lost): blank boxes and rows asked over each set
+109 -> 35, 76 -> 45, 252 -> 224 (seed 61's are mostly deal rows whose ink is lost too), every
+field as before."""
+
+
+def faint_entries(entries: Mapping[Column, Sequence[EntryDecision]], faint: Sequence[str],
+                  rows_lost: bool) -> dict[Column, tuple[EntryDecision, ...]]:
     """``entries`` with each entry of a column written by a ``faint`` seat *doubtful*: an
     empty one may have lost its ink, a read one may have lost strokes (a 15 broken into dots
-    reads 18), unless the rules confirm it (:func:`confirmed`)."""
-    return {column: tuple(_doubtful(d, said("seat_of", seat=column.seat)) if column.seat in faint
-                          else d for d in decisions)
+    reads 18), unless the rules confirm it (:func:`confirmed`). Where the deal log is read
+    (not ``rows_lost``), a blank entry more than :data:`LOST_INK_GAP` past the column's end
+    (its last entry read or written by the deal log) stays *empty*: the rules write nothing
+    there, and the lost ink cannot say more."""
+    return {column: _faint_column(decisions, said("seat_of", seat=column.seat), rows_lost)
+            if column.seat in faint
+            else tuple(decisions)
             for column, decisions in entries.items()}
+
+
+def _faint_column(decisions: Sequence[EntryDecision], who: Param, rows_lost: bool
+                  ) -> tuple[EntryDecision, ...]:
+    """One faint seat's column (``who``) as :func:`faint_entries` leaves it."""
+    ends = [i for i, d in enumerate(decisions)
+            if d.value is not None or d.expected is not None or d.deal is not None]
+    end = ends[-1] if ends else -1
+    return tuple(d if not rows_lost and d.status == "empty" and i > end + LOST_INK_GAP
+                 else _doubtful(d, who) for i, d in enumerate(decisions))
 
 
 def confirmed(decision: EntryDecision) -> bool:

@@ -187,7 +187,7 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
     entries = unwritten_totals(doubted_with_rows(entries, rows, lost), evidence.columns,
                                rows, evidence.faint)
     return DecodedSheet(evidence.rules, evidence.seats, dict(evidence.names), rows,
-                        faint_entries(entries, evidence.faint),
+                        faint_entries(entries, evidence.faint, lost),
                         lost_ink_problem(evidence.faint, evidence.seats, evidence.strip_page)
                         + lost_rows_problem(lost) + missing_rows_problem(evidence.rows, notes))
 

@@ -19,7 +19,7 @@ from samplegen.glyphs import default_glyphs
 from samplegen.profiles import SheetPlan
 from samplegen.sheets import make_sample
 from samplegen.split import Part
-from scanner.decode.faint import StripCell, faint_seats, rows_lost
+from scanner.decode.faint import LOST_INK_GAP, StripCell, faint_seats, rows_lost
 from scanner.decode.sheet import decode_sheet
 from scanner.errors import ScanFailure
 from scanner.pipeline import scan_paths
@@ -30,12 +30,19 @@ from tests.scanner.evidence import game, sheet_evidence
 
 
 def test_a_seat_whose_calibration_is_blank_has_no_field_silently_empty() -> None:
-    """Every entry of a faint seat decided empty is *doubtful*, and the sheet says why."""
+    """Every entry of a faint seat decided empty is *doubtful* as far as the deal log writes
+    its column and :data:`LOST_INK_GAP` further (past that the column is empty: the rules
+    write nothing there), and the sheet says why."""
     doc = game()
     evidence = replace(sheet_evidence(doc, sure=0.99), faint=("B",))
     decoded = decode_sheet(evidence)
-    seat_b = [d for column, ds in decoded.entries.items() if column.seat == "B" for d in ds]
-    assert seat_b and all(d.status != "empty" for d in seat_b)
+    written = _written(doc)
+    seat_b = {column: ds for column, ds in decoded.entries.items() if column.seat == "B"}
+    assert seat_b
+    for column, ds in seat_b.items():
+        end = len(written[column]) + LOST_INK_GAP
+        assert all(d.status != "empty" for d in ds[:end]), column
+        assert all(d.status == "empty" for d in ds[end:]), column
     assert all(d.status == "empty" for column, ds in decoded.entries.items()
                if column.seat != "B" for d in ds if d.value is None and d.expected is None)
     assert any(row.status == "empty" for row in decoded.rows)  # the scorer's rows stand

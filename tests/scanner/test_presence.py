@@ -203,3 +203,23 @@ def test_a_blank_entry_before_a_written_one_is_doubtful() -> None:
         assert [d.status for d in present] == ["read", "doubtful", last.status, "empty"]
         assert present[1].note == "nothing read, but a later entry of the column is written: " \
             "a total the reader missed, or one the writer skipped"
+
+
+def test_a_faint_seats_blank_boxes_far_past_the_deal_logs_end_stay_empty() -> None:
+    """A seat's ink lost from a black-and-white scan (its calibration strip faint): every
+    box of its column reads blank. The deal log writes its totals: those boxes and the two
+    after them are asked about (a correction writes one entry more than the deal log), the
+    boxes further down stay empty (before: every blank box of the column was asked, 20 to 90
+    a sheet on the training part's thresholded sheets); where the deal rows' ink is lost too
+    the deal log says nothing of the column's end, and every box is asked."""
+    doc = game(seed=11)
+    evidence = sheet_evidence(doc, sure=0.999)
+    column, values = _longest_column(doc)
+    blank = tuple(_faint(None, 3, 0.999) for _ in evidence.columns[column])
+    faint = replace(evidence, faint=(column.seat,), columns={**evidence.columns, column: blank})
+    end = len(values) + 2
+    statuses = [d.status for d in decode_sheet(faint).entries[column]]
+    assert statuses[:end] == ["doubtful"] * end
+    assert statuses[end:] == ["empty"] * (len(blank) - end)
+    lost = decode_sheet(replace(faint, faint_rows=True)).entries[column]
+    assert all(d.status == "doubtful" for d in lost)
