@@ -287,8 +287,8 @@ DRIFT_TILE_MM = 10.0
 DRIFT_ROUNDS = 4
 """... and beyond a smooth surface fitted to the offsets, looked for again around it at most
 this many times, until it settles (:mod:`scanner.image.drift`; the training part's far photos
-seen through a lens their markers do not show, drift up to 2 mm: two to four rounds; two
-left a phone-distant page's blank boxes reading as 1s that four read blank)."""
+seen through a lens their markers do not show, drift up to 2 mm: two to four rounds; at
+most two left 6 doubtful fields on a phone-distant sheet, seed 41's 003, where four leave 1)."""
 LINE_INVISIBLE_TRANSMITTANCE = 0.9
 """Borders letting through more light than this (the drop-out print in the red channel) are
 left as they are ..."""

@@ -15,8 +15,9 @@ a drop-out border) tells nothing. The lines are looked for no further than
 :data:`~scanner.constants.DRIFT_REACH_MM` from where they are expected (further, a line is
 taken for its neighbour's), first at the layout's places: a smooth surface (quadratic over
 the page) fitted to their offsets, the lines far off it left out, says where they lie, and
-they are looked for again around it (:data:`~scanner.constants.DRIFT_ROUNDS` times), so a
-drift larger than the reach is followed from where it is small. What the surface leaves is
+they are looked for again around it until it settles (at most
+:data:`~scanner.constants.DRIFT_ROUNDS` times), so a drift larger than the reach is followed
+from where it is small. What the surface leaves is
 the median over the lines of a tile (:data:`~scanner.constants.DRIFT_TILE_MM` square), so a
 line taken for its neighbour's border is outvoted; a box moves by the surface and its tile's
 median (the page's median where its tile holds no line).
@@ -36,7 +37,7 @@ than a pixel and a half) is left out of the surface's next fit: a line taken for
 neighbour's."""
 DRIFT_SETTLED_PX = 0.5
 """The surface is settled when fitting it again moves no line by this much: the lines would be
-looked for where they were (TRAINING part's far photos: two or three rounds)."""
+looked for where they were (TRAINING part's far photos: two to four rounds)."""
 DRIFT_SURFACE_STEP = 4
 """The surface is fitted to every this-many-th line (a page has a thousand or more of each
 way: a quarter of them fit six terms as well, at a quarter of the cost); the tiles' medians
