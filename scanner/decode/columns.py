@@ -42,11 +42,13 @@ READ_POSTERIOR = 0.995
 """A reading at or above this posterior is *read*; below it, *doubtful*."""
 INK_OUTWEIGHED = 300.0
 """A value the ink finds this many times less likely than its own reading is *read* only at
-:data:`~scanner.decode.confirmed.OVERRULED_READ`, the entries after it confirming it (they
-are written from it, so the ink's value was neither a slip carried on nor one corrected
-next), and both values numbers (ink read blank, or a value where the rules end the column,
-stays *doubtful*); else a person looks (the ink wins when clear). A digit the reader missed
-altogether is about this unlikely by its ink (:data:`~scanner.decode.numbers.MISSED_DIGIT`)."""
+:data:`~scanner.decode.confirmed.OVERRULED_READ` (where the ink reads it with one digit
+left out, :data:`~scanner.decode.confirmed.LOST_DIGIT_READ`), the entries after it
+confirming it (they are written from it, so the ink's value was neither a slip carried on
+nor one corrected next), and both values numbers (ink read blank, or a value where the
+rules end the column, stays *doubtful*); else a person looks (the ink wins when clear). A
+digit the reader missed altogether is about this unlikely by its ink
+(:data:`~scanner.decode.numbers.MISSED_DIGIT`)."""
 BLANK_CELL = 0.99
 """A cell this likely empty holds nothing; an entry of such cells after a column's last
 written one is its end."""

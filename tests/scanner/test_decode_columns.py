@@ -79,6 +79,26 @@ def test_a_digit_the_reader_did_not_see_is_read_only_where_later_entries_confirm
     assert "the ink says" in decision.note
 
 
+def test_a_lost_digit_is_read_where_a_less_sure_later_entry_is_written_from_it() -> None:
+    """The rules' 11 over ink that reads 1 (its tens digit lost, beyond doubt), the next
+    entry's own tens digit half blank: that entry raises the full value's odds only ~60
+    times, short of what confirms another overruling, but one digit left out is the
+    reader's loss, not a writer's slip (issue 13, TRAINING part: 10 such right entries
+    asked about, none wrong). Read."""
+    expected, values = long_column()
+    index = next(i for i, v in enumerate(values) if v >= 10)
+    cells = [entry_cells(v, 3, sure=0.9999) for v in values]
+    seen = list(cells[index].cells)
+    seen[1] = digit_probabilities(None, 0.9999)
+    cells[index] = EntryCells(tuple(seen))
+    later = list(cells[index + 1].cells)
+    later[1] = [p / 2 for p in later[1][:10]] + [0.5]
+    cells[index + 1] = EntryCells(tuple(later))
+    decision = decode_column(cells, expected)[index]
+    assert (decision.status, decision.value) == ("read", values[index])
+    assert "the ink says 1;" in decision.note
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_a_perfectly_read_sheet_decodes_to_its_truth(seed: int) -> None:
     variant, players = [("sochi", 3), ("leningrad", 4), ("rostov", 3)][seed % 3]
