@@ -141,10 +141,12 @@ def test_stray_ink_far_below_the_last_deal_or_total_asks_for_itself_only() -> No
     """Ink the decoding turns down (read as nothing, or as a 0 no total can be), far below
     the last deal row and the last total of two columns (a printed border's remnant on a
     low-resolution photo: TRAINING part, up to 13 boxes down, read 0 under an 8 of whists),
-    is doubtful itself; the blank rows and boxes before it are not taken for
+    is doubtful itself in a column; the blank rows and boxes before it are not taken for
     writing the reader lost, nor the running totals for holding more deals than the log
     (before: every blank row and box above it doubtful, the sheet's 10 rows after the last
-    deal with them)."""
+    deal with them). The row's lone cross, six rows past the last deal where the running
+    totals hold no deal more, is stray and *empty* (before: doubtful, on far photos a
+    column's rule beside the mark boxes asked about up to 7 blank rows a sheet)."""
     evidence, deals = _lone_cross(deals_after=5)
     columns = dict(evidence.columns)
     no_digit = (0.06,) * 10 + (0.4,)  # likelier ink than blank, no digit likelier than blank
@@ -159,13 +161,27 @@ def test_stray_ink_far_below_the_last_deal_or_total_asks_for_itself_only() -> No
         changed[written + 4] = EntryCells((blank,) * (len(cells[0].cells) - 1) + (speck,))
         columns[column] = tuple(changed)
     decoded = decode_sheet(replace(evidence, columns=columns))
-    assert [row.status for row in decoded.rows[deals:deals + 5]] == ["empty"] * 5
-    assert decoded.rows[deals + 5].note == "ink here, but it reads as no deal"
+    assert [row.status for row in decoded.rows[deals:deals + 6]] == ["empty"] * 6
     assert decoded.problems == ()
     for column, at in stray_at.items():
         statuses = [d.status for d in decoded.entries[column]]
         assert statuses[at - 4:at] == ["empty"] * 4
         assert statuses[at] == "doubtful"
+
+
+def test_a_lone_cross_far_below_the_deals_is_asked_where_the_totals_hold_a_deal_more() -> None:
+    """The same lone cross six rows past the last deal, the last two deals' rows read blank
+    (an all-pass and a misere: three columns hold entries the log lacks): the running totals
+    hold deals the log lacks, and the cross may be what is left of one: doubtful, as are the
+    rows the totals say lost."""
+    evidence, deals = _lone_cross(deals_after=5)
+    rows = list(evidence.rows)
+    for lost in (deals - 2, deals - 1):
+        rows[lost] = row_evidence(None, lost, evidence.seats, 0.999)
+    decoded = decode_sheet(replace(evidence, rows=tuple(rows)))
+    assert [row.status for row in decoded.rows[deals - 2:deals]] == ["doubtful"] * 2
+    assert decoded.rows[deals + 5].status == "doubtful"
+    assert decoded.rows[deals + 5].note == "ink here, but it reads as no deal"
 
 
 def test_what_holds_ink() -> None:
