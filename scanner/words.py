@@ -83,6 +83,8 @@ WORDS: dict[str, str] = {
     "expected_above_pool": N_("the totals written before it lead to {expected}, above the "
                               "pool of {pool}; read {value}: check it"),
     "above_pool": N_("the ink says {ink}, above the pool of {pool}; the rules make it {value}"),
+    "before_above_pool": N_("the ink says {ink}; the rules make it {value}, but a later entry's "
+                            "ink passes the pool: a slip the writer carried on may start here"),
     "ink_clearly": N_("the ink clearly says {ink}; the rules expected {expected}"),
     "ink_overruled": N_("the ink says {ink}; the rules make it {value}"),
     "empty_expected": N_("empty, but the rules expected {expected}"),
