@@ -39,13 +39,14 @@ commonest misread (a 1 crammed against the next digit in one box, or written on 
 border and taken away with it), and one a writer's slip does not make while the entries
 after it carry on from the full value. TRAINING part (eight sets, 10,600 fields): 73 such
 overrulings, every one right, 27 read under :data:`OVERRULED_READ` and
-:data:`LATER_CONFIRMS`; at 0.96-0.999 and later odds 29-97, 10 more are read (one clean
-sheet's only doubtful field); 34 stay doubtful (19 a column's last entry)."""
+:data:`LATER_CONFIRMS`; 10 more are read (posteriors 0.968-0.9992, later odds 29 and up:
+each under one bar or the other before; one clean sheet's only doubtful field); 34 stay
+doubtful (19 a column's last entry)."""
 LOST_DIGIT_CONFIRMS = 25.0
 """How many times the entries after it must raise the odds of the rules' value over ink
 that lost one of its digits (:data:`LOST_DIGIT_READ`): a later entry written from it
 raises them about 110 times where its own ink is sure, 29-97 times where its own digits are
-less so (TRAINING part); a last entry or one corrected next about 1."""
+less so (TRAINING part); a last entry or one corrected next about 1-5."""
 INK_CARRIED_ON = 0.99
 """The least share of its likelihood the ink gives a value the rules do not expect, for the
 value to be read (a slip) where the entries after it carry on from it; below it the entry is
