@@ -46,7 +46,8 @@ LOST_DIGIT_CONFIRMS = 25.0
 """How many times the entries after it must raise the odds of the rules' value over ink
 that lost one of its digits (:data:`LOST_DIGIT_READ`): a later entry written from it
 raises them about 110 times where its own ink is sure, 29-97 times where its own digits are
-less so (TRAINING part); a last entry or one corrected next about 1-5."""
+less so (TRAINING part); a last entry or one corrected next about 1 (a column's last
+entries: 1.06-1.51)."""
 INK_CARRIED_ON = 0.99
 """The least share of its likelihood the ink gives a value the rules do not expect, for the
 value to be read (a slip) where the entries after it carry on from it; below it the entry is
