@@ -83,6 +83,9 @@ WORDS: dict[str, str] = {
     "expected_above_pool": N_("the totals written before it lead to {expected}, above the "
                               "pool of {pool}; read {value}: check it"),
     "above_pool": N_("the ink says {ink}, above the pool of {pool}; the rules make it {value}"),
+    "after_overruled": N_("nothing read here, but the rules overruled the ink of the entry "
+                          "before it: if the deal log is misread, a total whose ink was lost "
+                          "may stand here"),
     "before_above_pool": N_("the ink says {ink}; the rules make it {value}, but a later entry's "
                             "ink passes the pool: a slip the writer carried on may start here"),
     "ink_clearly": N_("the ink clearly says {ink}; the rules expected {expected}"),

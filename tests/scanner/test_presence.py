@@ -8,6 +8,7 @@ from dataclasses import replace
 from scanner.decode.columns import EntryCells, EntryDecision, EntryInk, EntryPinned
 from scanner.decode.presence import entries_present, entry_holds_ink, row_holds_ink
 from scanner.decode.sheet import DecodedSheet, SheetEvidence, decode_sheet
+from scanner.words import said
 from scoring.columns import Column
 from tests.scanner.evidence import digit_probabilities, game, row_evidence, sheet_evidence
 
@@ -219,6 +220,28 @@ def test_a_blank_entry_before_a_written_one_is_doubtful() -> None:
         assert [d.status for d in present] == ["read", "doubtful", last.status, "empty"]
         assert present[1].note == "nothing read, but a later entry of the column is written: " \
             "a total the reader missed, or one the writer skipped"
+
+
+def test_the_box_after_a_last_entry_the_rules_overruled_is_asked() -> None:
+    """A column ends on an entry whose ink the rules overruled (ink 1, the rules' 10): the deal
+    log that made them may be misread, and the next box may hold a total it lacks, its
+    pencil lost from the image (TRAINING part, a fresh far set, seed 50: B's pool 6, 16, 20
+    read 6, 10 and nothing, the 20 left out of scan.json). That box is asked, the one after
+    it stays empty; after a last entry read as its ink says, nothing is asked."""
+    blank = EntryCells(tuple(digit_probabilities(None, 0.999) for _ in range(2)))
+    written = EntryCells((digit_probabilities(None, 0.999), digit_probabilities(6, 0.999)))
+    one = EntryCells((digit_probabilities(None, 0.999), digit_probabilities(1, 0.99)))
+    empty = EntryDecision("empty", None, 0.999, ((None, 0.999),), None, None)
+    six = EntryDecision("read", 6, 0.999, ((6, 0.999),), None, None)
+    overruled = EntryDecision("doubtful", 10, 0.99, ((10, 0.99),), 10, 2,
+                              said("ink_overruled", ink=1, value=10), ((1, 0.99), (10, 0.003)))
+    present = entries_present([written, one, blank, blank], [six, overruled, empty, empty], [])
+    assert [d.status for d in present] == ["read", "doubtful", "doubtful", "empty"]
+    assert present[2].note == "nothing read here, but the rules overruled the ink of the " \
+        "entry before it: if the deal log is misread, a total whose ink was lost may stand here"
+    ten = EntryDecision("read", 10, 0.999, ((10, 0.999),), 10, 2)
+    present = entries_present([written, written, blank, blank], [six, ten, empty, empty], [])
+    assert [d.status for d in present] == ["read", "read", "empty", "empty"]
 
 
 def test_a_faint_seats_blank_boxes_far_past_the_deal_logs_end_stay_empty() -> None:
