@@ -155,9 +155,9 @@ def faint_entries(entries: Mapping[Column, Sequence[EntryDecision]], faint: Sequ
 def _faint_column(decisions: Sequence[EntryDecision], who: Param, rows_lost: bool
                   ) -> tuple[EntryDecision, ...]:
     """One faint seat's column (``who``) as :func:`faint_entries` leaves it."""
-    ends = [i for i, d in enumerate(decisions)
-            if d.value is not None or d.expected is not None or d.deal is not None]
-    end = ends[-1] if ends else -1
+    end = max((i for i, d in enumerate(decisions)
+               if d.value is not None or d.expected is not None or d.deal is not None),
+              default=-1)
     return tuple(d if not rows_lost and d.status == "empty" and i > end + LOST_INK_GAP
                  else _doubtful(d, who) for i, d in enumerate(decisions))
 
