@@ -88,6 +88,15 @@ WORDS: dict[str, str] = {
                           "may stand here"),
     "before_above_pool": N_("the ink says {ink}; the rules make it {value}, but a later entry's "
                             "ink passes the pool: a slip the writer carried on may start here"),
+    "read_in_pair": N_("the running totals fit this reading only together with another "
+                       "reading of row {row}: check both rows"),
+    "same_as_next": N_("the next entry holds {value} too: this may be a wrong value, "
+                       "corrected there, whose digit the reader lost"),
+    "after_above_pool": N_("the ink says {ink}; the rules make it {value}, but an earlier "
+                           "entry's ink passes the pool: the writer's totals may have passed "
+                           "it"),
+    "after_lost_rows": N_("nothing read here, but the deal rows' ink is nearly lost in the "
+                          "image: a total of a deal the reader missed may stand here"),
     "ink_clearly": N_("the ink clearly says {ink}; the rules expected {expected}"),
     "ink_overruled": N_("the ink says {ink}; the rules make it {value}"),
     "empty_expected": N_("empty, but the rules expected {expected}"),

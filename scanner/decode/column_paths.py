@@ -44,8 +44,12 @@ INK_CLEAR = 0.999
 the ink alone gives it this much of its likelihood: the rules do not override clear ink."""
 STATE_KEPT = 1e-7
 """Writer states less likely than this, relative to the likeliest, are not followed further ..."""
-STATES_KEPT = 6
-"""... nor any but this many likeliest."""
+STATES_KEPT = 12
+"""... nor any but this many likeliest. Each unsure entry's other readings open two states
+each (carried on, corrected): six let them crowd out a slip carried on from the first entry
+that the later entries made five times likelier than the rules' values, and the first entry
+was read as the rules' value at 0.9999 (TRAINING part, far photo, seed 56); 10 already
+gives the full answer there, 12 leaves room (16 and 24 decide the same)."""
 VALUE_KEPT = 1e-6
 """A value no state expects is not weighed when the ink finds it this much (relative to its
 likeliest value) less likely: its prior is already thousands of times below an expected one."""

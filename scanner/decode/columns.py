@@ -33,6 +33,7 @@ from scanner.decode.numbers import (
     likeliest_values,
     strip_values,
 )
+from scanner.decode.repeats import written_twice
 from scanner.words import comma_list, said, value_said
 from scoring.columns import Column
 from scoring.rules import RuleSet
@@ -227,8 +228,8 @@ def _decisions(entries: list[ColumnEntry], expected: Sequence[SheetEntry],
     them the column ends (an empty entry: the writer has stopped)."""
     steps = entry_posteriors([*entries, EntryPinned(None)], expected,
                              functools.partial(_entry_ink, ceiling=ceiling))
-    decisions = _slips_followed(entries, steps, expected, [
-        _decision(entry, step, expected) for entry, step in zip(entries, steps, strict=False)])
+    decisions = written_twice(_slips_followed(entries, steps, expected, [
+        _decision(entry, step, expected) for entry, step in zip(entries, steps, strict=False)]))
     if ceiling is None:
         return decisions
     return _before_above_ceiling([_above_ceiling(entry, decision, ceiling)
@@ -330,18 +331,21 @@ def _above_ceiling(entry: ColumnEntry, decision: EntryDecision, ceiling: int) ->
 
 def _before_above_ceiling(decisions: list[EntryDecision]) -> list[EntryDecision]:
     """``decisions`` with each entry read against its own ink (the rules and the entries
-    after it make it a value its ink does not read likeliest) *doubtful* where a later entry
-    of the column is doubtful for ink above the pool (:func:`_above_ceiling`): the entries
-    after it were weighed without the values above the pool, so a writer's slip carried on
-    into them had no say (TRAINING part, a fresh far photo set, seed 43: a written 8, then
-    12 in a pool of 10, a slip of 2 carried on; the 8 read 6, the rules' value, at 0.9995
-    against ink reading 8 at 0.94, the 12 doubtful. Ten sets: that silent field doubtful,
-    and two right ones more)."""
-    last = max((i for i, d in enumerate(decisions)
-                if getattr(d.note, "code", None) == "above_pool"), default=-1)
+    around it make it a value its ink does not read likeliest) *doubtful* where another
+    entry of the column is doubtful for ink above the pool (:func:`_above_ceiling`): the
+    column was weighed without the values above the pool, so a writer's slip carried on
+    past it had no say, before that entry (TRAINING part, a fresh far photo set, seed 43:
+    a written 8, then 12 in a pool of 10, a slip of 2 carried on; the 8 read 6, the rules'
+    value, at 0.9995 against ink reading 8 at 0.94, the 12 doubtful) or after it (seed 64,
+    a grey scan: a pool of 10 written 10, 12, 13 by a writer's slip carried on; the 13,
+    its ink 13 at 0.91, read 3 at 0.9999)."""
+    above = [i for i, d in enumerate(decisions) if getattr(d.note, "code", None) == "above_pool"]
+    if not above:
+        return decisions
     return [replace(d, status="doubtful", note=said(
-                "before_above_pool", ink=value_said(d.ink[0][0]), value=value_said(d.value)))
-            if i < last and d.status == "read" and d.ink and d.ink[0][0] != d.value else d
+                "before_above_pool" if i < above[-1] else "after_above_pool",
+                ink=value_said(d.ink[0][0]), value=value_said(d.value)))
+            if d.status == "read" and d.ink and d.ink[0][0] != d.value else d
             for i, d in enumerate(decisions)]
 
 

@@ -165,6 +165,24 @@ class DealLogs:
                     entry.spelling.log_probability(int(total))
         return gap <= tolerance
 
+    def changed_columns(self, picks: tuple[int, ...], index: int, option: int
+                        ) -> frozenset[Column] | None:
+        """The columns in which ``option`` of row ``index`` writes other amounts than its
+        pick in the deal log ``picks`` (on the course the rows before it leave); ``None``
+        where it may change any later total: the rows before it make no legal game, either
+        reading is refused there or is an empty row, or the two leave different courses."""
+        fold = self._fold(picks, index)
+        options = self._candidates[index]
+        if fold is None or options[option].deal is None or options[picks[index]].deal is None:
+            return None
+        course, count, _ = fold
+        own = self._writes(index, picks[index], course, count + 1)
+        other = self._writes(index, option, course, count + 1)
+        if own is None or other is None or own[1] != other[1]:
+            return None
+        apart = (own[0] - other[0]) + (other[0] - own[0])
+        return frozenset(column for column, _ in apart)
+
     def entry_fit(self, picks: tuple[int, ...], index: int, raw: dict[str, Any]) -> float:
         """Log-likelihood of the entries the deal ``raw`` would write as row ``index`` of the
         deal log ``picks`` (those entries only, on the course the rows before it leave):

@@ -145,21 +145,54 @@ def faint_entries(entries: Mapping[Column, Sequence[EntryDecision]], faint: Sequ
     reads 18), unless the rules confirm it (:func:`confirmed`). Where the deal log is read
     (not ``rows_lost``), a blank entry more than :data:`LOST_INK_GAP` past the column's end
     (its last entry read or written by the deal log) stays *empty*: the rules write nothing
-    there, and the lost ink cannot say more."""
+    there, and the lost ink cannot say more. Where the deal rows' ink is lost, the first
+    blank entry past the end of every other seat's column is *doubtful* too: the deal log
+    read from what is left may lack a deal that wrote there, and a legible seat's single
+    total may still be lost (TRAINING part, blue ballpoint thresholded, seed 64: a dealer's
+    talon prize, 4 whists, its row's talon and the 4 both read blank, left out of
+    ``scan.json``)."""
     return {column: _faint_column(decisions, said("seat_of", seat=column.seat), rows_lost)
             if column.seat in faint
+            else _after_lost_rows(tuple(decisions)) if rows_lost
             else tuple(decisions)
             for column, decisions in entries.items()}
+
+
+def _after_lost_rows(decisions: tuple[EntryDecision, ...]) -> tuple[EntryDecision, ...]:
+    """A legible seat's column where the deal rows' ink is lost: its first blank entry past
+    its end *doubtful* (:func:`faint_entries`)."""
+    after = _column_end(decisions) + 1
+    if after >= len(decisions) or decisions[after].status != "empty":
+        return decisions
+    asked = replace(decisions[after], status="doubtful", confidence=0.0,
+                    note=said("after_lost_rows"))
+    return decisions[:after] + (asked,) + decisions[after + 1:]
+
+
+def _column_end(decisions: Sequence[EntryDecision]) -> int:
+    """The column's last entry read, written by the deal log or holding ink
+    (:func:`_holds_ink`); -1 where none is."""
+    return max((i for i, d in enumerate(decisions)
+                if _holds_ink(d) or d.expected is not None or d.deal is not None),
+               default=-1)
 
 
 def _faint_column(decisions: Sequence[EntryDecision], who: Param, rows_lost: bool
                   ) -> tuple[EntryDecision, ...]:
     """One faint seat's column (``who``) as :func:`faint_entries` leaves it."""
-    end = max((i for i, d in enumerate(decisions)
-               if d.value is not None or d.expected is not None or d.deal is not None),
-              default=-1)
+    end = _column_end(decisions)
     return tuple(d if not rows_lost and d.status == "empty" and i > end + LOST_INK_GAP
                  else _doubtful(d, who) for i, d in enumerate(decisions))
+
+
+def _holds_ink(decision: EntryDecision) -> bool:
+    """Whether an entry holds a value, or is *doubtful* where its ink reads one likeliest
+    (the rules made it nothing): a writer may have written there, and so in the boxes
+    before it, whose ink a faint seat may have lost (TRAINING part, a pencil far photo, seed
+    59: a faint seat's box read blank three boxes before one whose ink read 10 was left
+    *empty*, out of ``scan.json``, its written 8 lost without a word)."""
+    return decision.value is not None or (
+        decision.status == "doubtful" and bool(decision.ink) and decision.ink[0][0] is not None)
 
 
 def confirmed(decision: EntryDecision) -> bool:

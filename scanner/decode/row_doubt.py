@@ -34,38 +34,65 @@ INK_AGAINST = 10.0
 """How many times likelier the ink must find another value than the one read for the read
 value to rest on the rules alone (below it the ink is merely unsure between them, and the
 rules choose, as they may)."""
+PAIRED_AGAINST = 1.0
+""":data:`INK_AGAINST` for an entry of a row read together with another
+(:func:`scanner.decode.sheet._paired_doubted`): that row's own posterior is weighed with the
+other held at its new reading and is no measure of it, so any value the ink finds likelier
+than the one read makes the entry doubtful (TRAINING part, pencil far photo, seed 7: a
+mountain's 12, ink 12 at 0.41, read 17 at 0.9987 on such a row)."""
+RESTING_INK_ODDS = 20.0
+"""How many times likelier than the total another reading of a doubtful row would make
+there an entry's ink must find the value read, for that entry to stand on its own ink
+(:func:`doubted_with_rows`)."""
 INK_ALONE = 0.99
 """The share of its ink's likelihood an entry's value needs for the entry to be read where
 its deal row is doubtful and the deal rows' ink lost: the row cannot vouch for it."""
 
 
 def doubted_with_rows(entries: Mapping[Column, tuple[EntryDecision, ...]],
-                      rows: Sequence[RowDecision], rows_lost: bool = False
+                      rows: Sequence[RowDecision], rows_lost: bool = False,
+                      resting: Mapping[Column, Mapping[int, tuple[int, int | None]]] | None
+                      = None
                       ) -> dict[Column, tuple[EntryDecision, ...]]:
     """``entries`` with each entry whose deal's row is *doubtful* made *doubtful* where its
     ink finds another value :data:`INK_AGAINST` times likelier than the one read, or, the
     deal rows' ink ``rows_lost``, gives the one read less than :data:`INK_ALONE` of its
-    likelihood (module doc)."""
+    likelihood (module doc). So is an entry read whose total another reading of a doubtful
+    row would make otherwise (``resting``: each column's deal numbers, with that row's
+    number and the other total) where its ink finds the value read less than
+    :data:`RESTING_INK_ODDS` times likelier than the other total: the row's doubt is this
+    entry's (TRAINING part, a thresholded scan, seed 64: a talon prize read on a row
+    doubtful in just that talon made a whist entry 22, its ink 22 at 0.65 and 20, the
+    written value, at 0.27; read sure)."""
     deal_rows = [row for row in rows if row.deal is not None]
-    return {column: tuple(_doubted(decision, deal_rows, rows_lost) for decision in decisions)
+    resting = resting or {}
+    return {column: tuple(_doubted(decision, deal_rows, rows_lost,
+                                   resting.get(column, {}).get(decision.deal or 0))
+                          for decision in decisions)
             for column, decisions in entries.items()}
 
 
-def _doubted(decision: EntryDecision, deal_rows: Sequence[RowDecision], rows_lost: bool
-             ) -> EntryDecision:
+def _doubted(decision: EntryDecision, deal_rows: Sequence[RowDecision], rows_lost: bool,
+             rests_on: tuple[int, int | None] | None) -> EntryDecision:
     if decision.status != "read" or decision.deal is None or not decision.ink \
             or not 0 < decision.deal <= len(deal_rows):
         return decision
+    read_p = dict(decision.ink).get(decision.value, 0.0)
+    unsure = read_p < INK_ALONE * sum(p for _, p in decision.ink)
     row = deal_rows[decision.deal - 1]
+    if rests_on is not None and read_p < RESTING_INK_ODDS * dict(decision.ink).get(
+            rests_on[1], min(p for _, p in decision.ink)):
+        return replace(decision, status="doubtful", note=said(
+            "unsure_from_doubtful_row", value=value_said(decision.value), row=rests_on[0] + 1))
     if row.status != "doubtful" or row.totals_sure:
         return decision
     ink_value, ink_p = decision.ink[0]
-    read_p = dict(decision.ink).get(decision.value, 0.0)
-    if ink_p >= INK_AGAINST * read_p:
+    against = INK_AGAINST if row.paired_with is None else PAIRED_AGAINST
+    if ink_p >= against * read_p and ink_value != decision.value:
         return replace(decision, status="doubtful", note=said(
             "from_doubtful_row", ink=value_said(ink_value), value=value_said(decision.value),
             row=row.row + 1))
-    if rows_lost and read_p < INK_ALONE * sum(p for _, p in decision.ink):
+    if rows_lost and unsure:
         return replace(decision, status="doubtful", note=said(
             "unsure_from_doubtful_row", value=value_said(decision.value), row=row.row + 1))
     return decision

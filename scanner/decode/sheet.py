@@ -34,12 +34,14 @@ from scanner.decode.faint import all_lost, faint_entries, lost_ink_problem, lost
 from scanner.decode.legality import verdicts
 from scanner.decode.presence import missing_rows_problem, present_column, row_notes, rows_asked
 from scanner.decode.row_doubt import doubted_with_rows
+from scanner.decode.row_pairs import better_pair
 from scanner.decode.unwritten import unwritten_totals
 from scanner.words import and_list, said
 from scoring.columns import Column, sheet_columns
 from scoring.deals import TALON_QUICK_TRICKS_MAX
 from scoring.record import FORMAT
 from scoring.rules import RuleSet
+from scoring.sheet import ExpectedSheet
 
 ROW_READ = 0.998
 """A deal row whose best reading has this probability (after the totals had their say) is
@@ -68,9 +70,9 @@ SPLIT_NEGLIGIBLE = 1e-6
 (:func:`_add_alike_splits`): a row has at most 66 splits, and 66 such splits hold less than
 the 2e-3 share :data:`ROW_READ` leaves, so none of them can change a row's status. A bound
 on work, not a threshold on evidence."""
-TALON_OVERRULED_LOG = math.log(10)
+TALON_OVERRULED_LOG = math.log(3)
 """A row read whose talon cell's ink finds the row's quick tricks this much less likely
-(natural log: ten to one) than its own reading of the cell is *doubtful*
+(natural log: three to one) than its own reading of the cell is *doubtful*
 (:attr:`~scanner.decode.deals.RowCandidate.talon_gap`). Within a row nothing checks the
 talon (the tricks have their sum of 10 and the result cell, the talon no such partner), and
 only the prize's whists witness it (the dealer's on the declarer; with 3 players each
@@ -78,8 +80,13 @@ defender's half, RULES.md §3): a slip there looks the same as a misread talon, 
 totals may not overrule its ink alone (TRAINING part, seeds 41 and 51: a slip in the
 dealer's whists made a talon read 1 at 0.992 none, and a talon blank at 0.9999 a 1, both
 read sure). Written first after a fresh set's silent error (a 2 read as 9 at 0.986, the 2
-at 0.002: the totals made it 3 at 0.99959)."""
+at 0.002: the totals made it 3 at 0.99959). Ten to one let a prize whose whists the writer
+left out pass: the cell read 2 at 0.72 (a 3 written), none at 0.087, odds of 8; the row
+read without the prize at 0.99992 (TRAINING part, a grey scan, seed 64)."""
 JOINT_PASSES = 2
+PAIR_MOVES = 2
+"""How many times two rows changed together (:mod:`scanner.decode.row_pairs`) start the
+passes of :func:`_rank` again: a bound on work."""
 ALTERNATIVE_MIN = 1e-4
 """Row readings less likely than this (from the ink alone) are not tried against the totals."""
 
@@ -115,6 +122,8 @@ class RowDecision:
     """Doubtful only in digits no running total checks: its readings that write other
     totals than ``deal`` hold less than 1 - :data:`ROW_READ` of it, so the totals it makes
     are as sure as a read row's (:mod:`scanner.decode.row_doubt`)."""
+    paired_with: int | None = None
+    """The row (its number) this row was read together with (:func:`_paired_doubted`)."""
 
 
 @dataclass(frozen=True)
@@ -172,7 +181,8 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
         _row_decision(evidence.rows[i].row, candidates[i], ranking.posterior[i], picks[i],
                       _unchecked_digits(logs, candidates[i], picks, i), ranking.gaps[i])
         for i in range(len(candidates))])
-    rows = _talon_checked(evidence, logs, candidates, picks, rows)
+    rows = _paired_doubted(_talon_checked(evidence, logs, candidates, picks, rows),
+                           ranking.paired)
     sheet = logs.sheet(picks, len(picks))
     entries = {column: tuple(present_column(cells, sheet.column(column) if sheet else (),
                                             column_ceiling(column, evidence.rules)))
@@ -184,12 +194,47 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
     rows = tuple(replace(row, status="doubtful", note=note, confidence=row.confidence
                          if row.deal else 0.0, totals_sure=False) if note else row
                  for row, note in zip(rows, notes, strict=True))
-    entries = unwritten_totals(doubted_with_rows(entries, rows, lost), evidence.columns,
-                               rows, evidence.faint)
+    resting = _resting_on_doubt(logs, candidates, picks, rows, sheet)
+    entries = unwritten_totals(doubted_with_rows(entries, rows, lost, resting),
+                               evidence.columns, rows, evidence.faint)
     return DecodedSheet(evidence.rules, evidence.seats, dict(evidence.names), rows,
                         faint_entries(entries, evidence.faint, lost),
                         lost_ink_problem(evidence.faint, evidence.seats, evidence.strip_page)
                         + lost_rows_problem(lost) + missing_rows_problem(evidence.rows, notes))
+
+
+def _resting_on_doubt(logs: DealLogs, candidates: list[list[RowCandidate]],
+                      picks: tuple[int, ...], rows: Sequence[RowDecision],
+                      sheet: ExpectedSheet | None
+                      ) -> dict[Column, dict[int, tuple[int, int | None]]]:
+    """The totals (each column's deal numbers) that another reading of a *doubtful* row
+    would make otherwise: the likeliest reading after its pick, with the other rows as
+    picked (a row doubtful only in digits no total checks writes the same totals), each with
+    that row's number and the total it would be (``None``: none, or not whole). Their
+    values rest on that row's doubt (:func:`~scanner.decode.row_doubt.doubted_with_rows`)."""
+    resting: dict[Column, dict[int, tuple[int, int | None]]] = {}
+    if sheet is None:
+        return {}
+    for index, row in enumerate(rows):
+        if row.status != "doubtful" or row.totals_sure or not candidates[index]:
+            continue
+        others = [(k, option.deal) for k, option in enumerate(candidates[index])
+                  if k != picks[index]]
+        runner = next((k for deal, _ in row.candidates if deal != row.deal
+                       for k, other in others if other == deal), None)
+        if runner is None:
+            continue
+        other = logs.sheet(picks[:index] + (runner,) + picks[index + 1:], index)
+        for column in set(sheet.totals) | set(other.totals if other else ()):
+            own = {e.deal: e.total for e in sheet.column(column)}
+            theirs = {e.deal: e.total for e in other.column(column)} if other else {}
+            apart = {deal for deal in own.keys() | theirs.keys()
+                     if deal is not None and own.get(deal) != theirs.get(deal)}
+            for deal in apart:
+                total = theirs.get(deal)
+                whole = int(total) if total is not None and total.denominator == 1 else None
+                resting.setdefault(column, {}).setdefault(deal, (row.row, whole))
+    return resting
 
 
 def _kept(options: list[RowCandidate]) -> list[RowCandidate]:
@@ -211,6 +256,9 @@ class _Ranking:
     chosen: list[int]
     posterior: list[list[float]]
     gaps: list[float]
+    paired: dict[int, int] = field(default_factory=dict)
+    """The rows changed together with another (:mod:`scanner.decode.row_pairs`), each with
+    the other row of its pair."""
 
 
 def _rank(evidence: SheetEvidence, logs: DealLogs, candidates: list[list[RowCandidate]]
@@ -219,13 +267,36 @@ def _rank(evidence: SheetEvidence, logs: DealLogs, candidates: list[list[RowCand
     times over the deal log: every row the ink leaves unsure (:data:`RERANK_BELOW`), every
     row whose reading the totals do not confirm (:meth:`DealLogs.confirmed`), then with
     every split of its tricks (:func:`~scanner.decode.deals.other_splits`), and every row
-    read empty that has a reading with a deal."""
+    read empty that has a reading with a deal. Then the rows the totals do not confirm are
+    tried two at a time (:func:`~scanner.decode.row_pairs.better_pair`), and where a pair
+    of other readings fits better, the passes are made again from there (at most
+    :data:`PAIR_MOVES` times)."""
     ranking = _Ranking([0] * len(candidates), [[c.probability for c in options]
                                                for options in candidates], [0.0] * len(candidates))
-    chosen, posterior = ranking.chosen, ranking.posterior
     fits: dict[tuple[int, ...], float] = {}
     extended = [False] * len(candidates)
+    for _ in range(PAIR_MOVES + 1):
+        unconfirmed = _passes(evidence, logs, candidates, ranking, fits, extended)
+        moved = better_pair(candidates, tuple(ranking.chosen), unconfirmed,
+                            lambda picks, index: _fit(logs, picks, index, fits),
+                            logs.changed_columns)
+        if moved is None:
+            break
+        first, second = (row for row, pick in enumerate(moved) if pick != ranking.chosen[row])
+        ranking.paired |= {first: second, second: first}
+        ranking.chosen[:] = moved
+    return ranking
+
+
+def _passes(evidence: SheetEvidence, logs: DealLogs, candidates: list[list[RowCandidate]],
+            ranking: _Ranking, fits: dict[tuple[int, ...], float], extended: list[bool]
+            ) -> list[int]:
+    """:data:`JOINT_PASSES` passes of :func:`_rank` over the rows, ``ranking`` changed in
+    place; the rows whose pick holds a deal the totals did not confirm in the last pass."""
+    chosen, posterior = ranking.chosen, ranking.posterior
+    unconfirmed: list[int] = []
     for _ in range(JOINT_PASSES):
+        unconfirmed = []
         for index, options in enumerate(candidates):
             if not options:
                 continue
@@ -233,6 +304,8 @@ def _rank(evidence: SheetEvidence, logs: DealLogs, candidates: list[list[RowCand
             sure = posterior[index][chosen[index]] >= RERANK_BELOW
             confirmed = pick.deal is None or logs.confirmed(tuple(chosen), index,
                                                             INK_DISAGREES_LOG)
+            if not confirmed:
+                unconfirmed.append(index)
             if not confirmed and not extended[index]:
                 extended[index] = True
                 _add_splits(evidence, logs, tuple(chosen), index, options, posterior[index])
@@ -245,7 +318,7 @@ def _rank(evidence: SheetEvidence, logs: DealLogs, candidates: list[list[RowCand
             posterior[index] = [w / sum(weights) for w in weights]
             chosen[index] = scores.index(top)
             ranking.gaps[index] = max(totals) - totals[chosen[index]]
-    return ranking
+    return unconfirmed
 
 
 def _add_splits(evidence: SheetEvidence, logs: DealLogs, picks: tuple[int, ...], index: int,
@@ -327,6 +400,23 @@ def _talon_checked(evidence: SheetEvidence, logs: DealLogs,
                 checked[index] = replace(row, status="doubtful", note=said("totals_fit_other"))
                 break
     return tuple(checked)
+
+
+def _paired_doubted(rows: tuple[RowDecision, ...], paired: Mapping[int, int]
+                    ) -> tuple[RowDecision, ...]:
+    """``rows`` with each row changed together with another row
+    (:mod:`scanner.decode.row_pairs`) marked with that row, and made *doubtful* where read:
+    each was then weighed with the other held at its new reading, and the two rest on each
+    other (TRAINING part, a far photo of pencil, seed 7: a pair moved one row right and
+    read the other wrong at 0.99997, its ink read poorly everywhere)."""
+    marked = list(rows)
+    for k, other in paired.items():
+        row = replace(rows[k], paired_with=rows[other].row)
+        if row.status == "read":
+            row = replace(row, status="doubtful", totals_sure=False,
+                          note=said("read_in_pair", row=rows[other].row + 1))
+        marked[k] = row
+    return tuple(marked)
 
 
 def _other_talons(deal: dict[str, Any]) -> list[dict[str, Any]]:
@@ -483,9 +573,15 @@ def _digit_fields(deal: dict[str, Any] | None, other: dict[str, Any] | None) -> 
 
 def _totals_fit(logs: DealLogs, chosen: list[int], index: int, option: int,
                 fits: dict[tuple[int, ...], float]) -> float:
-    """Log-likelihood of the written columns if row ``index`` held its ``option``; ``fits``
+    """Log-likelihood of the written columns if row ``index`` held its ``option``."""
+    return _fit(logs, tuple(option if i == index else chosen[i] for i in range(len(chosen))),
+                index, fits)
+
+
+def _fit(logs: DealLogs, picks: tuple[int, ...], index: int,
+         fits: dict[tuple[int, ...], float]) -> float:
+    """:meth:`DealLogs.fit` of the deal log ``picks`` from row ``index`` on; ``fits``
     remembers each deal log's (a later pass asks about the same ones again)."""
-    picks = tuple(option if i == index else chosen[i] for i in range(len(chosen)))
     fit = fits.get(picks)
     if fit is None:
         fit = fits[picks] = logs.fit(picks, index)

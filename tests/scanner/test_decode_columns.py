@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from scanner.decode.columns import EntryCells, _confusion, decode_column
+from scanner.decode.columns import EntryCells, EntryInk, _confusion, decode_column
 from scanner.decode.redecode import EntryEvidence
 from scanner.decode.sheet import decode_sheet
 from scoring import RuleSet, expected_sheet, parse_record
@@ -97,6 +97,40 @@ def test_a_lost_digit_is_read_where_a_less_sure_later_entry_is_written_from_it()
     decision = decode_column(cells, expected)[index]
     assert (decision.status, decision.value) == ("read", values[index])
     assert "the ink says 1;" in decision.note
+
+
+def test_a_slip_carried_on_through_poorly_read_entries_is_weighed_with_them() -> None:
+    """A slip of one in a column's first entry, carried on, its ink unsure (as a far photo
+    read one: 9 at 0.46, 8 at 0.34), the next two entries read as other values and the last
+    one clearly one above the rules' value: the carried slip is five times likelier than
+    the rules' values throughout. Each unsure entry's other readings open writer states
+    (carried on, corrected) that crowded the slip out of the six states followed, and the
+    first entry was read as the rules' value at 0.9999, silently (TRAINING part, seed 56)."""
+    expected, values = long_column()
+    inks = [{values[0] + 1: 0.456, values[0]: 0.338, values[0] + 5: 0.093},
+            {values[1] + 44: 0.764, values[1] + 41: 0.09, values[1] + 4: 0.074,
+             values[1] + 1: 0.00865, values[1]: 3e-5},
+            {values[2] - 5: 0.678, values[2] + 1: 0.156, values[2]: 0.0345},
+            {values[3] + 1: 0.896, values[3]: 0.0207}]
+    decisions = decode_column([EntryInk(ink) for ink in inks], expected)
+    assert decisions[0].status == "doubtful"
+    assert decisions[0].value == values[0] + 1
+
+
+def test_a_corrected_wrong_value_read_as_the_right_one_is_doubtful() -> None:
+    """Codex 4.2.7: a wrong value (the right one and a 1 before it) corrected by the right
+    value in the next box; the reader lost the 1 (crammed against the next digit, or on the
+    box's border), so the column reads the right value twice. The rules take the first as
+    right and the second as the writer's error: the first was read, sure, though it was
+    never written (TRAINING part, far photo: "18" then "8" read 8, 8)."""
+    expected, values = long_column()
+    first = next(i for i, v in enumerate(values) if v < 10)
+    written = [*values[:first + 1], *values[first:]]
+    cells = [entry_cells(v, 3, sure=0.9999) for v in written]
+    decisions = decode_column(cells, expected)
+    assert decisions[first].status == "doubtful"
+    assert "the next entry holds" in decisions[first].note
+    assert [d.value for d in decisions[:len(written)]] == written
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -368,6 +402,23 @@ def test_a_slip_above_the_pool_whose_last_digit_the_ink_doubts_is_never_read_as_
     entry = decoded.entries[column][index]
     assert (entry.status, entry.value) == ("doubtful", 20)
     assert "above the pool of 20" in entry.note
+
+
+def test_an_entry_after_one_whose_ink_passes_the_pool_is_doubtful_where_read_against_ink(
+        ) -> None:
+    """A pool whose writer's totals passed it (a slip carried on): an entry whose ink reads
+    a value above the pool (doubtful, "above the pool"), then one whose ink reads 13 at
+    0.91 where the rules make it 3. Values above the pool get no weight in the column, so
+    the 3 was read at 0.9999 (TRAINING part, a grey scan, seed 64). Doubtful, saying why."""
+    expected, values = long_column()
+    pool = values[-1]
+    assert pool == max(values)
+    inks = [{v: 0.99} for v in values[:-2]]
+    inks += [{pool + 5: 0.999, values[-2]: 0.001}, {pool + 7: 0.91, pool: 0.086}]
+    decisions = decode_column([EntryInk(ink) for ink in inks], expected, ceiling=pool)
+    assert getattr(decisions[-2].note, "code", None) == "above_pool"
+    assert (decisions[-1].status, decisions[-1].value) == ("doubtful", pool)
+    assert getattr(decisions[-1].note, "code", None) == "after_above_pool"
 
 
 def test_a_slip_carried_on_past_the_pool_leaves_the_entry_it_started_in_doubtful() -> None:

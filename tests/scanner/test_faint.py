@@ -19,7 +19,8 @@ from samplegen.glyphs import default_glyphs
 from samplegen.profiles import SheetPlan
 from samplegen.sheets import make_sample
 from samplegen.split import Part
-from scanner.decode.faint import LOST_INK_GAP, StripCell, faint_seats, rows_lost
+from scanner.decode.columns import EntryDecision
+from scanner.decode.faint import LOST_INK_GAP, StripCell, faint_entries, faint_seats, rows_lost
 from scanner.decode.sheet import decode_sheet
 from scanner.errors import ScanFailure
 from scanner.pipeline import scan_paths
@@ -76,6 +77,41 @@ def _written(doc: dict[str, Any]) -> dict[Column, list[int]]:
         out[Column(seat, "mountain")] = cols["mountain"]
         out.update({Column(seat, "whists", on): v for on, v in cols["whists"].items()})
     return out
+
+
+def test_a_faint_seats_blank_box_before_one_whose_ink_reads_a_value_is_asked() -> None:
+    """A faint seat's column: its first total read, then boxes read blank, then a box whose
+    ink reads 10 (the rules made it nothing, doubtful). The boxes before it may have lost
+    their ink: each is asked, however far past the column's last value (TRAINING part,
+    pencil far photo: the blank box three past it was left empty, its written 8 lost)."""
+    read = EntryDecision("read", 2, 0.9999, ((2, 0.9999),), 2, 1, ink=((2, 0.99),))
+    blank = EntryDecision("empty", None, 1.0, ((None, 1.0),), ink=((None, 0.9998),))
+    ink_there = EntryDecision("doubtful", None, 0.9, ((None, 0.9), (10, 0.1)),
+                              ink=((10, 0.78), (None, 0.02)))
+    gap = LOST_INK_GAP + 1
+    column = Column("D", "pool")
+    decided = faint_entries({column: [read, *[blank] * gap, ink_there]}, ("D",), False)[column]
+    assert all(d.status == "doubtful" for d in decided[1:])
+    past = faint_entries({column: [read, *[blank] * gap]}, ("D",), False)[column]
+    assert past[-1].status == "empty"
+
+
+def test_where_the_rows_are_lost_the_box_after_a_legible_seats_column_is_asked() -> None:
+    """The deal rows' ink lost, the deal log read from what is left may lack a deal: a
+    legible seat's total it would write, its ink lost too, was left *empty* (TRAINING part,
+    blue ballpoint thresholded: a talon prize's 4 whists). The first blank box past each
+    column's end is asked; the boxes past it, and every box where the rows are read, are
+    not."""
+    read = EntryDecision("read", 2, 0.9999, ((2, 0.9999),), 2, 1, ink=((2, 0.99),))
+    blank = EntryDecision("empty", None, 1.0, ((None, 1.0),), ink=((None, 0.9998),))
+    column = Column("B", "whists", "A")
+    lost = faint_entries({column: [read, blank, blank]}, ("A",), True)[column]
+    assert [d.status for d in lost] == ["read", "doubtful", "empty"]
+    assert "the deal rows' ink is nearly lost" in lost[1].note
+    unread = faint_entries({column: [blank, blank]}, ("A",), True)[column]
+    assert [d.status for d in unread] == ["doubtful", "empty"]
+    kept = faint_entries({column: [read, blank, blank]}, ("A",), False)[column]
+    assert [d.status for d in kept] == ["read", "empty", "empty"]
 
 
 def test_deal_rows_whose_ink_is_lost_are_all_doubtful_and_said() -> None:

@@ -60,3 +60,22 @@ def test_a_row_doubtful_only_in_digits_no_total_checks_vouches_as_a_read_row() -
     overruled = ((1, 0.972), (None, 0.024), (12, 0.003))
     entries = {COLUMN: (_entry(12, 1, overruled), _entry(12, 2, overruled))}
     assert [e.status for e in doubted_with_rows(entries, rows)[COLUMN]] == ["read", "doubtful"]
+
+
+def test_an_entry_whose_ink_cannot_tell_the_doubtful_rows_other_total_is_doubtful() -> None:
+    """A row doubtful in its talon (a prize of 1 quick trick, or none): the dealer's whists
+    entry it writes reads 22 at 0.65 of its ink, 20 (the total without the prize, the one
+    written) at 0.27, and was read 22 on the row's word (TRAINING part, a thresholded scan,
+    seed 64). The row's other reading makes it 20 (``resting``), which the ink does not rule
+    out: doubtful, naming the row. An entry whose ink rules the other total out, and one no
+    doubtful row bears on, stay read."""
+    rows = (RowDecision(0, "read", DEAL, 1.0, ()), RowDecision(1, "doubtful", DEAL, 0.97, ()))
+    unsure = ((22, 0.65), (20, 0.27), (24, 0.02))
+    clear = ((32, 0.99), (30, 0.002))
+    entries = {COLUMN: (_entry(22, 2, unsure), _entry(32, 2, clear), _entry(22, 1, unsure))}
+    resting = {COLUMN: {2: (1, 20)}}
+    judged = doubted_with_rows(entries, rows, resting=resting)[COLUMN]
+    assert [e.status for e in judged] == ["doubtful", "read", "read"]
+    assert judged[0].note == "the ink is unsure of 22, and deal row 2 that makes it so is " \
+        "itself doubtful"
+    assert [e.status for e in doubted_with_rows(entries, rows)[COLUMN]] == ["read"] * 3
