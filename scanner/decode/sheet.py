@@ -179,7 +179,8 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
         _add_alike_splits(evidence, logs, candidates[i], ranking.posterior[i], picks, i)
     rows = _between_deals([
         _row_decision(evidence.rows[i].row, candidates[i], ranking.posterior[i], picks[i],
-                      _unchecked_digits(logs, candidates[i], picks, i), ranking.gaps[i])
+                      _unchecked_digits(logs, candidates[i], picks, i), ranking.gaps[i],
+                      logs.confirmed(picks, i, INK_DISAGREES_LOG))
         for i in range(len(candidates))])
     rows = _paired_doubted(_talon_checked(evidence, logs, candidates, picks, rows),
                            ranking.paired)
@@ -439,15 +440,20 @@ def _between_deals(rows: list[RowDecision]) -> tuple[RowDecision, ...]:
 
 
 def _row_decision(row: int, options: list[RowCandidate], posterior: list[float],
-                  chosen: int, unchecked: Sequence[int] = (), totals_gap: float = 0.0
-                  ) -> RowDecision:
+                  chosen: int, unchecked: Sequence[int] = (), totals_gap: float = 0.0,
+                  confirmed: bool = True) -> RowDecision:
     """The row's status, confidence and candidates once its reading is ``chosen``:
     ``unchecked`` are its other readings that differ from it only in digits no running
     total checks (:func:`_unchecked_digits`, every such split weighed by the ink alone:
     :func:`_add_alike_splits`); where the likeliest of them makes the row doubtful, the note
     says that only the ink reads those digits. ``totals_gap`` is how much better the running
     totals fit another of its readings. Where the ink and the totals disagree strongly
-    (:data:`INK_DISAGREES_LOG`, either way) the row is *doubtful*."""
+    (:data:`INK_DISAGREES_LOG`, either way) the row is *doubtful*; so is a row the totals
+    overturned (``chosen`` is not the ink's likeliest reading) that they do not
+    ``confirmed`` either (:meth:`DealLogs.confirmed`): its posterior is shared among the
+    readings weighed, and where none fits, the least bad one takes it all (TRAINING part, a
+    pencil far photo, seed 67: an all-pass "9 0 1" read "0 4 6" at 1.0, the ink reading
+    "2 4 4", the totals after it far from either)."""
     if not options:
         return RowDecision(row, "doubtful", None, 0.0, ())
     ranked = sorted(zip(options, posterior, strict=True), key=lambda item: -item[1])
@@ -456,7 +462,7 @@ def _row_decision(row: int, options: list[RowCandidate], posterior: list[float],
     status = "empty" if best.deal is None and confidence >= ROW_READ else \
         "read" if confidence >= ROW_READ else "doubtful"
     note = ""
-    if chosen != 0 and status == "read" and confidence < OVERTURNED_READ:
+    if chosen != 0 and status == "read" and (confidence < OVERTURNED_READ or not confirmed):
         status = "doubtful"
         note = said("row_overturned")
     unchecked_note = ""

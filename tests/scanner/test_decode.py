@@ -139,14 +139,19 @@ def test_a_reading_that_ends_the_game_is_not_held_against_it(seed: int) -> None:
     assert decoded.deals == doc["deals"]
 
 
-@pytest.mark.parametrize(("overturned", "status"), [(0.9998, "doubtful"), (0.99999, "read")])
-def test_a_row_the_totals_overturned_is_read_only_when_they_are_sure(overturned: float,
-                                                                     status: str) -> None:
-    """The ink's own best reading is option 0; the totals chose option 1."""
+@pytest.mark.parametrize(("overturned", "confirmed", "status"),
+                         [(0.9998, True, "doubtful"), (0.99999, True, "read"),
+                          (1.0, False, "doubtful")])
+def test_a_row_the_totals_overturned_is_read_only_when_they_are_sure(
+        overturned: float, confirmed: bool, status: str) -> None:
+    """The ink's own best reading is option 0; the totals chose option 1. Read only where
+    they are sure of it and the totals right after the row confirm it: a posterior of 1.0
+    among readings none of which fits is no evidence (TRAINING part, pencil far photo: an
+    all-pass read "0 4 6" at 1.0 for "9 0 1" written)."""
     ink_best = {"dealer": "A", "type": "contract", "declarer": "B", "contract": "6S"}
     options = [RowCandidate(ink_best, -0.4, 0.7), RowCandidate({**ink_best, "contract": "7S"},
                                                                 -1.2, 0.3)]
-    row = _row_decision(5, options, [1.0 - overturned, overturned], 1)
+    row = _row_decision(5, options, [1.0 - overturned, overturned], 1, confirmed=confirmed)
     assert row.deal == options[1].deal and row.status == status
     assert ("running totals" in row.note) == (status == "doubtful")
 
