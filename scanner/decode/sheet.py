@@ -213,9 +213,9 @@ def _resting_on_doubt(logs: DealLogs, candidates: list[list[RowCandidate]],
     picked (a row doubtful only in digits no total checks writes the same totals), each with
     that row's number and the total it would be (``None``: none, or not whole). Their
     values rest on that row's doubt (:func:`~scanner.decode.row_doubt.doubted_with_rows`)."""
-    resting: dict[Column, dict[int, tuple[int, int | None]]] = {}
     if sheet is None:
         return {}
+    resting: dict[Column, dict[int, tuple[int, int | None]]] = {}
     for index, row in enumerate(rows):
         if row.status != "doubtful" or row.totals_sure or not candidates[index]:
             continue
