@@ -232,7 +232,7 @@ def _decisions(entries: list[ColumnEntry], expected: Sequence[SheetEntry],
         _decision(entry, step, expected) for entry, step in zip(entries, steps, strict=False)]))
     if ceiling is None:
         return decisions
-    return _before_above_ceiling([_above_ceiling(entry, decision, ceiling)
+    return _around_above_ceiling([_above_ceiling(entry, decision, ceiling)
                                   for entry, decision in zip(entries, decisions, strict=True)])
 
 
@@ -329,7 +329,7 @@ def _above_ceiling(entry: ColumnEntry, decision: EntryDecision, ceiling: int) ->
     return replace(decision, **changes)
 
 
-def _before_above_ceiling(decisions: list[EntryDecision]) -> list[EntryDecision]:
+def _around_above_ceiling(decisions: list[EntryDecision]) -> list[EntryDecision]:
     """``decisions`` with each entry read against its own ink (the rules and the entries
     around it make it a value its ink does not read likeliest) *doubtful* where another
     entry of the column is doubtful for ink above the pool (:func:`_above_ceiling`): the

@@ -77,11 +77,12 @@ def _doubted(decision: EntryDecision, deal_rows: Sequence[RowDecision], rows_los
     if decision.status != "read" or decision.deal is None or not decision.ink \
             or not 0 < decision.deal <= len(deal_rows):
         return decision
-    read_p = dict(decision.ink).get(decision.value, 0.0)
-    unsure = read_p < INK_ALONE * sum(p for _, p in decision.ink)
+    ink = dict(decision.ink)
+    read_p = ink.get(decision.value, 0.0)
+    unsure = read_p < INK_ALONE * sum(ink.values())
     row = deal_rows[decision.deal - 1]
-    if rests_on is not None and read_p < RESTING_INK_ODDS * dict(decision.ink).get(
-            rests_on[1], min(p for _, p in decision.ink)):
+    if rests_on is not None and \
+            read_p < RESTING_INK_ODDS * ink.get(rests_on[1], min(ink.values())):
         return replace(decision, status="doubtful", note=said(
             "unsure_from_doubtful_row", value=value_said(decision.value), row=rests_on[0] + 1))
     if row.status != "doubtful" or row.totals_sure:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Any
 
 from scanner.decode.columns import (
@@ -215,6 +216,7 @@ def _resting_on_doubt(logs: DealLogs, candidates: list[list[RowCandidate]],
     values rest on that row's doubt (:func:`~scanner.decode.row_doubt.doubted_with_rows`)."""
     if sheet is None:
         return {}
+    picked = _deal_totals(sheet)
     resting: dict[Column, dict[int, tuple[int, int | None]]] = {}
     for index, row in enumerate(rows):
         if row.status != "doubtful" or row.totals_sure or not candidates[index]:
@@ -226,9 +228,9 @@ def _resting_on_doubt(logs: DealLogs, candidates: list[list[RowCandidate]],
         if runner is None:
             continue
         other = logs.sheet(picks[:index] + (runner,) + picks[index + 1:], index)
-        for column in set(sheet.totals) | set(other.totals if other else ()):
-            own = {e.deal: e.total for e in sheet.column(column)}
-            theirs = {e.deal: e.total for e in other.column(column)} if other else {}
+        runner_up = _deal_totals(other) if other else {}
+        for column in picked.keys() | runner_up.keys():
+            own, theirs = picked.get(column, {}), runner_up.get(column, {})
             apart = {deal for deal in own.keys() | theirs.keys()
                      if deal is not None and own.get(deal) != theirs.get(deal)}
             for deal in apart:
@@ -236,6 +238,12 @@ def _resting_on_doubt(logs: DealLogs, candidates: list[list[RowCandidate]],
                 whole = int(total) if total is not None and total.denominator == 1 else None
                 resting.setdefault(column, {}).setdefault(deal, (row.row, whole))
     return resting
+
+
+def _deal_totals(sheet: ExpectedSheet) -> dict[Column, dict[int | None, Fraction]]:
+    """Each column's running totals of ``sheet`` by the number of the deal that wrote them."""
+    return {column: {entry.deal: entry.total for entry in sheet.column(column)}
+            for column in sheet.totals}
 
 
 def _kept(options: list[RowCandidate]) -> list[RowCandidate]:
