@@ -121,6 +121,9 @@ WORDS: dict[str, str] = {
     "tricks_of": N_("{owners} tricks ({these}, or {those})"),
     "owner": N_("{seat}'s"),
     "talon_quick": N_("the talon's quick tricks ({this}, or {that})"),
+    "talon_unwitnessed": N_("the ink reads no talon, but a faint seat's whists that a "
+                            "talon prize would write hold ink the deal log does not explain: "
+                            "check the talon"),
     "talon_overruled": N_("the ink reads the talon's quick tricks otherwise; only the talon "
                           "prize's whists make them {n}: check it"),
     "row_unsure": N_("the ink and the running totals read this row so at only {share}: check "

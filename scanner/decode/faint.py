@@ -171,9 +171,9 @@ def _after_lost_rows(decisions: tuple[EntryDecision, ...]) -> tuple[EntryDecisio
 
 def _column_end(decisions: Sequence[EntryDecision]) -> int:
     """The column's last entry read, written by the deal log or holding ink
-    (:func:`_holds_ink`); -1 where none is."""
+    (:func:`holds_ink`); -1 where none is."""
     return max((i for i, d in enumerate(decisions)
-                if _holds_ink(d) or d.expected is not None or d.deal is not None),
+                if holds_ink(d) or d.expected is not None or d.deal is not None),
                default=-1)
 
 
@@ -185,7 +185,7 @@ def _faint_column(decisions: Sequence[EntryDecision], who: Param, rows_lost: boo
                  else _doubtful(d, who) for i, d in enumerate(decisions))
 
 
-def _holds_ink(decision: EntryDecision) -> bool:
+def holds_ink(decision: EntryDecision) -> bool:
     """Whether an entry holds a value, or is *doubtful* where its ink reads one likeliest
     (the rules made it nothing): a writer may have written there, and so in the boxes
     before it, whose ink a faint seat may have lost (TRAINING part, a pencil far photo, seed

@@ -31,7 +31,13 @@ from scanner.decode.columns import (
 )
 from scanner.decode.deal_logs import DealLogs
 from scanner.decode.deals import RowCandidate, RowEvidence, decode_row, other_splits
-from scanner.decode.faint import all_lost, faint_entries, lost_ink_problem, lost_rows_problem
+from scanner.decode.faint import (
+    all_lost,
+    faint_entries,
+    holds_ink,
+    lost_ink_problem,
+    lost_rows_problem,
+)
 from scanner.decode.legality import verdicts
 from scanner.decode.presence import missing_rows_problem, present_column, row_notes, rows_asked
 from scanner.decode.row_doubt import doubted_with_rows
@@ -189,6 +195,7 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
     entries = {column: tuple(present_column(cells, sheet.column(column) if sheet else (),
                                             column_ceiling(column, evidence.rules)))
                for column, cells in evidence.columns.items()}
+    rows = _talon_unwitnessed(evidence, logs, candidates, picks, rows, entries, sheet)
     lost = evidence.faint_rows or all_lost(evidence.faint, evidence.seats)
     required, asked = rows_asked(evidence.columns, entries, sheet, lost, evidence.faint,
                                  len(evidence.rows))
@@ -408,6 +415,35 @@ def _talon_checked(evidence: SheetEvidence, logs: DealLogs,
             if logs.fit(tried, index) - own > INK_DISAGREES_LOG:
                 checked[index] = replace(row, status="doubtful", note=said("totals_fit_other"))
                 break
+    return tuple(checked)
+
+
+def _talon_unwitnessed(evidence: SheetEvidence, logs: DealLogs,
+                       candidates: list[list[RowCandidate]], picks: tuple[int, ...],
+                       rows: tuple[RowDecision, ...],
+                       entries: Mapping[Column, Sequence[EntryDecision]],
+                       sheet: ExpectedSheet | None) -> tuple[RowDecision, ...]:
+    """``rows`` with each contract read without a talon prize made *doubtful* where a column
+    the prize would write belongs to a faint seat and holds ink past the entries the deal log
+    writes there: a talon's thin 1 is the first stroke a black-and-white scan loses, and
+    the one total that would witness it is lost with the faint seat's ink, so neither the
+    ink nor the totals check the talon (TRAINING part, ballpoint thresholded, seed 77: a
+    talon 1 read as none at 0.9991, the dealer's whists on the declarer reading 7 at
+    0.41). Runs after :func:`_talon_checked`, which adds the row's other talons."""
+    checked = list(rows)
+    for index, row in enumerate(rows):
+        deal = row.deal
+        if row.status != "read" or deal is None or deal.get("type") != "contract" or \
+                "talon" in deal or not evidence.rules.talon_prize or sheet is None:
+            continue
+        prize = {**deal, "talon": {"quick_tricks": 1}}
+        option = next((k for k, c in enumerate(candidates[index]) if c.deal == prize), None)
+        columns = logs.changed_columns(picks, index, option) if option is not None else None
+        if any(column.seat in evidence.faint and any(
+                holds_ink(entry) for entry in entries[column][len(sheet.column(column)):])
+               for column in columns or ()):
+            checked[index] = replace(row, status="doubtful", totals_sure=False,
+                                     note=said("talon_unwitnessed"))
     return tuple(checked)
 
 
