@@ -92,6 +92,9 @@ WORDS: dict[str, str] = {
                        "reading of row {row}: check both rows"),
     "same_as_next": N_("the next entry holds {value} too: this may be a wrong value, "
                        "corrected there, whose digit the reader lost"),
+    "beside_unexplained": N_("the ink says {ink}; the rules make it {value}, but another "
+                             "entry of this column holds ink no deal of the log explains: "
+                             "the deal log may be short of a deal here"),
     "after_above_pool": N_("the ink says {ink}; the rules make it {value}, but an earlier "
                            "entry's ink passes the pool: the writer's totals may have passed "
                            "it"),
