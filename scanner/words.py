@@ -95,6 +95,9 @@ WORDS: dict[str, str] = {
     "beside_unexplained": N_("the ink says {ink}; the rules make it {value}, but another "
                              "entry of this column holds ink no deal of the log explains: "
                              "the deal log may be short of a deal here"),
+    "slip_may_start": N_("read {value}, but the ink finds {ink} too, and the next entry's "
+                         "ink is off the rules by as much: a slip the writer carried on may "
+                         "start here"),
     "after_above_pool": N_("the ink says {ink}; the rules make it {value}, but an earlier "
                            "entry's ink passes the pool: the writer's totals may have passed "
                            "it"),

@@ -70,6 +70,34 @@ def test_a_digit_the_rules_settle_is_doubtful_beside_ink_no_deal_explains(unexpl
         assert decisions[1].status == "read"
 
 
+@pytest.mark.parametrize("first_ink_finds_slip", [False, True])
+def test_an_entry_where_a_slip_carried_on_may_start_is_doubtful(first_ink_finds_slip: bool
+                                                                ) -> None:
+    """A pool written with a slip of 1 carried on: the first entry's ink reads the rules'
+    value at 0.68 (a misread of the written slip) and the slip at 0.23, the next entry's
+    clear ink reads its right total plus 1. The next entry is doubtful against its ink;
+    the first, read as the rules' value, is doubtful too where its ink finds the slip's
+    value at all (TRAINING part, a pencil far photo, seed 75: 9, 13 written, the 9 read 8
+    at 0.998)."""
+    doc = game()
+    sheet = expected_sheet(parse_record(doc))
+    column = next(c for c in sheet.totals if c.kind == "pool" and len(sheet.column(c)) >= 2)
+    values = [int(e.total) for e in sheet.column(column) if e.deal is not None]
+    first = entry_cells(values[0], 3, sure=0.999)
+    if first_ink_finds_slip:
+        units = [0.01] * 11
+        units[values[0] % 10], units[(values[0] + 1) % 10] = 0.68, 0.23
+        first = EntryCells((*first.cells[:2], tuple(units)))
+    cells = [first, entry_cells(values[1] + 1, 3, sure=0.9)]  # the column's last entries
+    decisions = decode_column(cells, sheet.column(column))
+    assert decisions[0].value == values[0]
+    if first_ink_finds_slip:
+        assert decisions[0].status == "doubtful"
+        assert "a slip the writer carried on may start here" in decisions[0].note
+    else:
+        assert decisions[0].status == "read"
+
+
 def test_a_clear_recording_error_is_kept_for_the_audit() -> None:
     doc = game()
     sheet = expected_sheet(parse_record(doc))
