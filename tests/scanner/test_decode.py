@@ -45,20 +45,23 @@ def test_an_ambiguous_digit_is_settled_by_the_rules() -> None:
 
 
 @pytest.mark.parametrize("unexplained", [False, True])
-def test_a_digit_the_rules_settle_is_doubtful_beside_ink_no_deal_explains(unexplained: bool
-                                                                         ) -> None:
-    """An entry whose ink leans 60:40 to a wrong digit is read as the rules' value; but where
-    another entry of the column holds clear ink that no deal of the log writes, the log is
-    short of a deal (its row lost) or misread, and its totals are no check on the ink: the
-    entry is doubtful (TRAINING part, pencil far photos, seed 78: a written 12 read 2 at
-    0.9996, the ink reading 12 likeliest, the next entry's 22 unexplained)."""
+@pytest.mark.parametrize("ink", ["leans wrong", "unsure"])
+def test_a_digit_the_rules_settle_is_doubtful_beside_ink_no_deal_explains(
+        unexplained: bool, ink: str) -> None:
+    """An entry whose ink leans 60:40 to a wrong digit, or reads its value at only 0.5, is
+    read as the rules' value; but where another entry of the column holds clear ink that no
+    deal of the log writes, the log is short of a deal (its row lost) or misread, and its
+    totals are no check on the ink: the entry is doubtful (TRAINING part, pencil far
+    photos, seed 78: a written 12 read 2 at 0.9996, the ink reading 12 likeliest, the next
+    entry's 22 unexplained; a steep photo, seed 86: 64 read 68, its ink 68 at 0.50)."""
     doc = game()
     sheet = expected_sheet(parse_record(doc))
     column = next(c for c in sheet.totals if c.kind == "pool" and len(sheet.column(c)) >= 2)
     values = [int(e.total) for e in sheet.column(column) if e.deal is not None]
     truth = values[1]
     cells = [entry_cells(v, 3) for v in values]
-    cells[1] = entry_cells(truth, 3, confuse={2: (truth % 10 + 2) % 10})
+    cells[1] = entry_cells(truth, 3, confuse={2: (truth % 10 + 2) % 10}) \
+        if ink == "leans wrong" else entry_cells(truth, 3, sure=0.8)
     if unexplained:
         cells.append(entry_cells(values[-1] + 7, 3, sure=0.99))
     decisions = decode_column(cells, sheet.column(column))
