@@ -16,7 +16,17 @@ from scanner.decode.sheet import DecodedSheet, SheetEvidence, _row_decision, dec
 from scoring import RuleSet, audit, expected_sheet, parse_record
 from scoring.columns import Column
 from scoring.random_games import written_columns
+from scoring.sheet import SheetEntry
 from tests.scanner.evidence import entry_cells, game, row_evidence, sheet_evidence
+
+
+def _pool_column(entries: int) -> tuple[list[SheetEntry], list[int]]:
+    """A pool column of a game (seed 0) holding at least ``entries`` running totals: the
+    totals the rules expect there, and the values written."""
+    sheet = expected_sheet(parse_record(game()))
+    column = next(c for c in sheet.totals if c.kind == "pool" and len(sheet.column(c)) >= entries)
+    return list(sheet.column(column)), [int(e.total) for e in sheet.column(column)
+                                        if e.deal is not None]
 
 
 @pytest.mark.parametrize(("variant", "players"), [("sochi", 3), ("leningrad", 4),
@@ -30,15 +40,12 @@ def test_clear_ink_decodes_exactly(variant: str, players: int) -> None:
 
 
 def test_an_ambiguous_digit_is_settled_by_the_rules() -> None:
-    doc = game()
-    sheet = expected_sheet(parse_record(doc))
-    column = next(c for c in sheet.totals if c.kind == "pool" and len(sheet.column(c)) >= 2)
-    values = [int(e.total) for e in sheet.column(column) if e.deal is not None]
+    expected, values = _pool_column(2)
     truth = values[1]
     wrong_digit = (truth % 10 + 2) % 10
     cells = [entry_cells(v, 3) for v in values]
     cells[1] = entry_cells(truth, 3, confuse={2: wrong_digit})  # the ink leans 60:40 wrong
-    decisions = decode_column(cells, sheet.column(column))
+    decisions = decode_column(cells, expected)
     assert decisions[1].value == truth
     assert decisions[1].status == "read"
     assert "ink unsure" in decisions[1].note
@@ -54,17 +61,14 @@ def test_a_digit_the_rules_settle_is_doubtful_beside_ink_no_deal_explains(
     totals are no check on the ink: the entry is doubtful (TRAINING part, pencil far
     photos, seed 78: a written 12 read 2 at 0.9996, the ink reading 12 likeliest, the next
     entry's 22 unexplained; a steep photo, seed 86: 64 read 68, its ink 68 at 0.50)."""
-    doc = game()
-    sheet = expected_sheet(parse_record(doc))
-    column = next(c for c in sheet.totals if c.kind == "pool" and len(sheet.column(c)) >= 2)
-    values = [int(e.total) for e in sheet.column(column) if e.deal is not None]
+    expected, values = _pool_column(2)
     truth = values[1]
     cells = [entry_cells(v, 3) for v in values]
     cells[1] = entry_cells(truth, 3, confuse={2: (truth % 10 + 2) % 10}) \
         if ink == "leans wrong" else entry_cells(truth, 3, sure=0.8)
     if unexplained:
         cells.append(entry_cells(values[-1] + 7, 3, sure=0.99))
-    decisions = decode_column(cells, sheet.column(column))
+    decisions = decode_column(cells, expected)
     assert decisions[1].value == truth
     if unexplained:
         assert decisions[1].status == "doubtful"
@@ -82,17 +86,14 @@ def test_an_entry_where_a_slip_carried_on_may_start_is_doubtful(first_ink_finds_
     the first, read as the rules' value, is doubtful too where its ink finds the slip's
     value at all (TRAINING part, a pencil far photo, seed 75: 9, 13 written, the 9 read 8
     at 0.998)."""
-    doc = game()
-    sheet = expected_sheet(parse_record(doc))
-    column = next(c for c in sheet.totals if c.kind == "pool" and len(sheet.column(c)) >= 2)
-    values = [int(e.total) for e in sheet.column(column) if e.deal is not None]
+    expected, values = _pool_column(2)
     first = entry_cells(values[0], 3, sure=0.999)
     if first_ink_finds_slip:
         units = [0.01] * 11
         units[values[0] % 10], units[(values[0] + 1) % 10] = 0.68, 0.23
         first = EntryCells((*first.cells[:2], tuple(units)))
     cells = [first, entry_cells(values[1] + 1, 3, sure=0.9)]  # the column's last entries
-    decisions = decode_column(cells, sheet.column(column))
+    decisions = decode_column(cells, expected)
     assert decisions[0].value == values[0]
     if first_ink_finds_slip:
         assert decisions[0].status == "doubtful"
@@ -102,13 +103,10 @@ def test_an_entry_where_a_slip_carried_on_may_start_is_doubtful(first_ink_finds_
 
 
 def test_a_clear_recording_error_is_kept_for_the_audit() -> None:
-    doc = game()
-    sheet = expected_sheet(parse_record(doc))
-    column = next(c for c in sheet.totals if c.kind == "pool" and len(sheet.column(c)) >= 2)
-    values = [int(e.total) for e in sheet.column(column) if e.deal is not None]
+    expected, values = _pool_column(2)
     values[1] += 1  # the player added wrong, and wrote it clearly
     decisions = decode_column([entry_cells(v, 3, sure=0.999) for v in values],
-                              sheet.column(column))
+                              expected)
     assert decisions[1].value == values[1]
     assert decisions[1].status == "read"
     assert "the rules expected" in decisions[1].note
@@ -116,13 +114,10 @@ def test_a_clear_recording_error_is_kept_for_the_audit() -> None:
 
 
 def test_an_unclear_value_the_rules_do_not_expect_is_doubtful() -> None:
-    doc = game()
-    sheet = expected_sheet(parse_record(doc))
-    column = next(c for c in sheet.totals if c.kind == "pool" and len(sheet.column(c)) >= 2)
-    values = [int(e.total) for e in sheet.column(column) if e.deal is not None]
+    expected, values = _pool_column(2)
     wrong = values[1] + 1
     decisions = decode_column([entry_cells(values[0], 3),
-                               entry_cells(wrong, 3, sure=0.9)], sheet.column(column))
+                               entry_cells(wrong, 3, sure=0.9)], expected)
     assert decisions[1].status == "doubtful"
     assert {value for value, _ in decisions[1].candidates} >= {wrong}
 
