@@ -430,21 +430,29 @@ def _talon_unwitnessed(evidence: SheetEvidence, logs: DealLogs,
     ink nor the totals check the talon (TRAINING part, ballpoint thresholded, seed 77: a
     talon 1 read as none at 0.9991, the dealer's whists on the declarer reading 7 at
     0.41). Runs after :func:`_talon_checked`, which adds the row's other talons."""
+    if not evidence.rules.talon_prize or not evidence.faint or sheet is None:
+        return rows
     checked = list(rows)
     for index, row in enumerate(rows):
         deal = row.deal
         if row.status != "read" or deal is None or deal.get("type") != "contract" or \
-                "talon" in deal or not evidence.rules.talon_prize or sheet is None:
+                "talon" in deal:
             continue
         prize = {**deal, "talon": {"quick_tricks": 1}}
         option = next((k for k, c in enumerate(candidates[index]) if c.deal == prize), None)
         columns = logs.changed_columns(picks, index, option) if option is not None else None
         if any(column.seat in evidence.faint and any(
-                holds_ink(entry) for entry in entries[column][len(sheet.column(column)):])
+                holds_ink(entry) for entry in entries[column][_written_by_deals(sheet, column):])
                for column in columns or ()):
             checked[index] = replace(row, status="doubtful", totals_sure=False,
                                      note=said("talon_unwitnessed"))
     return tuple(checked)
+
+
+def _written_by_deals(sheet: ExpectedSheet, column: Column) -> int:
+    """How many entries of ``column`` the deals of ``sheet`` write (an end-of-game
+    correction is not written in the columns)."""
+    return sum(entry.deal is not None for entry in sheet.column(column))
 
 
 def _paired_doubted(rows: tuple[RowDecision, ...], paired: Mapping[int, int]
