@@ -226,8 +226,9 @@ def _findings(report: SheetReport) -> str:
         crop = ""
         if view.crop_png is not None:
             alt = _("ink of {where}").format(where=view.label)
+            caption = _("the ink")  # outside the f-string, where pybabel extract finds it
             crop = (f'<div class="crop"><img alt="{escape(alt)}" '
-                    f'src="{_data_uri(view.crop_png, "image/png")}">{escape(_("the ink"))}'
+                    f'src="{_data_uri(view.crop_png, "image/png")}">{escape(caption)}'
                     "</div>")
         rows = "".join(
             f"<tr><th>{escape(label)}</th><td"
