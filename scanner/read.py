@@ -405,6 +405,7 @@ def column_evidence(layout: Layout, readings: dict[int, PageReading]
                     ) -> dict[Column, tuple[EntryCells, ...]]:
     """Each column's entries: digit cells left to right and the sign cell's P(minus)."""
     probabilities = {cell.box: cell.probabilities for r in readings.values() for cell in r.cells}
+    traced = {cell.box for r in readings.values() for cell in r.cells if cell.ink_fraction > 0}
     strips = {key: strip for r in readings.values() for key, strip in r.strips.items()}
     columns: dict[Column, tuple[EntryCells, ...]] = {}
     for (seat, kind, on), entries in entry_cells(layout).items():
@@ -422,6 +423,6 @@ def column_evidence(layout: Layout, readings: dict[int, PageReading]
             meaning = boxes[0].meaning
             assert isinstance(meaning, EntryCell)
             column_entries.append(EntryCells(tuple(cells), minus, strips.get(
-                (seat, kind, on, meaning.entry))))
+                (seat, kind, on, meaning.entry)), any(box in traced for box in boxes)))
         columns[Column(seat, kind, on)] = tuple(column_entries)
     return columns

@@ -75,6 +75,10 @@ class EntryCells:
     strip: tuple[Sequence[float], ...] | None = None
     """The entry's glyphs read as one strip (:mod:`scanner.image.strips`), left to right;
     ``None``: not read so."""
+    traced: bool = False
+    """Whether the cutting kept any ink in its boxes, however little: a cell with less than
+    :data:`~scanner.constants.EMPTY_MAX_INK_FRACTION` reads blank, but its speck may be what
+    is left of a light stroke."""
 
     @functools.cached_property
     def spelling(self) -> CellSpelling:

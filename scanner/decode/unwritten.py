@@ -5,10 +5,12 @@ An entry left blank where the deal log writes a total is *doubtful* by default: 
 be lost from the image. It is taken as written blank (*empty*, the expected value kept, a
 note saying the writer left it out) only when every sign says the image shows the writer's
 hand well: the seat's calibration strip is not lost (:mod:`scanner.decode.faint`), the
-entry's cells hold no ink at all, every earlier entry of the column was read sure, and the
-deal row that writes the total was read sure (a misread row expects a total nobody wrote),
-and the total is not written in 1s alone (:func:`thin_strokes`). Only the first such entry
-of a column qualifies: a writer who stopped for several deals is asked about.
+entry's boxes hold no ink at all (not even a speck too small to read:
+:attr:`~scanner.decode.columns.EntryCells.traced`), every earlier entry of the column was read
+sure, and the deal row that writes the total was read sure (a misread row expects a total
+nobody wrote), and the total is not written in 1s alone (:func:`thin_strokes`). Only the
+first such entry of a column qualifies: a writer who stopped for several deals is asked
+about.
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ def _left_out(decision: EntryDecision, entry: EntryCells | None, sure: frozenset
     return (decision.value is None and decision.expected is not None
             and getattr(decision.note, "code", None) == ASKED_CODE
             and decision.deal in sure and not thin_strokes(decision.expected)
-            and entry is not None and is_blank(entry))
+            and entry is not None and not entry.traced and is_blank(entry))
 
 
 def thin_strokes(value: int) -> bool:

@@ -11,6 +11,7 @@ import pytest
 from forms.layout import build_layout, calibration_cells
 from forms.model import DealCell, EntryCell
 from scanner.constants import EMPTY_MAX_INK_FRACTION
+from scanner.decode.columns import BLANK_CELL
 from scanner.digits.adaptation import WriterAdaptation
 from scanner.digits.recognizer import DigitRecognizer
 from scanner.image.cells import cut_cells
@@ -18,8 +19,9 @@ from scanner.image.load import PageImage
 from scanner.image.marks import mark_thresholds
 from scanner.image.raster import rasterize
 from scanner.image.register import register
-from scanner.read import EMPTY, read_page
-from tests.scanner.synth import glyphs, page_bgr, photo, write_digit, write_mark
+from scanner.read import EMPTY, column_evidence, read_page
+from scoring.columns import Column
+from tests.scanner.synth import PX_PER_MM, glyphs, page_bgr, photo, write_digit, write_mark
 
 LAYOUT = build_layout(3)
 RECOGNIZER = DigitRecognizer()
@@ -151,3 +153,26 @@ def test_only_a_black_and_white_page_is_read_with_its_dots_joined() -> None:
     bw = register(PageImage(Path("bw.png"), 0, np.where(levels < 150, 0, 255).astype(np.uint8)))
     assert read_page(bw, LAYOUT, RECOGNIZER, joined=True).marks != \
         read_page(bw, LAYOUT, RECOGNIZER).marks
+
+
+@pytest.mark.parametrize("length_px", [4, 14])
+def test_an_entry_keeps_a_trace_of_ink_its_cells_read_as_blank(length_px: int) -> None:
+    """Issue 13 (TRAINING seed 90: a light pencil "50" on a steep photo cut down to a speck,
+    read blank and then settled as a total its writer left out, the player blamed): a stub
+    of pencil in an entry box, which the model reads as blank (a border's remnant), leaves
+    its entry marked as traced; no entry without ink is."""
+    box = next(b for b in LAYOUT.boxes_for(0) if isinstance(b.meaning, EntryCell)
+               and b.kind == "digit" and b.meaning.entry == 2)
+    img = page_bgr(3, 0)
+    x0, y0, w, h = (round(v * PX_PER_MM) for v in (box.x_mm, box.y_mm, box.w_mm, box.h_mm))
+    cv2.line(img, (x0 + w // 2, y0 + h // 2), (x0 + w // 2, y0 + h // 2 + length_px),
+             (190, 190, 190), 2, cv2.LINE_AA)
+    reading = read_page(register(PageImage(Path("stub.jpg"), 0, photo(img, 0, seed=3))),
+                        LAYOUT, RECOGNIZER)
+    cell = next(c for c in reading.cells if c.box == box)
+    assert cell.ink_fraction > 0 and cell.probabilities[EMPTY] >= BLANK_CELL
+    traced = [(column, number) for column, entries in column_evidence(
+        LAYOUT, {0: reading}).items() for number, entry in enumerate(entries) if entry.traced]
+    meaning = box.meaning
+    assert isinstance(meaning, EntryCell)
+    assert traced == [(Column(meaning.seat, meaning.column, meaning.on), meaning.entry)]
