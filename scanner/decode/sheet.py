@@ -189,7 +189,8 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
                       _unchecked_digits(logs, candidates[i], picks, i), ranking.gaps[i],
                       logs.confirmed(picks, i, INK_DISAGREES_LOG))
         for i in range(len(candidates))])
-    rows = _paired_doubted(_talon_checked(evidence, logs, candidates, picks, rows),
+    rows = _talon_checked(evidence, logs, candidates, picks, rows)
+    rows = _paired_doubted(_talon_moved(evidence, logs, candidates, picks, rows),
                            ranking.paired)
     sheet = logs.sheet(picks, len(picks))
     entries = {column: tuple(present_column(cells, sheet.column(column) if sheet else (),
@@ -416,6 +417,58 @@ def _talon_checked(evidence: SheetEvidence, logs: DealLogs,
                 checked[index] = replace(row, status="doubtful", note=said("totals_fit_other"))
                 break
     return tuple(checked)
+
+
+def _talon_moved(evidence: SheetEvidence, logs: DealLogs,
+                 candidates: list[list[RowCandidate]], picks: tuple[int, ...],
+                 rows: tuple[RowDecision, ...]) -> tuple[RowDecision, ...]:
+    """``rows`` with each contract read without a talon prize made *doubtful* where the deal
+    log gives another row a talon prize against its ink (the talon overruled:
+    :data:`TALON_OVERRULED_LOG`) and the running totals fit a prize on this row (any number
+    of quick tricks: a prize is worth the contract's price), taken off the other, no worse
+    than :data:`INK_DISAGREES_LOG`: the totals witness that a prize was written in the
+    column, not on which row. TRAINING part, pencil colour scans, seeds
+    86 and 90: a talon 1 written over its box's border read as none at 1.0000, and the log
+    moved its prize to an earlier row with the same dealer and declarer. Runs after
+    :func:`_talon_checked`, which adds each read row's other talons to its candidates."""
+    moved = {index: bare for index in range(len(rows))
+             if (bare := _overruled_talon_dropped(candidates[index], picks[index])) is not None}
+    if not moved:
+        return rows
+    checked = list(rows)
+    for index, row in enumerate(rows):
+        deal = row.deal
+        if row.status != "read" or deal is None or deal.get("type") != "contract" or \
+                "talon" in deal or ("talon", "0") not in evidence.rows[index].digits:
+            continue
+        prizes = [k for k, c in enumerate(candidates[index]) if c.deal in _other_talons(deal)]
+        fitting = next((other for other, bare in moved.items() for option in prizes
+                        if _swap_fits(logs, picks, (index, option), (other, bare))), None)
+        if fitting is not None:
+            checked[index] = replace(row, status="doubtful", totals_sure=False,
+                                     note=said("talon_moved", row=rows[fitting].row + 1))
+    return tuple(checked)
+
+
+def _swap_fits(logs: DealLogs, picks: tuple[int, ...], *changes: tuple[int, int]) -> bool:
+    """Whether the deal log ``picks`` with each ``(row, option)`` of ``changes`` fits the
+    running totals no worse than :data:`INK_DISAGREES_LOG` below ``picks`` itself."""
+    swapped = list(picks)
+    for index, option in changes:
+        swapped[index] = option
+    start = min(index for index, _ in changes)
+    return logs.fit(tuple(swapped), start) >= logs.fit(picks, start) - INK_DISAGREES_LOG
+
+
+def _overruled_talon_dropped(options: Sequence[RowCandidate], pick: int) -> int | None:
+    """Where the picked reading of a row holds a talon prize its talon cell's ink finds
+    unlikely (:data:`TALON_OVERRULED_LOG`): the place among ``options`` of the same reading
+    without the prize (``None``: no such pick, or no such reading)."""
+    deal = options[pick].deal if options else None
+    if deal is None or "talon" not in deal or options[pick].talon_gap <= TALON_OVERRULED_LOG:
+        return None
+    bare = {name: value for name, value in deal.items() if name != "talon"}
+    return next((k for k, option in enumerate(options) if option.deal == bare), None)
 
 
 def _talon_unwitnessed(evidence: SheetEvidence, logs: DealLogs,

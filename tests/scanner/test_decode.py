@@ -457,6 +457,36 @@ def test_a_lost_talon_whose_prize_went_to_a_faint_seat_is_doubtful(ink_left: boo
         assert row.status == "read"
 
 
+@pytest.mark.parametrize("seed", [7, 9])
+def test_a_talon_the_totals_put_on_another_row_against_its_ink_is_doubtful(seed: int) -> None:
+    """The talon cell of a deal with a prize read blank at 0.99999 (a 1 written over its
+    box's border), and that of an earlier row with the same dealer and declarer, whose
+    prize would write the same whists, at 0.9999. The totals need a prize, and the log puts
+    it on another row against its ink (seed 7 the earlier row, seed 9 a later one; 1 quick
+    trick there for 2 here, the same whists at a higher contract). The row that holds the
+    prize is doubtful (TRAINING part, pencil colour scans, seeds 86 and 90: read without its
+    talon at 1.0000); with the talons read clearly it is read."""
+    doc = game("leningrad", 4, seed=seed)
+    deals = doc["deals"]
+    prized, earlier = next((r, e) for r, deal in enumerate(deals) if "talon" in deal
+                           for e in range(r) if deals[e]["type"] == "contract"
+                           and "talon" not in deals[e]
+                           and (deals[e]["dealer"], deals[e]["declarer"])
+                           == (deal["dealer"], deal["declarer"]))
+    evidence = sheet_evidence(doc, talon=True, sure=0.99)
+    assert decode_sheet(evidence).rows[prized].status == "read"
+    rows = list(evidence.rows)
+    for k, blank in ((earlier, 0.9999), (prized, 0.99999)):
+        rows[k] = row_evidence(deals[k], k, evidence.seats, sure=0.99, talon=True)
+        rows[k].digits[("talon", "0")] = [(1 - blank) / 10] * 10 + [blank]  # type: ignore[index]
+    decoded = decode_sheet(replace(evidence, rows=tuple(rows)))
+    assert [k for k, row in enumerate(decoded.rows[:len(deals)])
+            if "talon" in (row.deal or {}) and "talon" not in deals[k]] != []
+    row = decoded.rows[prized]
+    assert "talon" not in (row.deal or {})
+    assert (row.status, getattr(row.note, "code", None)) == ("doubtful", "talon_moved")
+
+
 def _misread_row(doc: dict[str, Any], k: int, read: dict[str, Any],
                  sure: float = 0.9999) -> SheetEvidence:
     """The sheet with row ``k``'s ink reading ``read`` at ``sure`` (a misread its own cells
