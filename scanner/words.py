@@ -110,6 +110,8 @@ WORDS: dict[str, str] = {
                         "written); the rules make it {value}"),
     "from_doubtful_row": N_("the ink says {ink}; the rules make it {value} from deal row "
                             "{row}, itself doubtful"),
+    "more_from_doubtful_row": N_("nothing read here, but another reading of deal row {row}, "
+                                 "itself doubtful, writes one more total in this column"),
     "unsure_from_doubtful_row": N_("the ink is unsure of {value}, and deal row {row} that "
                                    "makes it so is itself doubtful"),
     "ink_expected": N_("the ink says {ink}; the rules expected {expected}"),
@@ -130,6 +132,8 @@ WORDS: dict[str, str] = {
     "talon_unwitnessed": N_("the ink reads no talon, but a faint seat's whists that a "
                             "talon prize would write hold ink the deal log does not explain: "
                             "check the talon"),
+    "suits_crossed": N_("two suit boxes read as crossed ({this} and {that}), and no running "
+                        "total checks the suit: check it"),
     "talon_moved": N_("the ink reads no talon; the deal log gives row {row} a talon prize its "
                       "ink does not show, and the running totals fit the prize here as well: "
                       "check the talon"),

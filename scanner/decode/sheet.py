@@ -24,13 +24,14 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
+from forms.geometry.deal_column import SUITS
 from scanner.decode.columns import (
     EntryCells,
     EntryDecision,
     column_ceiling,
 )
 from scanner.decode.deal_logs import DealLogs
-from scanner.decode.deals import RowCandidate, RowEvidence, decode_row, other_splits
+from scanner.decode.deals import RowCandidate, RowEvidence, decode_row, other_splits, talon_gap
 from scanner.decode.faint import (
     all_lost,
     faint_entries,
@@ -94,6 +95,9 @@ JOINT_PASSES = 2
 PAIR_MOVES = 2
 """How many times two rows changed together (:mod:`scanner.decode.row_pairs`) start the
 passes of :func:`_rank` again: a bound on work."""
+SUIT_CROSSED = 0.5
+"""A suit box the mark reader finds crossed at least this likely reads as crossed
+(:func:`_suits_crossed`)."""
 ALTERNATIVE_MIN = 1e-4
 """Row readings less likely than this (from the ink alone) are not tried against the totals."""
 
@@ -190,8 +194,8 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
                       logs.confirmed(picks, i, INK_DISAGREES_LOG))
         for i in range(len(candidates))])
     rows = _talon_checked(evidence, logs, candidates, picks, rows)
-    rows = _paired_doubted(_talon_moved(evidence, logs, candidates, picks, rows),
-                           ranking.paired)
+    rows = _paired_doubted(_suits_crossed(evidence, _talon_moved(
+        evidence, logs, candidates, picks, rows)), ranking.paired)
     sheet = logs.sheet(picks, len(picks))
     entries = {column: tuple(present_column(cells, sheet.column(column) if sheet else (),
                                             column_ceiling(column, evidence.rules)))
@@ -391,14 +395,17 @@ def _talon_checked(evidence: SheetEvidence, logs: DealLogs,
                    candidates: list[list[RowCandidate]], picks: tuple[int, ...],
                    rows: tuple[RowDecision, ...]) -> tuple[RowDecision, ...]:
     """``rows`` with each contract read whose talon's other quick tricks (every value a talon
-    prize holds, not only the two the ink finds likeliest) the running totals fit
+    prize holds, not only those the ink's readings kept) the running totals fit
     :data:`INK_DISAGREES_LOG` better made *doubtful*: a talon digit lost from a far photo
     reads as none at 0.999 and more, and the dealer's whists it wrote are the only witness
     (TRAINING part, phone-distant seed 41: three talon prizes read as none, sure). A check,
     not a choice: the totals mislead as well, when a column near the deal holds a slip
-    (choosing among all four values made a sure misread of another row). Each reading
-    tried is added to the row's ``candidates`` (the deal logs weigh a reading by its
-    place there)."""
+    (choosing among all four values made a sure misread of another row). So is a row whose
+    talon the talon cell's ink and the totals together make less sure than
+    :data:`ROW_READ` (TRAINING part, phone-distant seed 93: a blank talon read 1 at 0.93
+    from a border's remnant, the totals for none by 5.8, read at 1.0000: the readings the
+    ink left out were not weighed). Each reading tried is added to the row's
+    ``candidates`` (the deal logs weigh a reading by its place there)."""
     checked = list(rows)
     for index, row in enumerate(rows):
         deal = candidates[index][picks[index]].deal if candidates[index] else None
@@ -406,16 +413,25 @@ def _talon_checked(evidence: SheetEvidence, logs: DealLogs,
                 not evidence.rules.talon_prize or \
                 ("talon", "0") not in evidence.rows[index].digits:
             continue
+        cell = evidence.rows[index].digits[("talon", "0")]
         own = logs.fit(picks, index)
         known = [option.deal for option in candidates[index]]
+        weighed: list[tuple[float, dict[str, Any]]] = []
         for other in _other_talons(deal):
             if other not in known:
                 candidates[index].append(RowCandidate(other, -math.inf, 0.0))
                 known.append(other)
-            tried = picks[:index] + (known.index(other),) + picks[index + 1:]
-            if logs.fit(tried, index) - own > INK_DISAGREES_LOG:
+            fit = logs.fit(picks[:index] + (known.index(other),) + picks[index + 1:], index)
+            if fit - own > INK_DISAGREES_LOG:
                 checked[index] = replace(row, status="doubtful", note=said("totals_fit_other"))
                 break
+            weighed.append((fit - talon_gap(cell, other) - own + talon_gap(cell, deal), other))
+        else:
+            share = 1 / (1 + sum(math.exp(odds) for odds, _ in weighed))
+            if share < ROW_READ:
+                rival = max(weighed, key=lambda pair: pair[0])[1]
+                checked[index] = replace(row, status="doubtful", confidence=share, note=said(
+                    "row_unsure_on", share=f"{share:.4f}", fields=_digit_fields(deal, rival)))
     return tuple(checked)
 
 
@@ -469,6 +485,30 @@ def _overruled_talon_dropped(options: Sequence[RowCandidate], pick: int) -> int 
         return None
     bare = {name: value for name, value in deal.items() if name != "talon"}
     return next((k for k, option in enumerate(options) if option.deal == bare), None)
+
+
+def _suits_crossed(evidence: SheetEvidence, rows: tuple[RowDecision, ...]
+                   ) -> tuple[RowDecision, ...]:
+    """``rows`` with each contract read whose suit box is not the only one read as crossed
+    (:data:`SUIT_CROSSED`) made *doubtful*: no running total checks the suit (RULES.md §2:
+    the suit sets no price), so the marks alone choose it, and where two boxes read as
+    crossed (a tick misread, ink from the rows beside) the choice rests on how much surer
+    the reader is of one than the other (TRAINING part, phone-distant seed 96, felt-tip
+    ticks: 6D read 6S at 0.9985, the spades box read crossed at 0.9999, the diamonds
+    0.92)."""
+    checked = list(rows)
+    for index, row in enumerate(rows):
+        deal = row.deal
+        if row.status != "read" or deal is None or deal.get("type") != "contract":
+            continue
+        suit = deal["contract"].lstrip("0123456789")
+        marks = evidence.rows[index].marks
+        rival = next((other for other in SUITS if other != suit
+                      and marks.get(("suit", other), 0.0) >= SUIT_CROSSED), None)
+        if rival is not None:
+            checked[index] = replace(row, status="doubtful",
+                                     note=said("suits_crossed", this=suit, that=rival))
+    return tuple(checked)
 
 
 def _talon_unwitnessed(evidence: SheetEvidence, logs: DealLogs,

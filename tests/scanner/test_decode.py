@@ -487,6 +487,51 @@ def test_a_talon_the_totals_put_on_another_row_against_its_ink_is_doubtful(seed:
     assert (row.status, getattr(row.note, "code", None)) == ("doubtful", "talon_moved")
 
 
+@pytest.mark.parametrize("seed", [0, 3])
+def test_a_talon_the_ink_reads_and_the_totals_weigh_against_together_is_doubtful(
+        seed: int) -> None:
+    """The last deal of a game, a contract without a talon prize, its talon cell reading 1
+    at 0.999 (a border's remnant on a far photo); a prize there would write one more total
+    where the dealer's column is blank. The ink is sure enough not to be weighed again and
+    the totals are against it by less than :data:`INK_DISAGREES_LOG`: together they make
+    the prize less sure than a read row must be (TRAINING part, phone-distant seed 93: read
+    with a talon 1 at 1.0000). Doubtful, naming the talon."""
+    doc = game("leningrad", 4, seed=seed)
+    last = next(k for k, deal in enumerate(doc["deals"]) if k >= 3
+                and deal["type"] == "contract" and "talon" not in deal and "tricks" in deal)
+    doc = dict(doc, deals=doc["deals"][:last + 1])
+    doc["written"] = written_columns(expected_sheet(parse_record(doc)))
+    evidence = sheet_evidence(doc, talon=True, sure=0.99)
+    rows = list(evidence.rows)
+    rows[last] = row_evidence(doc["deals"][last], last, evidence.seats, sure=0.9999, talon=True)
+    rows[last].digits[("talon", "0")] = [1e-4] + [0.999] + [1e-4] * 9  # type: ignore[index]
+    row = decode_sheet(replace(evidence, rows=tuple(rows))).rows[last]
+    assert row.status == "doubtful"
+    assert "the talon's quick tricks (1, or 0)" in row.note
+
+
+@pytest.mark.parametrize(("rival", "status"), [(0.92, "doubtful"), (0.08, "read")])
+def test_a_suit_read_where_another_suit_box_reads_as_crossed_too_is_doubtful(
+        rival: float, status: str) -> None:
+    """No total checks the suit (RULES.md §2), so the marks alone choose it. Where a second
+    suit box reads as crossed (0.92 beside the chosen box's 0.9999), the choice rests on how
+    much surer the reader is of one box than of the other (TRAINING part, phone-distant seed
+    96, felt-tip ticks: 6D read 6S at 0.9985): doubtful, naming both. A second box read
+    clear leaves the row read."""
+    doc = game("sochi", 3, seed=11)
+    evidence = sheet_evidence(doc, sure=0.9999)
+    k, deal = next((k, deal) for k, deal in enumerate(doc["deals"])
+                   if deal["type"] == "contract")
+    suit = deal["contract"].lstrip("0123456789")
+    other = next(s for s in ("S", "C", "D", "H", "NT") if s != suit)
+    evidence.rows[k].marks[("suit", other)] = rival  # type: ignore[index]
+    row = decode_sheet(evidence).rows[k]
+    assert (row.status, row.deal) == (status, deal)
+    if status == "doubtful":
+        assert row.note == f"two suit boxes read as crossed ({suit} and {other}), and no " \
+            "running total checks the suit: check it"
+
+
 def _misread_row(doc: dict[str, Any], k: int, read: dict[str, Any],
                  sure: float = 0.9999) -> SheetEvidence:
     """The sheet with row ``k``'s ink reading ``read`` at ``sure`` (a misread its own cells

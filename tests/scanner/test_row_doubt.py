@@ -79,3 +79,27 @@ def test_an_entry_whose_ink_cannot_tell_the_doubtful_rows_other_total_is_doubtfu
     assert judged[0].note == "the ink is unsure of 22, and deal row 2 that makes it so is " \
         "itself doubtful"
     assert [e.status for e in doubted_with_rows(entries, rows)[COLUMN]] == ["read"] * 3
+
+
+def test_a_total_another_reading_of_a_doubtful_row_adds_is_asked_past_the_columns_end() -> None:
+    """TRAINING part, a far photo of pencil, seed 96: a row read 0.77 with a whister's 0
+    tricks for the 1 written; the reading with 1 trick writes one more total in his column
+    (deal 2, between the picked log's two). The box past the column's end where it would
+    stand was blank (the seat's ink lost: its first total read blank) and left out of
+    ``scan.json`` as empty: now it is asked, naming the row. Where the other reading only
+    changes the picked totals, or the column's ink shows, the blanks past the end stay
+    empty."""
+    rows = (RowDecision(0, "read", DEAL, 1.0, ()), RowDecision(5, "doubtful", DEAL, 0.77, ()))
+    blank = EntryDecision("empty", None, 1.0, ((None, 1.0),), ink=((None, 1.0),))
+    lost = EntryDecision("doubtful", None, 0.0, ((None, 1.0),), 8, 1, "", ((None, 1.0),))
+    entries = {COLUMN: (lost, _entry(16, 3, ((16, 0.99),)), blank, blank, blank)}
+    resting = {COLUMN: {2: (5, 10), 3: (5, 18)}}
+    judged = doubted_with_rows(entries, rows, resting=resting)
+    assert [e.status for e in judged[COLUMN][2:]] == ["doubtful", "empty", "empty"]
+    assert judged[COLUMN][2].note == "nothing read here, but another reading of deal row 6, " \
+        "itself doubtful, writes one more total in this column"
+    changed_only = doubted_with_rows(entries, rows, resting={COLUMN: {3: (5, 18)}})
+    assert [e.status for e in changed_only[COLUMN][2:]] == ["empty"] * 3
+    shown = {COLUMN: (_entry(8, 1, ((8, 0.99),)), *entries[COLUMN][1:])}
+    assert [e.status for e in doubted_with_rows(shown, rows, resting=resting)[COLUMN][2:]] \
+        == ["empty"] * 3
