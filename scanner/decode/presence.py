@@ -228,17 +228,22 @@ def row_notes(evidence: Sequence[RowEvidence], decisions: Sequence[DecidedRow],
     (``""`` for every other row): a row decided empty that holds ink (but for one more than
     :data:`STRAY_INK_GAP` rows past the last deal where the running totals hold no deal more:
     a deal it lost would have written its totals) or lies before the last row written
-    (:func:`last_written`: a deal or a row in doubt, or ink next to one; TRAINING part, a
-    pencil far photo, seed 78: a row whose ink was lost, between a row the totals put in
-    doubt and a row of ink three rows past the last deal, was left out), or one of
+    (:func:`last_written`: a deal read, or a row in doubt or ink next to one; TRAINING
+    part, a pencil far photo, seed 78: a row whose ink was lost, between a row the totals
+    put in doubt and a row of ink three rows past the last deal, was left out; a row in
+    doubt far past the others is stray, seed 96: a border's remnant at the sheet's foot
+    read as a doubtful deal made thirty blank rows before it doubtful), or one of
     the ``required`` rows after the last row with a deal (:func:`rows_required`, less the
     rows without a deal already doubtful among the deals), or of the ``asked`` rows after it
     (:func:`rows_asked`). Where the deal rows' ink is ``lost``
     (:func:`scanner.decode.faint.rows_lost`), every row read is doubtful too, any ink is
     writing, and at least one row after the last with ink is asked."""
     inked = [row_holds_ink(row) for row in evidence]
-    last_ink = last_written(inked, [d.status != "empty" for d in decisions], not lost)
-    last_deal = max((k for k, d in enumerate(decisions) if d.deal is not None), default=-1)
+    last_ink = last_written([ink or d.status == "doubtful" for ink, d in zip(inked, decisions,
+                                                                            strict=True)],
+                            [d.status == "read" for d in decisions], not lost)
+    last_deal = last_written([d.deal is not None for d in decisions],
+                             [d.deal is not None and d.status == "read" for d in decisions])
     end = last_deal
     if lost:
         required, end = max(required, 1), max(last_deal, last_ink)

@@ -40,7 +40,13 @@ from scanner.decode.faint import (
     lost_rows_problem,
 )
 from scanner.decode.legality import verdicts
-from scanner.decode.presence import missing_rows_problem, present_column, row_notes, rows_asked
+from scanner.decode.presence import (
+    last_written,
+    missing_rows_problem,
+    present_column,
+    row_notes,
+    rows_asked,
+)
 from scanner.decode.row_doubt import doubted_with_rows
 from scanner.decode.row_pairs import better_pair
 from scanner.decode.unwritten import unwritten_totals
@@ -576,8 +582,14 @@ def _other_talons(deal: dict[str, Any]) -> list[dict[str, Any]]:
 def _between_deals(rows: list[RowDecision]) -> tuple[RowDecision, ...]:
     """``rows`` with each row decided empty before a row that holds a deal made *doubtful*:
     the deal log is written row after row, so an empty row among them is a deal the ink
-    did not show (a tick the reader missed) or a skipped row, which a person must see."""
-    last = max((k for k, row in enumerate(rows) if row.deal is not None), default=-1)
+    did not show (a tick the reader missed) or a skipped row, which a person must see. A
+    deal read *doubtful* more than :data:`~scanner.decode.presence.STRAY_INK_GAP` rows
+    past the others counts as stray ink does (:func:`last_written`): asked itself, it does
+    not make every blank row before it doubtful (TRAINING part, a far photo, seed 96: a
+    border's remnant at the foot of the sheet read as a deal at 0.20, thirty rows past the
+    last deal, and the thirty blank rows between were asked)."""
+    last = last_written([row.deal is not None for row in rows],
+                        [row.deal is not None and row.status == "read" for row in rows])
     return tuple(replace(row, status="doubtful",
                          note=said("later_row"))
                  if k < last and row.status == "empty" else row

@@ -287,3 +287,26 @@ def test_a_blank_row_between_a_row_in_doubt_and_a_row_of_ink_is_doubtful() -> No
     notes = row_notes(evidence, decisions, required=0)
     assert [str(note) for note in notes[3:]] == [
         "nothing read here, but a later row holds ink"] * 2 + [""]
+
+
+def test_a_doubtful_deal_far_past_the_last_deal_does_not_ask_the_blank_rows_before_it() -> None:
+    """Eight blank rows after the last deal, then a row whose marks read a deal at only
+    0.6 (TRAINING part, a far photo, seed 96: a border's remnant at the sheet's foot read as
+    a deal at 0.20, and the thirty blank rows before it were asked, first as rows before a
+    deal, then as rows the totals hold). A deal log is written row after row: the far row
+    is asked itself, as stray ink is, and the blank rows stay empty. One blank row before
+    it is still asked."""
+    doc = game(seed=11)
+    evidence = sheet_evidence(doc, sure=0.999)
+    deals = len(doc["deals"])
+
+    def decoded(gap: int) -> DecodedSheet:
+        rows = list(evidence.rows)
+        rows[deals + gap] = row_evidence(doc["deals"][0], deals + gap, evidence.seats, 0.6)
+        return decode_sheet(replace(evidence, rows=tuple(rows)))
+
+    far = decoded(gap=8).rows
+    assert far[deals + 8].status == "doubtful"
+    assert [row.status for row in far[deals:deals + 8]] == ["empty"] * 8
+    near = decoded(gap=1).rows
+    assert [row.status for row in near[deals:deals + 2]] == ["doubtful"] * 2
