@@ -42,7 +42,7 @@ from samplegen.fill import (
 from samplegen.profiles import SheetPlan, legacy_hands, open_hands
 from samplegen.writers import Hand
 from scanner.arrays import Floats, GreyImage, Image
-from scoring.random_games import inject_errors, written_columns
+from scoring.random_games import InjectedError, inject_errors, written_columns
 from scoring.record import parse_record
 from scoring.sheet import expected_sheet
 
@@ -50,6 +50,8 @@ log = logging.getLogger(__name__)
 
 TRUTH_FORMAT = "pulka-sample-truth/1"
 DEFAULT_DPI = 200
+INJECT_TRIES = 20
+"""Draws of a sheet's recording errors tried until its columns fit (:func:`_fitting_errors`)."""
 CANCEL_PROBABILITY = 0.04
 """Chance that a writer first crosses a wrong box of a deal row's choice, then cancels it."""
 TOURNAMENT = "pulka samples"
@@ -116,7 +118,7 @@ def prepare_record(record_doc: dict[str, Any], errors: int, rng: random.Random
         doc["written"] = written_columns(expected_sheet(record))
     injected = []
     if errors:
-        doc, found = inject_errors(doc, errors, rng)
+        doc, found = _fitting_errors(doc, errors, rng)
         injected = [{"kind": e.kind, "column": str(e.column), "seat": e.column.seat,
                      "column_kind": e.column.kind, "on": e.column.on, "entry": e.entry,
                      "deal": e.deal, "detail": e.detail} for e in found]
@@ -125,6 +127,26 @@ def prepare_record(record_doc: dict[str, Any], errors: int, rng: random.Random
                         len(injected), errors)
     doc["written"], rounded = whole_written(doc["written"])
     return doc, injected, [vars(r) for r in rounded]
+
+
+def _fitting_errors(doc: dict[str, Any], errors: int, rng: random.Random
+                    ) -> tuple[dict[str, Any], list[InjectedError]]:
+    """``doc`` with ``errors`` recording errors injected (:func:`inject_errors`) such that
+    its columns still fit the sheet: a correction writes one entry more, which a full
+    column has no room for (TRAINING part, seed 103: a whists column of ten entries given
+    an eleventh). Drawn again at most :data:`INJECT_TRIES` times, then with one error
+    fewer; a draw that fits at once uses the random numbers as before."""
+    rules = parse_record(doc).rules
+    layout = build_layout(rules.players, "A4", rules.talon_prize)
+    for count in range(errors, 0, -1):
+        for _ in range(INJECT_TRIES):
+            injected, found = inject_errors(doc, count, rng)
+            try:
+                entry_values(layout, whole_written(injected["written"])[0])
+            except FillError:
+                continue
+            return injected, found
+    return doc, []
 
 
 def _identity(layout: Layout, doc: dict[str, Any], rng: random.Random) -> SheetIdentity:

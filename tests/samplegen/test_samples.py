@@ -175,3 +175,19 @@ def test_cli_photo_and_scan_exclude_each_other(tmp_path: Path) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["samples", "--random", "1", "--out", str(tmp_path), "--photo", "--scan"])
     assert exit_info.value.code == 2
+
+
+def test_recording_errors_are_drawn_so_that_the_columns_still_fit_the_sheet() -> None:
+    """A Rostov game for 4 whose whists column on A holds ten entries, all the sheet has:
+    the first draw of its two recording errors put a correction there, an eleventh entry,
+    and the TRAINING set of seed 103 stopped with a FillError (sheet 017). The errors are
+    drawn again until the columns fit; a draw that fits at once is as before."""
+    from samplegen.fill import entry_values
+    from samplegen.games import fitting_game
+    from samplegen.sheets import prepare_record
+
+    rng = random.Random(103 * 100_000 + 17)
+    rules = RuleSet.preset("rostov", 4, 20)
+    doc, injected, _ = prepare_record(fitting_game(rules, rng), 2, rng)
+    assert injected
+    assert entry_values(build_layout(4, "A4", rules.talon_prize), doc["written"])
