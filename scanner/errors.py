@@ -93,6 +93,14 @@ class PoorQuality(ScanError):
     default_advice = said("retake")
 
 
+class InternalError(ScanError):
+    """A bug in pulka met while reading one sheet: that sheet is reported (the traceback
+    logged) and the batch goes on with the others."""
+
+    exit_code = ExitCode.INTERNAL
+    default_advice = said("report_bug")
+
+
 class TesseractMissing(ScanError):
     """The tesseract binary is not installed (or too old)."""
 

@@ -21,7 +21,7 @@ import cv2
 
 from scanner.decode.sheet import decode_sheet
 from scanner.digits.recognizer import DigitRecognizer
-from scanner.errors import ScanError, ScanFailure, UnreadableImage
+from scanner.errors import InternalError, ScanError, ScanFailure, UnreadableImage
 from scanner.image.identify import IdentifiedPage, Identifier, SheetPages, assemble_sheets
 from scanner.image.load import expand_paths, iter_file
 from scanner.image.register import register
@@ -111,7 +111,9 @@ def _scan_file(path: Path, waiting: dict[str, list[IdentifiedPage]],
 
 def _complete_sheets(waiting: dict[str, list[IdentifiedPage]], state: ScanState,
                      only_complete: bool) -> Iterator[ScanOutcome]:
-    """Read the sheets whose pages have all arrived (or, at the end, every sheet left)."""
+    """Read the sheets whose pages have all arrived (or, at the end, every sheet left). A
+    sheet that meets a bug in pulka is one :class:`ScanFailure` naming its files (the
+    traceback logged), and the other sheets are read."""
     for sheet_id in list(waiting):
         if only_complete and not _has_every_page(waiting[sheet_id]):
             continue
@@ -123,6 +125,11 @@ def _complete_sheets(waiting: dict[str, list[IdentifiedPage]], state: ScanState,
                 yield read_sheet(sheet, state)
             except ScanError as error:
                 yield _failure(error, sheet.sheet_id)
+            except Exception as error:  # a bug: this sheet is reported, the batch goes on
+                log.exception("reading sheet %s", sheet.sheet_id)
+                files = ", ".join(p.page.label for p in sheet.pages)
+                yield _failure(InternalError(said("internal_error", error=type(error).__name__),
+                                             files), sheet.sheet_id)
 
 
 def _has_every_page(pages: list[IdentifiedPage]) -> bool:

@@ -168,6 +168,8 @@ WORDS: dict[str, str] = {
     "outside_out": N_("{path} lies outside the output folder {out}"),
     "cannot_write": N_("cannot write {path}"),
     "not_registered": N_("the page cannot be registered ({error})"),
+    "internal_error": N_("pulka failed while reading this sheet ({error}): an error in pulka "
+                         "itself, not in the sheet"),
     "dangling_link": N_("is a link to a file that does not exist"),
     "no_such_file": N_("does not exist"),
     "cannot_read": N_("cannot read the file ({error})"),
@@ -203,6 +205,7 @@ WORDS: dict[str, str] = {
     "same_version": N_("scan it with the pulka version that printed the sheet, or print it "
                        "again"),
     "retake": N_("retake the photo"),
+    "report_bug": N_("report it with the sheet's image files; the other sheets are read"),
     "install_tesseract": N_("install it (Debian/Ubuntu: apt-get install tesseract-ocr; macOS: "
                             "brew install tesseract) or scan sheets whose QR codes are "
                             "readable"),

@@ -87,7 +87,10 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...],
     ``rules`` and ``seats`` (:func:`~scanner.decode.legality.verdicts`: every sheet of a
     batch): the rows of every dealer ask about the same kinds of deal
     (:func:`~scanner.decode.legality.verdict_key`). The readings are weighed best first
-    (:func:`best_first`), until :data:`CANDIDATES_KEPT` legal ones are found.
+    (:func:`best_first`), until :data:`CANDIDATES_KEPT` legal ones are found. Where none is
+    (boxes crossed in every group: TRAINING part, a far photo, seed 104, whose decoding
+    stopped on such a row), the one reading is the empty row, infinitely far below the
+    ink (:attr:`RowCandidate.ink_gap`): *doubtful*, never dropped.
     """
     if _clearly_empty(evidence):
         return [RowCandidate(None, 0.0, 1.0)]
@@ -96,6 +99,8 @@ def decode_row(evidence: RowEvidence, rules: RuleSet, seats: tuple[str, ...],
     legal = _legal_readings(ink, shapes, queue, rules, {} if legality is None else legality)
     unconstrained = _ink_best(ink.marks, ink.tricks, ink.result_number, ink.talon, seats)
     candidates = _normalised(legal, unconstrained)
+    if not candidates:  # the ink reads as no legal deal at all: the row as empty, far off it
+        return [RowCandidate(None, 0.0, 1.0, math.inf)]
     talon_cell = evidence.digits.get(("talon", "0")) if ink.talon is not None else None
     if talon_cell is None:
         return candidates

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -530,6 +531,30 @@ def test_a_suit_read_where_another_suit_box_reads_as_crossed_too_is_doubtful(
     if status == "doubtful":
         assert row.note == f"two suit boxes read as crossed ({suit} and {other}), and no " \
             "running total checks the suit: check it"
+
+
+def test_a_row_whose_ink_reads_as_no_legal_deal_at_all_is_doubtful_not_a_crash() -> None:
+    """A far photo's row with boxes read as crossed in every group (all-pass and three
+    calls, two result signs, three suits; TRAINING part, seed 104): no legal deal reads from
+    it, and decoding the sheet stopped with an IndexError. The row comes out doubtful, as
+    no deal, naming the ink; the other rows are read as before."""
+    doc = game("rostov", 3, seed=11)
+    evidence = sheet_evidence(doc, sure=0.999)
+    garbage = row_evidence(None, 1, evidence.seats, 0.999)
+    crossed = {("call", "A:whist"), ("call", "B:halfwhist"), ("call", "C:pass"),
+               ("call", "C:whist"), ("declarer", "allpass"), ("result", "-"), ("result", "="),
+               ("suit", "D"), ("suit", "H"), ("suit", "NT")}
+    marks = {key: 0.998 if key in crossed else p for key, p in garbage.marks.items()}
+    rows = list(evidence.rows)
+    rows[1] = replace(garbage, marks=marks)
+    evidence = replace(evidence, rows=tuple(rows))
+    assert [(c.deal, c.ink_gap) for c in decode_row(rows[1], evidence.rules,
+                                                    evidence.seats)] == [(None, math.inf)]
+    decoded = decode_sheet(evidence)
+    assert (decoded.rows[1].status, decoded.rows[1].deal) == ("doubtful", None)
+    assert decoded.rows[1].note == "the ink does not read as a legal deal; this is the " \
+        "nearest one"
+    assert decoded.rows[0].deal == doc["deals"][0]
 
 
 def _misread_row(doc: dict[str, Any], k: int, read: dict[str, Any],
