@@ -449,10 +449,10 @@ def _talon_moved(evidence: SheetEvidence, logs: DealLogs,
     :data:`TALON_OVERRULED_LOG`) and the running totals fit a prize on this row (any number
     of quick tricks: a prize is worth the contract's price), taken off the other, no worse
     than :data:`INK_DISAGREES_LOG`: the totals witness that a prize was written in the
-    column, not on which row. TRAINING part, pencil colour scans, seeds
-    86 and 90: a talon 1 written over its box's border read as none at 1.0000, and the log
-    moved its prize to an earlier row with the same dealer and declarer. Runs after
-    :func:`_talon_checked`, which adds each read row's other talons to its candidates."""
+    column, not on which row. TRAINING part, pencil colour scans, seeds 86 and 90: a talon
+    1 written over its box's border read as none at 1.0000, and the log moved its prize to
+    an earlier row with the same dealer and declarer. Runs after :func:`_talon_checked`,
+    which adds each read row's other talons to its candidates."""
     moved = {index: bare for index in range(len(rows))
              if (bare := _overruled_talon_dropped(candidates[index], picks[index])) is not None}
     if not moved:
