@@ -31,11 +31,10 @@ from scanner.decode.columns import (
     column_ceiling,
 )
 from scanner.decode.deal_logs import DealLogs
-from scanner.decode.deals import RowCandidate, RowEvidence, decode_row, other_splits, talon_gap
+from scanner.decode.deals import RowCandidate, RowEvidence, decode_row, other_splits
 from scanner.decode.faint import (
     all_lost,
     faint_entries,
-    holds_ink,
     lost_ink_problem,
     lost_rows_problem,
 )
@@ -48,27 +47,17 @@ from scanner.decode.presence import (
     rows_asked,
 )
 from scanner.decode.row_doubt import doubted_with_rows
+from scanner.decode.row_odds import INK_DISAGREES_LOG, ROW_READ, TALON_OVERRULED_LOG
 from scanner.decode.row_pairs import better_pair
+from scanner.decode.row_words import digit_fields, digits_apart, shape_of
+from scanner.decode.talons import talon_checked, talon_moved, talon_unwitnessed
 from scanner.decode.unwritten import unwritten_totals
-from scanner.words import and_list, said
+from scanner.words import said
 from scoring.columns import Column, sheet_columns
-from scoring.deals import TALON_QUICK_TRICKS_MAX
 from scoring.record import FORMAT
 from scoring.rules import RuleSet
 from scoring.sheet import ExpectedSheet
 
-ROW_READ = 0.998
-"""A deal row whose best reading has this probability (after the totals had their say) is
-*read*; below it, *doubtful*. (0.995 let a talon's 3 quick tricks for 2 pass at 0.9957 on a
-sample sheet with a player's slip nearby; on the 72 sample sheets 0.998 costs 0.5-0.7 pt
-more doubtful fields and no field right.)"""
-INK_DISAGREES_LOG = 6.9
-"""A row whose best legal reading is this much (natural log: 1000 times) less likely than the
-ink's own reading is doubtful however sure the choice among legal readings is: the ink says
-something that cannot happen (a player's slip, or a misread). The same odds mark a strong
-disagreement between a row's ink and the running totals (:func:`_disagreement`), and the
-most the totals right after a row may fall short of their ink for the row to count as
-confirmed (:meth:`DealLogs.confirmed`); not tuned for either."""
 RERANK_BELOW = 0.999
 """Rows whose best reading from the ink alone is less likely than this are re-ranked by the
 running totals (surer rows are too when the totals do not confirm them). Stricter than
@@ -84,19 +73,6 @@ SPLIT_NEGLIGIBLE = 1e-6
 (:func:`_add_alike_splits`): a row has at most 66 splits, and 66 such splits hold less than
 the 2e-3 share :data:`ROW_READ` leaves, so none of them can change a row's status. A bound
 on work, not a threshold on evidence."""
-TALON_OVERRULED_LOG = math.log(3)
-"""A row read whose talon cell's ink finds the row's quick tricks this much less likely
-(natural log: three to one) than its own reading of the cell is *doubtful*
-(:attr:`~scanner.decode.deals.RowCandidate.talon_gap`). Within a row nothing checks the
-talon (the tricks have their sum of 10 and the result cell, the talon no such partner), and
-only the prize's whists witness it (the dealer's on the declarer; with 3 players each
-defender's half, RULES.md §3): a slip there looks the same as a misread talon, so those
-totals may not overrule its ink alone (TRAINING part, seeds 41 and 51: a slip in the
-dealer's whists made a talon read 1 at 0.992 none, and a talon blank at 0.9999 a 1, both
-read sure). Written first after a fresh set's silent error (a 2 read as 9 at 0.986, the 2
-at 0.002: the totals made it 3 at 0.99959). Ten to one let a prize whose whists the writer
-left out pass: the cell read 2 at 0.72 (a 3 written), none at 0.087, odds of 8; the row
-read without the prize at 0.99992 (TRAINING part, a grey scan, seed 64)."""
 JOINT_PASSES = 2
 PAIR_MOVES = 2
 """How many times two rows changed together (:mod:`scanner.decode.row_pairs`) start the
@@ -199,14 +175,14 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
                       _unchecked_digits(logs, candidates[i], picks, i), ranking.gaps[i],
                       logs.confirmed(picks, i, INK_DISAGREES_LOG))
         for i in range(len(candidates))])
-    rows = _talon_checked(evidence, logs, candidates, picks, rows)
-    rows = _paired_doubted(_suits_crossed(evidence, _talon_moved(
+    rows = talon_checked(evidence, logs, candidates, picks, rows)
+    rows = _paired_doubted(_suits_crossed(evidence, talon_moved(
         evidence, logs, candidates, picks, rows)), ranking.paired)
     sheet = logs.sheet(picks, len(picks))
     entries = {column: tuple(present_column(cells, sheet.column(column) if sheet else (),
                                             column_ceiling(column, evidence.rules)))
                for column, cells in evidence.columns.items()}
-    rows = _talon_unwitnessed(evidence, logs, candidates, picks, rows, entries, sheet)
+    rows = talon_unwitnessed(evidence, logs, candidates, picks, rows, entries, sheet)
     lost = evidence.faint_rows or all_lost(evidence.faint, evidence.seats)
     required, asked = rows_asked(evidence.columns, entries, sheet, lost, evidence.faint,
                                  len(evidence.rows))
@@ -397,102 +373,6 @@ def _add_alike_splits(evidence: SheetEvidence, logs: DealLogs, options: list[Row
     posterior[:] = [p / total for p in posterior]
 
 
-def _talon_checked(evidence: SheetEvidence, logs: DealLogs,
-                   candidates: list[list[RowCandidate]], picks: tuple[int, ...],
-                   rows: tuple[RowDecision, ...]) -> tuple[RowDecision, ...]:
-    """``rows`` with each contract read whose talon's other quick tricks (every value a talon
-    prize holds, not only those the ink's readings kept) the running totals fit
-    :data:`INK_DISAGREES_LOG` better made *doubtful*: a talon digit lost from a far photo
-    reads as none at 0.999 and more, and the dealer's whists it wrote are the only witness
-    (TRAINING part, phone-distant seed 41: three talon prizes read as none, sure). A check,
-    not a choice: the totals mislead as well, when a column near the deal holds a slip
-    (choosing among all four values made a sure misread of another row). So is a row whose
-    talon the talon cell's ink and the totals together make less sure than
-    :data:`ROW_READ` (TRAINING part, phone-distant seed 93: a blank talon read 1 at 0.93
-    from a border's remnant, the totals for none by 5.8, read at 1.0000: the readings the
-    ink left out were not weighed). Each reading tried is added to the row's
-    ``candidates`` (the deal logs weigh a reading by its place there)."""
-    checked = list(rows)
-    for index, row in enumerate(rows):
-        deal = candidates[index][picks[index]].deal if candidates[index] else None
-        if row.status != "read" or deal is None or deal.get("type") != "contract" or \
-                not evidence.rules.talon_prize or \
-                ("talon", "0") not in evidence.rows[index].digits:
-            continue
-        cell = evidence.rows[index].digits[("talon", "0")]
-        own = logs.fit(picks, index)
-        known = [option.deal for option in candidates[index]]
-        weighed: list[tuple[float, dict[str, Any]]] = []
-        for other in _other_talons(deal):
-            if other not in known:
-                candidates[index].append(RowCandidate(other, -math.inf, 0.0))
-                known.append(other)
-            fit = logs.fit(picks[:index] + (known.index(other),) + picks[index + 1:], index)
-            if fit - own > INK_DISAGREES_LOG:
-                checked[index] = replace(row, status="doubtful", note=said("totals_fit_other"))
-                break
-            weighed.append((fit - talon_gap(cell, other) - own + talon_gap(cell, deal), other))
-        else:
-            share = 1 / (1 + sum(math.exp(odds) for odds, _ in weighed))
-            if share < ROW_READ:
-                rival = max(weighed, key=lambda pair: pair[0])[1]
-                checked[index] = replace(row, status="doubtful", confidence=share, note=said(
-                    "row_unsure_on", share=f"{share:.4f}", fields=_digit_fields(deal, rival)))
-    return tuple(checked)
-
-
-def _talon_moved(evidence: SheetEvidence, logs: DealLogs,
-                 candidates: list[list[RowCandidate]], picks: tuple[int, ...],
-                 rows: tuple[RowDecision, ...]) -> tuple[RowDecision, ...]:
-    """``rows`` with each contract read without a talon prize made *doubtful* where the deal
-    log gives another row a talon prize against its ink (the talon overruled:
-    :data:`TALON_OVERRULED_LOG`) and the running totals fit a prize on this row (any number
-    of quick tricks: a prize is worth the contract's price), taken off the other, no worse
-    than :data:`INK_DISAGREES_LOG`: the totals witness that a prize was written in the
-    column, not on which row. TRAINING part, pencil colour scans, seeds 86 and 90: a talon
-    1 written over its box's border read as none at 1.0000, and the log moved its prize to
-    an earlier row with the same dealer and declarer. Runs after :func:`_talon_checked`,
-    which adds each read row's other talons to its candidates."""
-    moved = {index: bare for index in range(len(rows))
-             if (bare := _overruled_talon_dropped(candidates[index], picks[index])) is not None}
-    if not moved:
-        return rows
-    checked = list(rows)
-    for index, row in enumerate(rows):
-        deal = row.deal
-        if row.status != "read" or deal is None or deal.get("type") != "contract" or \
-                "talon" in deal or ("talon", "0") not in evidence.rows[index].digits:
-            continue
-        prizes = [k for k, c in enumerate(candidates[index]) if c.deal in _other_talons(deal)]
-        fitting = next((other for other, bare in moved.items() for option in prizes
-                        if _swap_fits(logs, picks, (index, option), (other, bare))), None)
-        if fitting is not None:
-            checked[index] = replace(row, status="doubtful", totals_sure=False,
-                                     note=said("talon_moved", row=rows[fitting].row + 1))
-    return tuple(checked)
-
-
-def _swap_fits(logs: DealLogs, picks: tuple[int, ...], *changes: tuple[int, int]) -> bool:
-    """Whether the deal log ``picks`` with each ``(row, option)`` of ``changes`` fits the
-    running totals no worse than :data:`INK_DISAGREES_LOG` below ``picks`` itself."""
-    swapped = list(picks)
-    for index, option in changes:
-        swapped[index] = option
-    start = min(index for index, _ in changes)
-    return logs.fit(tuple(swapped), start) >= logs.fit(picks, start) - INK_DISAGREES_LOG
-
-
-def _overruled_talon_dropped(options: Sequence[RowCandidate], pick: int) -> int | None:
-    """Where the picked reading of a row holds a talon prize its talon cell's ink finds
-    unlikely (:data:`TALON_OVERRULED_LOG`): the place among ``options`` of the same reading
-    without the prize (``None``: no such pick, or no such reading)."""
-    deal = options[pick].deal if options else None
-    if deal is None or "talon" not in deal or options[pick].talon_gap <= TALON_OVERRULED_LOG:
-        return None
-    bare = {name: value for name, value in deal.items() if name != "talon"}
-    return next((k for k, option in enumerate(options) if option.deal == bare), None)
-
-
 def _suits_crossed(evidence: SheetEvidence, rows: tuple[RowDecision, ...]
                    ) -> tuple[RowDecision, ...]:
     """``rows`` with each contract read whose suit box is not the only one read as crossed
@@ -517,43 +397,6 @@ def _suits_crossed(evidence: SheetEvidence, rows: tuple[RowDecision, ...]
     return tuple(checked)
 
 
-def _talon_unwitnessed(evidence: SheetEvidence, logs: DealLogs,
-                       candidates: list[list[RowCandidate]], picks: tuple[int, ...],
-                       rows: tuple[RowDecision, ...],
-                       entries: Mapping[Column, Sequence[EntryDecision]],
-                       sheet: ExpectedSheet | None) -> tuple[RowDecision, ...]:
-    """``rows`` with each contract read without a talon prize made *doubtful* where a column
-    the prize would write belongs to a faint seat and holds ink past the entries the deal log
-    writes there: a talon's thin 1 is the first stroke a black-and-white scan loses, and
-    the one total that would witness it is lost with the faint seat's ink, so neither the
-    ink nor the totals check the talon (TRAINING part, ballpoint thresholded, seed 77: a
-    talon 1 read as none at 0.9991, the dealer's whists on the declarer reading 7 at
-    0.41). Runs after :func:`_talon_checked`, which adds the row's other talons."""
-    if not evidence.rules.talon_prize or not evidence.faint or sheet is None:
-        return rows
-    checked = list(rows)
-    for index, row in enumerate(rows):
-        deal = row.deal
-        if row.status != "read" or deal is None or deal.get("type") != "contract" or \
-                "talon" in deal:
-            continue
-        prize = {**deal, "talon": {"quick_tricks": 1}}
-        option = next((k for k, c in enumerate(candidates[index]) if c.deal == prize), None)
-        columns = logs.changed_columns(picks, index, option) if option is not None else None
-        if any(column.seat in evidence.faint and any(
-                holds_ink(entry) for entry in entries[column][_written_by_deals(sheet, column):])
-               for column in columns or ()):
-            checked[index] = replace(row, status="doubtful", totals_sure=False,
-                                     note=said("talon_unwitnessed"))
-    return tuple(checked)
-
-
-def _written_by_deals(sheet: ExpectedSheet, column: Column) -> int:
-    """How many entries of ``column`` the deals of ``sheet`` write (an end-of-game
-    correction is not written in the columns)."""
-    return sum(entry.deal is not None for entry in sheet.column(column))
-
-
 def _paired_doubted(rows: tuple[RowDecision, ...], paired: Mapping[int, int]
                     ) -> tuple[RowDecision, ...]:
     """``rows`` with each row changed together with another row
@@ -569,14 +412,6 @@ def _paired_doubted(rows: tuple[RowDecision, ...], paired: Mapping[int, int]
                           note=said("read_in_pair", row=rows[other].row + 1))
         marked[k] = row
     return tuple(marked)
-
-
-def _other_talons(deal: dict[str, Any]) -> list[dict[str, Any]]:
-    """``deal`` with each other number of quick tricks a talon prize holds (0: none)."""
-    own = deal.get("talon", {}).get("quick_tricks", 0)
-    bare = {name: value for name, value in deal.items() if name != "talon"}
-    return [bare if quick == 0 else {**bare, "talon": {"quick_tricks": quick}}
-            for quick in range(TALON_QUICK_TRICKS_MAX + 1) if quick != own]
 
 
 def _between_deals(rows: list[RowDecision]) -> tuple[RowDecision, ...]:
@@ -628,7 +463,7 @@ def _row_decision(row: int, options: list[RowCandidate], posterior: list[float],
         rival = max((k for k in range(len(options)) if k != chosen), key=lambda k: posterior[k])
         if rival in unchecked:
             note = unchecked_note = said(
-                "unchecked_digits", fields=_digit_fields(best.deal, options[rival].deal),
+                "unchecked_digits", fields=digit_fields(best.deal, options[rival].deal),
                 share=f"{confidence / (confidence + unsure):.4f}")
     if status == "read" and best.talon_gap > TALON_OVERRULED_LOG:
         status = "doubtful"
@@ -653,7 +488,7 @@ def _unsure(best: RowCandidate, confidence: float, ranked: list[RowCandidate]) -
     reading is and, where the next likeliest reading differs from it only in digits, which."""
     share = f"{confidence:.4f}"
     other = next((option.deal for option in ranked if option.deal != best.deal), None)
-    fields = _digits_apart(best.deal, other)
+    fields = digits_apart(best.deal, other)
     return said("row_unsure_on", share=share, fields=fields) if fields else \
         said("row_unsure", share=share)
 
@@ -665,16 +500,11 @@ def _disagreement(options: list[RowCandidate], chosen: int, totals_gap: float) -
     when they agree."""
     pick, ink_best = options[chosen], options[0]
     if ink_best.log_score - pick.log_score > INK_DISAGREES_LOG:
-        fields = _digits_apart(ink_best.deal, pick.deal)
+        fields = digits_apart(ink_best.deal, pick.deal)
         return said("row_overturned_on", fields=fields) if fields else said("row_overturned")
     if totals_gap > INK_DISAGREES_LOG:
         return said("totals_fit_other")
     return ""
-
-
-DIGIT_FIELDS = ("tricks", "talon")
-"""The fields of a record deal that the row's digit cells say (the result cells follow
-from the tricks); the rest come from its marks."""
 
 
 def _unchecked_digits(logs: DealLogs, options: list[RowCandidate], picks: tuple[int, ...],
@@ -685,53 +515,13 @@ def _unchecked_digits(logs: DealLogs, options: list[RowCandidate], picks: tuple[
     own = options[picks[index]].deal if options else None
     if own is None:
         return []
-    shape = _shape_of(own)
+    shape = shape_of(own)
     same_shape = [k for k, option in enumerate(options) if k != picks[index]
-                  and option.deal is not None and shape == _shape_of(option.deal)]
+                  and option.deal is not None and shape == shape_of(option.deal)]
     if not same_shape:
         return []
     alike = logs.alike(picks, index)
     return [k for k in same_shape if k in alike]
-
-
-def _shape_of(deal: dict[str, Any]) -> dict[str, Any]:
-    """A deal without what the row's digit cells say (:data:`DIGIT_FIELDS`): its marks."""
-    return {name: value for name, value in deal.items() if name not in DIGIT_FIELDS}
-
-
-def _digits_apart(deal: dict[str, Any] | None, other: dict[str, Any] | None) -> str:
-    """:func:`_digit_fields` of two readings of a row that differ only in its digit cells;
-    ``""`` where either is no deal or their marks differ too."""
-    if deal and other and _shape_of(deal) == _shape_of(other):
-        return _digit_fields(deal, other)
-    return ""
-
-
-def _digit_fields(deal: dict[str, Any] | None, other: dict[str, Any] | None) -> str:
-    """What two readings of a row's digit cells disagree on, in words (for a note).
-
-    >>> str(_digit_fields({"tricks": {"A": 6, "B": 3, "C": 1}},
-    ...                   {"tricks": {"A": 6, "B": 2, "C": 2}}))
-    "B's and C's tricks (3 and 1, or 2 and 2)"
-    >>> str(_digit_fields({"talon": {"quick_tricks": 2}}, {}))
-    "the talon's quick tricks (2, or 0)"
-    """
-    deal, other = deal or {}, other or {}
-    parts = []
-    tricks, other_tricks = deal.get("tricks") or {}, other.get("tricks") or {}
-    seats = [seat for seat in {**tricks, **other_tricks}
-             if tricks.get(seat) != other_tricks.get(seat)]
-    if seats:
-        these, those = (and_list([t.get(seat, said("none")) for seat in seats])
-                        for t in (tricks, other_tricks))
-        owners = and_list([said("owner", seat=seat) for seat in seats])
-        parts.append(said("tricks_of", owners=owners, these=these, those=those))
-    quick = [d.get("talon", {}).get("quick_tricks", 0) for d in (deal, other)]
-    if quick[0] != quick[1]:
-        parts.append(said("talon_quick", this=quick[0], that=quick[1]))
-    if len(parts) == 2:
-        return said("both", first=parts[0], second=parts[1])
-    return parts[0] if parts else ""
 
 
 def _totals_fit(logs: DealLogs, chosen: list[int], index: int, option: int,

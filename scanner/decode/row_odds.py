@@ -1,0 +1,35 @@
+"""The odds a deal row is read by: how sure its reading must be to stand, how far below its
+ink a reading may fall, and how far below the talon cell's ink its quick tricks may fall.
+Shared by the sheet's decoding (:mod:`scanner.decode.sheet`) and its talon checks
+(:mod:`scanner.decode.talons`).
+"""
+
+from __future__ import annotations
+
+import math
+
+ROW_READ = 0.998
+"""A deal row whose best reading has this probability (after the totals had their say) is
+*read*; below it, *doubtful*. (0.995 let a talon's 3 quick tricks for 2 pass at 0.9957 on a
+sample sheet with a player's slip nearby; on the 72 sample sheets 0.998 costs 0.5-0.7 pt
+more doubtful fields and no field right.)"""
+INK_DISAGREES_LOG = 6.9
+"""A row whose best legal reading is this much (natural log: 1000 times) less likely than the
+ink's own reading is doubtful however sure the choice among legal readings is: the ink says
+something that cannot happen (a player's slip, or a misread). The same odds mark a strong
+disagreement between a row's ink and the running totals (the sheet's decoding), and the
+most the totals right after a row may fall short of their ink for the row to count as
+confirmed (:meth:`scanner.decode.deal_logs.DealLogs.confirmed`); not tuned for either."""
+TALON_OVERRULED_LOG = math.log(3)
+"""A row read whose talon cell's ink finds the row's quick tricks this much less likely
+(natural log: three to one) than its own reading of the cell is *doubtful*
+(:attr:`~scanner.decode.deals.RowCandidate.talon_gap`). Within a row nothing checks the
+talon (the tricks have their sum of 10 and the result cell, the talon no such partner), and
+only the prize's whists witness it (the dealer's on the declarer; with 3 players each
+defender's half, RULES.md §3): a slip there looks the same as a misread talon, so those
+totals may not overrule its ink alone (TRAINING part, seeds 41 and 51: a slip in the
+dealer's whists made a talon read 1 at 0.992 none, and a talon blank at 0.9999 a 1, both
+read sure). Written first after a fresh set's silent error (a 2 read as 9 at 0.986, the 2
+at 0.002: the totals made it 3 at 0.99959). Ten to one let a prize whose whists the writer
+left out pass: the cell read 2 at 0.72 (a 3 written), none at 0.087, odds of 8; the row
+read without the prize at 0.99992 (TRAINING part, a grey scan, seed 64)."""

@@ -1,0 +1,171 @@
+"""The talon prize checks of a decoded deal log. Within a row nothing checks the talon cell
+(the tricks have their sum of 10 and the result cell, the talon no such partner): only the
+prize's whists witness it, and those totals mislead as well (a slip in the dealer's whists
+looks the same as a misread talon). So a row read with or without a prize is made
+*doubtful* wherever the totals fit another talon far better (:func:`talon_checked`), the ink
+and the totals together leave it unsure, the log moved a prize from this row to another
+(:func:`talon_moved`), or the one total that would witness it belongs to a seat whose ink
+is lost (:func:`talon_unwitnessed`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from scanner.decode.columns import EntryDecision
+from scanner.decode.deal_logs import DealLogs
+from scanner.decode.deals import RowCandidate, talon_gap
+from scanner.decode.faint import holds_ink
+from scanner.decode.row_odds import INK_DISAGREES_LOG, ROW_READ, TALON_OVERRULED_LOG
+from scanner.decode.row_words import digit_fields
+from scanner.words import said
+from scoring.columns import Column
+from scoring.deals import TALON_QUICK_TRICKS_MAX
+from scoring.sheet import ExpectedSheet
+
+if TYPE_CHECKING:  # the sheet's decoder imports this module
+    from scanner.decode.sheet import RowDecision, SheetEvidence
+
+
+def talon_checked(evidence: SheetEvidence, logs: DealLogs,
+                  candidates: list[list[RowCandidate]], picks: tuple[int, ...],
+                  rows: tuple[RowDecision, ...]) -> tuple[RowDecision, ...]:
+    """``rows`` with each contract read whose talon's other quick tricks (every value a talon
+    prize holds, not only those the ink's readings kept) the running totals fit
+    :data:`INK_DISAGREES_LOG` better made *doubtful*: a talon digit lost from a far photo
+    reads as none at 0.999 and more, and the dealer's whists it wrote are the only witness
+    (TRAINING part, phone-distant seed 41: three talon prizes read as none, sure). A check,
+    not a choice: the totals mislead as well, when a column near the deal holds a slip
+    (choosing among all four values made a sure misread of another row). So is a row whose
+    talon the talon cell's ink and the totals together make less sure than
+    :data:`ROW_READ` (TRAINING part, phone-distant seed 93: a blank talon read 1 at 0.93
+    from a border's remnant, the totals for none by 5.8, read at 1.0000: the readings the
+    ink left out were not weighed). Each reading tried is added to the row's
+    ``candidates`` (the deal logs weigh a reading by its place there)."""
+    checked = list(rows)
+    for index, row in enumerate(rows):
+        deal = candidates[index][picks[index]].deal if candidates[index] else None
+        if row.status != "read" or deal is None or deal.get("type") != "contract" or \
+                not evidence.rules.talon_prize or \
+                ("talon", "0") not in evidence.rows[index].digits:
+            continue
+        cell = evidence.rows[index].digits[("talon", "0")]
+        own = logs.fit(picks, index)
+        known = [option.deal for option in candidates[index]]
+        weighed: list[tuple[float, dict[str, Any]]] = []
+        for other in other_talons(deal):
+            if other not in known:
+                candidates[index].append(RowCandidate(other, -math.inf, 0.0))
+                known.append(other)
+            fit = logs.fit(picks[:index] + (known.index(other),) + picks[index + 1:], index)
+            if fit - own > INK_DISAGREES_LOG:
+                checked[index] = replace(row, status="doubtful", note=said("totals_fit_other"))
+                break
+            weighed.append((fit - talon_gap(cell, other) - own + talon_gap(cell, deal), other))
+        else:
+            share = 1 / (1 + sum(math.exp(odds) for odds, _ in weighed))
+            if share < ROW_READ:
+                rival = max(weighed, key=lambda pair: pair[0])[1]
+                checked[index] = replace(row, status="doubtful", confidence=share, note=said(
+                    "row_unsure_on", share=f"{share:.4f}", fields=digit_fields(deal, rival)))
+    return tuple(checked)
+
+
+def talon_moved(evidence: SheetEvidence, logs: DealLogs,
+                candidates: list[list[RowCandidate]], picks: tuple[int, ...],
+                rows: tuple[RowDecision, ...]) -> tuple[RowDecision, ...]:
+    """``rows`` with each contract read without a talon prize made *doubtful* where the deal
+    log gives another row a talon prize against its ink (the talon overruled:
+    :data:`TALON_OVERRULED_LOG`) and the running totals fit a prize on this row (any number
+    of quick tricks: a prize is worth the contract's price), taken off the other, no worse
+    than :data:`INK_DISAGREES_LOG`: the totals witness that a prize was written in the
+    column, not on which row. TRAINING part, pencil colour scans, seeds 86 and 90: a talon
+    1 written over its box's border read as none at 1.0000, and the log moved its prize to
+    an earlier row with the same dealer and declarer. Runs after :func:`talon_checked`,
+    which adds each read row's other talons to its candidates."""
+    moved = {index: bare for index in range(len(rows))
+             if (bare := _overruled_talon_dropped(candidates[index], picks[index])) is not None}
+    if not moved:
+        return rows
+    checked = list(rows)
+    for index, row in enumerate(rows):
+        deal = row.deal
+        if row.status != "read" or deal is None or deal.get("type") != "contract" or \
+                "talon" in deal or ("talon", "0") not in evidence.rows[index].digits:
+            continue
+        prizes = [k for k, c in enumerate(candidates[index]) if c.deal in other_talons(deal)]
+        fitting = next((other for other, bare in moved.items() for option in prizes
+                        if _swap_fits(logs, picks, (index, option), (other, bare))), None)
+        if fitting is not None:
+            checked[index] = replace(row, status="doubtful", totals_sure=False,
+                                     note=said("talon_moved", row=rows[fitting].row + 1))
+    return tuple(checked)
+
+
+def _swap_fits(logs: DealLogs, picks: tuple[int, ...], *changes: tuple[int, int]) -> bool:
+    """Whether the deal log ``picks`` with each ``(row, option)`` of ``changes`` fits the
+    running totals no worse than :data:`INK_DISAGREES_LOG` below ``picks`` itself."""
+    swapped = list(picks)
+    for index, option in changes:
+        swapped[index] = option
+    start = min(index for index, _ in changes)
+    return logs.fit(tuple(swapped), start) >= logs.fit(picks, start) - INK_DISAGREES_LOG
+
+
+def _overruled_talon_dropped(options: Sequence[RowCandidate], pick: int) -> int | None:
+    """Where the picked reading of a row holds a talon prize its talon cell's ink finds
+    unlikely (:data:`TALON_OVERRULED_LOG`): the place among ``options`` of the same reading
+    without the prize (``None``: no such pick, or no such reading)."""
+    deal = options[pick].deal if options else None
+    if deal is None or "talon" not in deal or options[pick].talon_gap <= TALON_OVERRULED_LOG:
+        return None
+    bare = {name: value for name, value in deal.items() if name != "talon"}
+    return next((k for k, option in enumerate(options) if option.deal == bare), None)
+
+
+def talon_unwitnessed(evidence: SheetEvidence, logs: DealLogs,
+                      candidates: list[list[RowCandidate]], picks: tuple[int, ...],
+                      rows: tuple[RowDecision, ...],
+                      entries: Mapping[Column, Sequence[EntryDecision]],
+                      sheet: ExpectedSheet | None) -> tuple[RowDecision, ...]:
+    """``rows`` with each contract read without a talon prize made *doubtful* where a column
+    the prize would write belongs to a faint seat and holds ink past the entries the deal log
+    writes there: a talon's thin 1 is the first stroke a black-and-white scan loses, and
+    the one total that would witness it is lost with the faint seat's ink, so neither the
+    ink nor the totals check the talon (TRAINING part, ballpoint thresholded, seed 77: a
+    talon 1 read as none at 0.9991, the dealer's whists on the declarer reading 7 at
+    0.41). Runs after :func:`talon_checked`, which adds the row's other talons."""
+    if not evidence.rules.talon_prize or not evidence.faint or sheet is None:
+        return rows
+    checked = list(rows)
+    for index, row in enumerate(rows):
+        deal = row.deal
+        if row.status != "read" or deal is None or deal.get("type") != "contract" or \
+                "talon" in deal:
+            continue
+        prize = {**deal, "talon": {"quick_tricks": 1}}
+        option = next((k for k, c in enumerate(candidates[index]) if c.deal == prize), None)
+        columns = logs.changed_columns(picks, index, option) if option is not None else None
+        if any(column.seat in evidence.faint and any(
+                holds_ink(entry) for entry in entries[column][_written_by_deals(sheet, column):])
+               for column in columns or ()):
+            checked[index] = replace(row, status="doubtful", totals_sure=False,
+                                     note=said("talon_unwitnessed"))
+    return tuple(checked)
+
+
+def _written_by_deals(sheet: ExpectedSheet, column: Column) -> int:
+    """How many entries of ``column`` the deals of ``sheet`` write (an end-of-game
+    correction is not written in the columns)."""
+    return sum(entry.deal is not None for entry in sheet.column(column))
+
+
+def other_talons(deal: dict[str, Any]) -> list[dict[str, Any]]:
+    """``deal`` with each other number of quick tricks a talon prize holds (0: none)."""
+    own = deal.get("talon", {}).get("quick_tricks", 0)
+    bare = {name: value for name, value in deal.items() if name != "talon"}
+    return [bare if quick == 0 else {**bare, "talon": {"quick_tricks": quick}}
+            for quick in range(TALON_QUICK_TRICKS_MAX + 1) if quick != own]
