@@ -54,6 +54,7 @@ from scanner.decode.talons import talon_checked, talon_moved, talon_unwitnessed
 from scanner.decode.unwritten import unwritten_totals
 from scanner.words import said
 from scoring.columns import Column, sheet_columns
+from scoring.notation import Contract, parse_contract
 from scoring.record import FORMAT
 from scoring.rules import RuleSet
 from scoring.sheet import ExpectedSheet
@@ -387,7 +388,10 @@ def _suits_crossed(evidence: SheetEvidence, rows: tuple[RowDecision, ...]
         deal = row.deal
         if row.status != "read" or deal is None or deal.get("type") != "contract":
             continue
-        suit = deal["contract"].lstrip("0123456789")
+        bid = parse_contract(deal["contract"])
+        if not isinstance(bid, Contract):
+            continue
+        suit = bid.suit.value
         marks = evidence.rows[index].marks
         rival = next((other for other in SUITS if other != suit
                       and marks.get(("suit", other), 0.0) >= SUIT_CROSSED), None)
@@ -510,8 +514,9 @@ def _disagreement(options: list[RowCandidate], chosen: int, totals_gap: float) -
 def _unchecked_digits(logs: DealLogs, options: list[RowCandidate], picks: tuple[int, ...],
                       index: int) -> list[int]:
     """The readings (``options``) of row ``index`` other than its pick in the deal log
-    ``picks`` that differ from it only in :data:`DIGIT_FIELDS` and that the running totals
-    cannot tell from it (:meth:`DealLogs.alike`): only the ink tells them apart."""
+    ``picks`` that differ from it only in :data:`~scanner.decode.row_words.DIGIT_FIELDS` and
+    that the running totals cannot tell from it (:meth:`DealLogs.alike`): only the ink tells
+    them apart."""
     own = options[picks[index]].deal if options else None
     if own is None:
         return []

@@ -90,29 +90,33 @@ def talon_moved(evidence: SheetEvidence, logs: DealLogs,
              if (bare := _overruled_talon_dropped(candidates[index], picks[index])) is not None}
     if not moved:
         return rows
+    own = logs.fit(picks, 0)
     checked = list(rows)
     for index, row in enumerate(rows):
         deal = row.deal
         if row.status != "read" or deal is None or deal.get("type") != "contract" or \
                 "talon" in deal or ("talon", "0") not in evidence.rows[index].digits:
             continue
-        prizes = [k for k, c in enumerate(candidates[index]) if c.deal in other_talons(deal)]
+        talons = other_talons(deal)
+        prizes = [k for k, c in enumerate(candidates[index]) if c.deal in talons]
         fitting = next((other for other, bare in moved.items() for option in prizes
-                        if _swap_fits(logs, picks, (index, option), (other, bare))), None)
+                        if _swap_fits(logs, picks, own, (index, option), (other, bare))), None)
         if fitting is not None:
             checked[index] = replace(row, status="doubtful", totals_sure=False,
                                      note=said("talon_moved", row=rows[fitting].row + 1))
     return tuple(checked)
 
 
-def _swap_fits(logs: DealLogs, picks: tuple[int, ...], *changes: tuple[int, int]) -> bool:
+def _swap_fits(logs: DealLogs, picks: tuple[int, ...], own: float,
+               *changes: tuple[int, int]) -> bool:
     """Whether the deal log ``picks`` with each ``(row, option)`` of ``changes`` fits the
-    running totals no worse than :data:`INK_DISAGREES_LOG` below ``picks`` itself."""
+    running totals no worse than :data:`INK_DISAGREES_LOG` below ``own``, the fit of
+    ``picks`` itself (:meth:`DealLogs.fit`, the same from whichever row it is weighed)."""
     swapped = list(picks)
     for index, option in changes:
         swapped[index] = option
     start = min(index for index, _ in changes)
-    return logs.fit(tuple(swapped), start) >= logs.fit(picks, start) - INK_DISAGREES_LOG
+    return logs.fit(tuple(swapped), start) >= own - INK_DISAGREES_LOG
 
 
 def _overruled_talon_dropped(options: Sequence[RowCandidate], pick: int) -> int | None:
