@@ -98,6 +98,9 @@ WORDS: dict[str, str] = {
     "slip_may_start": N_("read {value}, but the ink finds {ink} too, and the next entry's "
                          "ink is off the rules by as much: a slip the writer carried on may "
                          "start here"),
+    "chained_from_overruled": N_("read {value}, but the ink finds {ink} too, which the "
+                                 "entry before it makes by its ink: the deal log that "
+                                 "overruled that entry may be misread"),
     "after_above_pool": N_("the ink says {ink}; the rules make it {value}, but an earlier "
                            "entry's ink passes the pool: the writer's totals may have passed "
                            "it"),

@@ -445,3 +445,22 @@ def test_a_slip_carried_on_past_the_pool_leaves_the_entry_it_started_in_doubtful
     assert first.status == "doubtful"
     assert first.note == "the ink says 12; the rules make it 10, but a later entry's ink " \
         "passes the pool: a slip the writer carried on may start here"
+
+
+def test_an_entry_agreeing_with_a_log_that_overruled_the_entry_before_it_is_doubtful() -> None:
+    """A column written 2, 6, 10 whose deal log, misread, makes it 6, 66, 70: the 6 doubtful
+    against the log's 66, then the 10 misread 70 agrees with the log. The ink of the 10 finds
+    10, which the 6 and the log's step of 4 make, at 0.0075: doubtful, saying why, not read
+    (TRAINING part, a far photo of blue ballpoint, seed 108: read 70 at 0.997, silently)."""
+    expected, values = long_column()
+    ink_before = values[1] - 2
+    chained = values[2] - values[1] + ink_before
+    inks = [{values[0]: 0.99}, {ink_before: 0.99, values[1]: 0.001},
+            {values[2]: 0.98, chained: 0.0075}, *({v: 0.99} for v in values[3:])]
+    decisions = decode_column([EntryInk(ink) for ink in inks], expected)
+    assert (decisions[1].status, decisions[1].value) == ("doubtful", values[1])
+    assert (decisions[2].status, decisions[2].value) == ("doubtful", values[2])
+    assert decisions[2].note == f"read {values[2]}, but the ink finds {chained} too, which " \
+        "the entry before it makes by its ink: the deal log that overruled that entry may be " \
+        "misread"
+    assert all(d.status == "read" for d in decisions[3:len(values)])
