@@ -289,6 +289,30 @@ def test_a_blank_row_between_a_row_in_doubt_and_a_row_of_ink_is_doubtful() -> No
         "nothing read here, but a later row holds ink"] * 2 + [""]
 
 
+def test_no_blank_row_between_rows_asked_for_their_ink_is_left_out() -> None:
+    """The running totals hold more deals than the log; rows of ink far apart are asked
+    (their ink reads as no deal). The blank rows between them, deals whose ink was lost,
+    are asked too, not left out of ``scan.json`` (TRAINING part, a pencil far photo, seed
+    116: seven such rows came out nowhere). The blank rows after the last ink stay empty."""
+    seats = ("A", "B", "C")
+    deal = {"dealer": "A", "type": "allpass", "tricks": {"A": 4, "B": 3, "C": 3}}
+
+    def inked(k: int) -> RowEvidence:
+        row = row_evidence(None, k, seats, 0.999)
+        return replace(row, marks={**row.marks, ("level", "7"): 0.95})
+
+    ink_rows = (1, 5, 9)
+    evidence = [row_evidence(deal, 0, seats, 0.999)] + [
+        inked(k) if k in ink_rows else row_evidence(None, k, seats, 0.999)
+        for k in range(1, 12)]
+    decisions = [RowDecision(0, "read", deal, 1.0, ()),
+                 *[RowDecision(k, "empty", None, 1.0, ()) for k in range(1, 12)]]
+    notes = [str(note) for note in row_notes(evidence, decisions, required=2)]
+    assert all(notes[k] == "ink here, but it reads as no deal" for k in ink_rows)
+    assert all(notes[k] for k in range(1, 10))
+    assert notes[10:] == ["", ""]
+
+
 def test_a_doubtful_deal_far_past_the_last_deal_does_not_ask_the_blank_rows_before_it() -> None:
     """Eight blank rows after the last deal, then a row whose marks read a deal at only
     0.6 (TRAINING part, a far photo, seed 96: a border's remnant at the sheet's foot read as
