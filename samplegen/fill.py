@@ -96,6 +96,16 @@ def entry_values(layout: Layout, written: dict[str, Any]) -> dict[Box, str]:
     return values
 
 
+def columns_fit(layout: Layout, written: dict[str, Any]) -> bool:
+    """Whether every running total of ``written`` (whole numbers) fits its column's boxes
+    (:func:`entry_values` finds no :class:`FillError`)."""
+    try:
+        entry_values(layout, written)
+    except FillError:
+        return False
+    return True
+
+
 def deal_values(layout: Layout, record: GameRecord) -> dict[Box, str]:
     """The crosses and digits of every deal row, by box (:func:`forms.render.fill.deal_values`)."""
     index = {b.meaning: b for b in layout.boxes if isinstance(b.meaning, DealCell)}

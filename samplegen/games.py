@@ -8,7 +8,7 @@ from typing import Any
 
 from forms.layout import build_layout
 from forms.render.fill import FillError
-from samplegen.fill import deal_values, entry_values
+from samplegen.fill import columns_fit, deal_values
 from scoring.random_games import random_record, written_columns
 from scoring.record import parse_record
 from scoring.rules import RuleSet
@@ -30,8 +30,9 @@ def fitting_game(rules: RuleSet, rng: random.Random, tries: int = RANDOM_TRIES
                   [*cols["pool"], *cols["mountain"], *sum(cols["whists"].values(), [])]]
         if any(isinstance(v, float) for v in values):
             continue
+        if not columns_fit(layout, written):
+            continue
         try:
-            entry_values(layout, written)
             deal_values(layout, record)
         except FillError:
             continue
