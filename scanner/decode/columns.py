@@ -25,7 +25,12 @@ from scanner.decode.column_paths import (
     EntryStep,
     entry_posteriors,
 )
-from scanner.decode.confirmed import overruling_confirmed, slip_carried_on, unspelled
+from scanner.decode.confirmed import (
+    digit_may_be_lost,
+    overruling_confirmed,
+    slip_carried_on,
+    unspelled,
+)
 from scanner.decode.numbers import (
     EMPTY,
     PROBABILITY_FLOOR,
@@ -521,12 +526,15 @@ def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequen
         return EntryDecision("empty" if read else "doubtful", None, confidence,
                              _shown(ranked), expected_value, None, note, ink)
     if step.matched[best] < confidence / 2:  # a value the rules do not expect here
-        if read and slip_carried_on(step, best):
+        longer = digit_may_be_lost(step, best)
+        if read and slip_carried_on(step, best) and longer is None:
             return EntryDecision("read", best, confidence, _shown(ranked), expected_value, deal,
                                  said("ink_clearly", ink=value_said(best),
                                       expected=value_said(expected_value)), ink)
         read = False  # not clear enough from the ink alone to be kept against the rules
-        note = said("ink_expected", ink=best, expected=value_said(expected_value))
+        note = said("ink_expected", ink=best, expected=value_said(expected_value)) \
+            if longer is None else said("digit_may_be_lost", ink=best, value=longer,
+                                        expected=value_said(expected_value))
     elif unspelled(step, best):
         read = False  # the rules' value, which no digits the ink shows spell
         note = said("ink_unspelled", value=best)

@@ -464,3 +464,23 @@ def test_an_entry_agreeing_with_a_log_that_overruled_the_entry_before_it_is_doub
         "the entry before it makes by its ink: the deal log that overruled that entry may be " \
         "misread"
     assert all(d.status == "read" for d in decisions[3:len(values)])
+
+
+def test_a_corrected_wrong_value_whose_ink_may_have_lost_a_digit_is_doubtful() -> None:
+    """A 4.2.7 correction: a wrong value, then the right total. The entries after it confirm
+    that the wrong value was no running total, not which wrong value: only its ink does, and
+    its ink reads the number a digit short where the reader missed a thin 1 (TRAINING part,
+    a mono scan, seed 128: a wrong 10 read 0 at 0.9958, the 10 at 0.003, the player blamed
+    for a 0). Doubtful, saying which longer value fits too; not read."""
+    expected, values = long_column()
+    wrong = values[3]
+    assert wrong >= 10
+    inks = [{values[0]: 0.99}, {values[1]: 0.99},
+            {wrong % 10: 0.998, wrong: 0.003, values[2]: 0.002},
+            *({v: 0.99} for v in values[2:])]
+    decisions = decode_column([EntryInk(ink) for ink in inks], expected)
+    corrected = decisions[2]
+    assert (corrected.status, corrected.value) == ("doubtful", wrong % 10)
+    assert corrected.note == f"the ink says {wrong % 10}; the rules expected {values[2]}, but " \
+        f"{wrong}, with a digit the reader may have missed, fits the ink too"
+    assert all(d.status == "read" for d in decisions[3:len(inks)])
