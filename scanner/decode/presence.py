@@ -265,19 +265,32 @@ def row_notes(evidence: Sequence[RowEvidence], decisions: Sequence[DecidedRow],
         elif k <= reach:
             note = said("rows_lost_here") if lost else said("totals_hold", n=max(required, 1))
         notes.append(note)
-    return _before_ink_asked(notes, decisions)
+    return _before_ink_asked(notes, decisions, required)
 
 
-def _before_ink_asked(notes: list[str], decisions: Sequence[DecidedRow]) -> list[str]:
+def _before_ink_asked(notes: list[str], decisions: Sequence[DecidedRow], required: int
+                      ) -> list[str]:
     """``notes`` with each row decided empty, and not noted, before the last row asked for
-    its ink (``ink_no_deal``) noted too: the deal log is written row after row, so a person
-    asked about that ink is asked about the blank rows before it, and no row between rows
-    asked is left out of the scan (TRAINING part, a pencil far photo, seed 116: the running
-    totals held five deals more than the log, ink in rows 8, 9, 13 and 16 was asked, and the
-    blank rows between them, deals whose ink was lost, came out nowhere)."""
-    last = max((k for k, note in enumerate(notes)
-                if getattr(note, "code", None) == "ink_no_deal"), default=-1)
-    return [said("later_row_ink") if k < last and not note and decision.status == "empty"
+    its ink (``ink_no_deal``) noted too, as far as the rows written or asked follow one
+    another with blank runs no longer than the deals the running totals lack (``required``,
+    at least :data:`STRAY_INK_GAP`): the deal log is written row after row, so a person asked
+    about that ink is asked about the blank rows before it, and no row between rows asked
+    is left out of the scan (TRAINING part, a pencil far photo, seed 116: the totals held
+    five deals more than the log, ink in rows 5, 8, 9, 13 and 16 was asked, and the blank
+    rows between them, deals whose ink was lost, came out nowhere). Ink past a longer blank
+    run is stray: it does not make the run asked (far photos, seeds 110, 119, 120: a
+    border's remnant at the sheet's foot, 17-23 rows past the last deal)."""
+    reach = max(required, STRAY_INK_GAP)
+    chained, last_ink = -1, -1
+    for k, (note, decision) in enumerate(zip(notes, decisions, strict=True)):
+        if decision.status == "empty" and not note:
+            continue
+        if k - chained - 1 > reach:
+            break
+        chained = k
+        if getattr(note, "code", None) == "ink_no_deal":
+            last_ink = k
+    return [said("later_row_ink") if k < last_ink and not note and decision.status == "empty"
             else note for k, (note, decision) in enumerate(zip(notes, decisions, strict=True))]
 
 
