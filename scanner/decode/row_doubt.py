@@ -23,12 +23,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from scanner.decode.columns import EntryDecision
+from scanner.decode.columns import EntryDecision, column_ceiling
+from scanner.decode.presence import present_column
 from scanner.words import said, value_said
 from scoring.columns import Column
+from scoring.sheet import ExpectedSheet, SheetEntry
 
 if TYPE_CHECKING:  # the sheet's decoder imports this module
-    from scanner.decode.sheet import RowDecision
+    from scanner.decode.sheet import RowDecision, SheetEvidence
 
 INK_AGAINST = 10.0
 """How many times likelier the ink must find another value than the one read for the read
@@ -128,3 +130,45 @@ def _doubted(decision: EntryDecision, deal_rows: Sequence[RowDecision], rows_los
         return replace(decision, status="doubtful", note=said(
             "unsure_from_doubtful_row", value=value_said(decision.value), row=row.row + 1))
     return decision
+
+
+def unsettled_otherwise(entries: Mapping[Column, tuple[EntryDecision, ...]],
+                        evidence: SheetEvidence, sheet: ExpectedSheet | None,
+                        runner_ups: Sequence[tuple[int, ExpectedSheet]]
+                        ) -> dict[Column, tuple[EntryDecision, ...]]:
+    """``entries`` with each entry read *doubtful* where a column that another reading of a
+    doubtful row changes (``runner_ups``: each row's number and the expected sheet with that
+    reading), decoded against that sheet, is not read so there, although its deal writes
+    the same total either way (a total the reading changes rests on the row already:
+    :func:`doubted_with_rows`): which entries the column holds rests on the row too
+    (TRAINING part, a far photo, seed 132: a writer left deal 2's amount out and wrote 12,
+    14, 20; a row misread in its talon dropped the column's deal-9 entry, so the log made
+    it 2, 14, 20 and the 12, its ink 2 at 0.976 and 12 at 0.05, was read 2 at 1.0; with the
+    row's other reading the log makes 2, 14, 16, 22 and the entry is 2 at only 0.95)."""
+    if sheet is None or not runner_ups:
+        return dict(entries)
+    unsettled: dict[Column, dict[int, int]] = {}
+    for row, other in runner_ups:
+        for column, decisions in entries.items():
+            if other.column(column) == sheet.column(column):
+                continue
+            again = present_column(evidence.columns[column], other.column(column),
+                                   column_ceiling(column, evidence.rules))
+            same = _same_totals(sheet.column(column), other.column(column))
+            for index, (was, now) in enumerate(zip(decisions, again, strict=True)):
+                if was.status == "read" and was.deal in same and (
+                        now.status != "read" or now.value != was.value):
+                    unsettled.setdefault(column, {}).setdefault(index, row)
+    return {column: tuple(
+                replace(decision, status="doubtful", note=said(
+                    "unsettled_otherwise", value=value_said(decision.value), row=doubted + 1))
+                if (doubted := unsettled.get(column, {}).get(index)) is not None else decision
+                for index, decision in enumerate(decisions))
+            for column, decisions in entries.items()}
+
+
+def _same_totals(picked: Sequence[SheetEntry], other: Sequence[SheetEntry]) -> set[int]:
+    """The deals that write the same total in both columns."""
+    theirs = {entry.deal: entry.total for entry in other}
+    return {entry.deal for entry in picked
+            if entry.deal is not None and theirs.get(entry.deal) == entry.total}

@@ -46,7 +46,7 @@ from scanner.decode.presence import (
     row_notes,
     rows_asked,
 )
-from scanner.decode.row_doubt import doubted_with_rows
+from scanner.decode.row_doubt import doubted_with_rows, unsettled_otherwise
 from scanner.decode.row_odds import INK_DISAGREES_LOG, ROW_READ, TALON_OVERRULED_LOG
 from scanner.decode.row_pairs import better_pair
 from scanner.decode.row_words import digit_fields, digits_apart, shape_of
@@ -191,28 +191,23 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
     rows = tuple(replace(row, status="doubtful", note=note, confidence=row.confidence
                          if row.deal else 0.0, totals_sure=False) if note else row
                  for row, note in zip(rows, notes, strict=True))
-    resting = _resting_on_doubt(logs, candidates, picks, rows, sheet)
-    entries = unwritten_totals(doubted_with_rows(entries, rows, lost, resting),
-                               evidence.columns, rows, evidence.faint)
+    runner_ups = _runner_up_sheets(logs, candidates, picks, rows) if sheet else []
+    entries = unwritten_totals(unsettled_otherwise(
+        doubted_with_rows(entries, rows, lost, _resting_on_doubt(runner_ups, sheet)),
+        evidence, sheet, runner_ups), evidence.columns, rows, evidence.faint)
     return DecodedSheet(evidence.rules, evidence.seats, dict(evidence.names), rows,
                         faint_entries(entries, evidence.faint, lost),
                         lost_ink_problem(evidence.faint, evidence.seats, evidence.strip_page)
                         + lost_rows_problem(lost) + missing_rows_problem(evidence.rows, notes))
 
 
-def _resting_on_doubt(logs: DealLogs, candidates: list[list[RowCandidate]],
-                      picks: tuple[int, ...], rows: Sequence[RowDecision],
-                      sheet: ExpectedSheet | None
-                      ) -> dict[Column, dict[int, tuple[int, int | None]]]:
-    """The totals (each column's deal numbers) that another reading of a *doubtful* row
-    would make otherwise: the likeliest reading after its pick, with the other rows as
-    picked (a row doubtful only in digits no total checks writes the same totals), each with
-    that row's number and the total it would be (``None``: none, or not whole). Their
-    values rest on that row's doubt (:func:`~scanner.decode.row_doubt.doubted_with_rows`)."""
-    if sheet is None:
-        return {}
-    picked = _deal_totals(sheet)
-    resting: dict[Column, dict[int, tuple[int, int | None]]] = {}
+def _runner_up_sheets(logs: DealLogs, candidates: list[list[RowCandidate]],
+                      picks: tuple[int, ...], rows: Sequence[RowDecision]
+                      ) -> list[tuple[int, ExpectedSheet]]:
+    """For each *doubtful* row, its number and the expected sheet with its likeliest
+    reading after its pick, the other rows as picked (a row doubtful only in digits no total
+    checks writes the same totals, and is left out)."""
+    sheets = []
     for index, row in enumerate(rows):
         if row.status != "doubtful" or row.totals_sure or not candidates[index]:
             continue
@@ -223,7 +218,24 @@ def _resting_on_doubt(logs: DealLogs, candidates: list[list[RowCandidate]],
         if runner is None:
             continue
         other = logs.sheet(picks[:index] + (runner,) + picks[index + 1:], index)
-        runner_up = _deal_totals(other) if other else {}
+        if other is not None:
+            sheets.append((row.row, other))
+    return sheets
+
+
+def _resting_on_doubt(runner_ups: Sequence[tuple[int, ExpectedSheet]],
+                      sheet: ExpectedSheet | None
+                      ) -> dict[Column, dict[int, tuple[int, int | None]]]:
+    """The totals (each column's deal numbers) that another reading of a *doubtful* row
+    would make otherwise (``runner_ups``: :func:`_runner_up_sheets`), each with that row's
+    number and the total it would be (``None``: none, or not whole). Their values rest on
+    that row's doubt (:func:`~scanner.decode.row_doubt.doubted_with_rows`)."""
+    if sheet is None:
+        return {}
+    picked = _deal_totals(sheet)
+    resting: dict[Column, dict[int, tuple[int, int | None]]] = {}
+    for row, other in runner_ups:
+        runner_up = _deal_totals(other)
         for column in picked.keys() | runner_up.keys():
             own, theirs = picked.get(column, {}), runner_up.get(column, {})
             apart = {deal for deal in own.keys() | theirs.keys()
@@ -231,7 +243,7 @@ def _resting_on_doubt(logs: DealLogs, candidates: list[list[RowCandidate]],
             for deal in apart:
                 total = theirs.get(deal)
                 whole = int(total) if total is not None and total.denominator == 1 else None
-                resting.setdefault(column, {}).setdefault(deal, (row.row, whole))
+                resting.setdefault(column, {}).setdefault(deal, (row, whole))
     return resting
 
 

@@ -3,10 +3,15 @@
 
 from __future__ import annotations
 
-from scanner.decode.columns import EntryDecision
-from scanner.decode.row_doubt import doubted_with_rows
-from scanner.decode.sheet import RowDecision
+from fractions import Fraction
+
+from scanner.decode.columns import EntryDecision, EntryInk
+from scanner.decode.presence import present_column
+from scanner.decode.row_doubt import doubted_with_rows, unsettled_otherwise
+from scanner.decode.sheet import RowDecision, SheetEvidence
 from scoring.columns import Column
+from scoring.rules import RuleSet
+from scoring.sheet import ExpectedSheet, SheetEntry
 
 DEAL = {"dealer": "A", "type": "allpass", "tricks": {"A": 4, "B": 3, "C": 3}}
 COLUMN = Column("B", "whists", "C")
@@ -103,3 +108,36 @@ def test_a_total_another_reading_of_a_doubtful_row_adds_is_asked_past_the_column
     shown = {COLUMN: (_entry(8, 1, ((8, 0.99),)), *entries[COLUMN][1:])}
     assert [e.status for e in doubted_with_rows(shown, rows, resting=resting)[COLUMN][2:]] \
         == ["empty"] * 3
+
+
+def _whists(totals: list[tuple[int, int]]) -> ExpectedSheet:
+    """A sheet holding one column, A's whists on C, with these (deal, total) entries."""
+    column = Column("A", "whists", "C")
+    entries, previous = [], 0
+    for deal, total in totals:
+        entries.append(SheetEntry(column, deal, Fraction(total - previous), Fraction(total)))
+        previous = total
+    return ExpectedSheet(("A", "B", "C", "D"), tuple(entries), {}, False)
+
+
+def test_an_entry_the_other_reading_of_a_doubtful_row_leaves_unsettled_is_doubtful() -> None:
+    """A writer left deal 2's amount out and wrote 12, 14, 20. A row misread (doubtful)
+    dropped the column's deal-9 entry: the picked log makes it 2, 14, 20, and the 12, its
+    ink 2 at 0.976 and 12 at 0.05, decodes as 2 at 1.0. With the row's other reading the log
+    makes it 2, 14, 16, 22, and the same ink leaves the first entry unsure: it is doubtful,
+    naming the row (TRAINING part, a far photo, seed 132: read 2, silently). The entries
+    read the same either way stay read."""
+    column = Column("A", "whists", "C")
+    inks = (EntryInk({2: 0.976, 12: 0.05}), EntryInk({14: 0.99}), EntryInk({20: 0.99}))
+    evidence = SheetEvidence(RuleSet.preset("rostov", 4, 10), ("A", "B", "C", "D"), (),
+                             {column: inks})
+    picked = _whists([(2, 2), (6, 14), (14, 20)])
+    other = _whists([(2, 2), (6, 14), (9, 16), (14, 22)])
+    read = {column: tuple(present_column(inks, picked.column(column)))}
+    assert [(d.status, d.value) for d in read[column][:3]] == [("read", 2), ("read", 14),
+                                                                ("read", 20)]
+    checked = unsettled_otherwise(read, evidence, picked, [(8, other)])[column]
+    assert (checked[0].status, checked[0].value) == ("doubtful", 2)
+    assert checked[0].note == "read 2, but with the other reading of deal row 9, itself " \
+        "doubtful, the rules do not settle it"
+    assert [(d.status, d.value) for d in checked[1:3]] == [("read", 14), ("read", 20)]
