@@ -134,12 +134,13 @@ def _doubted(decision: EntryDecision, deal_rows: Sequence[RowDecision], rows_los
 
 def unsettled_otherwise(entries: Mapping[Column, tuple[EntryDecision, ...]],
                         evidence: SheetEvidence, sheet: ExpectedSheet | None,
-                        runner_ups: Sequence[tuple[int, ExpectedSheet]]
+                        runner_ups: Sequence[tuple[int, ExpectedSheet | None]]
                         ) -> dict[Column, tuple[EntryDecision, ...]]:
     """``entries`` with each entry read *doubtful* where a column that another reading of a
     doubtful row changes (``runner_ups``: each row's number and the expected sheet with that
-    reading), decoded against that sheet, is not read so there, although its deal writes
-    the same total either way (a total the reading changes rests on the row already:
+    reading; ``None``, no legal game, is left to :func:`doubted_with_rows`), decoded
+    against that sheet, is not read so there, although its deal writes the same total
+    either way (a total the reading changes rests on the row already:
     :func:`doubted_with_rows`): which entries the column holds rests on the row too
     (TRAINING part, a far photo, seed 132: a writer left deal 2's amount out and wrote 12,
     14, 20; a row misread in its talon dropped the column's deal-9 entry, so the log made
@@ -150,7 +151,7 @@ def unsettled_otherwise(entries: Mapping[Column, tuple[EntryDecision, ...]],
     unsettled: dict[Column, dict[int, int]] = {}
     for row, other in runner_ups:
         for column, decisions in entries.items():
-            if other.column(column) == sheet.column(column):
+            if other is None or other.column(column) == sheet.column(column):
                 continue
             again = present_column(evidence.columns[column], other.column(column),
                                    column_ceiling(column, evidence.rules))

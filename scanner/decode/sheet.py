@@ -203,11 +203,11 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
 
 def _runner_up_sheets(logs: DealLogs, candidates: list[list[RowCandidate]],
                       picks: tuple[int, ...], rows: Sequence[RowDecision]
-                      ) -> list[tuple[int, ExpectedSheet]]:
+                      ) -> list[tuple[int, ExpectedSheet | None]]:
     """For each *doubtful* row, its number and the expected sheet with its likeliest
-    reading after its pick, the other rows as picked (a row doubtful only in digits no total
-    checks writes the same totals, and is left out)."""
-    sheets = []
+    reading after its pick, the other rows as picked (``None``: they make no legal game; a
+    row doubtful only in digits no total checks writes the same totals, and is left out)."""
+    sheets: list[tuple[int, ExpectedSheet | None]] = []
     for index, row in enumerate(rows):
         if row.status != "doubtful" or row.totals_sure or not candidates[index]:
             continue
@@ -217,25 +217,25 @@ def _runner_up_sheets(logs: DealLogs, candidates: list[list[RowCandidate]],
                        for k, other in others if other == deal), None)
         if runner is None:
             continue
-        other = logs.sheet(picks[:index] + (runner,) + picks[index + 1:], index)
-        if other is not None:
-            sheets.append((row.row, other))
+        sheets.append((row.row, logs.sheet(picks[:index] + (runner,) + picks[index + 1:],
+                                           index)))
     return sheets
 
 
-def _resting_on_doubt(runner_ups: Sequence[tuple[int, ExpectedSheet]],
+def _resting_on_doubt(runner_ups: Sequence[tuple[int, ExpectedSheet | None]],
                       sheet: ExpectedSheet | None
                       ) -> dict[Column, dict[int, tuple[int, int | None]]]:
     """The totals (each column's deal numbers) that another reading of a *doubtful* row
-    would make otherwise (``runner_ups``: :func:`_runner_up_sheets`), each with that row's
-    number and the total it would be (``None``: none, or not whole). Their values rest on
+    would make otherwise (``runner_ups``: :func:`_runner_up_sheets`; a reading that makes no
+    legal game makes every total otherwise), each with that row's number and the total it
+    would be (``None``: none, or not whole). Their values rest on
     that row's doubt (:func:`~scanner.decode.row_doubt.doubted_with_rows`)."""
     if sheet is None:
         return {}
     picked = _deal_totals(sheet)
     resting: dict[Column, dict[int, tuple[int, int | None]]] = {}
     for row, other in runner_ups:
-        runner_up = _deal_totals(other)
+        runner_up = _deal_totals(other) if other else {}
         for column in picked.keys() | runner_up.keys():
             own, theirs = picked.get(column, {}), runner_up.get(column, {})
             apart = {deal for deal in own.keys() | theirs.keys()
