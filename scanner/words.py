@@ -129,6 +129,8 @@ WORDS: dict[str, str] = {
     "row_overturned": N_("the ink reads this row otherwise; the running totals make it this"),
     "row_overturned_on": N_("the ink reads this row otherwise ({fields}); the running totals "
                             "make it this"),
+    "row_unconfirmed": N_("the ink reads this row so at only {share}, and the running totals "
+                          "it writes are read otherwise"),
     "totals_fit_other": N_("the running totals fit another reading of this row far better than "
                            "the ink's"),
     "unchecked_digits": N_("no running total checks {fields}: the ink alone reads it so at "

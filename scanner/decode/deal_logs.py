@@ -143,16 +143,35 @@ class DealLogs:
         whole, are not asked). An empty reading writes nothing and is confirmed by
         nothing; when the rows before it make no legal game nothing checks it either way
         (``True``)."""
-        fold = self._fold(picks, index)
-        if fold is None:
+        if self._fold(picks, index) is None:
             return True
+        gaps = self._entry_gaps(picks, index)
+        return gaps is not None and sum(gaps.values()) <= tolerance
+
+    def witnessed(self, picks: tuple[int, ...], index: int, rival: int, tolerance: float
+                  ) -> bool:
+        """Whether some entry that row ``index``'s reading writes otherwise than its reading
+        ``rival`` would (:meth:`changed_columns`) finds the reading's total no more than
+        ``tolerance`` less likely than the value its ink reads likeliest (entries asked as
+        :meth:`confirmed` asks them): a total at least reads as that reading writes it."""
+        gaps = self._entry_gaps(picks, index)
+        apart = self.changed_columns(picks, index, rival)
+        return gaps is not None and any(gap <= tolerance for column, gap in gaps.items()
+                                        if apart is None or column in apart)
+
+    def _entry_gaps(self, picks: tuple[int, ...], index: int) -> dict[Column, float] | None:
+        """For each entry row ``index``'s reading writes (:meth:`confirmed`), by column, how
+        much less likely (natural log) its ink finds that total than its own likeliest
+        value; ``None`` where the reading writes nothing legal (an empty row, a refused
+        deal) or the rows before it make no legal game."""
+        fold = self._fold(picks, index)
+        if fold is None or self._candidates[index][picks[index]].deal is None:
+            return None
         course, count, tallies = fold
-        if self._candidates[index][picks[index]].deal is None:
-            return False
         step = self._step(index, picks[index], course, count + 1)
         if step is None:
-            return False
-        gap = 0.0
+            return None
+        gaps: dict[Column, float] = {}
         for column, amount in step[0]:
             tally = tallies.get(column)
             entries = self._entries.get(column, ())
@@ -161,9 +180,9 @@ class DealLogs:
             total, entry = tally[1] + amount, entries[tally[0]]
             if total == int(total):  # an entry whose ink reads no value likeliest: blank
                 likeliest = entry.likeliest[0] if entry.likeliest else None
-                gap += entry.spelling.log_probability(likeliest) - \
+                gaps[column] = entry.spelling.log_probability(likeliest) - \
                     entry.spelling.log_probability(int(total))
-        return gap <= tolerance
+        return gaps
 
     def changed_columns(self, picks: tuple[int, ...], index: int, option: int
                         ) -> frozenset[Column] | None:

@@ -64,6 +64,9 @@ RERANK_BELOW = 0.999
 running totals (surer rows are too when the totals do not confirm them). Stricter than
 :data:`ROW_READ`: a row the ink reads at 0.999 (a talon's 2 quick tricks read 1) is still
 checked against the totals, which may say otherwise."""
+WITNESS_GAP = math.log(10)
+"""An entry whose ink finds the total a row's reading writes there at least a tenth as likely
+as its own likeliest value witnesses that reading (:meth:`DealLogs.witnessed`)."""
 OVERTURNED_READ = 0.9999
 """A row whose decoded reading is not the ink's own best (the running totals overturned it)
 is *read* only at this probability, else *doubtful*: the totals mislead as well as correct
@@ -174,7 +177,8 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
     rows = _between_deals([
         _row_decision(evidence.rows[i].row, candidates[i], ranking.posterior[i], picks[i],
                       _unchecked_digits(logs, candidates[i], picks, i), ranking.gaps[i],
-                      logs.confirmed(picks, i, INK_DISAGREES_LOG))
+                      logs.confirmed(picks, i, INK_DISAGREES_LOG),
+                      _witnessed(logs, candidates[i], picks, i))
         for i in range(len(candidates))])
     rows = talon_checked(evidence, logs, candidates, picks, rows)
     rows = _paired_doubted(_suits_crossed(evidence, talon_moved(
@@ -449,7 +453,7 @@ def _between_deals(rows: list[RowDecision]) -> tuple[RowDecision, ...]:
 
 def _row_decision(row: int, options: list[RowCandidate], posterior: list[float],
                   chosen: int, unchecked: Sequence[int] = (), totals_gap: float = 0.0,
-                  confirmed: bool = True) -> RowDecision:
+                  confirmed: bool = True, witnessed: bool = True) -> RowDecision:
     """The row's status, confidence and candidates once its reading is ``chosen``:
     ``unchecked`` are its other readings that differ from it only in digits no running
     total checks (:func:`_unchecked_digits`, every such split weighed by the ink alone:
@@ -461,7 +465,11 @@ def _row_decision(row: int, options: list[RowCandidate], posterior: list[float],
     ``confirmed`` either (:meth:`DealLogs.confirmed`): its posterior is shared among the
     readings weighed, and where none fits, the least bad one takes it all (TRAINING part, a
     pencil far photo, seed 67: an all-pass "9 0 1" read "0 4 6" at 1.0, the ink reading
-    "2 4 4", the totals after it far from either)."""
+    "2 4 4", the totals after it far from either). So is a row the totals carried from an
+    unsure ink but neither confirm nor ``witnessed`` (:func:`_witnessed`; TRAINING part, a
+    thresholded scan, seed 134: an all-pass C0 A5 B5 read C0 A3 B7 at 0.99998, the ink 0.90
+    sure of it, every total checking it lost with a faint seat but a writer's slip one
+    digit from the misread's total)."""
     if not options:
         return RowDecision(row, "doubtful", None, 0.0, ())
     ranked = sorted(zip(options, posterior, strict=True), key=lambda item: -item[1])
@@ -473,6 +481,9 @@ def _row_decision(row: int, options: list[RowCandidate], posterior: list[float],
     if chosen != 0 and status == "read" and (confidence < OVERTURNED_READ or not confirmed):
         status = "doubtful"
         note = said("row_overturned")
+    elif status == "read" and not (confirmed or witnessed):
+        status = "doubtful"
+        note = said("row_unconfirmed", share=f"{best.probability:.4f}")
     unchecked_note = ""
     unsure = sum(posterior[k] for k in unchecked)
     if status == "doubtful" and not note and unchecked:
@@ -521,6 +532,31 @@ def _disagreement(options: list[RowCandidate], chosen: int, totals_gap: float) -
     if totals_gap > INK_DISAGREES_LOG:
         return said("totals_fit_other")
     return ""
+
+
+def _witnessed(logs: DealLogs, options: list[RowCandidate], picks: tuple[int, ...],
+               index: int) -> bool:
+    """Whether row ``index``'s pick holds against the reading the ink finds likeliest after
+    it (a talon aside: :mod:`scanner.decode.talons` weighs the talon cell by its own
+    witnesses) without the totals: the ink alone tells the two apart at :data:`ROW_READ`, or
+    a total the pick writes otherwise than that reading reads as the pick writes it
+    (:meth:`DealLogs.witnessed`, :data:`WITNESS_GAP`). ``True`` for a row with no such
+    reading."""
+    pick = options[picks[index]]
+    own = _without_talon(pick.deal)
+    others = [k for k, option in enumerate(options)
+              if k != picks[index] and _without_talon(option.deal) != own]
+    if not others:
+        return True
+    rival = max(others, key=lambda k: options[k].probability)
+    share = pick.probability / (pick.probability + options[rival].probability)
+    return share >= ROW_READ or logs.witnessed(picks, index, rival, WITNESS_GAP)
+
+
+def _without_talon(deal: dict[str, Any] | None) -> dict[str, Any] | None:
+    """``deal`` without its talon's quick tricks."""
+    return None if deal is None else {name: value for name, value in deal.items()
+                                      if name != "talon"}
 
 
 def _unchecked_digits(logs: DealLogs, options: list[RowCandidate], picks: tuple[int, ...],

@@ -10,10 +10,17 @@ from typing import Any
 import pytest
 
 from scanner.decode.columns import EntryCells, EntryInk, column_ceiling, decode_column
+from scanner.decode.deal_logs import DealLogs
 from scanner.decode.deals import RowCandidate, decode_row
 from scanner.decode.legality import Legality
 from scanner.decode.redecode import EntryEvidence, redecode_columns
-from scanner.decode.sheet import DecodedSheet, SheetEvidence, _row_decision, decode_sheet
+from scanner.decode.sheet import (
+    DecodedSheet,
+    SheetEvidence,
+    _row_decision,
+    _witnessed,
+    decode_sheet,
+)
 from scoring import RuleSet, audit, expected_sheet, parse_record
 from scoring.columns import Column
 from scoring.random_games import written_columns
@@ -210,6 +217,49 @@ def test_a_row_the_totals_overturned_is_read_only_when_they_are_sure(
     row = _row_decision(5, options, [1.0 - overturned, overturned], 1, confirmed=confirmed)
     assert row.deal == options[1].deal and row.status == status
     assert ("running totals" in row.note) == (status == "doubtful")
+
+
+@pytest.mark.parametrize(("confirmed", "witnessed", "status"),
+                         [(False, False, "doubtful"), (True, False, "read"),
+                          (False, True, "read")])
+def test_a_row_the_totals_carried_that_no_total_reads_as_it_writes_is_doubtful(
+        confirmed: bool, witnessed: bool, status: str) -> None:
+    """The ink's own best reading, chosen at 0.99998 where the ink alone is unsure of it:
+    the running totals carried it, so they must confirm it, or one of them at least read
+    as it writes it (TRAINING part, a thresholded scan, seed 134: an all-pass C0 A5 B5 read
+    C0 A3 B7: the totals that checked it were lost with a faint seat but one, a writer's
+    slip one digit from the misread's total)."""
+    deal = {"dealer": "B", "type": "allpass", "tricks": {"C": 0, "A": 3, "B": 7}}
+    options = [RowCandidate(deal, -6.1, 0.9),
+               RowCandidate({**deal, "tricks": {"C": 0, "A": 5, "B": 5}}, -9.0, 0.1)]
+    row = _row_decision(1, options, [0.99998, 0.00002], 0, confirmed=confirmed,
+                        witnessed=witnessed)
+    assert row.deal == deal and row.status == status
+    assert ("running totals it writes" in row.note) == (status == "doubtful")
+
+
+@pytest.mark.parametrize(("rival", "talon_only", "witnessed"),
+                         [(0.1, False, False), (0.001, False, True), (0.1, True, True)])
+def test_the_ink_alone_or_a_total_must_tell_a_row_from_its_likeliest_rival(
+        rival: float, talon_only: bool, witnessed: bool) -> None:
+    """:func:`_witnessed`: a rival the ink leaves at 0.001 against the pick is told apart
+    by the ink alone; one that differs only in the talon is the talon rules' to weigh
+    (TRAINING part, 49 rows of nine sets read right whose rival was a talon at 0.003);
+    else a total the two write apart must read as the pick writes it: here none does."""
+    doc, k = _allpasses(1)[0]
+    deal = doc["deals"][k]
+    tricks = deal["tricks"]
+    low, high = sorted(tricks, key=tricks.__getitem__)[::2]
+    other = {**deal, "talon": {"quick_tricks": 1}} if talon_only else \
+        {**deal, "tricks": {**tricks, low: tricks[high], high: tricks[low]}}
+    evidence = sheet_evidence(doc)
+    candidates = [[RowCandidate(d, 0.0, 1.0)] for d in doc["deals"]]
+    candidates[k] = [RowCandidate(deal, 0.0, 1.0 - rival), RowCandidate(other, -3.0, rival)]
+    unread = {column: tuple(entry_cells(None, len(cells.cells)) for cells in entries)
+              for column, entries in evidence.columns.items()}
+    logs = DealLogs(evidence.rules, evidence.seats, unread, candidates)
+    picks = (0,) * len(candidates)
+    assert _witnessed(logs, candidates[k], picks, k) == witnessed
 
 
 def test_decoded_errors_reach_the_audit() -> None:
