@@ -86,6 +86,10 @@ class ExpectedSheet:
         """The entries of one column, in the order written."""
         return self._by_column.get(column, ())
 
+    def totals_by_deal(self, column: Column) -> dict[int | None, Fraction]:
+        """One column's running totals by the number of the deal that wrote them."""
+        return {entry.deal: entry.total for entry in self.column(column)}
+
     @functools.cached_property
     def _by_column(self) -> dict[Column, tuple[SheetEntry, ...]]:
         """Every column's entries, sorted out in one pass (a caller asks for each column)."""

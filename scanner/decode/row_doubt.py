@@ -27,7 +27,7 @@ from scanner.decode.columns import EntryDecision, column_ceiling
 from scanner.decode.presence import present_column
 from scanner.words import said, value_said
 from scoring.columns import Column
-from scoring.sheet import ExpectedSheet, SheetEntry
+from scoring.sheet import ExpectedSheet
 
 if TYPE_CHECKING:  # the sheet's decoder imports this module
     from scanner.decode.sheet import RowDecision, SheetEvidence
@@ -155,7 +155,9 @@ def unsettled_otherwise(entries: Mapping[Column, tuple[EntryDecision, ...]],
                 continue
             again = present_column(evidence.columns[column], other.column(column),
                                    column_ceiling(column, evidence.rules))
-            same = _same_totals(sheet.column(column), other.column(column))
+            picked, theirs = sheet.totals_by_deal(column), other.totals_by_deal(column)
+            same = {deal for deal, total in picked.items()
+                    if deal is not None and theirs.get(deal) == total}
             for index, (was, now) in enumerate(zip(decisions, again, strict=True)):
                 if was.status == "read" and was.deal in same and (
                         now.status != "read" or now.value != was.value):
@@ -167,9 +169,3 @@ def unsettled_otherwise(entries: Mapping[Column, tuple[EntryDecision, ...]],
                 for index, decision in enumerate(decisions))
             for column, decisions in entries.items()}
 
-
-def _same_totals(picked: Sequence[SheetEntry], other: Sequence[SheetEntry]) -> set[int]:
-    """The deals that write the same total in both columns."""
-    theirs = {entry.deal: entry.total for entry in other}
-    return {entry.deal for entry in picked
-            if entry.deal is not None and theirs.get(entry.deal) == entry.total}

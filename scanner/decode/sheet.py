@@ -253,8 +253,7 @@ def _resting_on_doubt(runner_ups: Sequence[tuple[int, ExpectedSheet | None]],
 
 def _deal_totals(sheet: ExpectedSheet) -> dict[Column, dict[int | None, Fraction]]:
     """Each column's running totals of ``sheet`` by the number of the deal that wrote them."""
-    return {column: {entry.deal: entry.total for entry in sheet.column(column)}
-            for column in sheet.totals}
+    return {column: sheet.totals_by_deal(column) for column in sheet.totals}
 
 
 def _kept(options: list[RowCandidate]) -> list[RowCandidate]:
