@@ -107,6 +107,8 @@ WORDS: dict[str, str] = {
     "after_lost_rows": N_("nothing read here, but the deal rows' ink is nearly lost in the "
                           "image: a total of a deal the reader missed may stand here"),
     "ink_clearly": N_("the ink clearly says {ink}; the rules expected {expected}"),
+    "ink_clearly_short": N_("the ink clearly says {ink}; the rules expected {expected}: a "
+                            "digit the reader may have lost (two digits in one box)"),
     "unsettled_otherwise": N_("read {value}, but with the other reading of deal row {row}, "
                               "itself doubtful, the rules do not settle it"),
     "digit_may_be_lost": N_("the ink says {ink}; the rules expected {expected}, but {value}, "
