@@ -143,6 +143,8 @@ WORDS: dict[str, str] = {
     "talon_unwitnessed": N_("the ink reads no talon, but a faint seat's whists that a "
                             "talon prize would write hold ink the deal log does not explain: "
                             "check the talon"),
+    "talon_witness_faint": N_("the ink reads no talon, and the totals a talon prize would "
+                              "change are a faint seat's, none of them read: check the talon"),
     "suits_crossed": N_("two suit boxes read as crossed ({this} and {that}), and no running "
                         "total checks the suit: check it"),
     "talon_moved": N_("the ink reads no talon; the deal log gives row {row} a talon prize its "

@@ -136,12 +136,17 @@ def talon_unwitnessed(evidence: SheetEvidence, logs: DealLogs,
                       entries: Mapping[Column, Sequence[EntryDecision]],
                       sheet: ExpectedSheet | None) -> tuple[RowDecision, ...]:
     """``rows`` with each contract read without a talon prize made *doubtful* where a column
-    the prize would write belongs to a faint seat and holds ink past the entries the deal log
-    writes there: a talon's thin 1 is the first stroke a black-and-white scan loses, and
-    the one total that would witness it is lost with the faint seat's ink, so neither the
-    ink nor the totals check the talon (TRAINING part, ballpoint thresholded, seed 77: a
-    talon 1 read as none at 0.9991, the dealer's whists on the declarer reading 7 at
-    0.41). Runs after :func:`talon_checked`, which adds the row's other talons."""
+    the prize would write belongs to a faint seat and either holds ink past the entries the
+    deal log writes there or reads none of the totals the prize would change: a talon's
+    thin 1 is the first stroke a black-and-white scan loses (and the talon cell's ink never
+    reads "none" surer than a digit the reader missed leaves), and the one total that would
+    witness it is lost with the faint seat's ink, so neither the ink nor the totals check
+    the talon (TRAINING part, ballpoint thresholded, seed 77: a talon 1 read as none at
+    0.9991, the dealer's whists on the declarer reading 7 at 0.41; seeds 150 and 151, a
+    thresholded scan and a far photo of pencil: the dealer's whists all lost, or their one
+    entry read doubtful and tied by the log to another deal, talon 1s read as none at
+    0.9992 and 1.0). Runs after :func:`talon_checked`, which adds the row's other
+    talons."""
     if not evidence.rules.talon_prize or not evidence.faint or sheet is None:
         return rows
     checked = list(rows)
@@ -152,13 +157,35 @@ def talon_unwitnessed(evidence: SheetEvidence, logs: DealLogs,
             continue
         prize = {**deal, "talon": {"quick_tricks": 1}}
         option = next((k for k, c in enumerate(candidates[index]) if c.deal == prize), None)
-        columns = logs.changed_columns(picks, index, option) if option is not None else None
-        if any(column.seat in evidence.faint and any(
-                holds_ink(entry) for entry in entries[column][_written_by_deals(sheet, column):])
-               for column in columns or ()):
-            checked[index] = replace(row, status="doubtful", totals_sure=False,
-                                     note=said("talon_unwitnessed"))
+        if option is None:
+            continue
+        columns = logs.changed_columns(picks, index, option) or ()
+        faint = [column for column in columns if column.seat in evidence.faint]
+        if any(holds_ink(entry) for column in faint
+               for entry in entries[column][_written_by_deals(sheet, column):]):
+            note = said("talon_unwitnessed")
+        elif faint and not _prize_witnessed(
+                entries, sheet, logs.sheet(picks[:index] + (option,) + picks[index + 1:], index),
+                faint):
+            note = said("talon_witness_faint")
+        else:
+            continue
+        checked[index] = replace(row, status="doubtful", totals_sure=False, note=note)
     return tuple(checked)
+
+
+def _prize_witnessed(entries: Mapping[Column, Sequence[EntryDecision]], sheet: ExpectedSheet,
+                     with_prize: ExpectedSheet | None, columns: Sequence[Column]) -> bool:
+    """Whether an entry of ``columns`` is read where its deal writes a total that the
+    expected sheet ``with_prize`` (a talon prize added) would make otherwise."""
+    if with_prize is None:
+        return True
+    for column in columns:
+        own, theirs = sheet.totals_by_deal(column), with_prize.totals_by_deal(column)
+        apart = {deal for deal, total in own.items() if theirs.get(deal) != total}
+        if any(entry.status == "read" and entry.deal in apart for entry in entries[column]):
+            return True
+    return False
 
 
 def _written_by_deals(sheet: ExpectedSheet, column: Column) -> int:
