@@ -278,16 +278,20 @@ def _before_ink_asked(notes: list[str], decisions: Sequence[DecidedRow], require
     is left out of the scan (TRAINING part, a pencil far photo, seed 116: the totals held
     five deals more than the log, ink in rows 5, 8, 9, 13 and 16 was asked, and the blank
     rows between them, deals whose ink was lost, came out nowhere). Ink past a longer blank
-    run is stray: it does not make the run asked (far photos, seeds 110, 119, 120: a
-    border's remnant at the sheet's foot, 17-23 rows past the last deal)."""
+    run after a deal read is stray: it does not make the run asked (far photos, seeds 110,
+    119, 120: a border's remnant at the sheet's foot, 17-23 rows past the last deal); before
+    any deal is read the deal rows' ink is lost, and the run is deals whose ink went with it
+    (TRAINING part, blue ballpoint thresholded, seed 161: no row read, the totals holding
+    seven deals, ink in rows 8-9 and 18-19, and the eight blank rows between left out)."""
     reach = max(required, STRAY_INK_GAP)
-    chained, last_ink = -1, -1
+    chained, last_ink, any_read = -1, -1, False
     for k, (note, decision) in enumerate(zip(notes, decisions, strict=True)):
         if decision.status == "empty" and not note:
             continue
-        if k - chained - 1 > reach:
+        if k - chained - 1 > reach and any_read:
             break
         chained = k
+        any_read = any_read or (decision.status == "read" and decision.deal is not None)
         if getattr(note, "code", None) == "ink_no_deal":
             last_ink = k
     return [said("later_row_ink") if k < last_ink and not note and decision.status == "empty"

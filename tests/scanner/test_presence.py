@@ -317,6 +317,28 @@ def test_no_blank_row_between_rows_asked_for_their_ink_is_left_out() -> None:
     assert notes[21] == ""
 
 
+def test_before_any_deal_is_read_no_blank_run_between_rows_of_ink_is_left_out() -> None:
+    """No row reads as a deal (the scorer's blue ballpoint thresholded away), the running
+    totals hold seven deals: rows 0-6 are asked as deals the totals hold, rows 7-8 and
+    17-18 for their ink. The eight blank rows between, longer than the deals the totals
+    lack, are deals whose ink was lost too, not a run before a stray remnant: no deal was
+    read before them (TRAINING part, seed 161: rows 10-17 left out of ``scan.json``)."""
+    seats = ("A", "B", "C")
+
+    def inked(k: int) -> RowEvidence:
+        row = row_evidence(None, k, seats, 0.999)
+        return replace(row, marks={**row.marks, ("level", "7"): 0.95})
+
+    ink_rows = (7, 8, 17, 18)
+    evidence = [inked(k) if k in ink_rows else row_evidence(None, k, seats, 0.999)
+                for k in range(24)]
+    decisions = [RowDecision(k, "empty", None, 1.0, ()) for k in range(24)]
+    notes = [str(note) for note in row_notes(evidence, decisions, required=7)]
+    assert all(notes[k] == "ink here, but it reads as no deal" for k in ink_rows)
+    assert all(notes[k] for k in range(19))
+    assert notes[19:] == [""] * 5
+
+
 def test_a_doubtful_deal_far_past_the_last_deal_does_not_ask_the_blank_rows_before_it() -> None:
     """Eight blank rows after the last deal, then a row whose marks read a deal at only
     0.6 (TRAINING part, a far photo, seed 96: a border's remnant at the sheet's foot read as
