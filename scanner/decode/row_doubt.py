@@ -49,6 +49,12 @@ there an entry's ink must find the value read, for that entry to stand on its ow
 INK_ALONE = 0.99
 """The share of its ink's likelihood an entry's value needs for the entry to be read where
 its deal row is doubtful and the deal rows' ink lost: the row cannot vouch for it."""
+RESTING_INK_SHARE = 0.9
+"""... and where another reading of a doubtful row would make its total otherwise and the
+column's ink backs that reading (:func:`doubted_with_rows`). TRAINING part, eight fresh
+sets (seeds 157-167): the one entry read wrong so held 0.77; without the column's ink
+backing the other reading, 15 right ones held less than 0.9 (35 less than 0.99); with it,
+see the note of :func:`doubted_with_rows`."""
 
 
 def doubted_with_rows(entries: Mapping[Column, tuple[EntryDecision, ...]],
@@ -62,17 +68,39 @@ def doubted_with_rows(entries: Mapping[Column, tuple[EntryDecision, ...]],
     likelihood (module doc). So is an entry read whose total another reading of a doubtful
     row would make otherwise (``resting``: each column's deal numbers, with that row's
     number and the other total) where its ink finds the value read less than
-    :data:`RESTING_INK_ODDS` times likelier than the other total: the row's doubt is this
-    entry's (TRAINING part, a thresholded scan, seed 64: a talon prize read on a row
-    doubtful in just that talon made a whist entry 22, its ink 22 at 0.65 and 20, the
-    written value, at 0.27; read sure)."""
+    :data:`RESTING_INK_ODDS` times likelier than the other total, or, where another entry
+    of the column resting on that row reads by its ink the total the row's other reading
+    makes (:func:`_backed_otherwise`), gives it less than :data:`RESTING_INK_SHARE` of its
+    likelihood: the row's doubt is this entry's (TRAINING part, a thresholded scan, seed
+    64: a talon prize read on a row doubtful in just that talon made a whist entry 22, its
+    ink 22 at 0.65 and 20, the written value, at 0.27; read sure; a far photo of pencil,
+    seed 165: a doubtful row left 10 out of a whists column, the entry before read 57 over
+    its ink's 67, the other reading's total, and 87 written next, its ink 77 at 0.77 and
+    87 unlisted, was read 77 at 0.9999)."""
     deal_rows = [row for row in rows if row.deal is not None]
     resting = resting or {}
-    return {column: _past_end_asked(tuple(_doubted(decision, deal_rows, rows_lost,
-                                                   resting.get(column, {}).get(decision.deal or 0))
-                                          for decision in decisions),
-                                    resting.get(column, {}))
-            for column, decisions in entries.items()}
+    judged = {}
+    for column, decisions in entries.items():
+        rests = resting.get(column, {})
+        backed = _backed_otherwise(decisions, rests)
+        judged[column] = _past_end_asked(tuple(
+            _doubted(decision, deal_rows, rows_lost, rests.get(decision.deal or 0), backed)
+            for decision in decisions), rests)
+    return judged
+
+
+def _backed_otherwise(decisions: Sequence[EntryDecision],
+                      rests_on: Mapping[int, tuple[int, int | None]]) -> set[int]:
+    """The doubtful rows (numbers) whose other reading the column's own ink backs: an entry
+    resting on the row whose ink reads likeliest the total that reading would make."""
+    backed = set()
+    for decision in decisions:
+        if decision.deal is None or decision.deal not in rests_on or not decision.ink:
+            continue
+        row, other = rests_on[decision.deal]
+        if decision.ink[0][0] == other != decision.value:
+            backed.add(row)
+    return backed
 
 
 def _past_end_asked(decisions: tuple[EntryDecision, ...],
@@ -106,7 +134,7 @@ def _past_end_asked(decisions: tuple[EntryDecision, ...],
 
 
 def _doubted(decision: EntryDecision, deal_rows: Sequence[RowDecision], rows_lost: bool,
-             rests_on: tuple[int, int | None] | None) -> EntryDecision:
+             rests_on: tuple[int, int | None] | None, backed: set[int]) -> EntryDecision:
     if decision.status != "read" or decision.deal is None or not decision.ink \
             or not 0 < decision.deal <= len(deal_rows):
         return decision
@@ -114,8 +142,9 @@ def _doubted(decision: EntryDecision, deal_rows: Sequence[RowDecision], rows_los
     read_p = ink.get(decision.value, 0.0)
     unsure = read_p < INK_ALONE * sum(ink.values())
     row = deal_rows[decision.deal - 1]
-    if rests_on is not None and \
-            read_p < RESTING_INK_ODDS * ink.get(rests_on[1], min(ink.values())):
+    if rests_on is not None and (
+            rests_on[0] in backed and read_p < RESTING_INK_SHARE * sum(ink.values())
+            or read_p < RESTING_INK_ODDS * ink.get(rests_on[1], min(ink.values()))):
         return replace(decision, status="doubtful", note=said(
             "unsure_from_doubtful_row", value=value_said(decision.value), row=rests_on[0] + 1))
     if row.status != "doubtful" or row.totals_sure:

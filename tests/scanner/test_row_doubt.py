@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 from scanner.decode.columns import EntryDecision, EntryInk
 from scanner.decode.presence import present_column
 from scanner.decode.row_doubt import doubted_with_rows, unsettled_otherwise
@@ -84,6 +86,30 @@ def test_an_entry_whose_ink_cannot_tell_the_doubtful_rows_other_total_is_doubtfu
     assert judged[0].note == "the ink is unsure of 22, and deal row 2 that makes it so is " \
         "itself doubtful"
     assert [e.status for e in doubted_with_rows(entries, rows)[COLUMN]] == ["read"] * 3
+
+
+@pytest.mark.parametrize("backed", [True, False])
+def test_an_entry_resting_on_a_row_its_column_reads_otherwise_needs_clear_ink(backed: bool
+                                                                             ) -> None:
+    """A far photo of pencil (TRAINING part, seed 165): a doubtful row left 10 out of a
+    whists column. The entry before read 57 on the log's word, its ink 67, the total the
+    row's other reading makes; then 87 was written, its ink 77 at 0.77 (87 not among its
+    readings), read 77 at 0.9999 on the row's word. The column's own ink backs the row's
+    other reading, so an entry resting on it needs ink as clear as RESTING_INK_SHARE:
+    doubtful; ink at 0.997 stays read. Where no entry's ink backs the other reading, the
+    unsure entry stands on its odds against the other total (20 times) and is read."""
+    rows = (RowDecision(0, "read", DEAL, 1.0, ()), RowDecision(1, "doubtful", DEAL, 0.97, ()))
+    misread = ((77, 0.77), (97, 0.076), (7, 0.067), (47, 0.056), (79, 0.007), (37, 0.0066),
+               (17, 0.0059), (42967, 0.003))
+    before = ((67 if backed else 57, 0.93), (57 if backed else 67, 0.015))
+    entries = {COLUMN: (_entry(57, 1, before), _entry(77, 2, misread),
+                        _entry(77, 2, ((77, 0.995), (97, 0.002))))}
+    resting = {COLUMN: {1: (1, 67), 2: (1, 87)}}
+    judged = doubted_with_rows(entries, rows, resting=resting)[COLUMN]
+    assert [e.status for e in judged[1:]] == (["doubtful", "read"] if backed else ["read"] * 2)
+    if backed:
+        assert judged[1].note == "the ink is unsure of 77, and deal row 2 that makes it so " \
+            "is itself doubtful"
 
 
 def test_a_total_another_reading_of_a_doubtful_row_adds_is_asked_past_the_columns_end() -> None:
