@@ -177,7 +177,8 @@ def talon_unwitnessed(evidence: SheetEvidence, logs: DealLogs,
 def _prize_witnessed(entries: Mapping[Column, Sequence[EntryDecision]], sheet: ExpectedSheet,
                      with_prize: ExpectedSheet | None, columns: Sequence[Column]) -> bool:
     """Whether an entry of ``columns`` is read where its deal writes a total that the
-    expected sheet ``with_prize`` (a talon prize added) would make otherwise."""
+    expected sheet ``with_prize`` (a talon prize added) would make otherwise; ``True`` where
+    the prize makes no legal game (``None``): nothing is left to witness."""
     if with_prize is None:
         return True
     for column in columns:
