@@ -50,7 +50,12 @@ from scanner.decode.row_doubt import doubted_with_rows, unsettled_otherwise
 from scanner.decode.row_odds import INK_DISAGREES_LOG, ROW_READ, TALON_OVERRULED_LOG
 from scanner.decode.row_pairs import better_pair
 from scanner.decode.row_words import digit_fields, digits_apart, shape_of
-from scanner.decode.talons import talon_checked, talon_moved, talon_unwitnessed
+from scanner.decode.talons import (
+    talon_checked,
+    talon_moved,
+    talon_unwitnessed,
+    without_talon,
+)
 from scanner.decode.unwritten import unwritten_totals
 from scanner.words import said
 from scoring.columns import Column, sheet_columns
@@ -177,8 +182,7 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
     rows = _between_deals([
         _row_decision(evidence.rows[i].row, candidates[i], ranking.posterior[i], picks[i],
                       _unchecked_digits(logs, candidates[i], picks, i), ranking.gaps[i],
-                      logs.confirmed(picks, i, INK_DISAGREES_LOG),
-                      _witnessed(logs, candidates[i], picks, i))
+                      *_checked(logs, candidates[i], picks, i))
         for i in range(len(candidates))])
     rows = talon_checked(evidence, logs, candidates, picks, rows)
     rows = _paired_doubted(_suits_crossed(evidence, talon_moved(
@@ -533,29 +537,34 @@ def _disagreement(options: list[RowCandidate], chosen: int, totals_gap: float) -
     return ""
 
 
+def _checked(logs: DealLogs, options: list[RowCandidate], picks: tuple[int, ...],
+             index: int) -> tuple[bool, bool]:
+    """Whether the running totals confirm row ``index``'s pick (:meth:`DealLogs.confirmed`)
+    and whether it is :func:`_witnessed`; only an unconfirmed row is asked the second (a
+    confirmed one is not made doubtful for want of a witness)."""
+    confirmed = logs.confirmed(picks, index, INK_DISAGREES_LOG)
+    return confirmed, confirmed or _witnessed(logs, options, picks, index)
+
+
 def _witnessed(logs: DealLogs, options: list[RowCandidate], picks: tuple[int, ...],
                index: int) -> bool:
     """Whether row ``index``'s pick holds against the reading the ink finds likeliest after
     it (a talon aside: :mod:`scanner.decode.talons` weighs the talon cell by its own
     witnesses) without the totals: the ink alone tells the two apart at :data:`ROW_READ`, or
     a total the pick writes otherwise than that reading reads as the pick writes it
-    (:meth:`DealLogs.witnessed`, :data:`WITNESS_GAP`). ``True`` for a row with no such
-    reading."""
+    (:meth:`DealLogs.witnessed`, :data:`WITNESS_GAP`). ``True`` for a row read empty or
+    with no such reading."""
     pick = options[picks[index]]
-    own = _without_talon(pick.deal)
-    others = [k for k, option in enumerate(options)
-              if k != picks[index] and _without_talon(option.deal) != own]
+    if pick.deal is None:
+        return True
+    own = without_talon(pick.deal)
+    others = [k for k, option in enumerate(options) if k != picks[index]
+              and (option.deal is None or without_talon(option.deal) != own)]
     if not others:
         return True
     rival = max(others, key=lambda k: options[k].probability)
     share = pick.probability / (pick.probability + options[rival].probability)
     return share >= ROW_READ or logs.witnessed(picks, index, rival, WITNESS_GAP)
-
-
-def _without_talon(deal: dict[str, Any] | None) -> dict[str, Any] | None:
-    """``deal`` without its talon's quick tricks."""
-    return None if deal is None else {name: value for name, value in deal.items()
-                                      if name != "talon"}
 
 
 def _unchecked_digits(logs: DealLogs, options: list[RowCandidate], picks: tuple[int, ...],

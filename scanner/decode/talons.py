@@ -126,7 +126,7 @@ def _overruled_talon_dropped(options: Sequence[RowCandidate], pick: int) -> int 
     deal = options[pick].deal if options else None
     if deal is None or "talon" not in deal or options[pick].talon_gap <= TALON_OVERRULED_LOG:
         return None
-    bare = {name: value for name, value in deal.items() if name != "talon"}
+    bare = without_talon(deal)
     return next((k for k, option in enumerate(options) if option.deal == bare), None)
 
 
@@ -198,6 +198,11 @@ def _written_by_deals(sheet: ExpectedSheet, column: Column) -> int:
 def other_talons(deal: dict[str, Any]) -> list[dict[str, Any]]:
     """``deal`` with each other number of quick tricks a talon prize holds (0: none)."""
     own = deal.get("talon", {}).get("quick_tricks", 0)
-    bare = {name: value for name, value in deal.items() if name != "talon"}
+    bare = without_talon(deal)
     return [bare if quick == 0 else {**bare, "talon": {"quick_tricks": quick}}
             for quick in range(TALON_QUICK_TRICKS_MAX + 1) if quick != own]
+
+
+def without_talon(deal: dict[str, Any]) -> dict[str, Any]:
+    """``deal`` without its talon's quick tricks."""
+    return {name: value for name, value in deal.items() if name != "talon"}
