@@ -156,10 +156,14 @@ MINUS_HEIGHT = (0.3, 0.45)
 through the middle rows from the second; written minuses 0.08-0.25)."""
 
 # --- marks -------------------------------------------------------------------------------
-MARKED_MIN_FILL_FRACTION = (0.03, 0.12)
-"""Bounds of the per-sheet empty/marked threshold on the fill share."""
-CANCELLED_MIN_FILL_FRACTION = (0.40, 0.70)
-"""Bounds of the per-sheet marked/cancelled threshold (a cancelled box is filled solid)."""
+MARKED_MIN_FILL_FRACTION = (0.03, 0.5)
+"""Bounds of the per-page empty/marked threshold on the fill share: a clean scan's empty
+boxes hold no ink, a far photo's up to 0.45 of the print's remnant (TRAINING part,
+phone-distant), where its marks fill 0.5 and more."""
+CANCELLED_MIN_FILL_FRACTION = (0.40, 0.90)
+"""Bounds of the per-page marked/cancelled threshold on the cover (a cancelled box is filled
+solid): felt-tip scribbles, loops and crosses cover up to 0.83 of their box, the cancels
+over them 0.98 and more (TRAINING part)."""
 MARKED_DEFAULT_FILL_FRACTION = 0.06
 """The empty/marked threshold when a sheet's fills do not show two groups ..."""
 CANCELLED_DEFAULT_FILL_FRACTION = 0.55

@@ -6,24 +6,26 @@ The legend printed on every deal page shows the two: a cross is a mark, a box fi
 :mod:`scanner.image.ink` cuts them (out to where they reach, a neighbour's spill given to the
 neighbour) by two measures: its fill (its strokes' pixels over the box's interior: any mark
 has some) and its cover (the share of the interior its strokes cover: only a filled box is
-nearly covered). The two thresholds are found per page from its own boxes, the empty ones
-among them (Otsu's split, kept within sane bounds), so a thin pen, a thick marker, a pencil or
-a grey photo each get their own, not global constants. A page whose own split finds only the
-print's remnant (a deal page the game never reached, photographed from afar) is judged again
-against the marks of the sheet's other pages (:func:`sheet_marks`): one scorer marks them all.
+nearly covered). The two thresholds are found per page from its own boxes, so a thin pen, a
+thick marker, a pencil or a grey photo each get their own, not global constants: marked
+above the most ink the page's surely empty boxes hold (those a group's choice leaves clear,
+:func:`empty_ceiling`), cancelled by Otsu's split of the inked boxes' covers. A page whose
+marks are only the print's remnant (a deal page the game never reached, photographed from
+afar) is judged again against the marks of the sheet's other pages (:func:`sheet_marks`):
+one scorer marks them all.
 """
 
 from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
 import numpy as np
 
-from forms.model import Box
+from forms.model import Box, DealCell
 from scanner import constants as k
 from scanner.arrays import Doubles
 from scanner.image.cells import CellImage
@@ -100,24 +102,66 @@ def empty_scale(fills: Doubles, marked: float) -> float:
                      MARKED_SCALE_SHARE * marked), 6)
 
 
-def mark_thresholds(fills: Sequence[float], covers: Sequence[float] | None = None
-                    ) -> MarkThresholds:
-    """Thresholds for one page from all its mark boxes' fills and covers (the covers default
-    to the fills).
+CHOICE_MARGIN = 1.1
+"""A box is marked above this many times the most ink an empty box of its page holds
+(:func:`empty_ceiling`)."""
+CHOICE_SHARE = 0.5
+"""... and at most this share of the median fill of the choices above that (a writer who
+crossed two boxes of one group does not blind the page to its lighter marks)."""
 
-    >>> t = mark_thresholds([0.0] * 50 + [0.2, 0.25, 0.22] * 5 + [0.9, 0.85])
-    >>> bool(0.03 <= t.marked <= 0.12 and 0.4 <= t.cancelled <= 0.7)
+
+def choice_group(box: Box) -> Hashable:
+    """The mark group a box belongs to: one deal row's declarer, level, suit or result
+    boxes, or one seat's call boxes; the writer crosses at most one box of a group."""
+    meaning = box.meaning
+    if not isinstance(meaning, DealCell):
+        return box
+    seat = meaning.option.split(":")[0] if meaning.field == "call" else ""
+    return meaning.row, meaning.field, seat
+
+
+def empty_ceiling(fills: Doubles, covers: Doubles, groups: Sequence[Hashable]
+                  ) -> tuple[float, Doubles]:
+    """The most ink a page's empty boxes hold, and the fills of the boxes that may be
+    choices. In each mark group the box with most ink may be the writer's choice, and where
+    that box is filled solid (a cancel) the next one too; every other box of the group is
+    empty: the print's remnant, a speck, a neighbour's spill. A clean scan's empty boxes hold
+    none, a far photo's up to 0.45, so the page itself says where marks begin."""
+    lo_m, _ = k.MARKED_MIN_FILL_FRACTION
+    solid = _cancel_threshold(covers[fills > lo_m])
+    members: dict[Hashable, list[int]] = {}
+    for index, group in enumerate(groups):
+        members.setdefault(group, []).append(index)
+    empty: list[float] = []
+    chosen: list[float] = []
+    for indices in members.values():
+        ranked = sorted(indices, key=lambda i: -fills[i])
+        kept = 2 if covers[ranked[0]] >= solid else 1
+        chosen += [float(fills[i]) for i in ranked[:kept]]
+        empty += [float(fills[i]) for i in ranked[kept:]]
+    return max(empty, default=0.0), np.asarray(chosen, np.float64)
+
+
+def mark_thresholds(fills: Sequence[float], covers: Sequence[float],
+                    groups: Sequence[Hashable]) -> MarkThresholds:
+    """Thresholds for one page from all its mark boxes' fills, covers and mark groups
+    (:func:`choice_group`): marked above :data:`CHOICE_MARGIN` times the page's
+    :func:`empty_ceiling` (within the bounds, and at most :data:`CHOICE_SHARE` of the
+    choices' median fill above it); cancelled by :func:`_cancel_threshold`.
+
+    >>> t = mark_thresholds([0.0] * 8 + [0.2, 0.9], [0.0] * 8 + [0.15, 0.95],
+    ...                     ["a"] * 4 + ["b"] * 4 + ["a", "b"])
+    >>> bool(0.03 <= t.marked < 0.2 and 0.15 < t.cancelled < 0.95)
     True
     """
     f = np.asarray(fills, np.float64)
-    c = f if covers is None else np.asarray(covers, np.float64)
+    c = np.asarray(covers, np.float64)
     lo_m, hi_m = k.MARKED_MIN_FILL_FRACTION
-    lo_c, hi_c = k.CANCELLED_MIN_FILL_FRACTION
-    marked = k.MARKED_DEFAULT_FILL_FRACTION
-    if (f > lo_m).any() and (f <= lo_m).any():
-        split = _otsu(f[c < lo_c])
-        if split is not None:
-            marked = min(max(split, lo_m), hi_m)
+    ceiling, chosen = empty_ceiling(f, c, groups)
+    marked = min(max(CHOICE_MARGIN * ceiling, lo_m), hi_m)
+    above = chosen[chosen > marked]
+    if len(above):
+        marked = max(lo_m, min(marked, CHOICE_SHARE * float(np.median(above))))
     return MarkThresholds(marked, _cancel_threshold(c[f > marked]), empty_scale(f, marked))
 
 
@@ -183,7 +227,8 @@ def read_marks(cells: Sequence[CellImage],
     alike."""
     marks = [c for c in cells if c.box.kind == "mark"]
     if thresholds is None:
-        thresholds = mark_thresholds([c.ink_fraction for c in marks], [c.cover for c in marks])
+        thresholds = mark_thresholds([c.ink_fraction for c in marks], [c.cover for c in marks],
+                                     [choice_group(c.box) for c in marks])
     judged: dict[tuple[float, float], tuple[float, float, MarkState, float]] = {}
     readings = []
     for cell in marks:
@@ -231,7 +276,8 @@ def sheet_marks(pages: Sequence[tuple[MarkReading, ...]]) -> list[tuple[MarkRead
 def _judged_again(marks: tuple[MarkReading, ...], marked: float) -> tuple[MarkReading, ...]:
     """``marks`` judged with the empty/marked threshold raised to ``marked`` (the page's own
     marked/cancelled split kept, the empty side's scale from its fills under ``marked``)."""
-    own = mark_thresholds([m.fill for m in marks], [m.cover for m in marks])
+    own = mark_thresholds([m.fill for m in marks], [m.cover for m in marks],
+                          [choice_group(m.box) for m in marks])
     fills = np.array([m.fill for m in marks], np.float64)
     thresholds = MarkThresholds(max(marked, own.marked), own.cancelled,
                                 empty_scale(fills, max(marked, own.marked)))

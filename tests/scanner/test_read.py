@@ -9,14 +9,14 @@ import numpy as np
 import pytest
 
 from forms.layout import build_layout, calibration_cells
-from forms.model import DealCell, EntryCell
+from forms.model import Box, DealCell, EntryCell
 from scanner.constants import EMPTY_MAX_INK_FRACTION
 from scanner.decode.columns import BLANK_CELL
 from scanner.digits.adaptation import WriterAdaptation
 from scanner.digits.recognizer import DigitRecognizer
 from scanner.image.cells import cut_cells
 from scanner.image.load import PageImage
-from scanner.image.marks import mark_thresholds
+from scanner.image.marks import choice_group, mark_thresholds
 from scanner.image.raster import rasterize
 from scanner.image.register import register
 from scanner.read import EMPTY, column_evidence, read_page
@@ -60,15 +60,21 @@ def test_triangle_digits_read_with_rotation_and_adaptation() -> None:
 
 
 def test_cells_upright_and_marks() -> None:
+    """On a photo of a deal page, one choice crossed in a mark group (or a cancel and the
+    choice made instead, or none) reads as written, and the digit cells stand upright."""
     img = page_bgr(3, 1)
     boxes = LAYOUT.boxes_for(1)
-    marks = [b for b in boxes if b.kind == "mark"]
+    groups: dict[object, list[Box]] = {}
+    for box in (b for b in boxes if b.kind == "mark"):
+        groups.setdefault(choice_group(box), []).append(box)
     states = {}
-    for i, box in enumerate(marks[:90]):
-        state = ("empty", "marked", "marked", "cancelled")[i % 4]
-        if state != "empty":
-            write_mark(img, box, state)
-        states[box] = state
+    for i, group in enumerate(list(groups.values())[:24]):
+        chosen = dict(enumerate(("cancelled", "marked") if i % 4 == 3 else ("marked",)))
+        chosen = {} if i % 4 == 0 else chosen
+        for n, box in enumerate(group):
+            states[box] = chosen.get(n, "empty")
+            if states[box] != "empty":
+                write_mark(img, box, states[box])
     reg = register(PageImage(Path("d.jpg"), 0, photo(img, 2, seed=5)))
     reading = read_page(reg, LAYOUT, RECOGNIZER)
     got = {m.box: m.state for m in reading.marks}
@@ -79,8 +85,11 @@ def test_cells_upright_and_marks() -> None:
 
 
 def test_thresholds_follow_the_sheet() -> None:
-    thin = mark_thresholds([0.0] * 100 + [0.08] * 20 + [0.7] * 3)
-    thick = mark_thresholds([0.0] * 100 + [0.3] * 20 + [0.95] * 3)
+    groups = [n // 5 for n in range(100)] + list(range(20)) + [20, 21, 22]
+    thin_fills = [0.0] * 100 + [0.08] * 20 + [0.7] * 3
+    thick_fills = [0.0] * 100 + [0.3] * 20 + [0.95] * 3
+    thin = mark_thresholds(thin_fills, thin_fills, groups)
+    thick = mark_thresholds(thick_fills, thick_fills, groups)
     assert thin.marked < 0.08 < thin.cancelled < 0.7
     assert thick.marked < 0.3 < thick.cancelled < 0.95
 
