@@ -101,6 +101,9 @@ WORDS: dict[str, str] = {
     "chained_from_overruled": N_("read {value}, but the ink finds {ink} too, which the "
                                  "entry before it makes by its ink: the deal log that "
                                  "overruled that entry may be misread"),
+    "unsure_after_overruled": N_("read {value} on the rules' word, its ink unsure, right "
+                                 "after an entry the rules made against its own ink: the deal "
+                                 "log that overruled it may be misread"),
     "after_above_pool": N_("the ink says {ink}; the rules make it {value}, but an earlier "
                            "entry's ink passes the pool: the writer's totals may have passed "
                            "it"),

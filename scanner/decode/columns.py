@@ -245,7 +245,7 @@ def _decisions(entries: list[ColumnEntry], expected: Sequence[SheetEntry],
         decisions = _around_above_ceiling([
             _above_ceiling(entry, decision, ceiling)
             for entry, decision in zip(entries, decisions, strict=True)])
-    return _chained_from_overruled(_slip_may_start(_beside_unexplained(decisions)))
+    return _leaning_on_overruled(_slip_may_start(_beside_unexplained(decisions)))
 
 
 def _slips_followed(entries: list[ColumnEntry], steps: list[EntryStep[ColumnEntry]],
@@ -415,27 +415,34 @@ def _slip_may_start(decisions: list[EntryDecision]) -> list[EntryDecision]:
 
 CHAINED_INK = 0.005
 """An entry read on the rules' word whose ink finds the value chained from the previous
-entry's ink at least this likely is *doubtful* (:func:`_chained_from_overruled`)."""
+entry's ink at least this likely is *doubtful* (:func:`_leaning_on_overruled`)."""
 
 
-def _chained_from_overruled(decisions: list[EntryDecision]) -> list[EntryDecision]:
+def _leaning_on_overruled(decisions: list[EntryDecision]) -> list[EntryDecision]:
     """``decisions`` with an entry read *doubtful* where the entry before it is doubtful
-    against its own ink and this entry's ink finds, at least :data:`CHAINED_INK` likely, the
-    value the rules' step makes from that ink: the deal log that overruled the entry before
-    may be misread, and then this entry agrees with it by a misread of its own (TRAINING part,
-    a far photo of blue ballpoint, seed 108: a mountain written 2, 6, 10; rows misread, the
-    log made it 6, 66, 70, the first two doubtful, and the 10 read 70 at 0.997, its ink 70 at
-    0.98 and 10, which 6 and the log's step of 4 make, at 0.007)."""
+    against its own ink and this entry leans on it: its ink finds, at least
+    :data:`CHAINED_INK` likely, the value the rules' step makes from that ink, or gives its
+    own value under half its weight. The deal log that overruled the entry before may be
+    misread, and then this entry agrees with it by a misread of its own (TRAINING part, a far
+    photo of blue ballpoint, seed 108: a mountain written 2, 6, 10; rows misread, the log
+    made it 6, 66, 70, the first two doubtful, and the 10 read 70 at 0.997, its ink 70 at 0.98
+    and 10, which 6 and the log's step of 4 make, at 0.007. Seed 171: a pool's first total
+    lost with its ink, the next, a writer's wrong 8, read the rules' 6 at 0.998, its ink 8
+    at 0.80 and 6 at 0.08; on 18 sets the second kind made 3 right entries doubtful)."""
     marked = list(decisions)
     for k, (before, here) in enumerate(itertools.pairwise(decisions), start=1):
         if here.status != "read" or here.value is None or before.status != "doubtful" or \
-                before.value is None or not before.ink or before.ink[0][0] is None or \
-                before.ink[0][0] == before.value:
+                before.value is None or not before.ink or before.ink[0][0] == before.value:
             continue
-        chained = here.value - before.value + before.ink[0][0]
-        if dict(here.ink).get(chained, 0.0) >= CHAINED_INK:
+        ink = dict(here.ink)
+        ink_before = before.ink[0][0]
+        chained = None if ink_before is None else here.value - before.value + ink_before
+        if chained is not None and ink.get(chained, 0.0) >= CHAINED_INK:
             marked[k] = replace(here, status="doubtful", note=said(
                 "chained_from_overruled", ink=value_said(chained), value=value_said(here.value)))
+        elif ink.get(here.value, 0.0) < 0.5 * sum(ink.values()):
+            marked[k] = replace(here, status="doubtful", note=said(
+                "unsure_after_overruled", value=value_said(here.value)))
     return marked
 
 

@@ -466,6 +466,25 @@ def test_an_entry_agreeing_with_a_log_that_overruled_the_entry_before_it_is_doub
     assert all(d.status == "read" for d in decisions[3:len(values)])
 
 
+def test_an_unsure_entry_after_one_read_against_its_lost_ink_is_doubtful() -> None:
+    """A column's first total lost with its ink (the rules make it, doubtful), and the next
+    entry's ink saying mostly another value than the rules' step from it (TRAINING part, a
+    far photo of pencil, seed 171: a writer's wrong 8 read the rules' 6 at 0.998, its ink 8
+    at 0.80, 6 at 0.08, the writer blamed for nothing and the 6 taken unseen). Doubtful,
+    saying why: both rest on the deal log alone."""
+    expected, values = long_column()
+    other = values[1] + 2
+    inks = [{None: 0.9998, 0: 0.003}, {other: 0.80, values[1]: 0.077, values[1] - 1: 0.06},
+            *({v: 0.99} for v in values[2:])]
+    decisions = decode_column([EntryInk(ink) for ink in inks], expected)
+    assert (decisions[0].status, decisions[0].value) == ("doubtful", values[0])
+    assert (decisions[1].status, decisions[1].value) == ("doubtful", values[1])
+    assert decisions[1].note == f"read {values[1]} on the rules' word, its ink unsure, right " \
+        "after an entry the rules made against its own ink: the deal log that overruled it " \
+        "may be misread"
+    assert all(d.status == "read" for d in decisions[2:len(values)])
+
+
 def test_a_corrected_wrong_value_whose_ink_may_have_lost_a_digit_is_doubtful() -> None:
     """A 4.2.7 correction: a wrong value, then the right total. The entries after it confirm
     that the wrong value was no running total, not which wrong value: only its ink does, and
