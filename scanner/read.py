@@ -27,7 +27,7 @@ from scanner import constants as k
 from scanner.arrays import Floats, GreyImage, Image
 from scanner.decode.columns import EntryCells
 from scanner.decode.deals import RowEvidence
-from scanner.decode.faint import StripCell, faint_seats, refuse_if_all_lost, rows_lost
+from scanner.decode.faint import StripCell, faint_seats, refuse_if_unreadable, rows_lost
 from scanner.decode.sheet import SheetEvidence
 from scanner.digits.adaptation import WriterAdaptation
 from scanner.digits.normalize import normalize_cells
@@ -338,7 +338,8 @@ def sheet_evidence(identity: SheetIdentity, layout: Layout,
     """What a sheet's pages read say, as the rule decoder's evidence, with what they lost
     from the image (``lost``, :func:`lost_ink`; worked out here when not given); a sheet
     whose every writer's ink is lost from the image (the deal rows' too, or thresholded away
-    by a black-and-white scan) is refused (:func:`scanner.decode.faint.refuse_if_all_lost`,
+    by a black-and-white scan), or its deal rows' with most writers', is refused
+    (:func:`scanner.decode.faint.refuse_if_unreadable`,
     naming the page of the calibration strips). Blank strips on a grey or colour capture
     whose rows are blank too are an unwritten sheet, read as such."""
     names = {seat: name for seat, name in zip(identity.seats, identity.names, strict=False)
@@ -346,7 +347,8 @@ def sheet_evidence(identity: SheetIdentity, layout: Layout,
     lost = lost or lost_ink(readings)
     page = lost.page
     if page is not None and (lost.rows or lost.black_and_white):
-        refuse_if_all_lost(lost.seats, identity.seats, page.source, page.index_in_file)
+        refuse_if_unreadable(lost.seats, identity.seats, lost.rows, page.source,
+                             page.index_in_file)
     return SheetEvidence(identity.rule_set(), identity.seats, row_evidence(readings),
                          column_evidence(layout, readings), names, lost.seats,
                          page.label if page else "", lost.rows)

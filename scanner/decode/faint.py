@@ -8,7 +8,8 @@ black-and-white scan, whose strokes break into dots), or that the seat skipped i
 nothing read empty in that seat's columns may pass as *empty* unseen, as far as the deal log
 says the column may reach. When every seat's strip
 is lost nothing on the sheet can be trusted (the deal rows' writer is one of them): the sheet
-is refused, naming the page, with the advice to scan it in grey or colour.
+is refused, naming the page, with the advice to scan it in grey or colour; so is a sheet whose
+deal rows' ink is lost with most seats' strips.
 """
 
 from __future__ import annotations
@@ -69,12 +70,19 @@ def all_lost(faint: Sequence[str], seats: Sequence[str]) -> bool:
     return bool(faint) and set(faint) >= set(seats)
 
 
-def refuse_if_all_lost(faint: Sequence[str], seats: Sequence[str], source: Path | None,
-                       page: int | None) -> None:
+def refuse_if_unreadable(faint: Sequence[str], seats: Sequence[str], rows: bool,
+                         source: Path | None, page: int | None) -> None:
     """Raise :class:`~scanner.errors.PoorQuality` naming the calibration strips' page when
-    every seat's strip is lost: nothing written on the sheet reached the image."""
+    every seat's strip is lost (nothing written on the sheet reached the image), or the deal
+    rows' ink is lost (``rows``, :func:`rows_lost`) with most seats' strips: no deal log
+    checks the few columns left (TRAINING part, pencil thresholded to black and white: five
+    such sheets read 4-30 of their 66-107 fields right; where the rows and one seat of three
+    or four were lost, 13-71 of 23-100)."""
     if all_lost(faint, seats):
         raise PoorQuality(said("all_strips_lost"), source, page, advice=said("rescan_grey"))
+    if rows and 2 * len(set(faint) & set(seats)) > len(seats):
+        raise PoorQuality(said("rows_and_strips_lost"), source, page,
+                          advice=said("rescan_grey"))
 
 
 def rows_lost(faint: Sequence[str], row_inks: Sequence[float],

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from bench.reader_eval import score_sheet
+from bench.reader_eval import POOLS, score_sheet
 from samplegen.games import fitting_game
 from samplegen.glyphs import default_glyphs
 from samplegen.profiles import SheetPlan
@@ -196,6 +196,28 @@ def test_pencil_lost_by_a_black_and_white_scan_is_refused_naming_the_page(
     (failure,) = outcomes
     assert isinstance(failure, ScanFailure)
     assert failure.message.startswith(f"{folder / 'page-0.png'}, page 1: every seat's")
+    assert failure.message.endswith("scan the sheet again in grey or colour")
+
+
+@pytest.mark.slow
+def test_pencil_whose_rows_and_most_strips_a_black_and_white_scan_lost_is_refused(
+        tmp_path: Path) -> None:
+    """Issue 13, class 7: a TRAINING-part pencil sheet thresholded to black and white (sheet
+    011 of ``reader_eval --part training --capture flatbed-threshold --seed 170``) lost the
+    deal rows' ink and three of its four seats' strips; the fourth writer's heavier hand
+    kept his columns. With no deal log to check them the sheet was read 4 of 66 fields
+    right, every field doubtful; it is refused instead, naming the page and saying to scan
+    it again in grey or colour."""
+    folder = tmp_path / "sheet"
+    rng = random.Random(170 * 100_000 + 11)
+    plan = SheetPlan("open", Part.TRAINING, "strokes", "flatbed-threshold", "tick-short",
+                     "pencil")
+    make_sample(fitting_game(RuleSet.preset("rostov", 4, POOLS[1]), rng), folder,
+                default_glyphs(), rng, errors=2, dpi=300, plan=plan)
+    (failure,) = scan_paths([folder], tmp_path / "out")
+    assert isinstance(failure, ScanFailure)
+    assert failure.message.startswith(f"{folder / 'page-0.png'}, page 1: the deal rows' "
+                                      "digits and most seats' calibration digits")
     assert failure.message.endswith("scan the sheet again in grey or colour")
 
 
