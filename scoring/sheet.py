@@ -90,6 +90,13 @@ class ExpectedSheet:
         """One column's running totals by the number of the deal that wrote them."""
         return {entry.deal: entry.total for entry in self.column(column)}
 
+    def deals_apart(self, other: ExpectedSheet, column: Column) -> frozenset[int]:
+        """The deals whose running total in ``column`` this sheet and ``other`` write
+        otherwise (one of them writing none counts); end-of-game entries are left out."""
+        own, theirs = self.totals_by_deal(column), other.totals_by_deal(column)
+        return frozenset(deal for deal in own.keys() | theirs.keys()
+                         if deal is not None and own.get(deal) != theirs.get(deal))
+
     @functools.cached_property
     def _by_column(self) -> dict[Column, tuple[SheetEntry, ...]]:
         """Every column's entries, sorted out in one pass (a caller asks for each column)."""

@@ -185,11 +185,9 @@ def unsettled_otherwise(entries: Mapping[Column, tuple[EntryDecision, ...]],
                 continue
             again = present_column(evidence.columns[column], other.column(column),
                                    column_ceiling(column, evidence.rules))
-            picked, theirs = sheet.totals_by_deal(column), other.totals_by_deal(column)
-            same = {deal for deal, total in picked.items()
-                    if deal is not None and theirs.get(deal) == total}
+            apart = sheet.deals_apart(other, column)
             for index, (was, now) in enumerate(zip(decisions, again, strict=True)):
-                if was.status == "read" and was.deal in same and (
+                if was.status == "read" and was.deal is not None and was.deal not in apart and (
                         now.status != "read" or now.value != was.value):
                     unsettled.setdefault(column, {}).setdefault(index, row)
     return {column: tuple(

@@ -245,11 +245,10 @@ def _resting_on_doubt(runner_ups: Sequence[tuple[int, ExpectedSheet | None]],
     for row, other in runner_ups:
         runner_up = _deal_totals(other) if other else {}
         for column in picked.keys() | runner_up.keys():
-            own, theirs = picked.get(column, {}), runner_up.get(column, {})
-            apart = {deal for deal in own.keys() | theirs.keys()
-                     if deal is not None and own.get(deal) != theirs.get(deal)}
+            apart = sheet.deals_apart(other, column) if other else {
+                deal for deal in picked.get(column, {}) if deal is not None}
             for deal in apart:
-                total = theirs.get(deal)
+                total = runner_up.get(column, {}).get(deal)
                 whole = int(total) if total is not None and total.denominator == 1 else None
                 resting.setdefault(column, {}).setdefault(deal, (row, whole))
     return resting

@@ -182,8 +182,7 @@ def _prize_witnessed(entries: Mapping[Column, Sequence[EntryDecision]], sheet: E
     if with_prize is None:
         return True
     for column in columns:
-        own, theirs = sheet.totals_by_deal(column), with_prize.totals_by_deal(column)
-        apart = {deal for deal, total in own.items() if theirs.get(deal) != total}
+        apart = sheet.deals_apart(with_prize, column)
         if any(entry.status == "read" and entry.deal in apart for entry in entries[column]):
             return True
     return False
