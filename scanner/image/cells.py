@@ -42,6 +42,9 @@ class CellImage:
     """Its own strokes' pixels over the box's interior (spill counted: may pass 1)."""
     cover: float
     """The share of the box's interior its own strokes cover (filled solid: near 1)."""
+    darkness: float
+    """How dark the darkest ink of its interior is, as a share of the paper
+    (:attr:`scanner.image.ink.BoxInk.darkness`)."""
     paper: float
     """Grey level of the paper around the box (its ring included)."""
     shift_mm: tuple[float, float]
@@ -139,7 +142,8 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box],
                                         (dy[inked] / s).tolist(), strict=True):
         turns = plan.turns[i]
         crop = cast(GreyImage, cv2.rotate(ink.crop, _TURNS[turns])) if turns else ink.crop
-        cells[i] = CellImage(boxes[i], crop, ink.fill, ink.cover, ink.paper, (shift_x, shift_y))
+        cells[i] = CellImage(boxes[i], crop, ink.fill, ink.cover, ink.darkness, ink.paper,
+                             (shift_x, shift_y))
     return tuple(cells)
 
 
@@ -161,7 +165,7 @@ def _cut_plan(boxes: BoxGeometry, px_per_mm: float) -> _CutPlan:
     widths = (np.round(places[:, 2] * px_per_mm) + spill).astype(np.int64)
     heights = (np.round(places[:, 3] * px_per_mm) + spill).astype(np.int64)
     turns = tuple((b.rotation_deg // 90) % 4 for b in boxes.boxes)
-    blank = tuple(CellImage(box, _paper_white(ch, cw, t), 0.0, 0.0, 255.0, (0.0, 0.0))
+    blank = tuple(CellImage(box, _paper_white(ch, cw, t), 0.0, 0.0, 0.0, 255.0, (0.0, 0.0))
                   for box, cw, ch, t in zip(boxes.boxes, widths.tolist(), heights.tolist(), turns,
                                             strict=True))
     return _CutPlan(places, turns, blank)

@@ -49,6 +49,9 @@ class BoxInk:
     """Its strokes' pixels over the box's interior (spill counted: may pass 1)."""
     cover: float
     """The share of the box's interior its own strokes cover (a box filled solid: near 1)."""
+    darkness: float
+    """How dark the darkest ink of the box's interior is, as a share of the paper (before the
+    contrast is stretched: a printed line's faint remnant is light, a pen's mark dark)."""
     paper: float
     """Grey level of the paper in the window."""
 
@@ -123,7 +126,8 @@ def window_ink(clean: GreyImage, bands: GreyImage | None, owners: Ints, boxes: I
         area = max((b - a) * (d - c), 1)
         own = keep[j]
         out.append(BoxInk(shown[j], float(np.count_nonzero(own)) / area,
-                          float(np.count_nonzero(own[a:b, c:d])) / area, float(paper[j])))
+                          float(np.count_nonzero(own[a:b, c:d])) / area, float(peak[j]),
+                          float(paper[j])))
     return out
 
 

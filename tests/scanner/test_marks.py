@@ -124,23 +124,26 @@ def test_scribbles_covering_most_of_their_box_are_marks_not_cancels() -> None:
 
 
 def _page_marks(page: int, fill_of: dict[int, float], rng: np.random.Generator,
-                remnant: float, cover_share: float = 0.9, cancel_rows: tuple[int, ...] = ()
+                remnant: float, cover_share: float = 0.9, cancel_rows: tuple[int, ...] = (),
+                remnant_darkness: float = 0.3, skew: float = 1.0
                 ) -> tuple:  # type: ignore[type-arg]
     """One deal page's mark boxes read alone (:func:`read_marks`, the page's own thresholds):
-    rows in ``fill_of`` hold the scorer's cross (that fill, covering ``cover_share`` of it)
-    in their first declarer, level and suit boxes, rows in ``cancel_rows`` a declarer B
-    filled solid beside it; every other box holds the print's remnant, a fill up to
-    ``remnant``."""
+    rows in ``fill_of`` hold the scorer's cross (that fill, covering ``cover_share`` of it,
+    darkness 0.8) in their first declarer, level and suit boxes, rows in ``cancel_rows`` a
+    declarer B filled solid beside it; every other box holds the print's remnant, a fill up
+    to ``remnant`` (drawn uniform, raised to the power ``skew``: most boxes hold little)
+    whose darkness is ``remnant_darkness``."""
     cells = []
     for box in (b for b in LAYOUT.boxes_for(page) if b.kind == "mark"):
         meaning = box.meaning
         assert isinstance(meaning, DealCell)
         state = _written_state(meaning, fill_of, cancel_rows)
         fill = {"marked": fill_of.get(meaning.row, 0.0), "cancelled": 1.8}.get(
-            state, float(rng.uniform(0.0, remnant)))
+            state, remnant * float(rng.uniform()) ** skew)
         cover = {"marked": fill * cover_share, "cancelled": 0.99}.get(state, fill * 0.9)
-        cells.append(CellImage(box, np.full((4, 4), 255, np.uint8), fill, cover, 230.0,
-                               (0.0, 0.0)))
+        darkness = remnant_darkness if state == "empty" and fill else 0.8 if fill else 0.0
+        cells.append(CellImage(box, np.full((4, 4), 255, np.uint8), fill, cover, darkness,
+                               230.0, (0.0, 0.0)))
     return read_marks(cells)
 
 
@@ -191,6 +194,21 @@ def test_felt_tip_crosses_beside_solid_cancels_read_marked() -> None:
     fill_of = {row: float(rng.uniform(0.81, 1.04)) for row in range(14)}
     marks = _page_marks(1, fill_of, rng, 0.0, cover_share=0.8, cancel_rows=(1, 5, 9))
     assert not _wrong_states(marks, fill_of, (1, 5, 9))
+
+
+def test_a_far_photo_remnant_as_full_as_the_marks_but_light_reads_empty() -> None:
+    """Issue 13, class 8 (TRAINING seed 129, phone-distant, sheet 006): each box's contrast
+    is stretched to its own darkest ink, so on a far photo an empty box's faint print
+    remnant fills it up to 0.45 (most boxes far less) and plus signs 0.31-0.89: no fill
+    threshold parts them. The
+    remnant stays light (darkness 0.3 against the marks' 0.8): across the sheet every
+    remnant reads empty, every plus sign marked and every cancel cancelled."""
+    rng = np.random.default_rng(13)
+    fill_of = {row: float(rng.uniform(0.45, 0.9)) for row in range(20)}
+    page = _page_marks(1, fill_of, rng, 0.45, cover_share=0.6, cancel_rows=(2, 9), skew=6)
+    assert _wrong_states(page, fill_of, (2, 9))  # the page's own thresholds alone
+    (judged,) = sheet_marks([page])
+    assert not _wrong_states(judged, fill_of, (2, 9))
 
 
 def test_a_deal_page_the_game_never_reached_reads_empty_beside_the_sheets_marks() -> None:
