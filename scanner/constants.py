@@ -164,10 +164,8 @@ CANCELLED_MIN_FILL_FRACTION = (0.40, 0.90)
 """Bounds of the per-page marked/cancelled threshold on the cover (a cancelled box is filled
 solid): felt-tip scribbles, loops and crosses cover up to 0.83 of their box, the cancels
 over them 0.98 and more (TRAINING part)."""
-MARKED_DEFAULT_FILL_FRACTION = 0.06
-"""The empty/marked threshold when a sheet's fills do not show two groups ..."""
 CANCELLED_DEFAULT_FILL_FRACTION = 0.55
-"""... and the marked/cancelled one."""
+"""The marked/cancelled threshold when a page's covers do not show two groups."""
 
 # --- identification --------------------------------------------------------------------------
 QR_GRID_PX_PER_MM = 10.0

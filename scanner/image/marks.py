@@ -40,8 +40,8 @@ MarkState = Literal["empty", "marked", "cancelled"]
 class MarkThresholds:
     """Fill shares that split empty from marked and marked from cancelled, for one sheet."""
 
-    marked: float = k.MARKED_DEFAULT_FILL_FRACTION
-    cancelled: float = k.CANCELLED_DEFAULT_FILL_FRACTION
+    marked: float
+    cancelled: float
     empty_scale: float | None = None
     """How far below :attr:`marked` an empty box's fill must lie to be sure it is empty: the
     spread of the page's own empty boxes (:func:`empty_scale`); ``None``: a share of
