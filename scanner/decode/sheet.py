@@ -21,7 +21,6 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from typing import Any
 
 from forms.geometry.deal_column import SUITS
@@ -240,23 +239,17 @@ def _resting_on_doubt(runner_ups: Sequence[tuple[int, ExpectedSheet | None]],
     that row's doubt (:func:`~scanner.decode.row_doubt.doubted_with_rows`)."""
     if sheet is None:
         return {}
-    picked = _deal_totals(sheet)
     resting: dict[Column, dict[int, tuple[int, int | None]]] = {}
     for row, other in runner_ups:
-        runner_up = _deal_totals(other) if other else {}
-        for column in picked.keys() | runner_up.keys():
+        for column in sheet.totals.keys() | (other.totals.keys() if other else set()):
+            theirs = other.totals_by_deal(column) if other else {}
             apart = sheet.deals_apart(other, column) if other else {
-                deal for deal in picked.get(column, {}) if deal is not None}
+                deal for deal in sheet.totals_by_deal(column) if deal is not None}
             for deal in apart:
-                total = runner_up.get(column, {}).get(deal)
+                total = theirs.get(deal)
                 whole = int(total) if total is not None and total.denominator == 1 else None
                 resting.setdefault(column, {}).setdefault(deal, (row, whole))
     return resting
-
-
-def _deal_totals(sheet: ExpectedSheet) -> dict[Column, dict[int | None, Fraction]]:
-    """Each column's running totals of ``sheet`` by the number of the deal that wrote them."""
-    return {column: sheet.totals_by_deal(column) for column in sheet.totals}
 
 
 def _kept(options: list[RowCandidate]) -> list[RowCandidate]:
