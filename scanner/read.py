@@ -337,8 +337,8 @@ def sheet_evidence(identity: SheetIdentity, layout: Layout,
                    ) -> SheetEvidence:
     """What a sheet's pages read say, as the rule decoder's evidence, with what they lost
     from the image (``lost``, :func:`lost_ink`; worked out here when not given); a sheet
-    whose every writer's ink is lost from the image (the deal rows' too, or thresholded away
-    by a black-and-white scan), or its deal rows' with most writers', is refused
+    whose every writer's ink is lost from the image (thresholded away by a black-and-white
+    scan), or its deal rows' ink, is refused
     (:func:`scanner.decode.faint.refuse_if_unreadable`,
     naming the page of the calibration strips). Blank strips on a grey or colour capture
     whose rows are blank too are an unwritten sheet, read as such."""
@@ -351,7 +351,7 @@ def sheet_evidence(identity: SheetIdentity, layout: Layout,
                              page.index_in_file)
     return SheetEvidence(identity.rule_set(), identity.seats, row_evidence(readings),
                          column_evidence(layout, readings), names, lost.seats,
-                         page.label if page else "", lost.rows)
+                         page.label if page else "")
 
 
 def is_black_and_white(image: Image) -> bool:

@@ -47,10 +47,10 @@ WORDS: dict[str, str] = {
     "all_strips_lost": N_("every seat's calibration digits are nearly blank in the image: the "
                           "writing is too faint for this capture (pencil on a black-and-white "
                           "scan), so nothing on the sheet can be read"),
-    "rows_and_strips_lost": N_("the deal rows' digits and most seats' calibration digits are "
-                               "nearly blank in the image: the writing is too faint for this "
-                               "capture (pencil on a black-and-white scan), so the sheet "
-                               "cannot be read"),
+    "rows_unreadable": N_("the deal rows' digits are nearly blank in the image: the scorer's "
+                          "ink is too faint for this capture (pencil or a thin ballpoint on a "
+                          "black-and-white scan), so no deal log checks the running totals "
+                          "and the sheet cannot be read"),
     "rows_lost": N_("the deal rows' digits are nearly blank in the image: the scorer's ink is "
                     "too faint for this capture (pencil on a black-and-white scan); scan the "
                     "sheet again in grey or colour. Every deal row is marked doubtful"),

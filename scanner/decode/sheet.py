@@ -105,8 +105,6 @@ class SheetEvidence:
     """Seats whose calibration strip is lost from the image (:mod:`scanner.decode.faint`)."""
     strip_page: str = ""
     """The file and page of the calibration strips, as the sheet's problems name it."""
-    faint_rows: bool = False
-    """Whether the deal rows' ink is lost too (:func:`~scanner.decode.faint.rows_lost`)."""
 
 
 @dataclass(frozen=True)
@@ -191,7 +189,7 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
                                             column_ceiling(column, evidence.rules)))
                for column, cells in evidence.columns.items()}
     rows = talon_unwitnessed(evidence, logs, candidates, picks, rows, entries, sheet)
-    lost = evidence.faint_rows or all_lost(evidence.faint, evidence.seats)
+    lost = all_lost(evidence.faint, evidence.seats)
     required, asked = rows_asked(evidence.columns, entries, sheet, lost, evidence.faint,
                                  len(evidence.rows))
     notes = row_notes(evidence.rows, rows, required, lost, asked)

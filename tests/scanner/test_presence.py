@@ -250,8 +250,9 @@ def test_a_faint_seats_blank_boxes_far_past_the_deal_logs_end_stay_empty() -> No
     box of its column reads blank. The deal log writes its totals: those boxes and the two
     after them are asked about (a correction writes one entry more than the deal log), the
     boxes further down stay empty (before: every blank box of the column was asked, 20 to 90
-    a sheet on the training part's thresholded sheets); where the deal rows' ink is lost too
-    the deal log says nothing of the column's end, and every box is asked."""
+    a sheet on the training part's thresholded sheets); where every seat's strip is lost (the
+    deal rows' writer's too) the deal log says nothing of the column's end, and every box is
+    asked."""
     doc = game(seed=11)
     evidence = sheet_evidence(doc, sure=0.999)
     column, values = _longest_column(doc)
@@ -261,7 +262,7 @@ def test_a_faint_seats_blank_boxes_far_past_the_deal_logs_end_stay_empty() -> No
     statuses = [d.status for d in decode_sheet(faint).entries[column]]
     assert statuses[:end] == ["doubtful"] * end
     assert statuses[end:] == ["empty"] * (len(blank) - end)
-    lost = decode_sheet(replace(faint, faint_rows=True)).entries[column]
+    lost = decode_sheet(replace(faint, faint=evidence.seats)).entries[column]
     assert all(d.status == "doubtful" for d in lost)
 
 
