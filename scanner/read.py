@@ -346,9 +346,9 @@ def sheet_evidence(identity: SheetIdentity, layout: Layout,
              if name}
     lost = lost or lost_ink(readings)
     page = lost.page
-    if page is not None and (lost.rows or lost.black_and_white):
-        refuse_if_unreadable(lost.seats, identity.seats, lost.rows, page.source,
-                             page.index_in_file)
+    if page is not None:
+        refuse_if_unreadable(lost.seats, identity.seats, lost.rows, lost.black_and_white,
+                             page.source, page.index_in_file)
     return SheetEvidence(identity.rule_set(), identity.seats, row_evidence(readings),
                          column_evidence(layout, readings), names, lost.seats,
                          page.label if page else "")

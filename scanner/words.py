@@ -49,8 +49,8 @@ WORDS: dict[str, str] = {
                           "scan), so nothing on the sheet can be read"),
     "rows_unreadable": N_("the deal rows' digits are nearly blank in the image: the scorer's "
                           "ink is too faint for this capture (pencil or a thin ballpoint on a "
-                          "black-and-white scan), so no deal log checks the running totals "
-                          "and the sheet cannot be read"),
+                          "black-and-white scan or a far photo), so no deal log checks the "
+                          "running totals and the sheet cannot be read"),
     "rows_lost": N_("the deal rows' digits are nearly blank in the image: the scorer's ink is "
                     "too faint for this capture (pencil on a black-and-white scan); scan the "
                     "sheet again in grey or colour. Every deal row is marked doubtful"),

@@ -71,19 +71,24 @@ def all_lost(faint: Sequence[str], seats: Sequence[str]) -> bool:
 
 
 def refuse_if_unreadable(faint: Sequence[str], seats: Sequence[str], rows: bool,
-                         source: Path | None, page: int | None) -> None:
+                         black_and_white: bool, source: Path | None, page: int | None
+                         ) -> None:
     """Raise :class:`~scanner.errors.PoorQuality` naming the calibration strips' page when
-    every seat's strip is lost (nothing written on the sheet reached the image), or the deal
-    rows' ink is lost (``rows``, :func:`rows_lost`): with no deal log to check them against
-    the totals left cannot be trusted, nor the rows asked of a person one by one. TRAINING
-    part, pencil and blue ballpoint thresholded to black and white: five sheets that lost
-    the rows and most strips read 4-30 of their 66-107 fields right, those that lost the
-    rows and one seat's strip of three or four 13-71 of 23-100; of the three such sheets of
-    seeds 182 and 184, 31 of 31, 84 of 99 and 32 of 38 fields were doubtful."""
-    if all_lost(faint, seats):
-        raise PoorQuality(said("all_strips_lost"), source, page, advice=said("rescan_grey"))
+    a ``black_and_white`` capture lost every seat's strip (nothing written on the sheet
+    reached the image), or any capture the deal rows' ink (``rows``, :func:`rows_lost`):
+    with no deal log to check them against, the totals left cannot be trusted, nor the rows
+    asked of a person one by one. The advice is to scan in grey or colour, or for a photo
+    to take it closer. TRAINING part, pencil and blue ballpoint thresholded to black and
+    white: five sheets that lost the rows and most strips read 4-30 of their 66-107 fields
+    right, those that lost the rows and one seat's strip of three or four 13-71 of 23-100;
+    of the three such sheets of seeds 182 and 184, 31 of 31, 84 of 99 and 32 of 38 fields
+    were doubtful; a pencil far photo that lost its rows (phone-distant, seed 187, sheet
+    007), 29 of 36."""
+    advice = said("rescan_grey") if black_and_white else said("closer")
+    if black_and_white and all_lost(faint, seats):
+        raise PoorQuality(said("all_strips_lost"), source, page, advice=advice)
     if rows:
-        raise PoorQuality(said("rows_unreadable"), source, page, advice=said("rescan_grey"))
+        raise PoorQuality(said("rows_unreadable"), source, page, advice=advice)
 
 
 def rows_lost(faint: Sequence[str], row_inks: Sequence[float],

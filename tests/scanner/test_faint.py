@@ -242,6 +242,27 @@ def test_ballpoint_whose_rows_and_one_strip_a_black_and_white_scan_lost_is_refus
 
 
 @pytest.mark.slow
+def test_a_far_photo_whose_rows_pencil_lost_is_refused_saying_to_take_it_closer(
+        tmp_path: Path) -> None:
+    """Issue 13, classes 7 and 8: a TRAINING-part pencil sheet photographed from afar (sheet
+    007 of ``reader_eval --part training --capture phone-distant --seed 187``) lost the
+    deal rows' ink: read, 29 of its 36 fields were doubtful. It is refused, naming the page;
+    the advice fits a photo (take it closer), not a scan."""
+    folder = tmp_path / "sheet"
+    rng = random.Random(187 * 100_000 + 7)
+    plan = SheetPlan("open", Part.TRAINING, "strokes", "phone-distant", "loop-circle",
+                     "pencil")
+    make_sample(fitting_game(RuleSet.preset("leningrad", 3, POOLS[1]), rng), folder,
+                default_glyphs(), rng, errors=1, dpi=300, plan=plan)
+    (failure,) = scan_paths([folder], tmp_path / "out")
+    assert isinstance(failure, ScanFailure)
+    assert failure.message.startswith(f"{folder / 'page-0.jpg'}, page 1: the deal rows' "
+                                      "digits are nearly blank")
+    assert failure.message.endswith("take the photo closer, the sheet filling the frame, or "
+                                    "scan it at 300 dpi")
+
+
+@pytest.mark.slow
 def test_ballpoint_broken_into_dots_by_a_black_and_white_scan_is_read_joined_never_silent(
         tmp_path: Path) -> None:
     """Issue 13, classes 4 and 7: a TRAINING-part blue-ballpoint sheet thresholded to black
