@@ -34,6 +34,7 @@ from scanner.digits.normalize import normalize_cells
 from scanner.digits.recognizer import DigitRecognizer
 from scanner.image.cells import CellImage, cut_cells
 from scanner.image.identify import SheetPages
+from scanner.image.light_ink import as_light, light_cells
 from scanner.image.marks import MarkReading, MarkThresholds, read_marks, sheet_marks
 from scanner.image.minus import minus_share
 from scanner.image.raster import rasterize
@@ -160,18 +161,20 @@ def read_page(registered: RegisteredPage, layout: Layout, recognizer: DigitRecog
     boxes = layout.boxes_for(registered.page_index)
     if not boxes:
         return PageReading(registered, (), (), registered.warnings, (), {})
+    black_and_white = is_black_and_white(registered.image)
     with own.stage("warp"):
-        raster = rasterize(registered, boxes,
-                           joined=joined and is_black_and_white(registered.image))
+        raster = rasterize(registered, boxes, joined=joined and black_and_white)
     with own.stage("cut"):
         cells = cut_cells(raster, boxes, registered.px_per_mm)
     with own.stage("marks"):
         marks = read_marks(cells, thresholds)
     with own.stage("digits"):
         digit_cells = [c for c in cells if c.box.kind in ("digit", "sign")]
+        light = frozenset() if black_and_white else light_cells(
+            digit_cells, lambda c: _writer(c.box, scorer))
         rows, found, classified = _read_digits(digit_cells, layout, recognizer, writers,
-                                               scorer)
-        strips = _read_strips(cells, layout, recognizer)
+                                               scorer, light)
+        strips = _read_strips(digit_cells, layout, recognizer, light)
     timings = dict(own.wall)
     timings["read"] = sum(own.wall.values())
     if clock is not None:
@@ -184,11 +187,14 @@ def read_page(registered: RegisteredPage, layout: Layout, recognizer: DigitRecog
                        timings, strips)
 
 
-def _read_strips(cells: Sequence[CellImage], layout: Layout, recognizer: DigitRecognizer
+def _read_strips(cells: Sequence[CellImage], layout: Layout, recognizer: DigitRecognizer,
+                 light: frozenset[int] = frozenset()
                  ) -> dict[EntryKey, tuple[tuple[float, ...], ...]]:
     """The glyphs of each entry of the page with ink in a digit cell, its boxes read as one
-    strip (:mod:`scanner.image.strips`), each glyph read by the general model."""
-    by_box = {cell.box: cell for cell in cells}
+    strip (:mod:`scanner.image.strips`), each glyph read by the general model; the boxes
+    at the places ``light`` in ``cells`` (print: :mod:`scanner.image.light_ink`) left
+    blank."""
+    by_box = {cell.box: _blank(cell) if i in light else cell for i, cell in enumerate(cells)}
     keys: list[EntryKey] = []
     glyphs: list[GreyImage] = []
     counts: list[int] = []
@@ -214,6 +220,11 @@ def _read_strips(cells: Sequence[CellImage], layout: Layout, recognizer: DigitRe
     return strips
 
 
+def _blank(cell: CellImage) -> CellImage:
+    """``cell`` holding nothing (a light box in its entry's strip)."""
+    return replace(cell, crop=np.full_like(cell.crop, 255), ink_fraction=0.0, cover=0.0)
+
+
 def _offsets(cells: Sequence[CellImage]) -> list[int]:
     """Where each of an entry's digit boxes' crops lies along the writer's line, in raster
     pixels from the first: the distances between the boxes' centres."""
@@ -235,10 +246,12 @@ def with_sheet_marks(readings: dict[int, PageReading]) -> dict[int, PageReading]
 
 
 def _read_digits(cells: Sequence[CellImage], layout: Layout, recognizer: DigitRecognizer,
-                 writers: dict[str, WriterAdaptation] | None, scorer: str | None
+                 writers: dict[str, WriterAdaptation] | None, scorer: str | None,
+                 light: frozenset[int] = frozenset()
                  ) -> tuple[list[tuple[float, ...]], dict[str, WriterAdaptation], int]:
     """The probabilities of each of ``cells`` (the page's digit and sign cells), the writers
-    adapted on this page, and how many cells the classifier read.
+    adapted on this page, and how many cells the classifier read; those at the places
+    ``light`` (print: :mod:`scanner.image.light_ink`) read as :func:`as_light`.
 
     The digit cells with ink (calibration cells included) are normalised and run through the
     network together, once; each writer's adaptation then combines its cells' rows. Cells
@@ -273,7 +286,7 @@ def _read_digits(cells: Sequence[CellImage], layout: Layout, recognizer: DigitRe
                              f"than the page's ({hands[writer].recognizer.model_path}); "
                              "build it with the recognizer given to read_page")
         for i, p in zip(members, adapted.tolist(), strict=True):
-            rows[at[i]] = tuple([round(v, 6) for v in p])
+            rows[at[i]] = as_light(p) if at[i] in light else tuple([round(v, 6) for v in p])
     return rows, found, len(inked)
 
 

@@ -1,0 +1,73 @@
+"""Ink far lighter than its writer's: the print beside a box, not writing.
+
+A box's window reaches :data:`~scanner.constants.INK_SPILL_MM` past its border to keep a
+writer's strokes that go over it, so it also takes in what is printed near the box: a
+column's caption (``висты на B`` under the first whists boxes), a line of the drawing beside
+it. Each window's contrast is normalised to its own darkest ink, so such print, light on a
+far photo, is cut out as strokes and read as a digit: a caption read 4 and 8 before a
+written 2 (482), a line's remnant read 1 before 58 (158). A writer's hand is about as dark
+in every box of a page, so a digit box whose own strokes reach into its interior, whose
+interior's darkest ink (:attr:`CellImage.darkness`) is under :data:`LIGHT_INK_SHARE` of the
+median of its writer's boxes with ink on the page, is taken for print: read empty, as a
+speck is (:data:`LIGHT_EMPTY_PROBABILITY`), its digits kept beneath for the rules to weigh,
+and left out of its entry's strip. A box whose strokes lie wholly outside its interior (a
+"1" drawn down the border line, given to the box beside it by
+:mod:`scanner.image.lying`) has no interior ink to judge and is left as read. Not on a
+black-and-white capture: there print and writing are both black, and where its strokes'
+dots are joined (:data:`~scanner.constants.DOTS_JOIN_MM`) a thin "1" blurs lighter than
+the other digits (TRAINING part, ballpoint thresholded, seed 185: three leading 1s lost).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable, Hashable, Sequence
+
+from forms.model import CalibrationCell
+from scanner import constants as k
+from scanner.image.cells import CellImage
+
+LIGHT_INK_SHARE = 0.5
+"""A digit box is light when its interior's darkest ink is under this share of its writer's
+median (TRAINING part, phone-distant seeds 183, 186 and 187, 48 sheets, 9,187 boxes with
+ink: of the 166 boxes that hold no writing but read as a digit, 81 are so with their strokes
+in the interior, 65 at 0.4; of the writing two boxes, both read empty anyway; at 0.6 nine
+more, seven of them read as digits)."""
+LIGHT_MIN_BOXES = 5
+"""A writer's median is taken over this many of its boxes with ink on the page, or none."""
+LIGHT_EMPTY_PROBABILITY = 0.99
+"""The probability of EMPTY of a light box (a speck's,
+:data:`~scanner.constants.EMPTY_PROBABILITY_AT_LIMIT`); its digits share the rest as read."""
+
+
+def light_cells(cells: Sequence[CellImage], writer_of: Callable[[CellImage], Hashable]
+                ) -> frozenset[int]:
+    """The places in ``cells`` of the digit boxes (calibration boxes left out) whose ink
+    reaches their interior and is light for their writer (``writer_of``): under
+    :data:`LIGHT_INK_SHARE` of the median darkness of that writer's boxes with ink
+    (:data:`LIGHT_MIN_BOXES` or more)."""
+    inked = [i for i, c in enumerate(cells)
+             if c.box.kind == "digit" and c.ink_fraction > k.EMPTY_MAX_INK_FRACTION]
+    darkness: dict[Hashable, list[float]] = {}
+    for i in inked:
+        darkness.setdefault(writer_of(cells[i]), []).append(cells[i].darkness)
+    least = {writer: LIGHT_INK_SHARE * statistics.median(values)
+             for writer, values in darkness.items() if len(values) >= LIGHT_MIN_BOXES}
+    return frozenset(i for i in inked
+                     if not isinstance(cells[i].box.meaning, CalibrationCell)
+                     and cells[i].cover > 0
+                     and cells[i].darkness < least.get(writer_of(cells[i]), 0.0))
+
+
+def as_light(row: Sequence[float]) -> tuple[float, ...]:
+    """A light box's probabilities: EMPTY at :data:`LIGHT_EMPTY_PROBABILITY`, the digits
+    (the first ten of ``row``) sharing the rest in the proportions read.
+
+    >>> as_light([0.9] + [0.0] * 9 + [0.1])[0], as_light([0.9] + [0.0] * 9 + [0.1])[10]
+    (0.01, 0.99)
+    """
+    digits = row[:10]
+    total = sum(digits)
+    rest = 1.0 - LIGHT_EMPTY_PROBABILITY
+    spread = [rest * p / total for p in digits] if total > 0 else [rest / 10] * 10
+    return tuple([round(p, 6) for p in spread] + [LIGHT_EMPTY_PROBABILITY])
