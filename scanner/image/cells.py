@@ -49,6 +49,9 @@ class CellImage:
     """Grey level of the paper around the box (its ring included)."""
     shift_mm: tuple[float, float]
     """How far the box was found from its nominal place (x, y)."""
+    stroke_darkness: float = 0.0
+    """How dark its own strokes' darkest pixel inside its interior is, as a share of the
+    paper (:attr:`scanner.image.ink.BoxInk.stroke_darkness`; 0: none there)."""
 
 
 def _edge_offsets(border: GreyImage, lo: Ints, hi: Ints, a0: Ints, a1: Ints, search: int,
@@ -143,7 +146,7 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box],
         turns = plan.turns[i]
         crop = cast(GreyImage, cv2.rotate(ink.crop, _TURNS[turns])) if turns else ink.crop
         cells[i] = CellImage(boxes[i], crop, ink.fill, ink.cover, ink.darkness, ink.paper,
-                             (shift_x, shift_y))
+                             (shift_x, shift_y), ink.stroke_darkness)
     return tuple(cells)
 
 

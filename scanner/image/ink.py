@@ -54,6 +54,10 @@ class BoxInk:
     contrast is stretched: a printed line's faint remnant is light, a pen's mark dark)."""
     paper: float
     """Grey level of the paper in the window."""
+    stroke_darkness: float
+    """How dark the darkest pixel of the box's own strokes inside its interior is, as a share
+    of the paper (0: none there): unlike :attr:`darkness`, as dark for a lone thin "1" as for
+    a loop, however few pixels it covers."""
 
 
 def owner_map(geometry: BoxGeometry, px_per_mm: float, x0: float, y0: float,
@@ -121,13 +125,15 @@ def window_ink(clean: GreyImage, bands: GreyImage | None, owners: Ints, boxes: I
                         k.INK_SPECK_MM2 * px_per_mm ** 2,
                         2 * max(1, round(k.LINE_BAND_MM * px_per_mm)) + 1, lying)
     shown = _stretched(grey, keep, paper, peak) if crops else grey
+    inside = np.where(keep[:, a:b, c:d], grey[:, a:b, c:d], 255).reshape(n, -1).min(axis=1)
+    strokes = np.maximum(1.0 - inside / paper, 0.0)
     out = []
     for j, (a, b, c, d) in enumerate(interiors.tolist()):
         area = max((b - a) * (d - c), 1)
         own = keep[j]
         out.append(BoxInk(shown[j], float(np.count_nonzero(own)) / area,
                           float(np.count_nonzero(own[a:b, c:d])) / area, float(peak[j]),
-                          float(paper[j])))
+                          float(paper[j]), float(strokes[j])))
     return out
 
 

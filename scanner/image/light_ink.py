@@ -6,12 +6,15 @@ column's caption (``висты на B`` under the first whists boxes), a line of
 it. Each window's contrast is normalised to its own darkest ink, so such print, light on a
 far photo, is cut out as strokes and read as a digit: a caption read 4 and 8 before a
 written 2 (482), a line's remnant read 1 before 58 (158). A writer's hand is about as dark
-in every box of a page, so a digit box whose own strokes reach into its interior, whose
-interior's darkest ink (:attr:`CellImage.darkness`) is under :data:`LIGHT_INK_SHARE` of the
-median of its writer's boxes with ink on the page, is taken for print: read empty, as a
-speck is (:data:`LIGHT_EMPTY_PROBABILITY`), its digits kept beneath for the rules to weigh,
-and left out of its entry's strip. A box whose strokes lie wholly outside its interior (a
-"1" drawn down the border line, given to the box beside it by
+in every box of a page, so a digit box whose own strokes reach into its interior, and are
+there, at their darkest pixel (:attr:`CellImage.stroke_darkness`), under
+:data:`LIGHT_INK_SHARE` of the median of its writer's boxes with ink on the page, is taken
+for print: read empty, as a speck is (:data:`LIGHT_EMPTY_PROBABILITY`), its digits kept
+beneath for the rules to weigh, and left out of its entry's strip. The darkest pixel, not
+the interior's darkest ink at a percentile (:attr:`CellImage.darkness`): a lone thin "1"
+covers few of the interior's pixels, and its percentile falls on its light edge (a trick's
+1 on a grey pencil scan at 0.31 of its writer's). A box whose strokes lie wholly outside
+its interior (a "1" drawn down the border line, given to the box beside it by
 :mod:`scanner.image.lying`) has no interior ink to judge and is left as read. Not on a
 black-and-white capture: there print and writing are both black, and where its strokes'
 dots are joined (:data:`~scanner.constants.DOTS_JOIN_MM`) a thin "1" blurs lighter than
@@ -28,11 +31,12 @@ from scanner import constants as k
 from scanner.image.cells import CellImage
 
 LIGHT_INK_SHARE = 0.5
-"""A digit box is light when its interior's darkest ink is under this share of its writer's
-median (TRAINING part, phone-distant seeds 183, 186 and 187, 48 sheets, 9,187 boxes with
-ink: of the 166 boxes that hold no writing but read as a digit, 81 are so with their strokes
-in the interior, 65 at 0.4; of the writing two boxes, both read empty anyway; at 0.6 nine
-more, seven of them read as digits)."""
+"""A digit box is light when its strokes' darkest pixel inside its interior is under this
+share of its writer's median (TRAINING part, phone-distant seeds 183, 186 and 187, 48 sheets,
+9,187 boxes with ink: of the 166 boxes that hold no writing but read as a digit, 78 are
+caught, 77 at 0.45, 83 at 0.6; no box of writing at 0.5, nine 1s at 0.6. Phone-steep,
+flatbed-mono, phone-near and the old generator's sheets, seeds 188-190 and 192, 60 sheets:
+4 print boxes read as digits caught, no writing; at 0.6 six 3s of one writer lost)."""
 LIGHT_MIN_BOXES = 5
 """A writer's median is taken over this many of its boxes with ink on the page, or none."""
 LIGHT_EMPTY_PROBABILITY = 0.99
@@ -42,21 +46,21 @@ LIGHT_EMPTY_PROBABILITY = 0.99
 
 def light_cells(cells: Sequence[CellImage], writer_of: Callable[[CellImage], Hashable]
                 ) -> frozenset[int]:
-    """The places in ``cells`` of the digit boxes (calibration boxes left out) whose ink
-    reaches their interior and is light for their writer (``writer_of``): under
-    :data:`LIGHT_INK_SHARE` of the median darkness of that writer's boxes with ink
+    """The places in ``cells`` of the digit boxes (calibration boxes left out) whose strokes
+    reach their interior and are light there for their writer (``writer_of``): under
+    :data:`LIGHT_INK_SHARE` of the median stroke darkness of that writer's boxes with ink
     (:data:`LIGHT_MIN_BOXES` or more)."""
     inked = [i for i, c in enumerate(cells)
              if c.box.kind == "digit" and c.ink_fraction > k.EMPTY_MAX_INK_FRACTION]
     darkness: dict[Hashable, list[float]] = {}
     for i in inked:
-        darkness.setdefault(writer_of(cells[i]), []).append(cells[i].darkness)
+        darkness.setdefault(writer_of(cells[i]), []).append(cells[i].stroke_darkness)
     least = {writer: LIGHT_INK_SHARE * statistics.median(values)
              for writer, values in darkness.items() if len(values) >= LIGHT_MIN_BOXES}
     return frozenset(i for i in inked
                      if not isinstance(cells[i].box.meaning, CalibrationCell)
                      and cells[i].cover > 0
-                     and cells[i].darkness < least.get(writer_of(cells[i]), 0.0))
+                     and cells[i].stroke_darkness < least.get(writer_of(cells[i]), 0.0))
 
 
 def as_light(row: Sequence[float]) -> tuple[float, ...]:

@@ -29,7 +29,7 @@ LAYOUT = build_layout(3)
 def _cell(box: Box, darkness: float, ink: float = 0.2, cover: float | None = None
           ) -> CellImage:
     return CellImage(box, np.full((4, 4), 255, np.uint8), ink,
-                     ink if cover is None else cover, darkness, 230.0, (0.0, 0.0))
+                     ink if cover is None else cover, darkness, 230.0, (0.0, 0.0), darkness)
 
 
 def _seat_boxes(seat: str) -> list[Box]:
