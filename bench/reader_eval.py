@@ -53,6 +53,7 @@ from samplegen.glyphs import default_glyphs
 from samplegen.profiles import SheetPlan, plan_sheets
 from samplegen.sheets import make_sample
 from samplegen.split import Part
+from scanner.arrays import GreyImage
 from scanner.digits.recognizer import MODEL_PATH, DigitRecognizer
 from scanner.errors import ScanFailure
 from scanner.pipeline import scan_paths
@@ -201,15 +202,24 @@ def make_set(folder: Path, sheets: int, legacy: int, dpi: int, seed: int,
     glyphs = default_glyphs()
     made = []
     for index, plan in enumerate(plans):
-        rng = random.Random(seed * 100_000 + index)
         variant, players = VARIANTS[index % 3], 3 + (index // 3) % 2
-        rules = RuleSet.preset(variant, players, POOLS[(index // 6) % 2])
         out = folder / f"{index:03d}-{plan.profile}-{variant}-{players}"
         if not (reuse and (out / "truth.json").is_file()):
-                make_sample(fitting_game(rules, rng), out, glyphs, rng, errors=index % 3,
-                        dpi=dpi, plan=plan)
+            make_sheet(out, plan, seed, index, dpi, glyphs)
         made.append((plan, out))
     return made
+
+
+def make_sheet(out: Path, plan: SheetPlan, seed: int, index: int, dpi: int = 300,
+               glyphs: dict[int, list[GreyImage]] | None = None) -> None:
+    """Sheet ``index`` of the set of ``seed`` made in ``out`` as ``plan`` says: its variant,
+    players, pool and recording errors follow from its place in the set (a test makes one
+    sheet of a set again without the ones before it)."""
+    rng = random.Random(seed * 100_000 + index)
+    variant, players = VARIANTS[index % 3], 3 + (index // 3) % 2
+    rules = RuleSet.preset(variant, players, POOLS[(index // 6) % 2])
+    make_sample(fitting_game(rules, rng), out, glyphs or default_glyphs(), rng,
+                errors=index % 3, dpi=dpi, plan=plan)
 
 
 def read_set(made: list[tuple[SheetPlan, Path]], out: Path, model: Path = MODEL_PATH

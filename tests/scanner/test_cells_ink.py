@@ -3,19 +3,15 @@ they belong to; faint pencil is read, never silently empty (issue 13, classes 1 
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from bench.reader_eval import open_plans
+from bench.reader_eval import make_sheet, open_plans
 from forms.layout import build_layout
 from forms.model import Box
-from samplegen.games import fitting_game
-from samplegen.glyphs import default_glyphs
-from samplegen.sheets import make_sample
 from samplegen.split import Part
 from scanner import constants as k
 from scanner.decode.columns import INK_OUTWEIGHED, EntryCells
@@ -26,7 +22,6 @@ from scanner.image.register import register
 from scanner.pipeline import scan_paths
 from scanner.read import EMPTY, read_page
 from scanner.results import SheetScan, entry_key
-from scoring import RuleSet
 from tests.scanner.overflow import PEN, PENCIL, RECOGNIZER, entry_boxes, grey_scan, place_glyph
 from tests.scanner.synth import PX_PER_MM, glyphs, page_bgr
 
@@ -182,11 +177,8 @@ def test_a_stroke_run_over_a_printed_line_keeps_its_part_inside_the_box(
     one stroke with the line, mostly outside every box (training sheet 011 of ``reader_eval
     --part training --capture flatbed-mono --sheets 12 --seed 9``: D's pool entry 12 read 2,
     sure). Its part inside the box is the box's ink: the entry is not read 2."""
-    plan = open_plans(Part.TRAINING, 12, "flatbed-mono")[11]
-    rng = random.Random(9 * 100_000 + 11)
     folder = tmp_path / "sheet"
-    make_sample(fitting_game(RuleSet.preset("rostov", 4, 10), rng), folder, default_glyphs(),
-                rng, errors=2, dpi=300, plan=plan)
+    make_sheet(folder, open_plans(Part.TRAINING, 12, "flatbed-mono")[11], 9, 11)
     (scan,) = [s for s in scan_paths([folder], tmp_path / "out") if isinstance(s, SheetScan)]
     entry = next(f for f in scan.fields if f.key == entry_key("D", "pool", None, 2))
     assert entry.value != 2 and entry.status == "doubtful"

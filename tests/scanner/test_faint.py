@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from bench.reader_eval import POOLS, score_sheet
+from bench.reader_eval import make_sheet, score_sheet
 from samplegen.games import fitting_game
 from samplegen.glyphs import default_glyphs
 from samplegen.profiles import SheetPlan
@@ -28,6 +28,9 @@ from scanner.results import SheetScan
 from scoring import RuleSet
 from scoring.columns import Column
 from tests.scanner.evidence import game, sheet_evidence
+
+GREY_OR_COLOUR = "scan the sheet again in grey or colour"
+CLOSER = "take the photo closer, the sheet filling the frame, or scan it at 300 dpi"
 
 
 def test_a_seat_whose_calibration_is_blank_has_no_field_silently_empty() -> None:
@@ -197,69 +200,33 @@ def test_pencil_lost_by_a_black_and_white_scan_is_refused_naming_the_page(
     (failure,) = outcomes
     assert isinstance(failure, ScanFailure)
     assert failure.message.startswith(f"{folder / 'page-0.png'}, page 1: every seat's")
-    assert failure.message.endswith("scan the sheet again in grey or colour")
+    assert failure.message.endswith(GREY_OR_COLOUR)
 
 
 @pytest.mark.slow
-def test_pencil_whose_rows_a_black_and_white_scan_lost_is_refused(tmp_path: Path) -> None:
-    """Issue 13, class 7: a TRAINING-part pencil sheet thresholded to black and white (sheet
-    011 of ``reader_eval --part training --capture flatbed-threshold --seed 170``) lost the
-    deal rows' ink and three of its four seats' strips; the fourth writer's heavier hand
-    kept his columns. With no deal log to check them the sheet was read 4 of 66 fields
-    right, every field doubtful; it is refused instead, naming the page and saying to scan
-    it again in grey or colour."""
+@pytest.mark.parametrize("seed, index, capture, marks, ink, image, advice", [
+    (170, 11, "flatbed-threshold", "tick-short", "pencil", "page-0.png", GREY_OR_COLOUR),
+    (184, 5, "flatbed-threshold", "x-neat", "blue-ballpoint", "page-0.png", GREY_OR_COLOUR),
+    (187, 7, "phone-distant", "loop-circle", "pencil", "page-0.jpg", CLOSER)])
+def test_a_sheet_whose_deal_rows_ink_is_lost_is_refused_naming_the_page(
+        tmp_path: Path, seed: int, index: int, capture: str, marks: str, ink: str, image: str,
+        advice: str) -> None:
+    """Issue 13, classes 7 and 8: TRAINING-part sheets (sheet ``index`` of ``reader_eval
+    --part training --capture CAPTURE --seed SEED``) whose deal rows' ink the capture lost.
+    With no deal log to check them, the totals left cannot be trusted: pencil thresholded to
+    black and white that lost three of four seats' strips too was read 4 of 66 fields right,
+    every field doubtful; blue ballpoint thresholded that lost one seat's strip of four, 84
+    of 99 fields doubtful and 51 wrong; a far photo in pencil, 29 of 36 doubtful. Each is
+    refused, naming the page, with advice that fits the capture: a scan again in grey or
+    colour, a photo closer."""
     folder = tmp_path / "sheet"
-    rng = random.Random(170 * 100_000 + 11)
-    plan = SheetPlan("open", Part.TRAINING, "strokes", "flatbed-threshold", "tick-short",
-                     "pencil")
-    make_sample(fitting_game(RuleSet.preset("rostov", 4, POOLS[1]), rng), folder,
-                default_glyphs(), rng, errors=2, dpi=300, plan=plan)
+    make_sheet(folder, SheetPlan("open", Part.TRAINING, "strokes", capture, marks, ink),
+               seed, index)
     (failure,) = scan_paths([folder], tmp_path / "out")
     assert isinstance(failure, ScanFailure)
-    assert failure.message.startswith(f"{folder / 'page-0.png'}, page 1: the deal rows' "
-                                      "digits are nearly blank")
-    assert failure.message.endswith("scan the sheet again in grey or colour")
-
-
-@pytest.mark.slow
-def test_ballpoint_whose_rows_and_one_strip_a_black_and_white_scan_lost_is_refused(
-        tmp_path: Path) -> None:
-    """Issue 13, class 7: a TRAINING-part blue-ballpoint sheet thresholded to black and white
-    (sheet 005 of ``reader_eval --part training --capture flatbed-threshold --seed 184``)
-    lost the deal rows' ink and one seat's strip of four: read, 84 of its 99 fields were
-    doubtful and 51 wrong; it is refused, naming the page and saying to scan it again in
-    grey or colour."""
-    folder = tmp_path / "sheet"
-    rng = random.Random(184 * 100_000 + 5)
-    plan = SheetPlan("open", Part.TRAINING, "strokes", "flatbed-threshold", "x-neat",
-                     "blue-ballpoint")
-    make_sample(fitting_game(RuleSet.preset("rostov", 4, POOLS[0]), rng), folder,
-                default_glyphs(), rng, errors=2, dpi=300, plan=plan)
-    (failure,) = scan_paths([folder], tmp_path / "out")
-    assert isinstance(failure, ScanFailure)
-    assert "the deal rows' digits are nearly blank" in failure.message
-    assert failure.message.endswith("scan the sheet again in grey or colour")
-
-
-@pytest.mark.slow
-def test_a_far_photo_whose_rows_pencil_lost_is_refused_saying_to_take_it_closer(
-        tmp_path: Path) -> None:
-    """Issue 13, classes 7 and 8: a TRAINING-part pencil sheet photographed from afar (sheet
-    007 of ``reader_eval --part training --capture phone-distant --seed 187``) lost the
-    deal rows' ink: read, 29 of its 36 fields were doubtful. It is refused, naming the page;
-    the advice fits a photo (take it closer), not a scan."""
-    folder = tmp_path / "sheet"
-    rng = random.Random(187 * 100_000 + 7)
-    plan = SheetPlan("open", Part.TRAINING, "strokes", "phone-distant", "loop-circle",
-                     "pencil")
-    make_sample(fitting_game(RuleSet.preset("leningrad", 3, POOLS[1]), rng), folder,
-                default_glyphs(), rng, errors=1, dpi=300, plan=plan)
-    (failure,) = scan_paths([folder], tmp_path / "out")
-    assert isinstance(failure, ScanFailure)
-    assert failure.message.startswith(f"{folder / 'page-0.jpg'}, page 1: the deal rows' "
-                                      "digits are nearly blank")
-    assert failure.message.endswith("take the photo closer, the sheet filling the frame, or "
-                                    "scan it at 300 dpi")
+    assert failure.message.startswith(f"{folder / image}, page 1: the deal rows' digits are "
+                                      "nearly blank")
+    assert failure.message.endswith(advice)
 
 
 @pytest.mark.slow
@@ -274,11 +241,8 @@ def test_ballpoint_broken_into_dots_by_a_black_and_white_scan_is_read_joined_nev
     digits (every row reads right). The sheet is read again with its dots joined
     (``DOTS_JOIN_MM``): 36 of its 38 fields right (26 before), the seats still said lost."""
     folder = tmp_path / "sheet"
-    rng = random.Random(7 * 100_000 + 10)
-    plan = SheetPlan("open", Part.TRAINING, "font", "flatbed-threshold", "x-neat",
-                     "blue-ballpoint")
-    make_sample(fitting_game(RuleSet.preset("leningrad", 4, 10), rng), folder,
-                default_glyphs(), rng, errors=1, dpi=300, plan=plan)
+    make_sheet(folder, SheetPlan("open", Part.TRAINING, "font", "flatbed-threshold",
+                                 "x-neat", "blue-ballpoint"), 7, 10)
     scans = [s for s in scan_paths([folder], tmp_path / "out") if isinstance(s, SheetScan)]
     assert len(scans) == 1
     truth = json.loads((folder / "truth.json").read_text(encoding="utf-8"))

@@ -3,25 +3,20 @@
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from bench.reader_eval import POOLS
+from bench.reader_eval import make_sheet
 from forms.layout import build_layout, entry_cells
 from forms.model import Box, CalibrationCell
-from samplegen.games import fitting_game
-from samplegen.glyphs import default_glyphs
 from samplegen.profiles import SheetPlan
-from samplegen.sheets import make_sample
 from samplegen.split import Part
 from scanner.image.cells import CellImage
 from scanner.image.light_ink import LIGHT_EMPTY_PROBABILITY, as_light, light_cells
 from scanner.pipeline import scan_paths
 from scanner.results import SheetScan
-from scoring import RuleSet
 
 LAYOUT = build_layout(3)
 
@@ -79,11 +74,8 @@ def test_a_far_photos_caption_and_line_beside_a_box_are_not_read_as_digits(
     414 (the rules held the values, each field doubtful). Their ink is light beside the
     writer's: each entry's ink now reads as written."""
     folder = tmp_path / "sheet"
-    rng = random.Random(187 * 100_000 + 3)
-    plan = SheetPlan("open", Part.TRAINING, "strokes", "phone-distant", "scribble-zigzag",
-                     "black")
-    make_sample(fitting_game(RuleSet.preset("sochi", 4, POOLS[0]), rng), folder,
-                default_glyphs(), rng, errors=0, dpi=300, plan=plan)
+    make_sheet(folder, SheetPlan("open", Part.TRAINING, "strokes", "phone-distant",
+                                 "scribble-zigzag", "black"), 187, 3)
     (scan,) = scan_paths([folder], tmp_path / "out")
     assert isinstance(scan, SheetScan)
     fields = {f.key: f for f in scan.fields}
