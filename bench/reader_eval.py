@@ -202,8 +202,8 @@ def make_set(folder: Path, sheets: int, legacy: int, dpi: int, seed: int,
     glyphs = default_glyphs()
     made = []
     for index, plan in enumerate(plans):
-        variant, players = VARIANTS[index % 3], 3 + (index // 3) % 2
-        out = folder / f"{index:03d}-{plan.profile}-{variant}-{players}"
+        rules = set_rules(index)
+        out = folder / f"{index:03d}-{plan.profile}-{rules.variant}-{rules.players}"
         if not (reuse and (out / "truth.json").is_file()):
             make_sheet(out, plan, seed, index, dpi, glyphs)
         made.append((plan, out))
@@ -216,10 +216,14 @@ def make_sheet(out: Path, plan: SheetPlan, seed: int, index: int, dpi: int = 300
     players, pool and recording errors follow from its place in the set (a test makes one
     sheet of a set again without the ones before it)."""
     rng = random.Random(seed * 100_000 + index)
-    variant, players = VARIANTS[index % 3], 3 + (index // 3) % 2
-    rules = RuleSet.preset(variant, players, POOLS[(index // 6) % 2])
-    make_sample(fitting_game(rules, rng), out, glyphs or default_glyphs(), rng,
+    make_sample(fitting_game(set_rules(index), rng), out, glyphs or default_glyphs(), rng,
                 errors=index % 3, dpi=dpi, plan=plan)
+
+
+def set_rules(index: int) -> RuleSet:
+    """The rules of sheet ``index`` of a set: the variants in turn, 3 then 4 players every
+    three sheets, the pools every six."""
+    return RuleSet.preset(VARIANTS[index % 3], 3 + (index // 3) % 2, POOLS[(index // 6) % 2])
 
 
 def read_set(made: list[tuple[SheetPlan, Path]], out: Path, model: Path = MODEL_PATH
