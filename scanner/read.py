@@ -314,7 +314,7 @@ def lost_ink(readings: dict[int, PageReading], before: LostInk | None = None) ->
     pages found (``before``: a reading with the dots joined keeps what the threshold lost as
     lost, its fields doubtful unless the rules and the ink agree)."""
     strips, page = calibration_strips(readings)
-    faint = faint_seats(strips)
+    faint = faint_seats(strips, written_ink(readings))
     if before is not None:
         faint += tuple(seat for seat in before.seats if seat not in faint)
     row_inks = [cell.ink_fraction for reading in readings.values() for cell in reading.cells
@@ -375,6 +375,18 @@ def is_black_and_white(image: Image) -> bool:
     """
     sample = image[::7, ::7]
     return bool(np.isin(sample, (0, 255)).all())
+
+
+def written_ink(readings: dict[int, PageReading]) -> dict[str, list[float]]:
+    """Each seat's digit boxes of its columns that hold ink: their ink (strokes' pixels over
+    the box's interior)."""
+    written: dict[str, list[float]] = {}
+    for reading in readings.values():
+        for cell in reading.cells:
+            meaning = cell.box.meaning
+            if isinstance(meaning, EntryCell) and cell.ink_fraction > k.EMPTY_MAX_INK_FRACTION:
+                written.setdefault(meaning.seat, []).append(cell.ink_fraction)
+    return written
 
 
 def calibration_strips(readings: dict[int, PageReading]

@@ -4,12 +4,14 @@ sheet's problems with what to do, and a sheet whose every writer's ink is lost r
 Each seat writes the ten digits of its calibration strip before the game
 (:class:`forms.model.CalibrationCell`). A strip whose ink is thin and does not read as its own
 digits says that seat's ink did not reach the image (faint pencil thresholded away by a
-black-and-white scan, whose strokes break into dots), or that the seat skipped it: either way
-nothing read empty in that seat's columns may pass as *empty* unseen, as far as the deal log
-says the column may reach. When every seat's strip
-is lost nothing on the sheet can be trusted (the deal rows' writer is one of them): the sheet
-is refused, naming the page, with the advice to scan it in grey or colour; so is a sheet whose
-deal rows' ink is lost with most seats' strips.
+black-and-white scan, whose strokes break into dots), or that the seat skipped it where its
+columns do not show otherwise (a blank strip beside columns written as heavily as a legible
+strip is skipped, nothing lost): nothing read empty in that seat's columns may pass as
+*empty* unseen, as far as the deal log says the column may reach. When every seat's strip
+is lost from a black-and-white capture nothing on the sheet can be trusted (the deal rows'
+writer is one of them): the sheet is refused, naming the page, with the advice to scan it in
+grey or colour; so is a sheet whose deal rows' ink is lost, on any capture (a photo: take it
+closer).
 """
 
 from __future__ import annotations
@@ -47,17 +49,44 @@ class StripCell:
     probabilities: Sequence[float]
 
 
-def faint_seats(strips: Mapping[str, Sequence[StripCell]]) -> tuple[str, ...]:
-    """The seats whose calibration strip is lost from the image (:data:`FAINT_STRIP_INK`,
-    :data:`FAINT_STRIP_READ`).
+SKIPPED_STRIP_INK = 0.02
+"""A strip whose cells hold at the median less ink than this is blank, not thin: nothing
+reached it. Where its seat's columns hold ink as a legible strip does, the player skipped
+it (:func:`faint_seats`; TRAINING part: strips lost with their ink 0.00-0.01 only where the
+seat's columns were as thin, 0.02-0.09 broken by a threshold, a pencil far photo's 0.046
+beside columns at 0.18 whose deal rows' ink was lost)."""
+WRITTEN_CELLS = 5
+"""... where at least this many of the seat's digit boxes hold ink, as heavy at the median
+as a legible strip's (:data:`FAINT_STRIP_INK`)."""
 
-    >>> three = [StripCell(d, 0.02, [0.0] * 10 + [1.0]) for d in range(10)]
-    >>> faint_seats({"A": three})
-    ('A',)
+
+def faint_seats(strips: Mapping[str, Sequence[StripCell]],
+                written: Mapping[str, Sequence[float]] | None = None) -> tuple[str, ...]:
+    """The seats whose calibration strip is lost from the image (:data:`FAINT_STRIP_INK`,
+    :data:`FAINT_STRIP_READ`), unless the strip is blank and what the seat ``written`` in
+    its columns (the ink of each of its digit boxes with ink) is as heavy as a legible strip
+    (:data:`SKIPPED_STRIP_INK`, :data:`WRITTEN_CELLS`): the player skipped the strip, or the
+    image lost it alone, and the seat's writing reached the image. Before, a grey scan whose
+    players all skipped their strips was read as if its ink were lost, 174 of its 211
+    fields doubtful (65 and 2 with the strips written); a far pencil photo whose glare took
+    one strip (TRAINING part, seed 183, sheet 010) had ten blank boxes of that seat asked.
+
+    >>> blank = [StripCell(d, 0.0, [0.0] * 10 + [1.0]) for d in range(10)]
+    >>> faint_seats({"A": blank}), faint_seats({"A": blank}, {"A": [0.2] * 5})
+    (('A',), ())
     """
+    written = written or {}
     return tuple(seat for seat, cells in strips.items() if cells
                  and statistics.median(c.ink for c in cells) < FAINT_STRIP_INK
-                 and sum(_reads_as_itself(c) for c in cells) < FAINT_STRIP_READ)
+                 and sum(_reads_as_itself(c) for c in cells) < FAINT_STRIP_READ
+                 and not _skipped(cells, written.get(seat, ())))
+
+
+def _skipped(cells: Sequence[StripCell], inks: Sequence[float]) -> bool:
+    """Whether a seat left its strip (``cells``) blank while its writing (``inks``, its digit
+    boxes with ink) reached the image."""
+    return statistics.median(c.ink for c in cells) < SKIPPED_STRIP_INK \
+        and len(inks) >= WRITTEN_CELLS and statistics.median(inks) >= FAINT_STRIP_INK
 
 
 def _reads_as_itself(cell: StripCell) -> bool:

@@ -230,6 +230,48 @@ def test_a_sheet_whose_deal_rows_ink_is_lost_is_refused_naming_the_page(
 
 
 @pytest.mark.slow
+def test_a_sheet_whose_players_skipped_their_calibration_strips_is_read_as_written(
+        tmp_path: Path) -> None:
+    """Players who leave their calibration strips blank (a hurried table) on a colour scan:
+    their ink reached the image (their columns' digits are as heavy as any legible strip),
+    so no seat is said lost and the sheet reads as it does with the strips written (sheet
+    000 of ``reader_eval --part training --capture flatbed-colour --seed 191``). On main
+    every seat was taken for faint ink, its deal rows for lost: 174 of 211 fields doubtful
+    and the sheet said to be "pencil on a black-and-white scan"."""
+    folder = tmp_path / "sheet"
+    make_sheet(folder, SheetPlan("open", Part.TRAINING, "font", "flatbed-colour",
+                                 "plus-upright", "blue-ballpoint"), 191, 0)
+    truth = json.loads((folder / "truth.json").read_text(encoding="utf-8"))
+    _leave_strips_blank(folder, truth)
+    (scan,) = scan_paths([folder], tmp_path / "out")
+    assert isinstance(scan, SheetScan)
+    assert not scan.problems
+    tally = score_sheet(truth, scan)
+    assert tally.fields == tally.right > 60 and tally.doubtful <= 3
+
+
+def _leave_strips_blank(folder: Path, truth: dict[str, Any]) -> None:
+    """Each calibration box's interior painted as the paper around it, in every page image
+    (through the truth's page-to-image transform): the strips as a player who skipped them
+    leaves them."""
+    for page in truth["pages"]:
+        image = cv2.imread(str(folder / page["file"]))
+        assert image is not None
+        paper = np.median(image.reshape(-1, 3), axis=0)
+        scale = truth["dpi"] / 25.4
+        for cell in truth["cells"]:
+            if cell["page"] != page["page"] or cell["meaning"]["type"] != "calibration":
+                continue
+            x, y, w, h = cell["box"]
+            corners = np.array([[[x, y]], [[x + w, y]], [[x + w, y + h]], [[x, y + h]]],
+                               dtype=np.float64) + [[[0.25, 0.25]], [[-0.25, 0.25]],
+                                                    [[-0.25, -0.25]], [[0.25, -0.25]]]
+            seen = cv2.perspectiveTransform(corners * scale, np.array(page["page_to_image"]))
+            cv2.fillConvexPoly(image, np.round(seen).astype(np.int32), paper.tolist())
+        cv2.imwrite(str(folder / page["file"]), image)
+
+
+@pytest.mark.slow
 def test_ballpoint_broken_into_dots_by_a_black_and_white_scan_is_read_joined_never_silent(
         tmp_path: Path) -> None:
     """Issue 13, classes 4 and 7: a TRAINING-part blue-ballpoint sheet thresholded to black
