@@ -44,6 +44,7 @@ from scanner.decode.presence import (
     present_column,
     row_notes,
     rows_asked,
+    rules_value_shown,
 )
 from scanner.decode.row_doubt import doubted_with_rows, unsettled_otherwise
 from scanner.decode.row_odds import INK_DISAGREES_LOG, ROW_READ, TALON_OVERRULED_LOG
@@ -201,7 +202,7 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
         doubted_with_rows(entries, rows, lost, _resting_on_doubt(runner_ups, sheet)),
         evidence, sheet, runner_ups), evidence.columns, rows, evidence.faint)
     return DecodedSheet(evidence.rules, evidence.seats, dict(evidence.names), rows,
-                        faint_entries(entries, evidence.faint, lost),
+                        rules_value_shown(faint_entries(entries, evidence.faint, lost)),
                         lost_ink_problem(evidence.faint, evidence.seats, evidence.strip_page)
                         + lost_rows_problem(lost) + missing_rows_problem(evidence.rows, notes))
 
