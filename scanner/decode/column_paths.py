@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Generic, NamedTuple, TypeVar
 
-from scanner.decode.numbers import one_digit_lost
 from scoring.sheet import SheetEntry
 
 PRIOR_RIGHT_STEP = 0.95
@@ -43,13 +42,6 @@ from the wrong value."""
 INK_CLEAR = 0.999
 """A value no writer state expects is kept as written (a recording error, for the audit) when
 the ink alone gives it this much of its likelihood: the rules do not override clear ink."""
-INK_CLEAR_APART = 0.995
-"""... or this much where the likeliest writer state expects a number there and the ink's
-value is none of the rules' with a digit lost or one more: the reader's own misreads off by
-a digit reach 0.9999 (a 1 taken away with a border, a stray stroke read as a leading 1), ink
-past a column's end may be a neighbour's spill (a 7 at 0.9967), its other misreads reach
-0.993 (TRAINING part, eight sets, 7,620 fields: one such at 0.993; 18 players' slips read
-right at 0.9956-0.9985 were asked about)."""
 STATE_KEPT = 1e-7
 """Writer states less likely than this, relative to the likeliest, are not followed further ..."""
 STATES_KEPT = 12
@@ -233,18 +225,9 @@ def _edges(state: _State, options: list[Expectation], values: Iterable[int | Non
             reached[stayed] = weight_of(stayed, 0.0) + mass * weight
 
 
-def _ink_clear(ink: dict[int | None, float], expected_values: set[int | None],
-               past_end: bool) -> bool:
-    """Whether the ink's likeliest value, one the rules do not expect, is clear ink
-    (:data:`INK_CLEAR`; :data:`INK_CLEAR_APART` unless the likeliest writer state has
-    ended its column, ``past_end``)."""
+def _ink_clear(ink: dict[int | None, float], expected_values: set[int | None]) -> bool:
     value = max(ink, key=ink.__getitem__)  # the first of the likeliest
-    if value in expected_values:
-        return False
-    share = ink[value] / sum(ink.values())
-    return share >= INK_CLEAR or share >= INK_CLEAR_APART and value is not None \
-        and not past_end and not any(one_digit_lost(value, other) or one_digit_lost(other, value)
-                                     for other in expected_values if other is not None)
+    return value not in expected_values and ink[value] / sum(ink.values()) >= INK_CLEAR
 
 
 def entry_posteriors(entries: Sequence[Entry], expected: Sequence[SheetEntry],
@@ -267,9 +250,7 @@ def entry_posteriors(entries: Sequence[Entry], expected: Sequence[SheetEntry],
         expected_order = dict.fromkeys(o.value for opts in options.values() for o in opts)
         expected_values = set(expected_order)
         ink = ink_of(entry, [*expected_order, None])
-        surest = max(states, key=states.__getitem__)
-        past_end = all(option.value is None for option in options[surest])
-        clear = len(ink) > 1 and _ink_clear(ink, expected_values, past_end)
+        clear = len(ink) > 1 and _ink_clear(ink, expected_values)
         likeliest = max(ink.values())
         values = [max(ink, key=ink.__getitem__)] if clear else \
             [v for v, p in ink.items() if v in expected_values or p >= likeliest * VALUE_KEPT]

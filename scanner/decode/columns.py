@@ -27,6 +27,7 @@ from scanner.decode.column_paths import (
 )
 from scanner.decode.confirmed import (
     digit_may_be_lost,
+    one_digit_lost,
     overruling_confirmed,
     slip_carried_on,
     unspelled,
@@ -37,7 +38,6 @@ from scanner.decode.numbers import (
     CellSpelling,
     cell_spelling,
     likeliest_values,
-    one_digit_lost,
     strip_values,
 )
 from scanner.decode.repeats import written_twice

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import TypeVar
 
 from scanner.decode.column_paths import EntryStep
-from scanner.decode.numbers import MISSED_DIGIT, one_digit_lost
+from scanner.decode.numbers import MISSED_DIGIT
 
 Entry = TypeVar("Entry")
 
@@ -119,3 +119,13 @@ def overruling_confirmed(step: EntryStep[Entry], value: int | None, ink_value: i
         else (OVERRULED_READ, LATER_CONFIRMS)
     return confidence >= least and step.later_odds(value) >= odds
 
+
+def one_digit_lost(ink_value: int, value: int) -> bool:
+    """Whether ``ink_value`` is ``value`` with one of its digits left out.
+
+    >>> one_digit_lost(8, 18), one_digit_lost(0, 10), one_digit_lost(4, 48), one_digit_lost(4, 8)
+    (True, True, True, False)
+    """
+    ink, full = str(ink_value), str(value)
+    return len(full) == len(ink) + 1 and any(full[:i] + full[i + 1:] == ink
+                                             for i in range(len(full)))

@@ -388,14 +388,3 @@ def _sign_factor(value: int | None, minus: float | None) -> float:
     if minus is None:
         return 0.0 if negative else 1.0
     return minus if negative else 1 - minus
-
-
-def one_digit_lost(ink_value: int, value: int) -> bool:
-    """Whether ``ink_value`` is ``value`` with one of its digits left out.
-
-    >>> one_digit_lost(8, 18), one_digit_lost(0, 10), one_digit_lost(4, 48), one_digit_lost(4, 8)
-    (True, True, True, False)
-    """
-    ink, full = str(ink_value), str(value)
-    return len(full) == len(ink) + 1 and any(full[:i] + full[i + 1:] == ink
-                                             for i in range(len(full)))

@@ -258,42 +258,18 @@ def test_a_slip_carried_on_with_other_digits_is_read() -> None:
 
 
 def test_a_slip_the_later_entries_carry_on_from_is_read_without_the_clearest_ink() -> None:
-    """Issue 13: a slip (+3) the ink reads at 0.991 a digit (0.993 of its likelihood, below
-    INK_CLEAR_APART) is read as written when the entries after it are written from it
-    (main: doubtful, a person asked about a player's slip read right); the same slip in the
-    column's last entry, which no later entry confirms, stays doubtful."""
+    """Issue 13: a slip (+3) the ink reads at 0.997, below INK_CLEAR, is read as written
+    when the entries after it are written from it (main: doubtful, a person asked about a
+    player's slip read right); the same slip in the column's last entry, which no later entry
+    confirms, stays doubtful."""
     expected, values = long_column(5)
     written = [values[0], *(v + 3 for v in values[1:])]
-    decisions = decode_column([entry_cells(v, 3, sure=0.991) for v in written], expected)
+    decisions = decode_column([entry_cells(v, 3, sure=0.997) for v in written], expected)
     assert (decisions[1].value, decisions[1].status) == (written[1], "read")
     assert "the rules expected" in decisions[1].note
     last = [*values[:-1], values[-1] + 3]
-    decisions = decode_column([entry_cells(v, 3, sure=0.991) for v in last], expected)
+    decisions = decode_column([entry_cells(v, 3, sure=0.997) for v in last], expected)
     assert decisions[len(last) - 1].status == "doubtful"
-
-
-@pytest.mark.parametrize("slip", ["plus three", "digit lost", "digit more", "past the end"])
-def test_a_last_entrys_slip_the_ink_reads_at_0_997_is_kept_unless_a_digit_off(slip: str
-                                                                              ) -> None:
-    """Issue 13: a player's slip in a column's last entry (no later entry to confirm it),
-    its ink at 0.997 a digit (0.998 of its likelihood): kept as written for the audit, as
-    clear ink is (main: doubtful, TRAINING part, 18 such slips asked about at 0.9956-0.9985).
-    Where the ink's value is the rules' with a digit lost or one more (the reader's own
-    misreads: a 1 taken away with a border, a stray stroke read as a 1), or ink lies past
-    the column's end (a neighbour's spill read 7), it stays doubtful."""
-    expected, values = long_column(5)
-    right = values[-1]
-    written = [*values[:-1], {"plus three": right + 3, "digit lost": right % 10,
-                              "digit more": 100 + right, "past the end": right}[slip]]
-    if slip == "past the end":
-        written.append(7)
-    decision = decode_column([entry_cells(v, 3, sure=0.997) for v in written],
-                             expected)[len(written) - 1]
-    if slip == "plus three":
-        assert (decision.value, decision.status) == (written[-1], "read")
-        assert "the rules expected" in decision.note
-    else:
-        assert decision.status == "doubtful"
 
 
 def test_a_running_total_the_deal_log_writes_but_the_ink_lost_is_doubtful() -> None:
@@ -475,12 +451,11 @@ def test_an_entry_agreeing_with_a_log_that_overruled_the_entry_before_it_is_doub
     """A column written 2, 6, 10 whose deal log, misread, makes it 6, 66, 70: the 6 doubtful
     against the log's 66, then the 10 misread 70 agrees with the log. The ink of the 10 finds
     10, which the 6 and the log's step of 4 make, at 0.0075: doubtful, saying why, not read
-    (TRAINING part, a far photo of blue ballpoint, seed 108: read 70 at 0.997, silently).
-    The 6's ink, 0.989 of its likelihood, is not clear enough to stand against the log."""
+    (TRAINING part, a far photo of blue ballpoint, seed 108: read 70 at 0.997, silently)."""
     expected, values = long_column()
     ink_before = values[1] - 2
     chained = values[2] - values[1] + ink_before
-    inks = [{values[0]: 0.99}, {ink_before: 0.98, values[1]: 0.001, ink_before + 40: 0.01},
+    inks = [{values[0]: 0.99}, {ink_before: 0.99, values[1]: 0.001},
             {values[2]: 0.98, chained: 0.0075}, *({v: 0.99} for v in values[3:])]
     decisions = decode_column([EntryInk(ink) for ink in inks], expected)
     assert (decisions[1].status, decisions[1].value) == ("doubtful", values[1])
