@@ -51,9 +51,6 @@ WORDS: dict[str, str] = {
                           "ink is too faint for this capture (pencil or a thin ballpoint on a "
                           "black-and-white scan or a far photo), so no deal log checks the "
                           "running totals and the sheet cannot be read"),
-    "rows_lost": N_("the deal rows' digits are nearly blank in the image: the scorer's ink is "
-                    "too faint for this capture (pencil on a black-and-white scan); scan the "
-                    "sheet again in grey or colour. Every deal row is marked doubtful"),
     "rows_blank": N_("deal {which} read blank, but the running totals hold their deals: if "
                      "they were written, the ink is too faint for this capture; scan the sheet "
                      "again in grey or colour, or check them"),
@@ -74,10 +71,6 @@ WORDS: dict[str, str] = {
     "later_row_ink": N_("nothing read here, but a later row holds ink"),
     "totals_hold": N_("nothing read here, but the running totals hold more deals than the deal "
                       "log ({n})"),
-    "rows_lost_here": N_("nothing read here, but the deal rows' ink is nearly lost in the "
-                         "image: the game may go on here"),
-    "row_ink_lost": N_("read so, but the deal rows' ink is nearly lost in the image (too faint "
-                       "for this capture): check it"),
     "later_entry": N_("nothing read here, but a later entry of the column holds a value"),
     "later_row": N_("nothing read here, but a later row holds a deal"),
     "misread_repeated": N_("differs from its right total as the entries next to it do "
@@ -111,8 +104,6 @@ WORDS: dict[str, str] = {
     "after_above_pool": N_("the ink says {ink}; the rules make it {value}, but an earlier "
                            "entry's ink passes the pool: the writer's totals may have passed "
                            "it"),
-    "after_lost_rows": N_("nothing read here, but the deal rows' ink is nearly lost in the "
-                          "image: a total of a deal the reader missed may stand here"),
     "ink_clearly": N_("the ink clearly says {ink}; the rules expected {expected}"),
     "ink_clearly_short": N_("the ink clearly says {ink}; the rules expected {expected}: a "
                             "digit the reader may have lost (two digits in one box)"),

@@ -147,13 +147,6 @@ def legible_strip_ink(strips: Mapping[str, Sequence[StripCell]]) -> float:
     return min(legible, default=float("inf"))
 
 
-def lost_rows_problem(lost: bool) -> tuple[str, ...]:
-    """The sheet's problem when the deal rows' ink is lost (:func:`rows_lost`)."""
-    if not lost:
-        return ()
-    return (said("rows_lost"),)
-
-
 def lost_ink_problem(faint: Sequence[str], seats: Sequence[str], where: str = ""
                      ) -> tuple[str, ...]:
     """The sheet's problem for the seats whose calibration strip is lost (none: none),
@@ -181,35 +174,16 @@ entry more than the deal log, and a deal row read as blank one fewer. TRAINING p
 field as before."""
 
 
-def faint_entries(entries: Mapping[Column, Sequence[EntryDecision]], faint: Sequence[str],
-                  rows_lost: bool) -> dict[Column, tuple[EntryDecision, ...]]:
+def faint_entries(entries: Mapping[Column, Sequence[EntryDecision]], faint: Sequence[str]
+                  ) -> dict[Column, tuple[EntryDecision, ...]]:
     """``entries`` with each entry of a column written by a ``faint`` seat *doubtful*: an
     empty one may have lost its ink, a read one may have lost strokes (a 15 broken into dots
-    reads 18), unless the rules confirm it (:func:`confirmed`). Where the deal log is read
-    (not ``rows_lost``), a blank entry more than :data:`LOST_INK_GAP` past the column's end
-    (its last entry read or written by the deal log) stays *empty*: the rules write nothing
-    there, and the lost ink cannot say more. Where the deal rows' ink is lost, the first
-    blank entry past the end of every other seat's column is *doubtful* too: the deal log
-    read from what is left may lack a deal that wrote there, and a legible seat's single
-    total may still be lost (TRAINING part, blue ballpoint thresholded, seed 64: a dealer's
-    talon prize, 4 whists, its row's talon and the 4 both read blank, left out of
-    ``scan.json``)."""
-    return {column: _faint_column(decisions, said("seat_of", seat=column.seat), rows_lost)
-            if column.seat in faint
-            else _after_lost_rows(tuple(decisions)) if rows_lost
-            else tuple(decisions)
+    reads 18), unless the rules confirm it (:func:`confirmed`). A blank entry more than
+    :data:`LOST_INK_GAP` past the column's end (its last entry read or written by the deal
+    log) stays *empty*: the rules write nothing there, and the lost ink cannot say more."""
+    return {column: _faint_column(decisions, said("seat_of", seat=column.seat))
+            if column.seat in faint else tuple(decisions)
             for column, decisions in entries.items()}
-
-
-def _after_lost_rows(decisions: tuple[EntryDecision, ...]) -> tuple[EntryDecision, ...]:
-    """A legible seat's column where the deal rows' ink is lost: its first blank entry past
-    its end *doubtful* (:func:`faint_entries`)."""
-    after = _column_end(decisions) + 1
-    if after >= len(decisions) or decisions[after].status != "empty":
-        return decisions
-    asked = replace(decisions[after], status="doubtful", confidence=0.0,
-                    note=said("after_lost_rows"))
-    return decisions[:after] + (asked,) + decisions[after + 1:]
 
 
 def _column_end(decisions: Sequence[EntryDecision]) -> int:
@@ -220,11 +194,11 @@ def _column_end(decisions: Sequence[EntryDecision]) -> int:
                default=-1)
 
 
-def _faint_column(decisions: Sequence[EntryDecision], who: Param, rows_lost: bool
+def _faint_column(decisions: Sequence[EntryDecision], who: Param
                   ) -> tuple[EntryDecision, ...]:
     """One faint seat's column (``who``) as :func:`faint_entries` leaves it."""
     end = _column_end(decisions)
-    return tuple(d if not rows_lost and d.status == "empty" and i > end + LOST_INK_GAP
+    return tuple(d if d.status == "empty" and i > end + LOST_INK_GAP
                  else _doubtful(d, who) for i, d in enumerate(decisions))
 
 

@@ -197,8 +197,8 @@ def _inked(entry: EntryCells | EntryInk | EntryPinned, decision: EntryDecision) 
 def last_written(inked: Sequence[bool], reads: Sequence[bool], stray: bool = True) -> int:
     """The index of the last box (row) written, -1 for none: one decided as something
     (``reads``: a value, a deal), or ``inked`` within :data:`STRAY_INK_GAP` of the last
-    written before it (any ink where not ``stray``: where the ink is known lost, ink the
-    decoding turns down is still writing).
+    written before it (any ink where not ``stray``: in a column whose seat's ink is lost,
+    ink the decoding turns down is still writing).
 
     >>> last_written([True, False, False, True], [True, False, False, False])
     0
@@ -240,17 +240,17 @@ def rows_required(columns: Mapping[Column, Sequence[EntryCells]],
 
 def rows_asked(columns: Mapping[Column, Sequence[EntryCells]],
                entries: Mapping[Column, Sequence[EntryDecision]], sheet: ExpectedSheet | None,
-               lost: bool, faint: Sequence[str], printed: int) -> tuple[int, int]:
-    """How many deals the running totals hold beyond the log (:func:`rows_required`, from
-    one column where the rows' ink is ``lost``), and how many rows after the last deal to ask
-    beyond those (:func:`row_notes`): all ``printed`` rows where a seat's ink is lost too
-    (``faint``), since its columns undercount the deals the log lost; none otherwise."""
-    required = rows_required(columns, entries, sheet, faint, 1 if lost else COLUMNS_FOR_A_DEAL)
+               faint: Sequence[str], printed: int) -> tuple[int, int]:
+    """How many deals the running totals hold beyond the log (:func:`rows_required`), and
+    how many rows after the last deal to ask beyond those (:func:`row_notes`): all
+    ``printed`` rows where a seat's ink is lost (``faint``), since its columns undercount
+    the deals the log lost; none otherwise."""
+    required = rows_required(columns, entries, sheet, faint, COLUMNS_FOR_A_DEAL)
     return required, printed if required and faint else 0
 
 
 def row_notes(evidence: Sequence[RowEvidence], decisions: Sequence[DecidedRow],
-              required: int, lost: bool = False, asked: int = 0) -> list[str]:
+              required: int, asked: int = 0) -> list[str]:
     """For each row that must not stand as decided, the note that makes it *doubtful*
     (``""`` for every other row): a row decided empty that holds ink (but for one more than
     :data:`STRAY_INK_GAP` rows past the last deal where the running totals hold no deal more:
@@ -263,34 +263,28 @@ def row_notes(evidence: Sequence[RowEvidence], decisions: Sequence[DecidedRow],
     the ``required`` rows after the last row with a deal (:func:`rows_required`, less the
     rows without a deal already doubtful among the deals), or of the ``asked`` rows after it
     (:func:`rows_asked`), or a blank row before one asked for its ink
-    (:func:`_before_ink_asked`). Where the deal rows' ink is ``lost``
-    (:func:`scanner.decode.faint.rows_lost`), every row read is doubtful too, any ink is
-    writing, and at least one row after the last with ink is asked."""
+    (:func:`_before_ink_asked`). A sheet whose deal rows' ink is lost never gets here: it
+    is refused (:func:`scanner.decode.faint.refuse_if_unreadable`)."""
     inked = [row_holds_ink(row) for row in evidence]
     last_ink = last_written([ink or d.status == "doubtful" for ink, d in zip(inked, decisions,
                                                                             strict=True)],
-                            [d.status == "read" for d in decisions], not lost)
+                            [d.status == "read" for d in decisions])
     last_deal = last_written([d.deal is not None for d in decisions],
                              [d.deal is not None and d.status == "read" for d in decisions])
-    end = last_deal
-    if lost:
-        required, end = max(required, 1), max(last_deal, last_ink)
-    else:  # a doubtful row without a deal among the deals stands for one of those required
-        required -= sum(d.deal is None and d.status != "empty" for d in decisions[:last_deal])
-    reach = end + max(required, asked)
+    # a doubtful row without a deal among the deals stands for one of those required
+    required -= sum(d.deal is None and d.status != "empty" for d in decisions[:last_deal])
+    reach = last_deal + max(required, asked)
     notes: list[str] = []
     for k, decision in enumerate(decisions):
         note: str = ""
-        if decision.status == "read" and lost:
-            note = said("row_ink_lost")
-        elif decision.status != "empty":
+        if decision.status != "empty":
             pass
-        elif inked[k] and (lost or required > 0 or k - last_deal <= STRAY_INK_GAP):
+        elif inked[k] and (required > 0 or k - last_deal <= STRAY_INK_GAP):
             note = said("ink_no_deal")
         elif k <= last_ink:
             note = said("later_row_ink")
         elif k <= reach:
-            note = said("rows_lost_here") if lost else said("totals_hold", n=max(required, 1))
+            note = said("totals_hold", n=max(required, 1))
         notes.append(note)
     return _before_ink_asked(notes, decisions, required)
 

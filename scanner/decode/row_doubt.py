@@ -8,13 +8,9 @@ the entry is *doubtful* too, never read on the row's word (TRAINING part, a blac
 scan of blue ballpoint: a written 10, its 0 lost, read as the 12 a doubtful row made the
 rules expect, sure at 0.9993); a row doubtful only in digits no total checks (the
 defenders' split under one whister) writes the same totals whichever way they read, and
-vouches as a read row does. Where the deal rows' ink is lost from the image, so is an
-entry whose ink reads the rules' value but is unsure of it: its row was read from what
-little ink is left, perhaps so as to fit that entry (TRAINING part, pencil thresholded: a 4
-read 14 at 0.86, the doubtful row's 14 making it sure at 0.9999). Elsewhere a doubtful row
-is asked about for its own reasons, and the rules may still choose between the values an
-unsure ink leaves (made doubtful too, 76 right entries more in 8,000 fields of the
-TRAINING part's seeds 7, 41, 51, 61, 81, for that one silent error).
+vouches as a read row does. A doubtful row is asked about for its own reasons, and the
+rules may still choose between the values an unsure ink leaves. (A sheet whose deal rows'
+ink the image lost is refused: :func:`scanner.decode.faint.refuse_if_unreadable`.)
 """
 
 from __future__ import annotations
@@ -46,9 +42,6 @@ RESTING_INK_ODDS = 20.0
 """How many times likelier than the total another reading of a doubtful row would make
 there an entry's ink must find the value read, for that entry to stand on its own ink
 (:func:`doubted_with_rows`)."""
-INK_ALONE = 0.99
-"""The share of its ink's likelihood an entry's value needs for the entry to be read where
-its deal row is doubtful and the deal rows' ink lost: the row cannot vouch for it."""
 RESTING_INK_SHARE = 0.9
 """... and where another reading of a doubtful row would make its total otherwise and the
 column's ink backs that reading (:func:`doubted_with_rows`). TRAINING part, eight fresh
@@ -59,14 +52,13 @@ wrong one among them."""
 
 
 def doubted_with_rows(entries: Mapping[Column, tuple[EntryDecision, ...]],
-                      rows: Sequence[RowDecision], rows_lost: bool = False,
+                      rows: Sequence[RowDecision],
                       resting: Mapping[Column, Mapping[int, tuple[int, int | None]]] | None
                       = None
                       ) -> dict[Column, tuple[EntryDecision, ...]]:
     """``entries`` with each entry whose deal's row is *doubtful* made *doubtful* where its
-    ink finds another value :data:`INK_AGAINST` times likelier than the one read, or, the
-    deal rows' ink ``rows_lost``, gives the one read less than :data:`INK_ALONE` of its
-    likelihood (module doc). So is an entry read whose total another reading of a doubtful
+    ink finds another value :data:`INK_AGAINST` times likelier than the one read (module
+    doc). So is an entry read whose total another reading of a doubtful
     row would make otherwise (``resting``: each column's deal numbers, with that row's
     number and the other total) where its ink finds the value read less than
     :data:`RESTING_INK_ODDS` times likelier than the other total, or, where another entry
@@ -85,7 +77,7 @@ def doubted_with_rows(entries: Mapping[Column, tuple[EntryDecision, ...]],
         rests = resting.get(column, {})
         backed = _backed_otherwise(decisions, rests)
         judged[column] = _past_end_asked(tuple(
-            _doubted(decision, deal_rows, rows_lost, rests.get(decision.deal or 0), backed)
+            _doubted(decision, deal_rows, rests.get(decision.deal or 0), backed)
             for decision in decisions), rests)
     return judged
 
@@ -134,14 +126,13 @@ def _past_end_asked(decisions: tuple[EntryDecision, ...],
     return tuple(asked)
 
 
-def _doubted(decision: EntryDecision, deal_rows: Sequence[RowDecision], rows_lost: bool,
+def _doubted(decision: EntryDecision, deal_rows: Sequence[RowDecision],
              rests_on: tuple[int, int | None] | None, backed: set[int]) -> EntryDecision:
     if decision.status != "read" or decision.deal is None or not decision.ink \
             or not 0 < decision.deal <= len(deal_rows):
         return decision
     ink = dict(decision.ink)
     read_p = ink.get(decision.value, 0.0)
-    unsure = read_p < INK_ALONE * sum(ink.values())
     row = deal_rows[decision.deal - 1]
     if rests_on is not None and (
             rests_on[0] in backed and read_p < RESTING_INK_SHARE * sum(ink.values())
@@ -156,9 +147,6 @@ def _doubted(decision: EntryDecision, deal_rows: Sequence[RowDecision], rows_los
         return replace(decision, status="doubtful", note=said(
             "from_doubtful_row", ink=value_said(ink_value), value=value_said(decision.value),
             row=row.row + 1))
-    if rows_lost and unsure:
-        return replace(decision, status="doubtful", note=said(
-            "unsure_from_doubtful_row", value=value_said(decision.value), row=row.row + 1))
     return decision
 
 

@@ -32,10 +32,8 @@ from scanner.decode.columns import (
 from scanner.decode.deal_logs import DealLogs
 from scanner.decode.deals import RowCandidate, RowEvidence, decode_row, other_splits
 from scanner.decode.faint import (
-    all_lost,
     faint_entries,
     lost_ink_problem,
-    lost_rows_problem,
 )
 from scanner.decode.legality import verdicts
 from scanner.decode.presence import (
@@ -190,21 +188,20 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
                                             column_ceiling(column, evidence.rules)))
                for column, cells in evidence.columns.items()}
     rows = talon_unwitnessed(evidence, logs, candidates, picks, rows, entries, sheet)
-    lost = all_lost(evidence.faint, evidence.seats)
-    required, asked = rows_asked(evidence.columns, entries, sheet, lost, evidence.faint,
+    required, asked = rows_asked(evidence.columns, entries, sheet, evidence.faint,
                                  len(evidence.rows))
-    notes = row_notes(evidence.rows, rows, required, lost, asked)
+    notes = row_notes(evidence.rows, rows, required, asked)
     rows = tuple(replace(row, status="doubtful", note=note, confidence=row.confidence
                          if row.deal else 0.0, totals_sure=False) if note else row
                  for row, note in zip(rows, notes, strict=True))
     runner_ups = _runner_up_sheets(logs, candidates, picks, rows) if sheet else []
     entries = unwritten_totals(unsettled_otherwise(
-        doubted_with_rows(entries, rows, lost, _resting_on_doubt(runner_ups, sheet)),
+        doubted_with_rows(entries, rows, _resting_on_doubt(runner_ups, sheet)),
         evidence, sheet, runner_ups), evidence.columns, rows, evidence.faint)
     return DecodedSheet(evidence.rules, evidence.seats, dict(evidence.names), rows,
-                        rules_value_shown(faint_entries(entries, evidence.faint, lost)),
+                        rules_value_shown(faint_entries(entries, evidence.faint)),
                         lost_ink_problem(evidence.faint, evidence.seats, evidence.strip_page)
-                        + lost_rows_problem(lost) + missing_rows_problem(evidence.rows, notes))
+                        + missing_rows_problem(evidence.rows, notes))
 
 
 def _runner_up_sheets(logs: DealLogs, candidates: list[list[RowCandidate]],

@@ -93,44 +93,27 @@ def test_a_faint_seats_blank_box_before_one_whose_ink_reads_a_value_is_asked() -
                               ink=((10, 0.78), (None, 0.02)))
     gap = LOST_INK_GAP + 1
     column = Column("D", "pool")
-    decided = faint_entries({column: [read, *[blank] * gap, ink_there]}, ("D",), False)[column]
+    decided = faint_entries({column: [read, *[blank] * gap, ink_there]}, ("D",))[column]
     assert all(d.status == "doubtful" for d in decided[1:])
-    past = faint_entries({column: [read, *[blank] * gap]}, ("D",), False)[column]
+    past = faint_entries({column: [read, *[blank] * gap]}, ("D",))[column]
     assert past[-1].status == "empty"
 
 
-def test_where_the_rows_are_lost_the_box_after_a_legible_seats_column_is_asked() -> None:
-    """The deal rows' ink lost, the deal log read from what is left may lack a deal: a
-    legible seat's total it would write, its ink lost too, was left *empty* (TRAINING part,
-    blue ballpoint thresholded: a talon prize's 4 whists). The first blank box past each
-    column's end is asked; the boxes past it, and every box where the rows are read, are
-    not."""
-    read = EntryDecision("read", 2, 0.9999, ((2, 0.9999),), 2, 1, ink=((2, 0.99),))
-    blank = EntryDecision("empty", None, 1.0, ((None, 1.0),), ink=((None, 0.9998),))
-    column = Column("B", "whists", "A")
-    lost = faint_entries({column: [read, blank, blank]}, ("A",), True)[column]
-    assert [d.status for d in lost] == ["read", "doubtful", "empty"]
-    assert "the deal rows' ink is nearly lost" in lost[1].note
-    unread = faint_entries({column: [blank, blank]}, ("A",), True)[column]
-    assert [d.status for d in unread] == ["doubtful", "empty"]
-    kept = faint_entries({column: [read, blank, blank]}, ("A",), False)[column]
-    assert [d.status for d in kept] == ["read", "empty", "empty"]
-
-
-def test_deal_rows_of_a_sheet_whose_every_strip_is_lost_are_all_doubtful_and_said() -> None:
+def test_a_sheet_whose_every_strip_is_lost_but_not_its_rows_reads_its_rows_as_they_are(
+        ) -> None:
     """Every seat's strip lost where the capture is not refused for it (grey or colour, the
-    deal rows' ink not thin): the deal rows' writer is one of the seats, so every deal row
-    read is doubtful, its reading kept, the row after the last with ink too, and the sheet
-    says why."""
+    deal rows' ink not thin): every seat's fields are doubtful unless the rules confirm
+    them, the sheet says every seat's calibration digits are nearly blank, but the deal rows
+    stand as their ink and the running totals read them (main: every row doubtful, and the
+    sheet said the rows' digits were nearly blank, which they are not: such a sheet is
+    refused)."""
     doc = game()
     evidence = sheet_evidence(doc, sure=0.999)
     decoded = decode_sheet(replace(evidence, faint=evidence.seats))
-    deals = len(doc["deals"])
-    assert [row.status for row in decoded.rows[:deals + 1]] == ["doubtful"] * (deals + 1)
     assert decoded.deals == doc["deals"]
-    assert decoded.rows[deals + 1].status == "empty"
-    assert any(p.startswith("the deal rows' digits are nearly blank") and
-               "scan the sheet again in grey or colour" in p for p in decoded.problems)
+    assert all(row.status == "read" for row in decoded.rows[:len(doc["deals"])])
+    (problem,) = decoded.problems
+    assert problem.startswith("every seat's calibration digits are nearly blank")
 
 
 def test_the_deal_rows_are_lost_only_where_a_strip_is_and_their_digits_are_thin() -> None:

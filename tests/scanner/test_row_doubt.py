@@ -39,25 +39,6 @@ def test_the_rules_value_over_the_ink_is_doubtful_where_its_deal_row_is() -> Non
         judged[0].note
 
 
-def test_an_unsure_ink_is_not_made_sure_by_a_doubtful_row() -> None:
-    """TRAINING part, pencil thresholded: a 4 whose stem lay on the box's border read 14 at
-    0.86 of its ink, and the doubtful deal row made the rules expect 14: read sure at 0.9999,
-    a silent error. The deal rows' ink lost from the image, the row cannot vouch for the ink
-    it may have been read to fit: doubtful; so is an ink unsure between two values (18 or 16)
-    the rules choose between. From a row read, or where the rows' ink is not lost, both stay
-    read."""
-    rows = (RowDecision(0, "read", DEAL, 1.0, ()), RowDecision(1, "doubtful", DEAL, 0.6, ()))
-    stem_on_border = ((14, 0.74), (1, 0.067), (44, 0.05))
-    between = ((18, 0.5), (16, 0.3))
-    entries = {COLUMN: (_entry(14, 2, stem_on_border), _entry(16, 2, between),
-                        _entry(14, 1, stem_on_border), _entry(16, 1, between))}
-    judged = doubted_with_rows(entries, rows, rows_lost=True)[COLUMN]
-    assert [e.status for e in judged] == ["doubtful", "doubtful", "read", "read"]
-    assert [e.status for e in doubted_with_rows(entries, rows)[COLUMN]] == ["read"] * 4
-    assert judged[0].note == "the ink is unsure of 14, and deal row 2 that makes it so is " \
-        "itself doubtful"
-
-
 def test_a_row_doubtful_only_in_digits_no_total_checks_vouches_as_a_read_row() -> None:
     """The defenders' split under one whister writes the same totals whichever way it reads
     (RULES.md §3): a row doubtful only in it (``totals_sure``) makes its entries' values as
