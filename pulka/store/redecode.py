@@ -7,7 +7,8 @@ audited and settled (:func:`pulka.store.refresh.refresh`), every entry cell that
 stands (the rows' cells, a person's value winning), the verified entries pinned to their
 values. Such a cell gets the new value, status, confidence, candidates, expected value, deal
 and note; a verified cell, a row, a cell imported without its ink and a total the scan found
-left out by its writer are never changed.
+left out by its writer are never changed, and a blank box the scan showed holding the rules'
+total (its ink perhaps lost) shows the total the rules then expect.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any, cast
 
 from pulka.store.rebuild import parse_key, rebuild_record
 from pulka.store.rows import CellRow, note_json, sheet_cells, sheet_head
+from scanner.decode.presence import SHOWN_CODES
 from scanner.decode.redecode import EntryEvidence, ink_mapping, redecode_columns
 from scanner.results import CellStatus
 from scoring import ScoringError
@@ -90,9 +92,12 @@ def _entries_by_column(cells: list[CellRow]
         if isinstance(where, int):
             continue
         seat, kind, on, n = where
-        left_out = getattr(cell.note, "code", None) == LEFT_OUT
+        code = getattr(cell.note, "code", None)
+        left_out = code == LEFT_OUT
+        rules_value = code in SHOWN_CODES and cell.value is not None \
+            and cell.value == cell.expected
         evidence = EntryEvidence(ink_mapping(cell.ink) if cell.ink and not left_out else None,
-                                 cell.value, cell.verified)
+                                 cell.value, cell.verified, rules_value)
         by_column.setdefault(Column(seat, cast(ColumnKind, kind), on), {})[n] = (cell, evidence)
     return by_column
 

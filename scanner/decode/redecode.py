@@ -31,7 +31,7 @@ from scanner.decode.columns import (
     EntryPinned,
     column_ceiling,
 )
-from scanner.decode.presence import present_column
+from scanner.decode.presence import present_column, with_rules_value
 from scoring.columns import Column
 from scoring.errors import ScoringError
 from scoring.record import FORMAT, parse_record
@@ -48,6 +48,10 @@ class EntryEvidence:
     value: int | None = None
     """The entry's value as it stands (a verified one, or the last decoded)."""
     verified: bool = False
+    rules_value: bool = False
+    """Whether the scan showed the rules' total in this blank box, its ink perhaps lost
+    (:func:`~scanner.decode.presence.rules_value_shown`): decoded again, it shows the total
+    the rules then expect."""
 
     @property
     def decodable(self) -> bool:
@@ -91,6 +95,8 @@ def redecode_columns(record_deals: Sequence[Mapping[str, Any]], rules: RuleSet,
     sheet = expected_for(record_deals, rules, seats)
     if sheet is None:
         return {}
-    return {column: present_column([e.column_entry() for e in column_entries],
-                                   sheet.column(column), column_ceiling(column, rules))
+    return {column: [with_rules_value(decision) if evidence.rules_value else decision
+                     for evidence, decision in zip(column_entries, present_column(
+                         [e.column_entry() for e in column_entries], sheet.column(column),
+                         column_ceiling(column, rules)), strict=True)]
             for column, column_entries in entries.items()}

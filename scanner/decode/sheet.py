@@ -199,7 +199,8 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
         doubted_with_rows(entries, rows, _resting_on_doubt(runner_ups, sheet)),
         evidence, sheet, runner_ups), evidence.columns, rows, evidence.faint)
     return DecodedSheet(evidence.rules, evidence.seats, dict(evidence.names), rows,
-                        rules_value_shown(faint_entries(entries, evidence.faint)),
+                        rules_value_shown(faint_entries(entries, evidence.faint),
+                                          evidence.columns, evidence.faint),
                         lost_ink_problem(evidence.faint, evidence.seats, evidence.strip_page)
                         + missing_rows_problem(evidence.rows, notes))
 

@@ -226,6 +226,30 @@ def test_a_total_the_scan_found_left_out_stays_empty_after_a_ruling(tmp_path: Pa
         assert "left it out" in after[6]
 
 
+def test_a_lost_box_shown_with_the_rules_total_keeps_showing_it_after_a_ruling(
+        tmp_path: Path, case: Any) -> None:
+    """A column's last box read blank where the image may have lost its ink, shown holding
+    the rules' total (doubtful, scanner.decode.presence.rules_value_shown): a person's
+    ruling on a deal row has the sheet decoded again, and the box still shows the total the
+    rules expect, nothing its next candidate (main: nothing again, the first candidate a
+    person accepts blaming the writer for ink the image lost)."""
+    doc, k, wrong, column, n, scan = case
+    other = next(c for c in expected_sheet(parse_record(doc)).totals
+                 if c != Column(*column) and len(written_of(doc, c)) >= 2)
+    values = written_of(doc, other)
+    key = entry_key(other.seat, other.kind, other.on, len(values) - 1)
+    shown = FieldReading(key, 0, (0.0, 0.0, 8.0, 5.0), "doubtful", values[-1], 0.9,
+                         ((values[-1], 0.9), (None, 0.01)), values[-1], None,
+                         said("expected_unread", value=values[-1]), None, ((None, 1.0),))
+    fields = tuple(shown if f.key == key else f for f in scan.fields)
+    with Store(tmp_path / "t.sqlite") as store:
+        store.import_scan(replace(scan, fields=fields))
+        review_store.decide(store, scan.sheet_id, row_key(k), doc["deals"][k], "anna")
+        after = cells(store)[key]
+        assert (after[0], after[1], after[4]) == (values[-1], "doubtful", values[-1])
+        assert [value for value, _ in after[3]] == [values[-1], None]
+
+
 def written_of(doc: dict[str, Any], column: Column) -> list[int]:
     """The values the game's ``written`` holds in ``column``."""
     written = doc["written"][column.seat]
