@@ -19,6 +19,10 @@ its interior (a "1" drawn down the border line, given to the box beside it by
 black-and-white capture: there print and writing are both black, and where its strokes'
 dots are joined (:data:`~scanner.constants.DOTS_JOIN_MM`) a thin "1" blurs lighter than
 the other digits (TRAINING part, ballpoint thresholded, seed 185: three leading 1s lost).
+
+So is a column's box whose strokes are that light against the page's noise
+(:data:`NOISE_SHARE`): on a low-contrast photo the grain of its empty boxes passes the ink
+floor and is cut out as strokes.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from __future__ import annotations
 import statistics
 from collections.abc import Callable, Hashable, Sequence
 
-from forms.model import CalibrationCell
+from forms.model import CalibrationCell, EntryCell
 from scanner import constants as k
 from scanner.image.cells import CellImage
 
@@ -37,6 +41,18 @@ share of its writer's median (TRAINING part, phone-distant seeds 183, 186 and 18
 caught, 77 at 0.45, 83 at 0.6; no box of writing at 0.5, nine 1s at 0.6. Phone-steep,
 flatbed-mono, phone-near and the old generator's sheets, seeds 188-190 and 192, 60 sheets:
 4 print boxes read as digits caught, no writing; at 0.6 six 3s of one writer lost)."""
+NOISE_SHARE = 1.35
+"""... or, a column's box, under this many times the page's noise: the median, over the
+page's column boxes, of each box's darkest ink (:attr:`CellImage.darkness`; most boxes hold
+none, so it is the paper's grain, the JPEG's and a shadow's within a box). A pencil photo
+at a steep angle with a shadow and a colour cast (TRAINING part, seed 195 sheet 008) has
+empty boxes as dark as 0.16-0.19 of the paper, over the fine page's floor, read "233" and
+"407" where nothing is written, its writer's pencil at 0.22-0.29. TRAINING part, seeds
+193, 195, 197 and 199 (64 sheets, 6,044 column boxes with ink): 172 of the 361 boxes with
+ink and no writing caught, one written box (a pencil 4 on a far photo, read 7 at 0.83);
+1.2: 99 caught, 1.5: 217 and two written lost."""
+NOISE_MIN_BOXES = 20
+"""The page's noise is taken over this many column boxes, or none."""
 LIGHT_MIN_BOXES = 5
 """A writer's median is taken over this many of its boxes with ink on the page, or none."""
 LIGHT_EMPTY_PROBABILITY = 0.99
@@ -46,10 +62,11 @@ LIGHT_EMPTY_PROBABILITY = 0.99
 
 def light_cells(cells: Sequence[CellImage], writer_of: Callable[[CellImage], Hashable]
                 ) -> frozenset[int]:
-    """The places in ``cells`` of the digit boxes (calibration boxes left out) whose strokes
-    reach their interior and are light there for their writer (``writer_of``): under
-    :data:`LIGHT_INK_SHARE` of the median stroke darkness of that writer's boxes with ink
-    (:data:`LIGHT_MIN_BOXES` or more)."""
+    """The places in ``cells`` (a page's) of the digit boxes (calibration boxes left out)
+    whose strokes reach their interior and are light there for their writer
+    (``writer_of``): under :data:`LIGHT_INK_SHARE` of the median stroke darkness of that
+    writer's boxes with ink (:data:`LIGHT_MIN_BOXES` or more); or, a column's box, light
+    for the page: under :data:`NOISE_SHARE` times its noise."""
     inked = [i for i, c in enumerate(cells)
              if c.box.kind == "digit" and c.ink_fraction > k.EMPTY_MAX_INK_FRACTION]
     darkness: dict[Hashable, list[float]] = {}
@@ -57,10 +74,21 @@ def light_cells(cells: Sequence[CellImage], writer_of: Callable[[CellImage], Has
         darkness.setdefault(writer_of(cells[i]), []).append(cells[i].stroke_darkness)
     least = {writer: LIGHT_INK_SHARE * statistics.median(values)
              for writer, values in darkness.items() if len(values) >= LIGHT_MIN_BOXES}
+    noise = NOISE_SHARE * _page_noise(cells)
     return frozenset(i for i in inked
                      if not isinstance(cells[i].box.meaning, CalibrationCell)
                      and cells[i].cover > 0
-                     and cells[i].stroke_darkness < least.get(writer_of(cells[i]), 0.0))
+                     and (cells[i].stroke_darkness < least.get(writer_of(cells[i]), 0.0)
+                          or isinstance(cells[i].box.meaning, EntryCell)
+                          and cells[i].stroke_darkness < noise))
+
+
+def _page_noise(cells: Sequence[CellImage]) -> float:
+    """The median darkest ink of the page's column boxes (:data:`NOISE_MIN_BOXES` or more;
+    0 otherwise)."""
+    darkness = [c.darkness for c in cells
+                if c.box.kind == "digit" and isinstance(c.box.meaning, EntryCell)]
+    return statistics.median(darkness) if len(darkness) >= NOISE_MIN_BOXES else 0.0
 
 
 def as_light(row: Sequence[float]) -> tuple[float, ...]:

@@ -57,6 +57,19 @@ def test_a_writer_with_few_boxes_inked_has_no_light_box() -> None:
     assert light_cells(cells, _writer) == frozenset()
 
 
+def test_a_box_no_darker_than_the_pages_noise_is_light() -> None:
+    """A pencil photo whose empty boxes' grain reaches 0.15 of the paper (steep, shadowed,
+    colour cast: TRAINING part, seed 195 sheet 008 read "233" in empty boxes): a column box
+    whose strokes reach only 0.18 is light (under 1.35 times the page's noise); the writer's
+    own 0.26 is not, nor is any box where the page's noise is low (a clean capture)."""
+    a = _seat_boxes("A")
+    empty = [_cell(box, 0.15, 0.0, 0.0) for box in a[10:40]]
+    cells = [_cell(box, 0.26) for box in a[:4]] + [_cell(a[4], 0.18)] + empty
+    assert light_cells(cells, _writer) == {4}
+    clean = [_cell(box, 0.03, 0.0, 0.0) for box in a[10:40]]
+    assert light_cells([*cells[:5], *clean], _writer) == frozenset()
+
+
 def test_a_light_box_reads_empty_its_digits_kept_beneath() -> None:
     row = as_light([0.0] * 4 + [0.6, 0.2] + [0.0] * 4 + [0.2])
     assert row[10] == LIGHT_EMPTY_PROBABILITY
