@@ -234,11 +234,12 @@ def row_holds_ink(evidence: RowEvidence) -> bool:
 
 def rows_required(columns: Mapping[Column, Sequence[EntryCells]],
                   entries: Mapping[Column, Sequence[EntryDecision]], sheet: ExpectedSheet | None,
-                  faint: Sequence[str] = (), needed: int = COLUMNS_FOR_A_DEAL) -> int:
+                  faint: Sequence[str] = ()) -> int:
     """How many deals the running totals hold beyond the deal log ``sheet`` writes: the
     largest surplus of a column's written entries (:func:`last_written`, from their ink and
     their ``entries`` decided; any ink in a ``faint`` seat's column) over the log's
-    (:func:`written_totals`), when at least ``needed`` columns have one (0 otherwise)."""
+    (:func:`written_totals`), when at least :data:`COLUMNS_FOR_A_DEAL` columns have one (0
+    otherwise)."""
     surplus = []
     for column, cells in columns.items():
         decisions = entries[column]
@@ -248,7 +249,7 @@ def rows_required(columns: Mapping[Column, Sequence[EntryCells]],
                                    column.seat not in faint)
         writes = len(written_totals(sheet.column(column))) if sheet is not None else 0
         surplus.append(max(written - writes, 0))
-    return max(surplus) if sum(n > 0 for n in surplus) >= needed else 0
+    return max(surplus) if sum(n > 0 for n in surplus) >= COLUMNS_FOR_A_DEAL else 0
 
 
 def rows_asked(columns: Mapping[Column, Sequence[EntryCells]],
@@ -258,7 +259,7 @@ def rows_asked(columns: Mapping[Column, Sequence[EntryCells]],
     how many rows after the last deal to ask beyond those (:func:`row_notes`): all
     ``printed`` rows where a seat's ink is lost (``faint``), since its columns undercount
     the deals the log lost; none otherwise."""
-    required = rows_required(columns, entries, sheet, faint, COLUMNS_FOR_A_DEAL)
+    required = rows_required(columns, entries, sheet, faint)
     return required, printed if required and faint else 0
 
 
