@@ -314,12 +314,12 @@ def lost_ink(readings: dict[int, PageReading], before: LostInk | None = None) ->
     pages found (``before``: a reading with the dots joined keeps what the threshold lost as
     lost, its fields doubtful unless the rules and the ink agree)."""
     strips, page = calibration_strips(readings)
-    faint = faint_seats(strips, written_ink(readings))
+    inked = [cell for reading in readings.values() for cell in reading.cells
+             if cell.ink_fraction > k.EMPTY_MAX_INK_FRACTION]
+    faint = faint_seats(strips, written_ink(inked))
     if before is not None:
         faint += tuple(seat for seat in before.seats if seat not in faint)
-    row_inks = [cell.ink_fraction for reading in readings.values() for cell in reading.cells
-                if isinstance(cell.box.meaning, DealCell)
-                and cell.ink_fraction > k.EMPTY_MAX_INK_FRACTION]
+    row_inks = [cell.ink_fraction for cell in inked if isinstance(cell.box.meaning, DealCell)]
     rows = rows_lost(faint, row_inks, strips) or (before is not None and before.rows)
     return LostInk(faint, rows, page, page is not None and is_black_and_white(page.image))
 
@@ -377,15 +377,13 @@ def is_black_and_white(image: Image) -> bool:
     return bool(np.isin(sample, (0, 255)).all())
 
 
-def written_ink(readings: dict[int, PageReading]) -> dict[str, list[float]]:
-    """Each seat's digit boxes of its columns that hold ink: their ink (strokes' pixels over
-    the box's interior)."""
+def written_ink(inked: Sequence[CellReading]) -> dict[str, list[float]]:
+    """Each seat's ink (strokes' pixels over the box's interior) in the boxes of its columns
+    among ``inked``, the boxes read that hold ink."""
     written: dict[str, list[float]] = {}
-    for reading in readings.values():
-        for cell in reading.cells:
-            meaning = cell.box.meaning
-            if isinstance(meaning, EntryCell) and cell.ink_fraction > k.EMPTY_MAX_INK_FRACTION:
-                written.setdefault(meaning.seat, []).append(cell.ink_fraction)
+    for cell in inked:
+        if isinstance(cell.box.meaning, EntryCell):
+            written.setdefault(cell.box.meaning.seat, []).append(cell.ink_fraction)
     return written
 
 

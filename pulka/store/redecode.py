@@ -21,7 +21,7 @@ from typing import Any, cast
 
 from pulka.store.rebuild import parse_key, rebuild_record
 from pulka.store.rows import CellRow, note_json, sheet_cells, sheet_head
-from scanner.decode.presence import SHOWN_CODES
+from scanner.decode.presence import holds_rules_value
 from scanner.decode.redecode import EntryEvidence, ink_mapping, redecode_columns
 from scanner.results import CellStatus
 from scoring import ScoringError
@@ -92,12 +92,10 @@ def _entries_by_column(cells: list[CellRow]
         if isinstance(where, int):
             continue
         seat, kind, on, n = where
-        code = getattr(cell.note, "code", None)
-        left_out = code == LEFT_OUT
-        rules_value = code in SHOWN_CODES and cell.value is not None \
-            and cell.value == cell.expected
+        left_out = getattr(cell.note, "code", None) == LEFT_OUT
         evidence = EntryEvidence(ink_mapping(cell.ink) if cell.ink and not left_out else None,
-                                 cell.value, cell.verified, rules_value)
+                                 cell.value, cell.verified,
+                                 holds_rules_value(cell.value, cell.expected, cell.note))
         by_column.setdefault(Column(seat, cast(ColumnKind, kind), on), {})[n] = (cell, evidence)
     return by_column
 

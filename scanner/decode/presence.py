@@ -197,6 +197,12 @@ def with_rules_value(decision: EntryDecision) -> EntryDecision:
                    candidates=((decision.expected, LOST_TOTAL_SHARE), (None, LEFT_OUT_SHARE)))
 
 
+def holds_rules_value(value: object, expected: object, note: object) -> bool:
+    """Whether a stored entry is one :func:`with_rules_value` made: its note one of
+    :data:`SHOWN_CODES`, its value the rules' total."""
+    return getattr(note, "code", None) in SHOWN_CODES and value is not None and value == expected
+
+
 def _traced(cells: Sequence[EntryCells], index: int) -> bool:
     return index < len(cells) and cells[index].traced
 
