@@ -248,6 +248,18 @@ speck or a border's remnant on a fine image is cut away as one. TRAINING part (r
 96.9 / 1 / 8.3 %: there noise reaches the faint ink's level, so a coarse page keeps 0.15.
 So: seed 51 97.9 / 1 / 5.1 % (flatbed-mono 20.5 -> 17.8 %, phone-near 6.4 -> 4.9 %), seed 41
 unchanged, seeds 7, 61 (thresholded), 71 (phone-near), 81 (flatbed-mono) unchanged."""
+QUIET_PAGE_NOISE = 0.07
+"""A page whose noise (:func:`scanner.image.ink.page_noise`: the median darkest ink of its
+column boxes, most of them empty) is under this is quiet: a box its floors above leave
+without ink is cut again at the fine page's floors, wherever its borders lie. A far pencil
+photo's digits reach only 0.14-0.2 of the paper, under the floor a coarse page (0.15) or one
+whose borders leave remnants (0.2) needs against noise, and its empty boxes 0.05-0.06.
+TRAINING part, phone-distant seeds 183, 186, 187, 196, 199 and phone-steep 190 (92
+sheets), column and calibration boxes of pages with noise under 0.07: 138 written digits
+of 174 lost kept, no box without writing given ink that the light-ink rules
+(:mod:`scanner.image.light_ink`) leave; under 0.08, 163 kept and 31 such boxes (two
+ballpoint pages), under 0.1, 193 and 38. Deal pages (no column boxes) keep their floors:
+few of their digits are lost (123 of those sheets)."""
 INK_LOCAL_PAPER_MM = 1.5
 """The paper right around a stroke: the lightest level within this square (a closing wider
 than any pen or pencil stroke, narrower than a shadow's edge)."""

@@ -10,7 +10,9 @@ every side, in three steps:
    photo's registration), the boxes first follow them (:mod:`scanner.image.drift`).
 2. Ink is what is darker than the window's paper by a share of the window's own darkest ink,
    never less than :data:`INK_MIN_CONTRAST`: contrast normalised per box, so a faint pencil
-   reads as a pen, and its crop is stretched to a pen's contrast. A stroke is the fainter ink
+   reads as a pen, and its crop is stretched to a pen's contrast. A window whose darkest ink
+   is under a floor holds none; on a quiet page (:data:`QUIET_PAGE_NOISE`) the floors are
+   the lowest wherever its borders lie. A stroke is the fainter ink
    joined (a thin stroke's anti-aliased parts) around some of the darker.
 3. Each connected stroke goes to the box holding most of its pixels inside boxes; a stroke
    no box holds most of (two digits run together) is split along the boxes' borders, its
@@ -22,12 +24,15 @@ every side, in three steps:
 
 from __future__ import annotations
 
+import statistics
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import cast
 
 import cv2
 import numpy as np
 
+from forms.model import Box, EntryCell
 from scanner import constants as k
 from scanner.arrays import Doubles, Floats, GreyImage, Ints, Mask
 from scanner.image.drift import box_drift
@@ -37,6 +42,8 @@ from scanner.image.pixels import close_ellipse, rank_values
 from scanner.image.raster import BoxGeometry
 
 _CROSS_3X3 = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+NOISE_MIN_BOXES = 20
+"""A page's noise is taken over this many column boxes, or none (:func:`page_noise`)."""
 
 
 @dataclass(frozen=True)
@@ -259,7 +266,9 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
     no remnant of them can pass for writing). A ``fine`` page image
     (:data:`~scanner.constants.INK_FINE_PAGE_PX_PER_MM`) keeps fainter strokes where the
     borders drop out; on a ``flat`` view (a flatbed scan in grey) every floor is
-    :data:`~scanner.constants.FLAT_INK_FLOOR_SHARE` of a photo's."""
+    :data:`~scanner.constants.FLAT_INK_FLOOR_SHARE` of a photo's. On a quiet page
+    (:data:`~scanner.constants.QUIET_PAGE_NOISE`) a box that higher floors left without ink
+    is cut again at a fine page's."""
     s, (h, w) = px_per_mm, content.shape
     m = round(k.INK_SPILL_MM * s)
     p = geometry.places
@@ -293,19 +302,49 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
     interiors = np.stack([np.full(len(sizes), inset), sizes[:, 0] - inset,
                           np.full(len(sizes), inset), sizes[:, 1] - inset], 1)
     out: list[BoxInk | None] = [None] * len(live)
-    by_size: dict[tuple[int, int, bool], list[int]] = {}
-    for j, i in enumerate(live.tolist()):
-        mark = geometry.boxes[i].kind == "mark"
-        by_size.setdefault((int(sizes[i, 0]), int(sizes[i, 1]), mark), []).append(j)
-    for (rows, cols, mark), members in by_size.items():
-        chosen = live[members]
-        found = window_ink(clean, bands, owners, chosen, len(p), starts[chosen], (rows, cols),
-                           interiors[chosen], s, not mark, floor,
-                           None if mark else borders,
-                           only_borders[members], local_floor, least)
-        for j, one in zip(members, found, strict=True):
-            out[j] = one
+
+    def cut(places: list[int], floors: tuple[float, float]) -> None:
+        """Cut the boxes ``live[places]`` (by window size) with these floors into ``out``."""
+        by_size: dict[tuple[int, int, bool], list[int]] = {}
+        for j in places:
+            i = int(live[j])
+            mark = geometry.boxes[i].kind == "mark"
+            by_size.setdefault((int(sizes[i, 0]), int(sizes[i, 1]), mark), []).append(j)
+        for (rows, cols, mark), members in by_size.items():
+            chosen = live[members]
+            found = window_ink(clean, bands, owners, chosen, len(p), starts[chosen],
+                               (rows, cols), interiors[chosen], s, not mark, floors[0],
+                               None if mark else borders,
+                               only_borders[members], floors[1], least)
+            for j, one in zip(members, found, strict=True):
+                out[j] = one
+
+    cut(list(range(len(live))), (floor, local_floor))
+    quiet = (k.INK_MIN_PEAK_CONTRAST_FINE * share, k.INK_MIN_LOCAL_CONTRAST_FINE * share)
+    if (floor > quiet[0] or local_floor > quiet[1]) and \
+            0.0 < page_noise(_all_boxes(geometry, live, out)) < k.QUIET_PAGE_NOISE:
+        cut([j for j, one in enumerate(out) if one is not None and one.fill == 0.0
+             and one.darkness >= quiet[0]], quiet)
     return live, [o for o in out if o is not None]
+
+
+def _all_boxes(geometry: BoxGeometry, live: Ints, inks: list[BoxInk | None]
+               ) -> list[tuple[Box, float]]:
+    """Every box of ``geometry`` with its interior's darkest ink: ``inks``' for the boxes
+    ``live``, none (0) for the others (the coarse look found them blank)."""
+    darkness = dict.fromkeys(range(len(geometry.boxes)), 0.0)
+    darkness |= {int(i): one.darkness for i, one in zip(live, inks, strict=True)
+                 if one is not None}
+    return [(box, darkness[i]) for i, box in enumerate(geometry.boxes)]
+
+
+def page_noise(boxes: Iterable[tuple[Box, float]]) -> float:
+    """The median darkest ink of a page's column boxes (given with each box's darkness;
+    :data:`NOISE_MIN_BOXES` or more, else 0): most of them are empty, so it is the paper's
+    grain, the JPEG's and a shadow's within a box."""
+    darkness = [d for box, d in boxes
+                if box.kind == "digit" and isinstance(box.meaning, EntryCell)]
+    return statistics.median(darkness) if len(darkness) >= NOISE_MIN_BOXES else 0.0
 
 
 def _window_starts(geometry: BoxGeometry, origin_mm: tuple[float, float], px_per_mm: float,

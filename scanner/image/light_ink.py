@@ -33,6 +33,7 @@ from collections.abc import Callable, Hashable, Sequence
 from forms.model import CalibrationCell, EntryCell
 from scanner import constants as k
 from scanner.image.cells import CellImage
+from scanner.image.ink import page_noise
 
 LIGHT_INK_SHARE = 0.5
 """A digit box is light when its strokes' darkest pixel inside its interior is under this
@@ -51,8 +52,6 @@ empty boxes as dark as 0.16-0.19 of the paper, over the fine page's floor, read 
 193, 195, 197 and 199 (64 sheets, 6,044 column boxes with ink): 172 of the 361 boxes with
 ink and no writing caught, one written box (a pencil 4 on a far photo, read 7 at 0.83);
 1.2: 99 caught, 1.5: 217 and two written lost."""
-NOISE_MIN_BOXES = 20
-"""The page's noise is taken over this many column boxes, or none."""
 LIGHT_MIN_BOXES = 5
 """A writer's median is taken over this many of its boxes with ink on the page, or none."""
 LIGHT_EMPTY_PROBABILITY = 0.99
@@ -74,21 +73,13 @@ def light_cells(cells: Sequence[CellImage], writer_of: Callable[[CellImage], Has
         darkness.setdefault(writer_of(cells[i]), []).append(cells[i].stroke_darkness)
     least = {writer: LIGHT_INK_SHARE * statistics.median(values)
              for writer, values in darkness.items() if len(values) >= LIGHT_MIN_BOXES}
-    noise = NOISE_SHARE * _page_noise(cells)
+    noise = NOISE_SHARE * page_noise((c.box, c.darkness) for c in cells)
     return frozenset(i for i in inked
                      if not isinstance(cells[i].box.meaning, CalibrationCell)
                      and cells[i].cover > 0
                      and (cells[i].stroke_darkness < least.get(writer_of(cells[i]), 0.0)
                           or isinstance(cells[i].box.meaning, EntryCell)
                           and cells[i].stroke_darkness < noise))
-
-
-def _page_noise(cells: Sequence[CellImage]) -> float:
-    """The median darkest ink of the page's column boxes (:data:`NOISE_MIN_BOXES` or more;
-    0 otherwise)."""
-    darkness = [c.darkness for c in cells
-                if c.box.kind == "digit" and isinstance(c.box.meaning, EntryCell)]
-    return statistics.median(darkness) if len(darkness) >= NOISE_MIN_BOXES else 0.0
 
 
 def as_light(row: Sequence[float]) -> tuple[float, ...]:

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bench.reader_eval import make_sheet
+from bench.reader_eval import make_sheet, open_plans
 from forms.layout import build_layout, entry_cells
 from forms.model import Box, CalibrationCell
 from samplegen.profiles import SheetPlan
@@ -96,3 +96,20 @@ def test_a_far_photos_caption_and_line_beside_a_box_are_not_read_as_digits(
                          ("entry:C:whists:B:1", 14)):
         assert fields[key].ink[0][0] == written, (key, fields[key].ink[:2])
         assert fields[key].status == "read", (key, fields[key].note)
+
+
+@pytest.mark.slow
+def test_a_quiet_far_photos_faint_pencil_is_cut_at_the_lowest_floors(tmp_path: Path) -> None:
+    """Issue 13, classes 7 and 8: a far pencil photo (sheet 010 of ``reader_eval --part
+    training --capture phone-distant --seed 199``, 88-110 dpi). Seat D's pencil reaches
+    0.14-0.2 of the paper, under the floors such a page needs where noise may be as dark;
+    its empty boxes are 0.06. Its pool, written 12, 14, 16, lost its 1s (and the whole
+    4): read 2, nothing, 6. The page is quiet (``scanner.constants.QUIET_PAGE_NOISE``), so
+    those boxes are cut again at the lowest floors: the ink reads what was written."""
+    folder = tmp_path / "sheet"
+    make_sheet(folder, open_plans(Part.TRAINING, 16, "phone-distant")[10], 199, 10)
+    (scan,) = [s for s in scan_paths([folder], tmp_path / "out") if isinstance(s, SheetScan)]
+    fields = {f.key: f for f in scan.fields}
+    for index, written in ((2, 12), (3, 14), (4, 16)):
+        key = f"entry:D:pool:{index}"
+        assert fields[key].ink[0][0] == written, (key, fields[key].ink[:2])
