@@ -319,7 +319,10 @@ def _above_ceiling(entry: ColumnEntry, decision: EntryDecision, ceiling: int) ->
     units digit reads 9, 2, 8 or 4, the 0 at 0.01, was read 20 sure). Also
     *doubtful* where the rules expect a total above the pool (the writer's earlier totals,
     a slip carried on, passed it): no value the ceiling allows is then the one written
-    (TRAINING part, phone-distant: a written 21 in a pool of 20 read 20 at 0.99997)."""
+    (TRAINING part, phone-distant: a written 21 in a pool of 20 read 20 at 0.99997). Where
+    the ink reads that very total likeliest of the values above the pool, the entry shows it,
+    still doubtful (TRAINING part, 21 sets: the written value 9 times of 9; before, the
+    ceiling's value was shown, such as 4 for a written 24 the rules expected)."""
     if isinstance(entry, EntryPinned):
         return decision
     if decision.expected is not None and decision.expected > ceiling and \
@@ -333,11 +336,14 @@ def _above_ceiling(entry: ColumnEntry, decision: EntryDecision, ceiling: int) ->
     ink = dict(decision.ink) | above
     changes: dict[str, Any] = {"ink": tuple(sorted(ink.items(), key=lambda item: -item[1]))}
     ink_value = max(above, key=above.__getitem__)
-    if _share_under_ceiling(decision, ink.get(decision.value, 0.0), sum(above.values())) \
-            < READ_POSTERIOR:
+    under = _share_under_ceiling(decision, ink.get(decision.value, 0.0), sum(above.values()))
+    if under < READ_POSTERIOR:
         changes |= {"status": "doubtful",
                     "note": said("above_pool", ink=ink_value, pool=ceiling,
                                  value=value_said(decision.value))}
+    if ink_value == decision.expected:  # doubtful already: the ceiling's value is not it
+        changes |= {"value": ink_value, "confidence": 1.0 - under,
+                    "candidates": ((ink_value, 1.0 - under), *decision.candidates)}
     return replace(decision, **changes)
 
 
