@@ -109,3 +109,15 @@ def test_a_person_clears_the_queue_by_keyboard(browser: Any, server: ReviewServe
         assert whos == {"anna"}
     assert all(provisional == 0 for _, provisional in standings(db).values())
     assert "provisional" not in page.text("#panel")
+
+
+def test_an_empty_store_says_how_to_fill_it(browser: Any, tmp_path: Path) -> None:
+    """A store with no sheet yet: the page says so and how to import scans, and nothing more
+    (it ended in "null": the sheet list's button, absent then, was written out)."""
+    db = tmp_path / "empty.sqlite"
+    with Store(db):
+        pass
+    with serving(db) as running:
+        page = Page(browser, running, tmp_path)
+        assert page.text("#empty h2") == "The store has no sheets yet"
+        assert page.text("#empty").endswith("their doubtful cells appear here.")

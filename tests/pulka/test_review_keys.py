@@ -109,3 +109,15 @@ def test_a_key_held_down_decides_once(browser: Any, db: Path, tmp_path: Path) ->
             page.settle()
         assert changed(before, db) == {(SHEET1, POOL): (19, 1)}
         assert page.heading().startswith("Иванова (A) · whists on Петренко (B) · entry 1")
+
+
+def test_a_skipped_cell_is_said_so_in_words(browser: Any, db: Path, tmp_path: Path) -> None:
+    """Space skips the cell: the line above the card names it and says it comes back last,
+    and nothing more (it read "comes back lastnull": the undo hint, absent for a skip, was
+    written out as null)."""
+    with serving(db) as server:
+        page = Page(browser, server, tmp_path)
+        page.press(" ")
+        assert page.text("#last") == "Skipped Sidorov (C) · pool · entry 3 · deal 11: " \
+            "comes back last"
+        assert stored(db, SHEET1, POOL) == (79, 0)

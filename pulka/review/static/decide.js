@@ -128,9 +128,9 @@ function undo() {
 function showLast(verb, text) {
   // verb: "saved", "skipped" or "undone", a code kept in data-verb; shown in words.
   const words = { saved: t("Saved"), skipped: t("Skipped"), undone: t("Undone") };
-  const undoable = verb === "saved" ? el("span", { class: "muted" }, " · ",
-    withKeys(t("[[u]] undoes it"))) : null;
-  $("#last").replaceChildren(el("strong", {}, words[verb]), " ", text, undoable);
+  const undoable = verb === "saved" ? [el("span", { class: "muted" }, " · ",
+    withKeys(t("[[u]] undoes it")))] : [];
+  $("#last").replaceChildren(el("strong", {}, words[verb]), " ", text, ...undoable);
   $("#last").dataset.verb = verb;
 }
 

@@ -312,8 +312,8 @@ function renderEmpty() {
     el("p", { class: "muted" }, nothing
       ? t("Import scans with `pulka import FOLDER`; their doubtful cells appear here.")
       : t("Every doubtful cell has been decided. Press v to look at a sheet.")),
-    nothing ? null : el("button", { type: "button", id: "empty-sheets", onclick: showSheetList },
-      t("All sheets (l)")),
+    ...(nothing ? [] : [el("button", { type: "button", id: "empty-sheets",
+      onclick: showSheetList }, t("All sheets (l)"))]),
   );
 }
 
