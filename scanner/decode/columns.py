@@ -321,7 +321,7 @@ def _above_ceiling(entry: ColumnEntry, decision: EntryDecision, ceiling: int) ->
     a slip carried on, passed it): no value the ceiling allows is then the one written
     (TRAINING part, phone-distant: a written 21 in a pool of 20 read 20 at 0.99997). Where
     the ink reads that very total likeliest of the values above the pool, the entry shows it,
-    still doubtful (TRAINING part, 21 sets: the written value 9 times of 9; before, the
+    still doubtful (TRAINING part, 18 sets: the written value 9 times of 9; before, the
     ceiling's value was shown, such as 4 for a written 24 the rules expected)."""
     if isinstance(entry, EntryPinned):
         return decision
