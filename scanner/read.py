@@ -27,7 +27,13 @@ from scanner import constants as k
 from scanner.arrays import Floats, GreyImage, Image
 from scanner.decode.columns import EntryCells
 from scanner.decode.deals import RowEvidence
-from scanner.decode.faint import StripCell, faint_seats, refuse_if_unreadable, rows_lost
+from scanner.decode.faint import (
+    ROW_DIGIT_SURE,
+    StripCell,
+    faint_seats,
+    refuse_if_unreadable,
+    rows_lost,
+)
 from scanner.decode.sheet import SheetEvidence
 from scanner.digits.adaptation import WriterAdaptation
 from scanner.digits.normalize import normalize_cells
@@ -319,8 +325,11 @@ def lost_ink(readings: dict[int, PageReading], before: LostInk | None = None) ->
     faint = faint_seats(strips, written_ink(inked))
     if before is not None:
         faint += tuple(seat for seat in before.seats if seat not in faint)
-    row_inks = [cell.ink_fraction for cell in inked if isinstance(cell.box.meaning, DealCell)]
-    rows = rows_lost(faint, row_inks, strips) or (before is not None and before.rows)
+    rows_inked = [cell for cell in inked if isinstance(cell.box.meaning, DealCell)]
+    read_surely = sum(max(cell.probabilities[:10]) >= ROW_DIGIT_SURE for cell in rows_inked)
+    rows = rows_lost(faint, [cell.ink_fraction for cell in rows_inked], strips,
+                     read_surely / max(len(rows_inked), 1)) or \
+        (before is not None and before.rows)
     return LostInk(faint, rows, page, page is not None and is_black_and_white(page.image))
 
 

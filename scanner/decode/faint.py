@@ -120,20 +120,36 @@ def refuse_if_unreadable(faint: Sequence[str], seats: Sequence[str], rows: bool,
         raise PoorQuality(said("rows_unreadable"), source, page, advice=advice)
 
 
+ROW_DIGIT_SURE = 0.9
+"""A deal row's digit cell reads as a digit surely at this probability or more ..."""
+ROWS_READ_SURE = 0.8
+"""... and the share of the deal rows' digit cells with ink that read so at
+which their ink reached the image, however thin (:func:`rows_lost`). TRAINING part: rows
+the capture lost read so 0.05-0.38 (black-and-white pencil and ballpoint, seeds 198 and
+187) and 0.58 (a far pencil photo, seed 201 sheet 010); a grey scan's pencil thinned to a
+fine pen's stroke (seed 197 sheet 009, a 2x2 grey maximum filter on its images: its rows'
+ink 0.089 at the median, two seats' strips faint) 0.95, its legible sheets 0.86-1.0."""
+
+
 def rows_lost(faint: Sequence[str], row_inks: Sequence[float],
-              strips: Mapping[str, Sequence[StripCell]] | None = None) -> bool:
+              strips: Mapping[str, Sequence[StripCell]] | None = None,
+              rows_read: float = 0.0) -> bool:
     """Whether the deal rows' ink is lost from the image too: a seat's strip is lost
     (:func:`faint_seats`) and the deal rows' digit cells with ink are, at the median, as thin
     as a lost strip (:data:`FAINT_STRIP_INK`; TRAINING part: 0.02-0.09 where the scorer's
     pencil or ballpoint was thresholded away, 0.13 or more elsewhere) and thinner than every
     strip of the page that reads as its digits (:func:`legible_strip_ink`): ink as heavy as a
     legible strip on the same image reached it (TRAINING part, ballpoint thresholded: rows at
-    0.09 beside a strip at 0.06 reading all ten, every row read right).
+    0.09 beside a strip at 0.06 reading all ten, every row read right); and under
+    :data:`ROWS_READ_SURE` of those cells (``rows_read``) read as a digit surely: a fine pen
+    covers as little of a box as ink a threshold took away, but reads.
 
     >>> rows_lost(["A"], [0.02, 0.05, 0.3]), rows_lost([], [0.02, 0.05])
     (True, False)
+    >>> rows_lost(["A"], [0.02, 0.05, 0.3], rows_read=0.95)
+    False
     """
-    if not (faint and row_inks):
+    if not (faint and row_inks) or rows_read >= ROWS_READ_SURE:
         return False
     ink = statistics.median(row_inks)
     return ink < FAINT_STRIP_INK and ink < legible_strip_ink(strips or {})
