@@ -121,10 +121,11 @@ def refuse_if_unreadable(faint: Sequence[str], seats: Sequence[str], rows: bool,
 
 
 ROW_DIGIT_SURE = 0.9
-"""A deal row's digit cell reads as a digit surely at this probability or more ..."""
+"""A deal row's digit cell with ink reads as a digit surely where one digit holds this
+probability or more ..."""
 ROWS_READ_SURE = 0.8
-"""... and the share of the deal rows' digit cells with ink that read so at
-which their ink reached the image, however thin (:func:`rows_lost`). TRAINING part: rows
+"""... and where this share of the deal rows' digit cells with ink reads so, their ink
+reached the image, however thin (:func:`rows_lost`). TRAINING part: rows
 the capture lost read so 0.05-0.38 (black-and-white pencil and ballpoint, seeds 198 and
 187) and 0.58 (a far pencil photo, seed 201 sheet 010); a grey scan's pencil thinned to a
 fine pen's stroke (seed 197 sheet 009, a 2x2 grey maximum filter on its images: its rows'
