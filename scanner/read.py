@@ -28,11 +28,11 @@ from scanner.arrays import Floats, GreyImage, Image
 from scanner.decode.columns import EntryCells
 from scanner.decode.deals import RowEvidence
 from scanner.decode.faint import (
-    ROW_DIGIT_SURE,
     StripCell,
     faint_seats,
     refuse_if_unreadable,
     rows_lost,
+    share_read_surely,
 )
 from scanner.decode.sheet import SheetEvidence
 from scanner.digits.adaptation import WriterAdaptation
@@ -326,9 +326,8 @@ def lost_ink(readings: dict[int, PageReading], before: LostInk | None = None) ->
     if before is not None:
         faint += tuple(seat for seat in before.seats if seat not in faint)
     rows_inked = [cell for cell in inked if isinstance(cell.box.meaning, DealCell)]
-    read_surely = sum(max(cell.probabilities[:10]) >= ROW_DIGIT_SURE for cell in rows_inked)
     rows = rows_lost(faint, [cell.ink_fraction for cell in rows_inked], strips,
-                     read_surely / max(len(rows_inked), 1)) or \
+                     share_read_surely([cell.probabilities for cell in rows_inked])) or \
         (before is not None and before.rows)
     return LostInk(faint, rows, page, page is not None and is_black_and_white(page.image))
 

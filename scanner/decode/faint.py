@@ -132,6 +132,16 @@ fine pen's stroke (seed 197 sheet 009, a 2x2 grey maximum filter on its images: 
 ink 0.089 at the median, two seats' strips faint) 0.95, its legible sheets 0.86-1.0."""
 
 
+def share_read_surely(cells: Sequence[Sequence[float]]) -> float:
+    """The share of digit cells (each its probabilities, digits 0-9 first) that read as a
+    digit at :data:`ROW_DIGIT_SURE` or more; 0 for none.
+
+    >>> share_read_surely([[0.95] + [0.0] * 10, [0.5] * 2 + [0.0] * 9])
+    0.5
+    """
+    return sum(max(p[:10]) >= ROW_DIGIT_SURE for p in cells) / max(len(cells), 1)
+
+
 def rows_lost(faint: Sequence[str], row_inks: Sequence[float],
               strips: Mapping[str, Sequence[StripCell]] | None = None,
               rows_read: float = 0.0) -> bool:
@@ -142,8 +152,9 @@ def rows_lost(faint: Sequence[str], row_inks: Sequence[float],
     strip of the page that reads as its digits (:func:`legible_strip_ink`): ink as heavy as a
     legible strip on the same image reached it (TRAINING part, ballpoint thresholded: rows at
     0.09 beside a strip at 0.06 reading all ten, every row read right); and under
-    :data:`ROWS_READ_SURE` of those cells (``rows_read``) read as a digit surely: a fine pen
-    covers as little of a box as ink a threshold took away, but reads.
+    :data:`ROWS_READ_SURE` of those cells (``rows_read``, :func:`share_read_surely`) read as
+    a digit surely: a fine pen covers as little of a box as ink a threshold took away, but
+    reads.
 
     >>> rows_lost(["A"], [0.02, 0.05, 0.3]), rows_lost([], [0.02, 0.05])
     (True, False)
