@@ -30,6 +30,7 @@ from scanner.decode.confirmed import (
     one_digit_lost,
     overruling_confirmed,
     slip_carried_on,
+    slip_written_clearly,
     unspelled,
 )
 from scanner.decode.numbers import (
@@ -434,9 +435,16 @@ def _leaning_on_overruled(decisions: list[EntryDecision]) -> list[EntryDecision]
     made it 6, 66, 70, the first two doubtful, and the 10 read 70 at 0.997, its ink 70 at 0.98
     and 10, which 6 and the log's step of 4 make, at 0.007. Seed 171: a pool's first total
     lost with its ink, the next, a writer's wrong 8, read the rules' 6 at 0.998, its ink 8
-    at 0.80 and 6 at 0.08; on 18 sets the second kind made 3 right entries doubtful)."""
+    at 0.80 and 6 at 0.08; on 18 sets the second kind made 3 right entries doubtful). So
+    is an entry read as the rules' value right after one read as a slip against them, where
+    its ink finds the slip carried on (:func:`_carried_from_slip`): the same misread log
+    makes the slip's value look wrong."""
     marked = list(decisions)
     for k, (before, here) in enumerate(itertools.pairwise(decisions), start=1):
+        carried = _carried_from_slip(before, here) if here.status == "read" else None
+        if carried is not None:
+            marked[k] = replace(here, status="doubtful", note=said(
+                "carried_from_slip", ink=value_said(carried), value=value_said(here.value)))
         if here.status != "read" or here.value is None or before.status != "doubtful" or \
                 before.value is None or not before.ink or before.ink[0][0] == before.value:
             continue
@@ -450,6 +458,20 @@ def _leaning_on_overruled(decisions: list[EntryDecision]) -> list[EntryDecision]
             marked[k] = replace(here, status="doubtful", note=said(
                 "unsure_after_overruled", value=value_said(here.value)))
     return marked
+
+
+def _carried_from_slip(before: EntryDecision, here: EntryDecision) -> int | None:
+    """The value the writer makes by carrying on the slip read in ``before`` (a value the
+    rules do not expect, its ink clear), where ``here`` holds the rules' value instead (a
+    correction, 4.2.7) and its ink finds that carried value at least :data:`CHAINED_INK`
+    likely; else None. Which one the writer did, or whether the deal log that made the
+    slip's value wrong is itself misread, only the ink tells, and it is not sure."""
+    if here.value is None or here.value != here.expected or before.value is None \
+            or before.expected is None or before.status != "read" \
+            or before.value == before.expected:
+        return None
+    carried = here.value - before.expected + before.value
+    return carried if dict(here.ink).get(carried, 0.0) >= CHAINED_INK else None
 
 
 def _share_under_ceiling(decision: EntryDecision, ink_decided: float, ink_above: float
@@ -531,6 +553,9 @@ def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequen
     note = ""
     ink_value, ink_p = max(step.ink.items(), key=lambda item: item[1])
     if ink_value != best and ink_p >= INK_OUTWEIGHED * step.ink[best]:
+        if ink_value is not None and ink_value in step.posterior \
+                and slip_written_clearly(step, ink_value, expected_value):
+            return _slip_read(step, ink_value, expected_value, expected)
         # the rules (through the entries around it) outweigh ink that says otherwise
         note = said("ink_overruled", ink=value_said(ink_value), value=value_said(best))
         confirmed = overruling_confirmed(step, best, ink_value, confidence)
@@ -549,6 +574,8 @@ def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequen
             return EntryDecision("read", best, confidence, _shown(ranked), expected_value, deal,
                                  said("ink_clearly", ink=value_said(best),
                                       expected=value_said(expected_value)), ink)
+        if slip_written_clearly(step, best, expected_value):
+            return _slip_read(step, best, expected_value, expected)
         read = False  # not clear enough from the ink alone to be kept against the rules
         note = said("ink_expected", ink=best, expected=value_said(expected_value)) \
             if longer is None else said("digit_may_be_lost", ink=best, value=longer,
@@ -562,6 +589,22 @@ def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequen
         note = _unsure(ranked)
     return EntryDecision("read" if read else "doubtful", best, confidence, _shown(ranked),
                          expected_value, deal, note, ink)
+
+
+def _slip_read(step: EntryStep[ColumnEntry], value: int, expected_value: int | None,
+               expected: Sequence[SheetEntry]) -> EntryDecision:
+    """``value``, which the rules do not expect (``expected_value``) but the ink says clearly
+    (:func:`~scanner.decode.confirmed.slip_written_clearly`), *read* as written: a player's
+    slip, for the audit, whatever the rules made of it. Its confidence is the ink's share."""
+    total = sum(step.ink.values())
+    shares = sorted(((v, p / total) for v, p in step.ink.items()), key=lambda item: -item[1])
+    edge = step.best_edge(value)
+    index = edge.option.index if edge.option is not None else edge.source.next
+    deal = expected[index].deal if index < len(expected) else None
+    return EntryDecision("read", value, step.ink[value] / total, _shown(shares), expected_value,
+                         deal, said("ink_clearly", ink=value_said(value),
+                                    expected=value_said(expected_value)),
+                         tuple(sorted(step.ink.items(), key=lambda item: -item[1])))
 
 
 def _short_of(value: int | None, expected: int | None) -> bool:

@@ -8,7 +8,8 @@ a column's last entry, confirms nothing (:meth:`~scanner.decode.column_paths.Ent
 :mod:`scanner.decode.columns` reads such an entry only where they confirm it:
 
 * a value the rules do not expect (a player's slip, for the audit), the ink clear enough
-  of it (:func:`slip_carried_on`);
+  of it (:func:`slip_carried_on`); with no entry after it to confirm it, the ink must be
+  clearer (:func:`slip_written_clearly`);
 * the rules' value over ink that reads another (:func:`overruling_confirmed`); where the ink
   reads it with one digit left out (8 for 18: a digit the reader lost), on less;
 * the rules' value where the ink spells no value well (:func:`unspelled`): only where they
@@ -56,6 +57,17 @@ value to be read (a slip) where the entries after it carry on from it; below it 
 entry). Chosen on the training part (bench.decision_calibration over tr7, tr11, trbw,
 trfar): of the off-expectation entries the later entries confirm, the slips read right hold
 0.956-0.9996 and every misread 0.47 or less; without that confirmation misreads reach 0.9925."""
+INK_SLIP_CLEAR = 0.995
+"""The least share of its likelihood the ink gives a value the rules do not expect for the
+value to be read as written (a slip, for the audit) where no entry after it carries on from
+it: a column's last entry, or one the next entry corrects (4.2.7). Lower than
+:data:`~scanner.decode.column_paths.INK_CLEAR` (0.999, which also stops the column's paths
+weighing other values there), which left such slips doubtful on sheets with nothing else
+in doubt. Chosen on the TRAINING part (18 sets, 260 sheets: `bench.decision_calibration`):
+of the entries the ink reads otherwise than the rules expect, with neither a digit the
+reader may have lost (:func:`digit_may_be_lost`) nor the rules' value a digit longer,
+every misread holds 0.958 or less and 54 slips read right 0.995-0.999 (12 more
+0.99-0.995: too close to the held-out writers' misreads to take)."""
 LATER_CONFIRMS = 100.0
 """How many times the entries after an entry must raise the odds of its value for them to
 confirm it where the ink alone does not (a slip, or the rules' value over the ink). A later
@@ -85,6 +97,20 @@ def slip_carried_on(step: EntryStep[Entry], value: int) -> bool:
     raise its odds :data:`LATER_CONFIRMS` times (they are written from it)."""
     share = step.ink[value] / sum(step.ink.values())
     return share >= INK_CARRIED_ON and step.later_odds(value) >= LATER_CONFIRMS
+
+
+def slip_written_clearly(step: EntryStep[Entry], value: int, expected: int | None) -> bool:
+    """A value the rules do not expect is a slip read as written, no later entry needed,
+    when the ink gives it :data:`INK_SLIP_CLEAR` of its likelihood and it is not the
+    rules' ``expected`` value with a digit left out (the reader's commonest misread), nor
+    one digit short of another value the column's paths still weigh; never where the rules
+    expect no entry at all (``expected`` None: the deal log may be short of a misread row).
+    """
+    if expected is None:  # no deal of the log writes here: its deal row may be misread
+        return False
+    share = step.ink[value] / sum(step.ink.values())
+    short = value >= 0 and expected >= 0 and one_digit_lost(value, expected)
+    return share >= INK_SLIP_CLEAR and not short and digit_may_be_lost(step, value) is None
 
 
 LOST_DIGIT_ALTERNATIVE = MISSED_DIGIT / 2
