@@ -101,6 +101,8 @@ WORDS: dict[str, str] = {
     "carried_from_slip": N_("read {value}, but the ink finds {ink} too, which carrying on "
                             "from the entry before it makes: that entry, read against the "
                             "rules, may be a slip carried on, or its deal log misread"),
+    "unsure_after_doubtful": N_("read {value} on the rules' word, its ink unsure, right "
+                                "after an entry in doubt that the rules make it from"),
     "unsure_after_overruled": N_("read {value} on the rules' word, its ink unsure, right "
                                  "after an entry the rules made against its own ink: the deal "
                                  "log that overruled it may be misread"),

@@ -512,6 +512,26 @@ def test_an_entry_correcting_a_slip_read_on_its_ink_is_doubtful_where_its_ink_ca
     assert (decisions[2].status, decisions[2].value) == ("read", values[2])
 
 
+def test_an_entry_read_on_the_rules_word_after_a_doubtful_one_is_doubtful() -> None:
+    """A slip carried on whose first entry is doubtful (its ink says neither the rules' value
+    nor surely another), the next entry's ink unsure (0.28 of its likelihood for the value
+    the rules make from the doubtful one): doubtful, not read on the rules' word (TRAINING
+    part, seed 203: 15, 19 written, both 1s lost, 9 read silently). The entries after it,
+    their ink sure, stay read."""
+    expected, values = long_column(6)
+    slip = values[3] + 1
+    step = values[4] - values[3]
+    inks = [*({v: 0.99} for v in values[:3]), {slip: 0.994, slip + 50: 0.04},
+            {slip + step: 0.28, slip + step + 2: 0.26, slip + step + 5: 0.2},
+            *({v + 1: 0.99} for v in values[5:])]
+    decisions = decode_column([EntryInk(ink) for ink in inks], expected)
+    assert decisions[3].status == "doubtful"
+    assert (decisions[4].status, decisions[4].value) == ("doubtful", slip + step)
+    assert decisions[4].note == f"read {slip + step} on the rules' word, its ink unsure, " \
+        "right after an entry in doubt that the rules make it from"
+    assert all(d.status == "read" for d in decisions[5:len(values)])
+
+
 def test_an_unsure_entry_after_one_read_against_its_lost_ink_is_doubtful() -> None:
     """A column's first total lost with its ink (the rules make it, doubtful), and the next
     entry's ink saying mostly another value than the rules' step from it (TRAINING part, a
