@@ -57,17 +57,20 @@ value to be read (a slip) where the entries after it carry on from it; below it 
 entry). Chosen on the training part (bench.decision_calibration over tr7, tr11, trbw,
 trfar): of the off-expectation entries the later entries confirm, the slips read right hold
 0.956-0.9996 and every misread 0.47 or less; without that confirmation misreads reach 0.9925."""
-INK_SLIP_CLEAR = 0.995
+INK_SLIP_CLEAR = 0.997
 """The least share of its likelihood the ink gives a value the rules do not expect for the
 value to be read as written (a slip, for the audit) where no entry after it carries on from
 it: a column's last entry, or one the next entry corrects (4.2.7). Lower than
 :data:`~scanner.decode.column_paths.INK_CLEAR` (0.999, which also stops the column's paths
 weighing other values there), which left such slips doubtful on sheets with nothing else
-in doubt. Chosen on the TRAINING part (18 sets, 260 sheets: `bench.decision_calibration`):
-of the entries the ink reads otherwise than the rules expect, with neither a digit the
-reader may have lost (:func:`digit_may_be_lost`) nor the rules' value a digit longer,
-every misread holds 0.958 or less and 54 slips read right 0.995-0.999 (12 more
-0.99-0.995: too close to the held-out writers' misreads to take)."""
+in doubt. Chosen on the TRAINING part: on 18 open sets (260 sheets) every misread of this
+kind (neither a digit the reader may have lost, :func:`digit_may_be_lost`, nor the rules'
+value a digit longer) holds 0.958 or less, 54 slips read right 0.995-0.999; but the legacy
+profile's writer had a 2 read 3 at 0.9960-0.9974 in four entries of two sheets (0.995 made
+them silent). At 0.997 the single one (0.9960) is doubtful and the three of one seat are
+caught as one writer's digit misread repeated (:mod:`scanner.decode.writer_slips`); 0.998
+gave back two thirds of the gain (sheets with no person on 18 sets: 0.995 84, 0.996 81,
+0.997 79, 0.998 70; before 66)."""
 LATER_CONFIRMS = 100.0
 """How many times the entries after an entry must raise the odds of its value for them to
 confirm it where the ink alone does not (a slip, or the rules' value over the ink). A later

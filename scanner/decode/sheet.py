@@ -55,6 +55,7 @@ from scanner.decode.talons import (
     without_talon,
 )
 from scanner.decode.unwritten import unwritten_totals
+from scanner.decode.writer_slips import slips_alike
 from scanner.words import said
 from scoring.columns import Column, sheet_columns
 from scoring.notation import Contract, parse_contract
@@ -184,9 +185,10 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
     rows = _paired_doubted(_suits_crossed(evidence, talon_moved(
         evidence, logs, candidates, picks, rows)), ranking.paired)
     sheet = logs.sheet(picks, len(picks))
-    entries = {column: tuple(present_column(cells, sheet.column(column) if sheet else (),
-                                            column_ceiling(column, evidence.rules)))
-               for column, cells in evidence.columns.items()}
+    entries = slips_alike({
+        column: tuple(present_column(cells, sheet.column(column) if sheet else (),
+                                     column_ceiling(column, evidence.rules)))
+        for column, cells in evidence.columns.items()})
     rows = talon_unwitnessed(evidence, logs, candidates, picks, rows, entries, sheet)
     required, asked = rows_asked(evidence.columns, entries, sheet, evidence.faint,
                                  len(evidence.rows))

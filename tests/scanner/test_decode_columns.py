@@ -262,7 +262,7 @@ def test_a_slip_the_later_entries_carry_on_from_is_read_without_the_clearest_ink
     when the entries after it are written from it (main: doubtful, a person asked about a
     player's slip read right); the same slip in the column's last entry, which no later entry
     confirms, stays doubtful where its ink is less sure (0.99 a digit, under
-    confirmed.INK_SLIP_CLEAR; at 0.997 a digit that share is reached and it is read)."""
+    confirmed.INK_SLIP_CLEAR)."""
     expected, values = long_column(5)
     written = [values[0], *(v + 3 for v in values[1:])]
     decisions = decode_column([entry_cells(v, 3, sure=0.997) for v in written], expected)
@@ -275,9 +275,9 @@ def test_a_slip_the_later_entries_carry_on_from_is_read_without_the_clearest_ink
 
 def test_a_slip_no_later_entry_confirms_is_read_where_its_ink_is_clear_enough() -> None:
     """Issue 13: a slip (+3) in a column's last entry, which no later entry confirms, its ink
-    giving the slip 0.997 of its likelihood: read as written, for the audit (main: doubtful,
+    giving the slip 0.9989 of its likelihood: read as written, for the audit (main: doubtful,
     a sheet with nothing else in doubt sent to a person for a player's slip read right). At
-    0.994 of it, and where the ink's value is the rules' with a digit left out, doubtful."""
+    0.9969 of it, and where the ink's value is the rules' with a digit left out, doubtful."""
     expected, values = long_column(5)
     inks = [{v: 0.99, None: 1e-6} for v in values[:-1]]
     slip, right = values[-1] + 3, values[-1]
@@ -285,14 +285,14 @@ def test_a_slip_no_later_entry_confirms_is_read_where_its_ink_is_clear_enough() 
     def last_entry(ink: dict[int | None, float]) -> Any:
         return decode_column([EntryInk(i) for i in [*inks, ink]], expected)[len(inks)]
 
-    clear = last_entry({slip: 0.996, slip + 10: 0.003, right: 1e-4, None: 1e-6})
+    clear = last_entry({slip: 0.998, slip + 10: 0.001, right: 1e-4, None: 1e-6})
     assert (clear.value, clear.status) == (slip, "read")
     assert "the rules expected" in clear.note
-    unsure = last_entry({slip: 0.996, slip + 10: 0.006, right: 1e-4, None: 1e-6})
+    unsure = last_entry({slip: 0.996, slip + 10: 0.003, right: 1e-4, None: 1e-6})
     assert (unsure.value, unsure.status) == (slip, "doubtful")
     short = int(str(right)[1:] or 0) if right >= 10 else None
     if short is not None:
-        lost = last_entry({short: 0.996, short + 50: 0.003, right: 1e-4, None: 1e-6})
+        lost = last_entry({short: 0.998, short + 50: 0.001, right: 1e-4, None: 1e-6})
         assert lost.status == "doubtful"
 
 

@@ -1,0 +1,49 @@
+"""The entries one writer's columns read as slips, weighed together.
+
+A writer slips now and then (Codex 4.2.7 has the correction for it); a reader that takes one
+of this writer's digits for another does so wherever the digit stands. So where two entries
+of one seat's columns are read against the rules by the same digits read as others (a 2 read
+3 in "24" and in "42", TRAINING part, legacy profile: three such entries on one sheet, each
+read at 0.996-0.997 of its ink), they are one misread repeated, not two slips: the one read
+as a slip is *doubtful*, never blamed on the player, whether the others were read so or
+left doubtful.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import replace
+
+from scanner.decode.columns import EntryDecision, _confusion
+from scanner.words import comma_list, said
+from scoring.columns import Column
+
+
+def slips_alike(entries: Mapping[Column, tuple[EntryDecision, ...]]
+                ) -> dict[Column, tuple[EntryDecision, ...]]:
+    """``entries`` with each entry read as a slip (a value the rules did not expect there)
+    made *doubtful* where another entry of the same seat's columns whose ink reads otherwise
+    than the rules expect (read so, or doubtful) differs from their value by a digit read as
+    the same other one (module doc)."""
+    off: dict[str, list[tuple[Column, int, frozenset[tuple[str, str]]]]] = defaultdict(list)
+    for column, decisions in entries.items():
+        for index, decision in enumerate(decisions):
+            ink = decision.ink[0][0] if decision.ink else decision.value
+            if decision.status != "empty" and ink is not None \
+                    and decision.expected is not None and ink != decision.expected:
+                off[column.seat].append((column, index, _confusion(decision.expected, ink)))
+    marked = {column: list(decisions) for column, decisions in entries.items()}
+    for seat_off in off.values():
+        for column, index, confusion in seat_off:
+            decision = entries[column][index]
+            if decision.status != "read" or decision.value == decision.expected:
+                continue
+            shared = set().union(*(confusion & other for c, i, other in seat_off
+                                   if (c, i) != (column, index)))
+            if shared:
+                pairs = [said("read_as", ink=a, value=b) for a, b in sorted(shared)]
+                marked[column][index] = replace(
+                    marked[column][index], status="doubtful",
+                    note=said("slips_alike", confusion=comma_list(pairs)))
+    return {column: tuple(decisions) for column, decisions in marked.items()}
