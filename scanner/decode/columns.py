@@ -591,7 +591,7 @@ def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequen
                              _shown(ranked), expected_value, None, note, ink)
     if step.matched[best] < confidence / 2:  # a value the rules do not expect here
         longer = digit_may_be_lost(step, best)
-        if read and slip_carried_on(step, best) and longer is None:
+        if slip_carried_on(step, best) and longer is None:
             return EntryDecision("read", best, confidence, _shown(ranked), expected_value, deal,
                                  said("ink_clearly", ink=value_said(best),
                                       expected=value_said(expected_value)), ink)

@@ -273,6 +273,22 @@ def test_a_slip_the_later_entries_carry_on_from_is_read_without_the_clearest_ink
     assert decisions[len(last) - 1].status == "doubtful"
 
 
+def test_a_slip_the_later_entries_carry_on_from_is_read_on_less_sure_ink() -> None:
+    """Issue 13: a slip (+3) whose ink gives it 0.96 of its likelihood, every later entry
+    written from it: read as written, whatever share of the posterior the rules' value keeps
+    (main: doubtful under 0.99 of the ink and a posterior of 0.995); at 0.9 of it, doubtful."""
+    expected, values = long_column(5)
+    written = [values[0], *(v + 3 for v in values[1:])]
+
+    def first_slip(share: float) -> Any:
+        inks = [{v: 0.99} for v in written]
+        inks[1] = {written[1]: share, written[1] + 10: 1 - share, values[1]: 1e-4}
+        return decode_column([EntryInk(ink) for ink in inks], expected)[1]
+
+    assert (first_slip(0.96).value, first_slip(0.96).status) == (written[1], "read")
+    assert first_slip(0.9).status == "doubtful"
+
+
 def test_a_slip_no_later_entry_confirms_is_read_where_its_ink_is_clear_enough() -> None:
     """Issue 13: a slip (+3) in a column's last entry, which no later entry confirms, its ink
     giving the slip 0.9989 of its likelihood: read as written, for the audit (main: doubtful,
@@ -521,7 +537,7 @@ def test_an_entry_read_on_the_rules_word_after_a_doubtful_one_is_doubtful() -> N
     expected, values = long_column(6)
     slip = values[3] + 1
     step = values[4] - values[3]
-    inks = [*({v: 0.99} for v in values[:3]), {slip: 0.994, slip + 50: 0.04},
+    inks = [*({v: 0.99} for v in values[:3]), {slip: 0.92, slip + 50: 0.08},
             {slip + step: 0.28, slip + step + 2: 0.26, slip + step + 5: 0.2},
             *({v + 1: 0.99} for v in values[5:])]
     decisions = decode_column([EntryInk(ink) for ink in inks], expected)
