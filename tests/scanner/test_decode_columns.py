@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from scanner.decode.columns import EntryCells, EntryInk, _confusion, decode_colu
 from scanner.decode.redecode import EntryEvidence
 from scanner.decode.sheet import decode_sheet
 from scoring import RuleSet, expected_sheet, parse_record
+from scoring.columns import Column
 from scoring.random_games import random_record, written_columns
 from scoring.sheet import ExpectedSheet, SheetEntry
 from tests.scanner.evidence import digit_probabilities, entry_cells, sheet_evidence
@@ -449,7 +451,8 @@ def test_an_entry_after_one_whose_ink_passes_the_pool_is_doubtful_where_read_aga
     """A pool whose writer's totals passed it (a slip carried on): an entry whose ink reads
     a value above the pool (doubtful, "above the pool"), then one whose ink reads 13 at
     0.91 where the rules make it 3. Values above the pool get no weight in the column, so
-    the 3 was read at 0.9999 (TRAINING part, a grey scan, seed 64). Doubtful, saying why."""
+    the 3 was read at 0.9999 (TRAINING part, a grey scan, seed 64). Doubtful, saying why;
+    where its own ink reads past the pool likeliest, that is what it says."""
     expected, values = long_column()
     pool = values[-1]
     assert pool == max(values)
@@ -457,6 +460,10 @@ def test_an_entry_after_one_whose_ink_passes_the_pool_is_doubtful_where_read_aga
     inks += [{pool + 5: 0.999, values[-2]: 0.001}, {pool + 7: 0.91, pool: 0.086}]
     decisions = decode_column([EntryInk(ink) for ink in inks], expected, ceiling=pool)
     assert getattr(decisions[-2].note, "code", None) == "above_pool"
+    assert (decisions[-1].status, decisions[-1].value) == ("doubtful", pool)
+    assert getattr(decisions[-1].note, "code", None) == "above_pool"  # its own ink passes it
+    inks[-1] = {pool - 3: 0.91, pool: 0.086}
+    decisions = decode_column([EntryInk(ink) for ink in inks], expected, ceiling=pool)
     assert (decisions[-1].status, decisions[-1].value) == ("doubtful", pool)
     assert getattr(decisions[-1].note, "code", None) == "after_above_pool"
 
@@ -485,6 +492,25 @@ def test_a_slip_carried_on_past_the_pool_leaves_the_entry_it_started_in_doubtful
     assert first.status == "doubtful"
     assert first.note == "the ink says 12; the rules make it 10, but a later entry's ink " \
         "passes the pool: a slip the writer carried on may start here"
+
+
+def test_a_total_the_rules_make_on_the_pool_alone_is_doubtful_where_the_ink_reads_past_it(
+) -> None:
+    """A pool of 20 whose last entry the ink reads past the pool likeliest (29 at 0.44, the
+    rules' 20 at 0.26, 27 at 0.17: a slip written 27, TRAINING part, legacy profile): the
+    rules' 20 is doubtful, saying the ink passes the pool (main: read at 0.99999). Where the
+    rules' value holds most of the ink, it stays read."""
+    pool = Column("A", "pool")
+    expected = [SheetEntry(pool, deal, Fraction(step), Fraction(total))
+                for deal, step, total in ((1, 10, 10), (3, 6, 16), (5, 4, 20))]
+    inks: list[dict[int | None, float]] = [{10: 0.99}, {16: 0.99},
+                                            {29: 0.44, 20: 0.26, 27: 0.17, None: 1e-6}]
+    last = decode_column([EntryInk(ink) for ink in inks], expected, ceiling=20)[2]
+    assert (last.status, last.value) == ("doubtful", 20)
+    assert getattr(last.note, "code", None) == "above_pool"
+    inks[2] = {20: 0.6, 29: 0.3, 27: 0.05, None: 1e-6}
+    last = decode_column([EntryInk(ink) for ink in inks], expected, ceiling=20)[2]
+    assert (last.status, last.value) == ("read", 20)
 
 
 def test_an_entry_agreeing_with_a_log_that_overruled_the_entry_before_it_is_doubtful() -> None:
