@@ -27,8 +27,8 @@ from scanner.decode.column_paths import (
 )
 from scanner.decode.confirmed import (
     digit_may_be_lost,
-    one_digit_lost,
     overruling_confirmed,
+    short_of,
     slip_carried_on,
     slip_written_clearly,
     unspelled,
@@ -269,7 +269,7 @@ def _slips_followed(entries: list[ColumnEntry], steps: list[EntryStep[ColumnEntr
                 pattern = []
             continue
         right = _right_total(step.best_edge(decision.value), expected)
-        misread = _confusion(right, decision.value)
+        misread = digit_confusion(right, decision.value)
         if pattern and misread and misread == confusion:
             pattern.append(k)
             for j in pattern:
@@ -279,11 +279,11 @@ def _slips_followed(entries: list[ColumnEntry], steps: list[EntryStep[ColumnEntr
     return followed
 
 
-def _confusion(right: int | None, value: int) -> frozenset[tuple[str, str]]:
+def digit_confusion(right: int | None, value: int) -> frozenset[tuple[str, str]]:
     """The digits of ``right`` read as others in ``value`` (right-aligned), as (written,
     read) pairs; empty when they are equal or ``right`` is unknown.
 
-    >>> sorted(_confusion(112, 117))
+    >>> sorted(digit_confusion(112, 117))
     [('2', '7')]
     """
     if right is None or right == value:
@@ -303,10 +303,21 @@ def _repeated(decision: EntryDecision, right: int | None,
                    note=said("misread_repeated", confusion=comma_list(pairs)))
 
 
+def _entry_index(edge: Edge) -> int:
+    """The index, among the column's expected entries, of the one ``edge`` writes."""
+    return edge.option.index if edge.option is not None else edge.source.next
+
+
+def _deal_of(edge: Edge, expected: Sequence[SheetEntry]) -> int | None:
+    """The deal the entry ``edge`` writes is tied to (``None``: none)."""
+    index = _entry_index(edge)
+    return expected[index].deal if index < len(expected) else None
+
+
 def _right_total(edge: Edge, expected: Sequence[SheetEntry]) -> int | None:
     """The right running total for the entry ``edge`` writes: the expected total of the
     deal it is tied to (``None``: none, or not whole)."""
-    index = edge.option.index if edge.option is not None else edge.source.next
+    index = _entry_index(edge)
     if index >= len(expected) or expected[index].total.denominator != 1:
         return None
     return int(expected[index].total)
@@ -356,8 +367,7 @@ def _ink_past_ceiling(ink: Mapping[int | None, float], value: int | None, above:
     profile, seed 192: a pool of 20 whose last entry, a slip, was written 27; its ink 29 at
     0.44, 20 at 0.26, 27 at 0.17; the rules' 20 read at 0.99999, silently). On 26 sets it
     makes 27 right entries doubtful more, on sheets that mostly need a person already."""
-    decided = ink.get(value, 0.0)
-    return ink[above] > decided and decided < 0.5 * sum(ink.values())
+    return ink[above] > ink.get(value, 0.0) and _under_half(ink, value)
 
 
 def _around_above_ceiling(decisions: list[EntryDecision]) -> list[EntryDecision]:
@@ -466,7 +476,7 @@ def _leaning_on_overruled(decisions: list[EntryDecision]) -> list[EntryDecision]
         if chained is not None and ink.get(chained, 0.0) >= CHAINED_INK:
             marked[k] = replace(here, status="doubtful", note=said(
                 "chained_from_overruled", ink=value_said(chained), value=value_said(here.value)))
-        elif ink.get(here.value, 0.0) < 0.5 * sum(ink.values()):
+        elif _under_half(ink, here.value):
             marked[k] = replace(here, status="doubtful", note=said(
                 "unsure_after_overruled", value=value_said(here.value)))
     return marked
@@ -485,8 +495,7 @@ def _unsure_after_doubtful(decisions: list[EntryDecision]) -> list[EntryDecision
         if before.status != "doubtful" or here.status != "read" or here.value is None \
                 or not here.ink:
             continue
-        ink = dict(here.ink)
-        if ink.get(here.value, 0.0) < 0.5 * sum(ink.values()):
+        if _under_half(dict(here.ink), here.value):
             marked[k] = replace(here, status="doubtful", note=said(
                 "unsure_after_doubtful", value=value_said(here.value)))
     return marked
@@ -562,18 +571,15 @@ def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequen
     best, confidence = ranked[0]
     edge = step.best_edge(best)
     expected_value = edge.expected_value
-    deal = None
-    if best is not None:
-        index = edge.option.index if edge.option is not None else edge.source.next
-        deal = expected[index].deal if index < len(expected) else None
-    ink = tuple(sorted(step.ink.items(), key=lambda item: -item[1]))
+    deal = None if best is None else _deal_of(edge, expected)
+    ink = _ranked_ink(step.ink)
     if isinstance(entry, EntryPinned):
         return EntryDecision("empty" if entry.value is None else "read", entry.value, 1.0,
                              ((entry.value, 1.0),), expected_value, deal)
     ink_total = sum(step.ink.values())
     if step.ink_clear:  # the ink clearly says what the rules do not expect: kept, for the audit
-        shares = sorted(((v, p / ink_total) for v, p in step.ink.items()), key=lambda i: -i[1])
-        if _short_of(best, expected_value):
+        shares = _ink_shares(step.ink)
+        if short_of(best, expected_value):
             return EntryDecision("doubtful", best, shares[0][1], _shown(shares), expected_value,
                                  deal, said("ink_clearly_short", ink=value_said(best),
                                             expected=value_said(expected_value)), ink)
@@ -628,25 +634,27 @@ def _slip_read(step: EntryStep[ColumnEntry], value: int, expected_value: int | N
     """``value``, which the rules do not expect (``expected_value``) but the ink says clearly
     (:func:`~scanner.decode.confirmed.slip_written_clearly`), *read* as written: a player's
     slip, for the audit, whatever the rules made of it. Its confidence is the ink's share."""
-    total = sum(step.ink.values())
-    shares = sorted(((v, p / total) for v, p in step.ink.items()), key=lambda item: -item[1])
-    edge = step.best_edge(value)
-    index = edge.option.index if edge.option is not None else edge.source.next
-    deal = expected[index].deal if index < len(expected) else None
-    return EntryDecision("read", value, step.ink[value] / total, _shown(shares), expected_value,
-                         deal, said("ink_clearly", ink=value_said(value),
-                                    expected=value_said(expected_value)),
-                         tuple(sorted(step.ink.items(), key=lambda item: -item[1])))
+    shares = _ink_shares(step.ink)
+    return EntryDecision("read", value, dict(shares)[value], _shown(shares), expected_value,
+                         _deal_of(step.best_edge(value), expected),
+                         said("ink_clearly", ink=value_said(value),
+                              expected=value_said(expected_value)), _ranked_ink(step.ink))
 
 
-def _short_of(value: int | None, expected: int | None) -> bool:
-    """Whether ``value``, read clearly against the rules, is their ``expected`` value with one
-    digit left out: the reader's commonest misread (two digits crammed into one box read as
-    one, or a 1 taken away with a border), not a slip a writer makes, so it is not kept as
-    the writer's error unseen (TRAINING part, a mono scan, seed 149: a 46 written in the
-    units box alone, the 6 over the 4's stem, read 4 at 0.9991 and blamed on the writer)."""
-    return value is not None and expected is not None and value >= 0 and expected >= 0 \
-        and one_digit_lost(value, expected)
+def _ranked_ink(ink: Mapping[int | None, float]) -> tuple[tuple[int | None, float], ...]:
+    """P(ink | value) for each value, most likely first."""
+    return tuple(sorted(ink.items(), key=lambda item: -item[1]))
+
+
+def _ink_shares(ink: Mapping[int | None, float]) -> list[tuple[int | None, float]]:
+    """Each value's share of the ink's likelihood, most likely first."""
+    total = sum(ink.values())
+    return [(v, p / total) for v, p in _ranked_ink(ink)]
+
+
+def _under_half(ink: Mapping[int | None, float], value: int | None) -> bool:
+    """Whether the ink gives ``value`` under half its likelihood."""
+    return ink.get(value, 0.0) < 0.5 * sum(ink.values())
 
 
 def _likelihoods(entry: EntryCells | EntryInk, values: list[int | None]

@@ -15,7 +15,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import replace
 
-from scanner.decode.columns import EntryDecision, _confusion
+from scanner.decode.columns import EntryDecision, digit_confusion
 from scanner.words import comma_list, said
 from scoring.columns import Column
 
@@ -32,7 +32,7 @@ def slips_alike(entries: Mapping[Column, tuple[EntryDecision, ...]]
             ink = decision.ink[0][0] if decision.ink else decision.value
             if decision.status != "empty" and ink is not None \
                     and decision.expected is not None and ink != decision.expected:
-                off[column.seat].append((column, index, _confusion(decision.expected, ink)))
+                off[column.seat].append((column, index, digit_confusion(decision.expected, ink)))
     marked = {column: list(decisions) for column, decisions in entries.items()}
     for seat_off in off.values():
         for column, index, confusion in seat_off:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from scanner.decode.columns import EntryCells, EntryInk, _confusion, decode_column
+from scanner.decode.columns import EntryCells, EntryInk, decode_column, digit_confusion
 from scanner.decode.redecode import EntryEvidence
 from scanner.decode.sheet import decode_sheet
 from scoring import RuleSet, expected_sheet, parse_record
@@ -252,7 +252,7 @@ def test_a_slip_carried_on_with_other_digits_is_read() -> None:
     differently) is no repeated misread: the entries after the slip are read as written."""
     expected, values = long_column(5)
     written = [values[0], *(v + 3 for v in values[1:])]
-    assert len({_confusion(v, w) for v, w in zip(values[1:], written[1:], strict=True)}) > 1
+    assert len({digit_confusion(v, w) for v, w in zip(values[1:], written[1:], strict=True)}) > 1
     decisions = decode_column([entry_cells(v, 3, sure=0.9999) for v in written], expected)
     assert [d.value for d in decisions[:len(written)]] == written
     assert all(d.status == "read" for d in decisions[2:len(written)])
