@@ -129,10 +129,26 @@ class DealLogs:
         fold = self._fold(picks, index)
         if fold is None:
             return list(range(len(options)))
+        return self._writing_alike(fold, picks, index)
+
+    def same_totals(self, picks: tuple[int, ...], index: int) -> list[int]:
+        """:meth:`alike`, where the running totals weigh row ``index`` at all: ``[]`` where
+        the rows before it make no legal game or the rules refuse its pick there (then no
+        reading writes what the pick does, and "alike" says nothing of the totals)."""
+        fold = self._fold(picks, index)
+        return [] if fold is None else self._writing_alike(fold, picks, index, refused=False)
+
+    def _writing_alike(self, fold: tuple[int, int, dict[Column, _Tally]],
+                       picks: tuple[int, ...], index: int, refused: bool = True) -> list[int]:
+        """The readings of row ``index`` that write what its pick writes on ``fold``'s
+        course; where the rules refuse the pick there, the readings they refuse too, or
+        none unless ``refused``."""
         course, count, _ = fold
         writes = [self._writes(index, option, course, count + 1)
-                  for option in range(len(options))]
+                  for option in range(len(self._candidates[index]))]
         own = writes[picks[index]]
+        if own is None and not refused:
+            return []
         return [option for option, written in enumerate(writes) if written == own]
 
     def confirmed(self, picks: tuple[int, ...], index: int, tolerance: float) -> bool:

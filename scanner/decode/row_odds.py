@@ -13,6 +13,18 @@ ROW_READ = 0.998
 *read*; below it, *doubtful*. (0.995 let a talon's 3 quick tricks for 2 pass at 0.9957 on a
 sample sheet with a player's slip nearby; on the 72 sample sheets 0.998 costs 0.5-0.7 pt
 more doubtful fields and no field right.)"""
+UNCHECKED_READ = 0.98
+"""A deal row whose best reading has at least this probability, and whose other readings
+that make up :data:`ROW_READ` write every running total as it does, is *read*: another suit
+(RULES.md §2: the suit sets no price) or another split of the tricks one whister writes for
+the pair (§3, §9a) changes no total, no finding and no settlement, and the ink alone can
+choose it; a second suit box read as crossed leaves the row doubtful anyway
+(:func:`scanner.decode.sheet._suits_crossed`). TRAINING part, 18 sets (260 sheets): 40
+rows doubtful for the suit alone, every one read right, at 0.906-0.998 (37 at 0.98 or
+more; 8 more sets: 20, every one right, 0.974-0.998; no suit read wrong on those 26 sets,
+doubtful or not), and 44 for a split of tricks no total checks, 41 right (30 at 0.98 or
+more), the 3 wrong at 0.36-0.72. At this bar: doubtful fields 853 -> 783, sheets with no
+person 76 -> 91 (18 sets), 366 -> 337 and 36 -> 43 (8 sets), no field wrong more."""
 INK_DISAGREES_LOG = 6.9
 """A row whose best legal reading is this much (natural log: 1000 times) less likely than the
 ink's own reading is doubtful however sure the choice among legal readings is: the ink says

@@ -45,7 +45,7 @@ from scanner.decode.presence import (
     rules_value_shown,
 )
 from scanner.decode.row_doubt import doubted_with_rows, unsettled_otherwise
-from scanner.decode.row_odds import INK_DISAGREES_LOG, ROW_READ, TALON_OVERRULED_LOG
+from scanner.decode.row_odds import INK_DISAGREES_LOG, ROW_READ, TALON_OVERRULED_LOG, UNCHECKED_READ
 from scanner.decode.row_pairs import better_pair
 from scanner.decode.row_words import digit_fields, digits_apart, shape_of
 from scanner.decode.talons import (
@@ -179,7 +179,7 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
     rows = _between_deals([
         _row_decision(evidence.rows[i].row, candidates[i], ranking.posterior[i], picks[i],
                       _unchecked_digits(logs, candidates[i], picks, i), ranking.gaps[i],
-                      *_checked(logs, candidates[i], picks, i))
+                      *_checked(logs, candidates[i], picks, i), logs.same_totals(picks, i))
         for i in range(len(candidates))])
     rows = talon_checked(evidence, logs, candidates, picks, rows)
     rows = _paired_doubted(_suits_crossed(evidence, talon_moved(
@@ -447,7 +447,8 @@ def _between_deals(rows: list[RowDecision]) -> tuple[RowDecision, ...]:
 
 def _row_decision(row: int, options: list[RowCandidate], posterior: list[float],
                   chosen: int, unchecked: Sequence[int] = (), totals_gap: float = 0.0,
-                  confirmed: bool = True, witnessed: bool = True) -> RowDecision:
+                  confirmed: bool = True, witnessed: bool = True,
+                  same_totals: Sequence[int] = ()) -> RowDecision:
     """The row's status, confidence and candidates once its reading is ``chosen``:
     ``unchecked`` are its other readings that differ from it only in digits no running
     total checks (:func:`_unchecked_digits`, every such split weighed by the ink alone:
@@ -470,7 +471,8 @@ def _row_decision(row: int, options: list[RowCandidate], posterior: list[float],
     best = options[chosen]
     confidence = posterior[chosen]
     status = "empty" if best.deal is None and confidence >= ROW_READ else \
-        "read" if confidence >= ROW_READ else "doubtful"
+        "read" if confidence >= ROW_READ or \
+        _sure_but_unchecked(posterior, chosen, same_totals) else "doubtful"
     note = ""
     if chosen != 0 and status == "read" and (confidence < OVERTURNED_READ or not confirmed):
         status = "doubtful"
@@ -502,6 +504,15 @@ def _row_decision(row: int, options: list[RowCandidate], posterior: list[float],
                        tuple((option.deal, p) for option, p in ranked[:4]), note,
                        bool(unchecked_note) and note == unchecked_note
                        and confidence + unsure >= ROW_READ)
+
+
+def _sure_but_unchecked(posterior: list[float], chosen: int, same_totals: Sequence[int]
+                        ) -> bool:
+    """Whether the row's pick holds :data:`UNCHECKED_READ` and, with its readings that
+    write every total as it does (``same_totals``: :meth:`DealLogs.same_totals`),
+    :data:`ROW_READ`: the doubt left is in what no total checks and no total depends on."""
+    return posterior[chosen] >= UNCHECKED_READ and \
+        sum(posterior[k] for k in {chosen, *same_totals}) >= ROW_READ
 
 
 def _unsure(best: RowCandidate, confidence: float, ranked: list[RowCandidate]) -> str:
@@ -544,12 +555,14 @@ def _witnessed(logs: DealLogs, options: list[RowCandidate], picks: tuple[int, ..
     witnesses) without the totals: the ink alone tells the two apart at :data:`ROW_READ`, or
     a total the pick writes otherwise than that reading reads as the pick writes it
     (:meth:`DealLogs.witnessed`, :data:`WITNESS_GAP`). ``True`` for a row read empty or
-    with no such reading."""
+    with no such reading. A reading that writes every total as the pick does is no rival
+    here (no total could witness either; :data:`UNCHECKED_READ` weighs it)."""
     pick = options[picks[index]]
     if pick.deal is None:
         return True
     own = without_talon(pick.deal)
-    others = [k for k, option in enumerate(options) if k != picks[index]
+    same = set(logs.same_totals(picks, index))
+    others = [k for k, option in enumerate(options) if k != picks[index] and k not in same
               and (option.deal is None or without_talon(option.deal) != own)]
     if not others:
         return True
