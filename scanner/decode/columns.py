@@ -350,7 +350,7 @@ def _above_ceiling(entry: ColumnEntry, decision: EntryDecision, ceiling: int) ->
     changes: dict[str, Any] = {"ink": tuple(sorted(ink.items(), key=lambda item: -item[1]))}
     ink_value = max(above, key=above.__getitem__)
     under = _share_under_ceiling(decision, ink.get(decision.value, 0.0), sum(above.values()))
-    if under < READ_POSTERIOR or _ink_past_ceiling(ink, decision.value, ink_value):
+    if under < READ_POSTERIOR or _ink_past_ceiling(ink, decision.value, ink_value, ceiling):
         changes |= {"status": "doubtful",
                     "note": said("above_pool", ink=ink_value, pool=ceiling,
                                  value=value_said(decision.value))}
@@ -360,14 +360,18 @@ def _above_ceiling(entry: ColumnEntry, decision: EntryDecision, ceiling: int) ->
     return replace(decision, **changes)
 
 
-def _ink_past_ceiling(ink: Mapping[int | None, float], value: int | None, above: int) -> bool:
-    """Whether the ink reads ``above`` (a value past the column's ceiling) likelier than the
-    decided ``value`` and gives that value under half its likelihood: the rules' value then
-    stands on the ceiling alone, and a writer may write past it (TRAINING part, legacy
-    profile, seed 192: a pool of 20 whose last entry, a slip, was written 27; its ink 29 at
-    0.44, 20 at 0.26, 27 at 0.17; the rules' 20 read at 0.99999, silently). On 26 sets it
-    makes 27 right entries doubtful more, on sheets that mostly need a person already."""
-    return ink[above] > ink.get(value, 0.0) and _under_half(ink, value)
+def _ink_past_ceiling(ink: Mapping[int | None, float], value: int | None, above: int,
+                      ceiling: int) -> bool:
+    """Whether the decided ``value`` is the ``ceiling`` itself and the ink reads ``above`` (a
+    value past it) likelier and gives the ceiling under half its likelihood: the rules'
+    value then stands on the ceiling alone, and a writer who forgot it writes past it
+    (TRAINING part, legacy profile, seed 192: a pool of 20 whose last entry, a slip, was
+    written 27; its ink 29 at 0.44, 20 at 0.26, 27 at 0.17; the rules' 20 read at 0.99999,
+    silently). Below the ceiling the rules' value does not stand on it, and ink past the
+    pool is a misread digit the column's paths weigh as any other (TRAINING part, five
+    sets: 7 right entries, such as a 12 whose 1 reads 7, made doubtful by this check when
+    it asked for no value at the ceiling, and none wrong)."""
+    return value == ceiling and ink[above] > ink.get(value, 0.0) and _under_half(ink, value)
 
 
 def _around_above_ceiling(decisions: list[EntryDecision]) -> list[EntryDecision]:

@@ -513,6 +513,21 @@ def test_a_total_the_rules_make_on_the_pool_alone_is_doubtful_where_the_ink_read
     assert (last.status, last.value) == ("read", 20)
 
 
+def test_a_total_below_the_pool_whose_first_digit_reads_past_it_is_left_to_the_paths(
+) -> None:
+    """A pool of 20 written 10, 12, 20 whose 12's 1 reads 7 (72 at 0.45, 12 at 0.44: TRAINING
+    part, a far photo, seed 187): 72 is past the pool, but the rules' 12 is not the pool's
+    ceiling, so it does not stand on the ceiling alone; the ink gives it nearly as much as
+    the misread, and it is read (main before: doubtful, "the ink passes the pool")."""
+    pool = Column("A", "pool")
+    expected = [SheetEntry(pool, deal, Fraction(step), Fraction(total))
+                for deal, step, total in ((1, 10, 10), (3, 2, 12), (5, 8, 20))]
+    inks: list[dict[int | None, float]] = [{10: 0.99}, {72: 0.45, 12: 0.44, 42: 0.05,
+                                                        None: 1e-6}, {20: 0.99}]
+    second = decode_column([EntryInk(ink) for ink in inks], expected, ceiling=20)[1]
+    assert (second.status, second.value) == ("read", 12)
+
+
 def test_an_entry_agreeing_with_a_log_that_overruled_the_entry_before_it_is_doubtful() -> None:
     """A column written 2, 6, 10 whose deal log, misread, makes it 6, 66, 70: the 6 doubtful
     against the log's 66, then the 10 misread 70 agrees with the log. The ink of the 10 finds
