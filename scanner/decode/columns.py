@@ -455,7 +455,8 @@ def _leaning_on_overruled(decisions: list[EntryDecision]) -> list[EntryDecision]
     """``decisions`` with an entry read *doubtful* where the entry before it is doubtful
     against its own ink and this entry leans on it: its ink finds, at least
     :data:`CHAINED_INK` likely, the value the rules' step makes from that ink, or gives its
-    own value under half its weight. The deal log that overruled the entry before may be
+    own value under half its weight (:func:`_unsure_after_doubtful`). The deal log that
+    overruled the entry before may be
     misread, and then this entry agrees with it by a misread of its own (TRAINING part, a far
     photo of blue ballpoint, seed 108: a mountain written 2, 6, 10; rows misread, the log
     made it 6, 66, 70, the first two doubtful, and the 10 read 70 at 0.997, its ink 70 at 0.98
@@ -480,9 +481,6 @@ def _leaning_on_overruled(decisions: list[EntryDecision]) -> list[EntryDecision]
         if chained is not None and ink.get(chained, 0.0) >= CHAINED_INK:
             marked[k] = replace(here, status="doubtful", note=said(
                 "chained_from_overruled", ink=value_said(chained), value=value_said(here.value)))
-        elif _under_half(ink, here.value):
-            marked[k] = replace(here, status="doubtful", note=said(
-                "unsure_after_overruled", value=value_said(here.value)))
     return marked
 
 
@@ -493,15 +491,19 @@ def _unsure_after_doubtful(decisions: list[EntryDecision]) -> list[EntryDecision
     photo, seed 203: a pool written 15, 19 by a slip carried on, both 1s lost; the 5
     doubtful, the rules' 9 from it read at 0.9992 over ink at 0.28, silently). On 26 sets
     such entries were 6 right and that one wrong, each on a sheet a person already looks
-    at."""
+    at. Where the rules overruled the entry before (its ink reads another value), the note
+    says so: the deal log that did may be misread (:func:`_leaning_on_overruled`)."""
     marked = list(decisions)
     for k, (before, here) in enumerate(itertools.pairwise(decisions), start=1):
         if before.status != "doubtful" or here.status != "read" or here.value is None \
                 or not here.ink:
             continue
         if _under_half(dict(here.ink), here.value):
+            overruled = before.value is not None and bool(before.ink) and \
+                before.ink[0][0] != before.value
             marked[k] = replace(here, status="doubtful", note=said(
-                "unsure_after_doubtful", value=value_said(here.value)))
+                "unsure_after_overruled" if overruled else "unsure_after_doubtful",
+                value=value_said(here.value)))
     return marked
 
 
