@@ -37,6 +37,7 @@ from scanner.decode.faint import (
 )
 from scanner.decode.legality import verdicts
 from scanner.decode.presence import (
+    STRAY_INK_GAP,
     last_written,
     missing_rows_problem,
     present_column,
@@ -436,9 +437,16 @@ def _between_deals(rows: list[RowDecision]) -> tuple[RowDecision, ...]:
     past the others counts as stray ink does (:func:`last_written`): asked itself, it does
     not make every blank row before it doubtful (TRAINING part, a far photo, seed 96: a
     border's remnant at the foot of the sheet read as a deal at 0.20, thirty rows past the
-    last deal, and the thirty blank rows between were asked)."""
-    last = last_written([row.deal is not None for row in rows],
-                        [row.deal is not None and row.status == "read" for row in rows])
+    last deal, and the thirty blank rows between were asked). A row left doubtful without a
+    deal (ink that reads as none, or totals that want one) holds a deal as much as one read
+    doubtful with a deal, and a run of them (another within that many rows after it) is
+    no remnant: it counts as read (TRAINING part, a far photo of pencil ticks at 76-109
+    dpi, seed 211: rows 0, 3-6, 8 and 10 doubtful as no deal, rows 1, 2 and 7 read empty
+    between them and left out of the sheet's fields, three deals lost silently)."""
+    holds = [row.deal is not None or row.status == "doubtful" for row in rows]
+    in_run = [any(holds[k + 1:k + 1 + STRAY_INK_GAP]) for k in range(len(rows))]
+    last = last_written(holds, [held and (row.status == "read" or run)
+                                for held, row, run in zip(holds, rows, in_run, strict=True)])
     return tuple(replace(row, status="doubtful",
                          note=said("later_row"))
                  if k < last and row.status == "empty" else row

@@ -17,7 +17,9 @@ from scanner.decode.redecode import EntryEvidence, redecode_columns
 from scanner.decode.row_odds import ROW_READ, UNCHECKED_READ
 from scanner.decode.sheet import (
     DecodedSheet,
+    RowDecision,
     SheetEvidence,
+    _between_deals,
     _row_decision,
     _witnessed,
     decode_sheet,
@@ -771,6 +773,25 @@ def test_a_row_read_empty_between_deals_is_doubtful(read_as: float) -> None:
     assert decoded.rows[k].status == "doubtful"
     assert [row.status for row in decoded.rows[len(doc["deals"]):]] == \
         ["empty"] * (len(decoded.rows) - len(doc["deals"]))
+
+
+@pytest.mark.parametrize("deal", [{"dealer": "A", "type": "allpass",
+                                   "tricks": {"A": 3, "B": 3, "C": 4}}, None])
+def test_rows_read_empty_among_doubtful_rows_are_doubtful(deal: dict[str, Any] | None
+                                                          ) -> None:
+    """A far photo of pencil ticks at 76-109 dpi (TRAINING part, seed 211): rows 0, 3-6, 8
+    and 10 doubtful (as no deal: their ink lost), rows 1, 2 and 7 read empty between them.
+    Only rows read as a deal counted as written, and row 3 lies more than
+    :data:`~scanner.decode.presence.STRAY_INK_GAP` rows past row 0, which would have made it
+    stray ink anyway: the empty rows were left out of the sheet's fields, three deals lost
+    silently. Every empty row before the last doubtful one is doubtful, whether the
+    doubtful rows read as a deal or as none."""
+    held = [0, 3, 4, 5, 6, 8, 10]
+    rows = [_row_decision(k, [RowCandidate(deal, 0.0, 0.9)], [0.9], 0) if k in held else
+            RowDecision(k, "empty", None, 1.0, ()) for k in range(14)]
+    assert {row.status for row in rows[:11] if row.row in held} == {"doubtful"}
+    statuses = [row.status for row in _between_deals(rows)]
+    assert [k for k, status in enumerate(statuses) if status == "empty"] == [11, 12, 13]
 
 
 @pytest.mark.parametrize(("variant", "players"), [("sochi", 3), ("leningrad", 4)])
