@@ -614,6 +614,18 @@ def test_a_talon_the_ink_reads_and_the_totals_weigh_against_together_is_doubtful
     assert "the talon's quick tricks (1, or 0)" in row.note
 
 
+def _a_contract_and_another_suit() -> tuple[SheetEvidence, int, dict[str, Any], str, str]:
+    """A Sochi game's evidence, every cell read at 0.9999, with its first contract's row,
+    deal and suit, and another suit."""
+    doc = game("sochi", 3, seed=11)
+    evidence = sheet_evidence(doc, sure=0.9999)
+    k, deal = next((k, deal) for k, deal in enumerate(doc["deals"])
+                   if deal["type"] == "contract")
+    suit = deal["contract"].lstrip("0123456789")
+    other = next(s for s in ("S", "C", "D", "H", "NT") if s != suit)
+    return evidence, k, deal, suit, other
+
+
 @pytest.mark.parametrize(("rival", "status"), [(0.92, "doubtful"), (0.08, "read")])
 def test_a_suit_read_where_another_suit_box_reads_as_crossed_too_is_doubtful(
         rival: float, status: str) -> None:
@@ -622,12 +634,7 @@ def test_a_suit_read_where_another_suit_box_reads_as_crossed_too_is_doubtful(
     much surer the reader is of one box than of the other (TRAINING part, phone-distant seed
     96, felt-tip ticks: 6D read 6S at 0.9985): doubtful, naming both. A second box read
     clear leaves the row read."""
-    doc = game("sochi", 3, seed=11)
-    evidence = sheet_evidence(doc, sure=0.9999)
-    k, deal = next((k, deal) for k, deal in enumerate(doc["deals"])
-                   if deal["type"] == "contract")
-    suit = deal["contract"].lstrip("0123456789")
-    other = next(s for s in ("S", "C", "D", "H", "NT") if s != suit)
+    evidence, k, deal, suit, other = _a_contract_and_another_suit()
     evidence.rows[k].marks[("suit", other)] = rival  # type: ignore[index]
     row = decode_sheet(evidence).rows[k]
     assert (row.status, row.deal) == (status, deal)
@@ -644,12 +651,7 @@ def test_a_row_unsure_of_its_suit_alone_is_read_at_the_suits_own_bar(
     reading is the same contract in the other suit, which no total checks. It is read at
     :data:`UNCHECKED_READ` (TRAINING part, 26 sets: 60 rows doubtful for their suit alone at
     0.906-0.998, every one right). At 0.45 (about 0.96) it stays doubtful."""
-    doc = game("sochi", 3, seed=11)
-    evidence = sheet_evidence(doc, sure=0.9999)
-    k, deal = next((k, deal) for k, deal in enumerate(doc["deals"])
-                   if deal["type"] == "contract")
-    suit = deal["contract"].lstrip("0123456789")
-    other = next(s for s in ("S", "C", "D", "H", "NT") if s != suit)
+    evidence, k, deal, suit, other = _a_contract_and_another_suit()
     evidence.rows[k].marks[("suit", suit)] = 0.95  # type: ignore[index]
     evidence.rows[k].marks[("suit", other)] = rival  # type: ignore[index]
     row = decode_sheet(evidence).rows[k]
