@@ -473,7 +473,7 @@ def _leaning_on_overruled(decisions: list[EntryDecision]) -> list[EntryDecision]
             marked[k] = replace(here, status="doubtful", note=said(
                 "carried_from_slip", ink=value_said(carried), value=value_said(here.value)))
         if here.status != "read" or here.value is None or before.status != "doubtful" or \
-                before.value is None or not before.ink or before.ink[0][0] == before.value:
+                before.value is None or not _against_ink(before):
             continue
         ink = dict(here.ink)
         ink_before = before.ink[0][0]
@@ -499,12 +499,17 @@ def _unsure_after_doubtful(decisions: list[EntryDecision]) -> list[EntryDecision
                 or not here.ink:
             continue
         if _under_half(dict(here.ink), here.value):
-            overruled = before.value is not None and bool(before.ink) and \
-                before.ink[0][0] != before.value
             marked[k] = replace(here, status="doubtful", note=said(
-                "unsure_after_overruled" if overruled else "unsure_after_doubtful",
+                "unsure_after_overruled" if _against_ink(before) else "unsure_after_doubtful",
                 value=value_said(here.value)))
     return marked
+
+
+def _against_ink(decision: EntryDecision) -> bool:
+    """Whether ``decision`` holds a value its ink does not read likeliest (the rules made it
+    so against the ink)."""
+    return decision.value is not None and bool(decision.ink) and \
+        decision.ink[0][0] != decision.value
 
 
 def _carried_from_slip(before: EntryDecision, here: EntryDecision) -> int | None:
