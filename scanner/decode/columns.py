@@ -241,7 +241,8 @@ def _decisions(entries: list[ColumnEntry], expected: Sequence[SheetEntry],
     steps = entry_posteriors([*entries, EntryPinned(None)], expected,
                              functools.partial(_entry_ink, ceiling=ceiling))
     decisions = written_twice(_slips_followed(entries, steps, expected, [
-        _decision(entry, step, expected) for entry, step in zip(entries, steps, strict=False)]))
+        _decision(entry, step, expected, last=k == len(entries) - 1)
+        for k, (entry, step) in enumerate(zip(entries, steps, strict=False))]))
     if ceiling is not None:
         decisions = _around_above_ceiling([
             _above_ceiling(entry, decision, ceiling)
@@ -575,9 +576,10 @@ def _entry_ink(entry: ColumnEntry, values: Iterable[int | None], ceiling: int | 
     return {v: p for v, p in ink.items() if v is None or v <= ceiling}
 
 
-def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequence[SheetEntry]
-              ) -> EntryDecision:
-    """One entry's decision from its posterior (see the module doc for the statuses)."""
+def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequence[SheetEntry],
+              last: bool) -> EntryDecision:
+    """One entry's decision from its posterior (see the module doc for the statuses);
+    ``last``: the column's last written entry."""
     ranked = sorted(step.posterior.items(), key=lambda item: -item[1])
     best, confidence = ranked[0]
     edge = step.best_edge(best)
@@ -607,7 +609,7 @@ def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequen
             return _slip_read(step, ink_value, expected_value, expected)
         # the rules (through the entries around it) outweigh ink that says otherwise
         note = said("ink_overruled", ink=value_said(ink_value), value=value_said(best))
-        confirmed = overruling_confirmed(step, best, ink_value, confidence)
+        confirmed = overruling_confirmed(step, best, ink_value, confidence, last)
         return EntryDecision("read" if confirmed else "doubtful", best, confidence,
                              _shown(ranked), expected_value, deal, note, ink)
     if best is None:

@@ -16,8 +16,10 @@ it holds something:
   black-and-white scan of ballpoint: an 8 between a 6 and a 13 above the pool, its deal
   row misread, left out unseen);
 * the box right after a column's last entry is never empty where the rules overruled that
-  entry's ink (:data:`OVERRULED_CODES`): the deal log that made them may be misread, and a
-  total it lacks whose ink was lost may stand there;
+  entry's ink (:data:`OVERRULED_CODES`) and it stays doubtful: the deal log that made them
+  may be misread, and a total it lacks whose ink was lost may stand there (an overruling
+  read is one the entries after it confirm, or ink that lost one digit of the rules'
+  value: it puts no doubt on the deal log);
 * every deal row before the last row written is never empty (the deal log is written row
   after row), nor the rows the running totals require beyond the deal log: when at least
   two columns hold more entries than the deal log writes, deals are missing from it (every
@@ -132,8 +134,8 @@ def entries_present(entries: Sequence[EntryCells | EntryInk | EntryPinned],
     """``decisions`` (one per entry of a column) with each entry decided empty that the deal
     log writes (:func:`written_totals`), whose ink reads as something, that a later written
     entry follows (:func:`last_written`: a value, or ink near the last one), or that follows
-    the last one where the rules overruled its ink (:data:`OVERRULED_CODES`) made
-    *doubtful*. An entry a person verified empty stays so."""
+    the last one where the rules overruled its ink (:data:`OVERRULED_CODES`), left doubtful,
+    made *doubtful*. An entry a person verified empty stays so."""
     writes = written_totals(expected)
     last = last_written([_inked(entry, decision) for entry, decision in zip(entries, decisions,
                                                                            strict=True)],
@@ -153,7 +155,7 @@ def entries_present(entries: Sequence[EntryCells | EntryInk | EntryPinned],
         elif index < last:
             out.append(replace(decision, status="doubtful", confidence=0.0,
                                note=said("blank_between")))
-        elif index == last + 1 and last >= 0 and \
+        elif index == last + 1 and last >= 0 and decisions[last].status == "doubtful" and \
                 getattr(decisions[last].note, "code", None) in OVERRULED_CODES:
             out.append(replace(decision, status="doubtful", confidence=0.0,
                                note=said("after_overruled")))
