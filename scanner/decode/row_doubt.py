@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from scanner.decode.columns import EntryDecision, column_ceiling
+from scanner.decode.columns import ColumnEntry, EntryDecision, column_ceiling, is_blank
 from scanner.decode.presence import present_column
 from scanner.words import said, value_said
 from scoring.columns import Column
@@ -54,7 +54,7 @@ wrong one among them."""
 def doubted_with_rows(entries: Mapping[Column, tuple[EntryDecision, ...]],
                       rows: Sequence[RowDecision],
                       resting: Mapping[Column, Mapping[int, tuple[int, int | None]]] | None
-                      = None
+                      = None, cells: Mapping[Column, Sequence[ColumnEntry]] | None = None
                       ) -> dict[Column, tuple[EntryDecision, ...]]:
     """``entries`` with each entry whose deal's row is *doubtful* made *doubtful* where its
     ink finds another value :data:`INK_AGAINST` times likelier than the one read (module
@@ -69,16 +69,19 @@ def doubted_with_rows(entries: Mapping[Column, tuple[EntryDecision, ...]],
     ink 22 at 0.65 and 20, the written value, at 0.27; read sure; a far photo of pencil,
     seed 165: a doubtful row left 10 out of a whists column, the entry before read 57 over
     its ink's 67, the other reading's total, and 87 written next, its ink 77 at 0.77 and
-    87 unlisted, was read 77 at 0.9999)."""
+    87 unlisted, was read 77 at 0.9999). Blank boxes past a column's end are asked where
+    another reading of a doubtful row writes more totals there (:func:`_past_end_asked`,
+    from the column's ``cells``)."""
     deal_rows = [row for row in rows if row.deal is not None]
     resting = resting or {}
+    cells = cells or {}
     judged: dict[Column, tuple[EntryDecision, ...]] = {}
     for column, decisions in entries.items():
         rests = resting.get(column, {})
         backed = _backed_otherwise(decisions, rests)
         judged[column] = _past_end_asked(tuple(
             _doubted(decision, deal_rows, rests.get(decision.deal or 0), backed)
-            for decision in decisions), rests)
+            for decision in decisions), rests, cells.get(column, ()))
     return judged
 
 
@@ -97,20 +100,25 @@ def _backed_otherwise(decisions: Sequence[EntryDecision],
 
 
 def _past_end_asked(decisions: tuple[EntryDecision, ...],
-                    rests_on: Mapping[int, tuple[int, int | None]]
-                    ) -> tuple[EntryDecision, ...]:
-    """A column whose ink is lost in places (an entry the deal log writes read blank and
-    asked) with as many blank entries past its end *doubtful* as the totals another reading
-    of a doubtful row would write at deals where the picked deal log writes none
+                    rests_on: Mapping[int, tuple[int, int | None]],
+                    cells: Sequence[ColumnEntry]) -> tuple[EntryDecision, ...]:
+    """A column's blank entries past its end made *doubtful*, as many as the totals another
+    reading of a doubtful row would write at deals where the picked deal log writes none
     (``rests_on``: deal numbers, each with that row's number): those totals would stand in
-    the boxes past the end, whose blank ink is then no evidence, and which no deal of the
-    log explains, so they were left out of the scan as empty (TRAINING part, a far photo of
-    pencil, seed 96: a seat's ink lost, a row read 0.77 with the whister's 0 tricks for 1,
-    his third whist total dropped from ``scan.json``). In a column whose ink shows, a blank
-    box is evidence enough (asked in every such column: 544 more blank boxes asked on
-    twenty-four TRAINING sets, none written)."""
-    if not any(d.status == "doubtful" and d.value is None and d.expected is not None
-               for d in decisions):
+    the boxes past the end, which no deal of the log explains, so they were left out of the
+    scan as empty. Each such box is asked where its blank ink is no evidence: the column's
+    ink is lost in places (an entry the deal log writes read blank and asked; TRAINING part,
+    a far photo of pencil, seed 96: a seat's ink lost, a row read 0.77 with the whister's 0
+    tricks for 1, his third whist total dropped from ``scan.json``), or the box's own
+    ``cells`` are not blank beyond doubt (:func:`~scanner.decode.columns.is_blank`: ink the
+    decoding took for nothing where the log writes nothing; a fresh TRAINING set, a pencil
+    far photo at 85 dpi, seed 219: every deal row doubtful without a deal, a pool's only
+    entry, its units cell 0.74 blank, dropped). Elsewhere a blank box is evidence enough
+    (asked in every column whose ink shows: 544 more blank boxes asked on twenty-four
+    TRAINING sets, none written)."""
+    lost_in_places = any(d.status == "doubtful" and d.value is None and d.expected is not None
+                         for d in decisions)
+    if not lost_in_places and all(is_blank(entry) for entry in cells):
         return decisions
     picked = {decision.deal for decision in decisions}
     more = [row for deal, (row, _) in sorted(rests_on.items()) if deal not in picked]
@@ -120,7 +128,8 @@ def _past_end_asked(decisions: tuple[EntryDecision, ...],
               default=-1)
     asked = list(decisions)
     for index, row in zip(range(end + 1, len(decisions)), more, strict=False):
-        if decisions[index].status == "empty":
+        if decisions[index].status == "empty" and (
+                lost_in_places or index < len(cells) and not is_blank(cells[index])):
             asked[index] = replace(decisions[index], status="doubtful", confidence=0.0,
                                    note=said("more_from_doubtful_row", row=row + 1))
     return tuple(asked)

@@ -199,7 +199,8 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
                  for row, note in zip(rows, notes, strict=True))
     runner_ups = _runner_up_sheets(logs, candidates, picks, rows) if sheet else []
     entries = unwritten_totals(unsettled_otherwise(
-        doubted_with_rows(entries, rows, _resting_on_doubt(runner_ups, sheet)),
+        doubted_with_rows(entries, rows, _resting_on_doubt(runner_ups, sheet),
+                          evidence.columns),
         evidence, sheet, runner_ups), evidence.columns, rows, evidence.faint)
     return DecodedSheet(evidence.rules, evidence.seats, dict(evidence.names), rows,
                         rules_value_shown(faint_entries(entries, evidence.faint),

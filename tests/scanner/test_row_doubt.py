@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from scanner.decode.columns import EntryDecision, EntryInk
+from scanner.decode.columns import EntryCells, EntryDecision, EntryInk
 from scanner.decode.presence import present_column
 from scanner.decode.row_doubt import doubted_with_rows, unsettled_otherwise
 from scanner.decode.sheet import RowDecision, SheetEvidence
@@ -115,6 +115,28 @@ def test_a_total_another_reading_of_a_doubtful_row_adds_is_asked_past_the_column
     shown = {COLUMN: (_entry(8, 1, ((8, 0.99),)), *entries[COLUMN][1:])}
     assert [e.status for e in doubted_with_rows(shown, rows, resting=resting)[COLUMN][2:]] \
         == ["empty"] * 3
+
+
+def test_a_box_past_the_end_holding_a_trace_of_ink_is_asked_where_a_doubtful_row_writes_there(
+        ) -> None:
+    """A fresh TRAINING set, a pencil far photo at 85 dpi (seed 219): every deal row doubtful
+    without a deal, so the log wrote nothing in a pool whose only entry, 4, read as a trace
+    (its units cell 0.74 blank, a 5 likeliest) and was decided empty on the log's word:
+    left out of ``scan.json``. The row's other reading writes a total there: asked. A box
+    blank beyond doubt is evidence enough and stays empty."""
+    rows = (RowDecision(0, "doubtful", None, 1.0, ()),)
+    blank = EntryDecision("empty", None, 1.0, ((None, 1.0),), ink=((None, 1.0),))
+    column = Column("B", "pool", None)
+    resting = {column: {1: (0, 2)}}
+    trace = EntryCells(((0.0,) * 10 + (1.0,), (0.0,) * 5 + (0.26,) + (0.0,) * 4 + (0.74,)))
+    empty_cells = EntryCells(((0.0,) * 10 + (1.0,),) * 2)
+    entries = {column: (blank, blank)}
+    judged = doubted_with_rows(entries, rows, resting, {column: (trace, empty_cells)})
+    assert [e.status for e in judged[column]] == ["doubtful", "empty"]
+    assert judged[column][0].note == "nothing read here, but another reading of deal row 1, " \
+        "itself doubtful, writes one more total in this column"
+    clean = doubted_with_rows(entries, rows, resting, {column: (empty_cells, empty_cells)})
+    assert [e.status for e in clean[column]] == ["empty", "empty"]
 
 
 def _whists(totals: list[tuple[int, int]]) -> ExpectedSheet:
