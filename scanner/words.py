@@ -89,6 +89,8 @@ WORDS: dict[str, str] = {
                             "ink passes the pool: a slip the writer carried on may start here"),
     "read_in_pair": N_("the running totals fit this reading only together with another "
                        "reading of row {row}: check both rows"),
+    "read_as_overturned": N_("this is how the ink reads deal row {row}, which the running "
+                             "totals read otherwise: the two rows may be swapped, check both"),
     "same_as_next": N_("the next entry holds {value} too: this may be a wrong value, "
                        "corrected there, whose digit the reader lost"),
     "beside_unexplained": N_("the ink says {ink}; the rules make it {value}, but another "
@@ -150,6 +152,10 @@ WORDS: dict[str, str] = {
                             "check the talon"),
     "talon_witness_faint": N_("the ink reads no talon, and the totals a talon prize would "
                               "change are a faint seat's, none of them read: check the talon"),
+    "talon_entry_against": N_("the talon's quick tricks are checked only by the whists on "
+                              "the declarer this deal writes, and the ink reads that entry "
+                              "as another talon would make it: check the talon and that "
+                              "entry"),
     "suits_crossed": N_("two suit boxes read as crossed ({this} and {that}), and no running "
                         "total checks the suit: check it"),
     "talon_moved": N_("the ink reads no talon; the deal log gives row {row} a talon prize its "

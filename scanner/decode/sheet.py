@@ -50,6 +50,7 @@ from scanner.decode.row_odds import INK_DISAGREES_LOG, ROW_READ, TALON_OVERRULED
 from scanner.decode.row_pairs import better_pair
 from scanner.decode.row_words import digit_fields, digits_apart, shape_of
 from scanner.decode.talons import (
+    talon_against_entries,
     talon_checked,
     talon_moved,
     talon_unwitnessed,
@@ -185,12 +186,14 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
     rows = talon_checked(evidence, logs, candidates, picks, rows)
     rows = _paired_doubted(_suits_crossed(evidence, talon_moved(
         evidence, logs, candidates, picks, rows)), ranking.paired)
+    rows = _read_as_overturned(rows, candidates, picks)
     sheet = logs.sheet(picks, len(picks))
     entries = slips_alike({
         column: tuple(present_column(cells, sheet.column(column) if sheet else (),
                                      column_ceiling(column, evidence.rules)))
         for column, cells in evidence.columns.items()})
-    rows = talon_unwitnessed(evidence, logs, candidates, picks, rows, entries, sheet)
+    rows = talon_against_entries(evidence, logs, candidates, picks, talon_unwitnessed(
+        evidence, logs, candidates, picks, rows, entries, sheet), entries)
     required, asked = rows_asked(evidence.columns, entries, sheet, evidence.faint,
                                  len(evidence.rows))
     notes = row_notes(evidence.rows, rows, required, asked)
@@ -427,6 +430,25 @@ def _paired_doubted(rows: tuple[RowDecision, ...], paired: Mapping[int, int]
             row = replace(row, status="doubtful", totals_sure=False,
                           note=said("read_in_pair", row=rows[other].row + 1))
         marked[k] = row
+    return tuple(marked)
+
+
+def _read_as_overturned(rows: tuple[RowDecision, ...], candidates: list[list[RowCandidate]],
+                        picks: tuple[int, ...]) -> tuple[RowDecision, ...]:
+    """``rows`` with each row read as another row's ink reads that row, where the running
+    totals overturned that row's ink and left it doubtful, made *doubtful*: the totals may
+    have put two deals in each other's places (a fresh TRAINING set, a thresholded scan,
+    seed 220: two all-passes of one dealer, B8 C0 D2 and later B1 C7 D2, swapped; the
+    first, its ink sure, doubtful as overturned; the second, its ink unsure, read B8 C0 D2
+    at 1.0 where the mountain entries between them were misread)."""
+    marked = list(rows)
+    for index, options in enumerate(candidates):
+        if picks[index] == 0 or rows[index].status != "doubtful" or options[0].deal is None:
+            continue
+        for k, row in enumerate(rows):
+            if k != index and row.status == "read" and row.deal == options[0].deal:
+                marked[k] = replace(row, status="doubtful", totals_sure=False, note=said(
+                    "read_as_overturned", row=rows[index].row + 1))
     return tuple(marked)
 
 

@@ -4,8 +4,9 @@ prize's whists witness it, and those totals mislead as well (a slip in the deale
 looks the same as a misread talon). So a row read with or without a prize is made
 *doubtful* wherever the totals fit another talon far better (:func:`talon_checked`), the ink
 and the totals together leave it unsure, the log moved a prize from this row to another
-(:func:`talon_moved`), or the one total that would witness it belongs to a seat whose ink
-is lost (:func:`talon_unwitnessed`).
+(:func:`talon_moved`), the one total that would witness it belongs to a seat whose ink
+is lost (:func:`talon_unwitnessed`), or the ink reads that total otherwise
+(:func:`talon_against_entries`).
 """
 
 from __future__ import annotations
@@ -171,6 +172,52 @@ def talon_unwitnessed(evidence: SheetEvidence, logs: DealLogs,
         else:
             continue
         checked[index] = replace(row, status="doubtful", totals_sure=False, note=note)
+    return tuple(checked)
+
+
+def talon_against_entries(evidence: SheetEvidence, logs: DealLogs,
+                          candidates: list[list[RowCandidate]], picks: tuple[int, ...],
+                          rows: tuple[RowDecision, ...],
+                          entries: Mapping[Column, Sequence[EntryDecision]]
+                          ) -> tuple[RowDecision, ...]:
+    """``rows`` with each contract read where a talon prize is played made *doubtful* where
+    an entry its deal writes in a whists column on its declarer (the only totals that check
+    the talon) is *doubtful*, its ink reading likeliest the total another talon of the row
+    writes there: the talon may be misread rather than that entry, and a person who took
+    the entry's ink for the writer's slip would blame the writer for the reader's misread
+    (a fresh TRAINING set, a near photo, seed 213: a talon's 2, its ink ranking it third,
+    read 1 at 1.0; the dealer's whists on the declarer, written 8, the total of a prize of
+    2, left doubtful against the rules' 4 as a misread of the writer's). Runs after
+    :func:`talon_checked`, which adds each read row's other talons to its candidates."""
+    if not evidence.rules.talon_prize:
+        return rows
+    deal_rows = [index for index, row in enumerate(rows) if row.deal is not None]
+    inked: dict[int, list[tuple[Column, int, int]]] = {}
+    for column, decisions in entries.items():
+        for decision in decisions:
+            ink = decision.ink[0][0] if decision.ink else None
+            if column.kind == "whists" and decision.status == "doubtful" and \
+                    ink is not None and ink != decision.expected and \
+                    decision.deal is not None and 0 < decision.deal <= len(deal_rows):
+                index = deal_rows[decision.deal - 1]
+                if (rows[index].deal or {}).get("declarer") == column.on:
+                    inked.setdefault(index, []).append((column, decision.deal, ink))
+    checked = list(rows)
+    for index, found in inked.items():
+        row = rows[index]
+        if row.status != "read" or (row.deal or {}).get("type") != "contract" or \
+                ("talon", "0") not in evidence.rows[index].digits:
+            continue
+        others = other_talons(row.deal or {})
+        for option, candidate in enumerate(candidates[index]):
+            if candidate.deal not in others:
+                continue
+            sheet = logs.sheet(picks[:index] + (option,) + picks[index + 1:], index)
+            if sheet is not None and any(sheet.totals_by_deal(column).get(deal) == ink
+                                         for column, deal, ink in found):
+                checked[index] = replace(row, status="doubtful", totals_sure=False,
+                                         note=said("talon_entry_against"))
+                break
     return tuple(checked)
 
 

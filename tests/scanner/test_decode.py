@@ -20,10 +20,12 @@ from scanner.decode.sheet import (
     RowDecision,
     SheetEvidence,
     _between_deals,
+    _read_as_overturned,
     _row_decision,
     _witnessed,
     decode_sheet,
 )
+from scanner.decode.talons import other_talons, talon_against_entries
 from scoring import RuleSet, audit, expected_sheet, parse_record
 from scoring.columns import Column
 from scoring.random_games import written_columns
@@ -504,6 +506,45 @@ def test_a_talon_prize_lost_from_the_ink_is_doubtful_where_the_totals_hold_it() 
     assert decoded.rows[deal_index].status == "read"
 
 
+@pytest.mark.parametrize("entry_ink", ["another talon", "no talon"])
+def test_a_talon_whose_witness_reads_as_another_talon_makes_it_is_doubtful(entry_ink: str
+                                                                           ) -> None:
+    """A fresh TRAINING set, a near photo (seed 213): a talon's 2, its ink ranking it third,
+    read 1 at 1.0; the dealer's whists on the declarer, written 8 for the prize of 2, left
+    doubtful against the rules' 4 (taken for a misread of the writer's). The talon is what
+    that entry checks: where the doubtful entry's ink reads the total another talon makes
+    there, the row is doubtful too; ink that no talon explains says nothing against it."""
+    doc, evidence, deal_index = talon_misread(lambda quick: [0.001] * quick + [0.99] +
+                                              [0.001] * (10 - quick))
+    decoded = decode_sheet(evidence)
+    assert decoded.rows[deal_index].status == "read"
+    deal = doc["deals"][deal_index]
+    candidates = [[RowCandidate(row.deal, 0.0, 1.0)] if row.deal else [] for row in
+                  decoded.rows]
+    candidates[deal_index] += [RowCandidate(other, -math.inf, 0.0)
+                               for other in other_talons(deal)]
+    logs = DealLogs(evidence.rules, evidence.seats, evidence.columns, candidates)
+    picks = tuple(0 for _ in candidates)
+    column = Column(deal["dealer"], "whists", deal["declarer"])
+    number = sum(1 for row in decoded.rows[:deal_index + 1] if row.deal is not None)
+    entries = dict(decoded.entries)
+    k, witness = next((k, e) for k, e in enumerate(entries[column]) if e.deal == number)
+    others = [logs.sheet(picks[:deal_index] + (option,) + picks[deal_index + 1:], deal_index)
+              for option in range(1, len(candidates[deal_index]))]
+    other_total = next(int(total) for sheet in others if sheet is not None
+                       and (total := sheet.totals_by_deal(column).get(number)) is not None
+                       and total != witness.value)
+    ink_value = other_total if entry_ink == "another talon" else witness.value + 1
+    entries[column] = tuple(replace(e, status="doubtful", ink=((ink_value, 0.99),))
+                            if i == k else e for i, e in enumerate(entries[column]))
+    rows = talon_against_entries(evidence, logs, candidates, picks, decoded.rows, entries)
+    if entry_ink == "another talon":
+        assert rows[deal_index].status == "doubtful"
+        assert "checked only by the whists on the declarer" in rows[deal_index].note
+    else:
+        assert rows == decoded.rows
+
+
 @pytest.mark.parametrize(("ink_left", "note"), [
     (True, "hold ink the deal log does not explain"), (False, "none of them read")])
 def test_a_lost_talon_whose_prize_went_to_a_faint_seat_is_doubtful(ink_left: bool, note: str
@@ -794,6 +835,32 @@ def test_rows_read_empty_among_doubtful_rows_are_doubtful(deal: dict[str, Any] |
     assert {row.status for row in rows[:11] if row.row in held} == {"doubtful"}
     statuses = [row.status for row in _between_deals(rows)]
     assert [k for k, status in enumerate(statuses) if status == "empty"] == [11, 12, 13]
+
+
+def test_a_row_read_as_another_rows_overturned_ink_reads_it_is_doubtful() -> None:
+    """A fresh TRAINING set, a thresholded scan (seed 220): two all-passes of dealer A,
+    B8 C0 D2 in row 5 and B1 C7 D2 in row 9, swapped by the running totals (the whists
+    columns between them misread). Row 5, its ink sure of B8 C0 D2, came out doubtful as
+    overturned; row 9, its ink unsure, was read B8 C0 D2 at 1.0: a deal lost silently.
+    A row read as an overturned row's ink reads that row is doubtful, naming it; a row
+    read otherwise, or where the totals did not overturn the other row's ink or read it
+    sure, stays as it was."""
+    first = {"dealer": "A", "type": "allpass", "tricks": {"B": 8, "C": 0, "D": 2}}
+    later = {"dealer": "A", "type": "allpass", "tricks": {"B": 1, "C": 7, "D": 2}}
+    other = {"dealer": "B", "type": "allpass", "tricks": {"A": 4, "C": 4, "D": 2}}
+    candidates = [[RowCandidate(first, -0.1, 0.9), RowCandidate(later, -5.0, 0.05)],
+                  [RowCandidate(other, -0.1, 0.99)],
+                  [RowCandidate(first, -1.0, 0.4), RowCandidate(later, -1.2, 0.3)]]
+    picks = (1, 0, 0)
+    rows = (RowDecision(4, "doubtful", later, 1.0, (), "overturned"),
+            RowDecision(5, "read", other, 1.0, ()), RowDecision(8, "read", first, 1.0, ()))
+    marked = _read_as_overturned(rows, candidates, picks)
+    assert [row.status for row in marked] == ["doubtful", "read", "doubtful"]
+    assert marked[2].note == "this is how the ink reads deal row 5, which the running " \
+        "totals read otherwise: the two rows may be swapped, check both"
+    assert _read_as_overturned(rows, candidates, (0, 0, 0)) == rows
+    sure = (replace(rows[0], status="read"), *rows[1:])
+    assert _read_as_overturned(sure, candidates, picks) == sure
 
 
 @pytest.mark.parametrize(("variant", "players"), [("sochi", 3), ("leningrad", 4)])
