@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
@@ -249,19 +250,24 @@ def test_a_pool_total_above_the_agreed_pool_is_never_read(variant: str, doubtful
         assert (entry.status, entry.value) == ("read", written[index] + 60)
 
 
-def _pair_with_one_units_digit() -> tuple[list[SheetEntry], list[int], int]:
-    """A column whose entries ``i`` and ``i + 1`` (two digits or more) end in the same digit."""
+def _whole_columns() -> Iterator[tuple[list[SheetEntry], list[int]]]:
+    """Each column of the seeded games whose entries are all deals' whole running totals,
+    with their values."""
     for seed in range(300):
         sheet = expected_sheet(parse_record(game(seed)))
         for column in sheet.totals:
             entries = list(sheet.column(column))
-            if any(e.total.denominator != 1 or e.deal is None for e in entries):
-                continue
-            values = [int(e.total) for e in entries]
-            for i in range(len(values) - 2):
-                if values[i] >= 10 and values[i] % 10 == values[i + 1] % 10 \
-                        and 0 < values[i] < values[i + 1] < values[i + 2] < 1000:
-                    return entries, values, i
+            if all(e.total.denominator == 1 and e.deal is not None for e in entries):
+                yield entries, [int(e.total) for e in entries]
+
+
+def _pair_with_one_units_digit() -> tuple[list[SheetEntry], list[int], int]:
+    """A column whose entries ``i`` and ``i + 1`` (two digits or more) end in the same digit."""
+    for entries, values in _whole_columns():
+        for i in range(len(values) - 2):
+            if values[i] >= 10 and values[i] % 10 == values[i + 1] % 10 \
+                    and 0 < values[i] < values[i + 1] < values[i + 2] < 1000:
+                return entries, values, i
     raise AssertionError("no column with such a pair")
 
 
@@ -294,20 +300,11 @@ def test_a_slip_carried_on_whose_later_totals_differ_alike_is_read() -> None:
     read as 5"), which made them a misread repeated, asked alone on their sheet; but the
     column left its right totals at the slip before them, and a misread repeated starts
     where it leaves them. Read as written."""
-    for seed in range(300):
-        sheet = expected_sheet(parse_record(game(seed)))
-        for column in sheet.totals:
-            expected = list(sheet.column(column))
-            if any(e.total.denominator != 1 or e.deal is None for e in expected):
-                continue
-            values = [int(e.total) for e in expected]
-            i = next((i for i in range(1, len(values) - 1) if values[i] % 10 ==
-                      values[i + 1] % 10 != values[i - 1] % 10 and values[i - 1] >= 10), None)
-            if i is not None and values[0] > 0 and values[-1] < 990:
-                break
-        else:
-            continue
-        break
+    expected, values, i = next(
+        (entries, values, i) for entries, values in _whole_columns()
+        for i in range(1, len(values) - 1)
+        if values[i] % 10 == values[i + 1] % 10 != values[i - 1] % 10 and values[i - 1] >= 10
+        and values[0] > 0 and values[-1] < 990)
     written = [*values[:i - 1], *(v + 3 for v in values[i - 1:])]
     assert digit_confusion(values[i], written[i]) == digit_confusion(values[i + 1],
                                                                      written[i + 1])
