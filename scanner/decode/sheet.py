@@ -178,11 +178,8 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
     picks = tuple(ranking.chosen)
     for i in range(len(candidates)):
         _add_alike_splits(evidence, logs, candidates[i], ranking.posterior[i], picks, i)
-    rows = _between_deals([
-        _row_decision(evidence.rows[i].row, candidates[i], ranking.posterior[i], picks[i],
-                      _unchecked_digits(logs, candidates[i], picks, i), ranking.gaps[i],
-                      *_checked(logs, candidates[i], picks, i), logs.same_totals(picks, i))
-        for i in range(len(candidates))])
+    rows = _between_deals([_row_checked(evidence, logs, candidates, ranking, picks, i)
+                           for i in range(len(candidates))])
     rows = talon_checked(evidence, logs, candidates, picks, rows)
     rows = _paired_doubted(_suits_crossed(evidence, talon_moved(
         evidence, logs, candidates, picks, rows)), ranking.paired)
@@ -570,29 +567,36 @@ def _disagreement(options: list[RowCandidate], chosen: int, totals_gap: float) -
     return ""
 
 
-def _checked(logs: DealLogs, options: list[RowCandidate], picks: tuple[int, ...],
-             index: int) -> tuple[bool, bool]:
-    """Whether the running totals confirm row ``index``'s pick (:meth:`DealLogs.confirmed`)
-    and whether it is :func:`_witnessed`; only an unconfirmed row is asked the second (a
-    confirmed one is not made doubtful for want of a witness)."""
+def _row_checked(evidence: SheetEvidence, logs: DealLogs, candidates: list[list[RowCandidate]],
+                 ranking: _Ranking, picks: tuple[int, ...], index: int) -> RowDecision:
+    """Row ``index``'s decision (:func:`_row_decision`) with its pick checked against the
+    running totals: whether they confirm it (:meth:`DealLogs.confirmed`) and, only where
+    they do not (a confirmed row is not made doubtful for want of a witness), whether it is
+    :func:`_witnessed`; its readings that write every total as it does
+    (:meth:`DealLogs.same_totals`) are found once, for both."""
+    same = logs.same_totals(picks, index)
     confirmed = logs.confirmed(picks, index, INK_DISAGREES_LOG)
-    return confirmed, confirmed or _witnessed(logs, options, picks, index)
+    return _row_decision(
+        evidence.rows[index].row, candidates[index], ranking.posterior[index], picks[index],
+        _unchecked_digits(logs, candidates[index], picks, index), ranking.gaps[index],
+        confirmed, confirmed or _witnessed(logs, candidates[index], picks, index, same), same)
 
 
 def _witnessed(logs: DealLogs, options: list[RowCandidate], picks: tuple[int, ...],
-               index: int) -> bool:
+               index: int, same_totals: Sequence[int]) -> bool:
     """Whether row ``index``'s pick holds against the reading the ink finds likeliest after
     it (a talon aside: :mod:`scanner.decode.talons` weighs the talon cell by its own
     witnesses) without the totals: the ink alone tells the two apart at :data:`ROW_READ`, or
     a total the pick writes otherwise than that reading reads as the pick writes it
     (:meth:`DealLogs.witnessed`, :data:`WITNESS_GAP`). ``True`` for a row read empty or
-    with no such reading. A reading that writes every total as the pick does is no rival
-    here (no total could witness either; :data:`UNCHECKED_READ` weighs it)."""
+    with no such reading. A reading that writes every total as the pick does
+    (``same_totals``: :meth:`DealLogs.same_totals`) is no rival here (no total could witness
+    either; :data:`UNCHECKED_READ` weighs it)."""
     pick = options[picks[index]]
     if pick.deal is None:
         return True
     own = without_talon(pick.deal)
-    same = set(logs.same_totals(picks, index))
+    same = set(same_totals)
     others = [k for k, option in enumerate(options) if k != picks[index] and k not in same
               and (option.deal is None or without_talon(option.deal) != own)]
     if not others:

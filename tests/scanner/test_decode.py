@@ -264,7 +264,7 @@ def test_the_ink_alone_or_a_total_must_tell_a_row_from_its_likeliest_rival(
               for column, entries in evidence.columns.items()}
     logs = DealLogs(evidence.rules, evidence.seats, unread, candidates)
     picks = (0,) * len(candidates)
-    assert _witnessed(logs, candidates[k], picks, k) == witnessed
+    assert _witnessed(logs, candidates[k], picks, k, logs.same_totals(picks, k)) == witnessed
 
 
 def test_a_rival_in_another_suit_alone_needs_no_witness() -> None:
@@ -287,7 +287,7 @@ def test_a_rival_in_another_suit_alone_needs_no_witness() -> None:
     logs = DealLogs(evidence.rules, evidence.seats, unread, candidates)
     picks = (0,) * len(candidates)
     assert logs.same_totals(picks, k) == [0, 1]
-    assert _witnessed(logs, candidates[k], picks, k)
+    assert _witnessed(logs, candidates[k], picks, k, logs.same_totals(picks, k))
 
 
 def test_decoded_errors_reach_the_audit() -> None:
