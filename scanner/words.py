@@ -73,6 +73,8 @@ WORDS: dict[str, str] = {
                       "log ({n})"),
     "later_entry": N_("nothing read here, but a later entry of the column holds a value"),
     "later_row": N_("nothing read here, but a later row holds a deal"),
+    "after_lost_rows": N_("nothing read here, but rows before it among the deals read blank "
+                          "too: check that no deal was written here"),
     "slips_alike": N_("read against the rules as another entry of this writer is, by the "
                       "same digits ({confusion}): one misread repeated rather than two slips"),
     "misread_repeated": N_("differs from its right total as the entries next to it do "

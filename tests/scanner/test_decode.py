@@ -804,7 +804,9 @@ def test_a_contract_not_played_whose_marks_the_reader_missed_never_vanishes(
 @pytest.mark.parametrize("read_as", [0.03, 0.1])
 def test_a_row_read_empty_between_deals_is_doubtful(read_as: float) -> None:
     """A deal row is never left empty between deals: whether or not the totals find its
-    deal, a row that reads empty before a row that holds a deal is doubtful."""
+    deal, a row that reads empty before a row that holds a deal is doubtful. Where it reads
+    no deal at all, the capture loses whole rows: the row after the last deal is asked too
+    (a deal lost there would show nowhere else), the rows after it stay empty."""
     doc = game(seed=3)
     k = len(doc["deals"]) // 2
     evidence = sheet_evidence(doc, sure=0.99)
@@ -813,9 +815,11 @@ def test_a_row_read_empty_between_deals_is_doubtful(read_as: float) -> None:
                                       for key, p in rows[k].marks.items()},
                       digits={key: [0.0] * 10 + [1.0] for key in rows[k].digits})
     decoded = decode_sheet(replace(evidence, rows=tuple(rows)))
-    assert decoded.rows[k].status == "doubtful"
-    assert [row.status for row in decoded.rows[len(doc["deals"]):]] == \
-        ["empty"] * (len(decoded.rows) - len(doc["deals"]))
+    assert (decoded.rows[k].status, decoded.rows[k].deal) == ("doubtful", None)
+    after = len(doc["deals"])
+    assert decoded.rows[after].status == "doubtful"
+    assert [row.status for row in decoded.rows[after + 1:]] == \
+        ["empty"] * (len(decoded.rows) - after - 1)
 
 
 @pytest.mark.parametrize("deal", [{"dealer": "A", "type": "allpass",

@@ -406,3 +406,26 @@ def test_a_doubtful_deal_far_past_the_last_deal_does_not_ask_the_blank_rows_befo
     assert [row.status for row in far[deals:deals + 8]] == ["empty"] * 8
     near = decoded(gap=1).rows
     assert [row.status for row in near[deals:deals + 2]] == ["doubtful"] * 2
+
+
+def test_the_row_after_the_last_deal_is_asked_where_rows_among_the_deals_read_blank() -> None:
+    """A row read blank between two deals (``later_row``: the capture lost its ink) says
+    this sheet loses whole deal rows; a deal lost after the last row shown writes nothing a
+    later row would show, so the row after it is asked, and only that one (TRAINING part,
+    a thresholded scan, seed 228: seven rows lost among the deals, the last deal, an
+    all-pass, left out of ``scan.json``). Where no row among the deals read blank, the
+    blank rows after the last deal stay empty."""
+    seats = ("A", "B", "C")
+    deal = {"dealer": "A", "type": "allpass", "tricks": {"A": 4, "B": 3, "C": 3}}
+    evidence = [row_evidence(deal if k in (0, 2) else None, k, seats, 0.999) for k in range(6)]
+    read = RowDecision(0, "read", deal, 1.0, ())
+    lost = RowDecision(1, "doubtful", None, 1.0, (), note=said("later_row"))
+    blank = [RowDecision(k, "empty", None, 1.0, ()) for k in range(3, 6)]
+    notes = [str(note) for note in row_notes(
+        evidence, [read, lost, replace(read, row=2), *blank], required=0)]
+    assert notes[3:] == [
+        "nothing read here, but rows before it among the deals read blank too: check that no "
+        "deal was written here", "", ""]
+    notes = row_notes(evidence, [read, replace(read, row=1), replace(read, row=2), *blank],
+                      required=0)
+    assert notes[3:] == ["", "", ""]
