@@ -142,6 +142,8 @@ WORDS: dict[str, str] = {
                             "make it this"),
     "row_unconfirmed": N_("the ink reads this row so at only {share}, and the running totals "
                           "it writes are read otherwise"),
+    "row_totals_against": N_("{count} of the running totals this row writes read otherwise, "
+                             "one of them another number: check this row and those totals"),
     "totals_fit_other": N_("the running totals fit another reading of this row far better than "
                            "the ink's"),
     "unchecked_digits": N_("no running total checks {fields}: the ink alone reads it so at "

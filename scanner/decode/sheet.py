@@ -45,6 +45,7 @@ from scanner.decode.presence import (
     rows_asked,
     rules_value_shown,
 )
+from scanner.decode.row_against import rows_against_entries
 from scanner.decode.row_doubt import doubted_with_rows, unsettled_otherwise
 from scanner.decode.row_odds import INK_DISAGREES_LOG, ROW_READ, TALON_OVERRULED_LOG, UNCHECKED_READ
 from scanner.decode.row_pairs import better_pair
@@ -202,9 +203,10 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
         doubted_with_rows(entries, rows, _resting_on_doubt(runner_ups, sheet),
                           evidence.columns),
         evidence, sheet, runner_ups), evidence.columns, rows, evidence.faint)
-    return DecodedSheet(evidence.rules, evidence.seats, dict(evidence.names), rows,
-                        rules_value_shown(faint_entries(entries, evidence.faint),
-                                          evidence.columns, evidence.faint),
+    entries = rules_value_shown(faint_entries(entries, evidence.faint), evidence.columns,
+                                evidence.faint)
+    return DecodedSheet(evidence.rules, evidence.seats, dict(evidence.names),
+                        rows_against_entries(rows, entries), entries,
                         lost_ink_problem(evidence.faint, evidence.seats, evidence.strip_page)
                         + missing_rows_problem(evidence.rows, notes))
 

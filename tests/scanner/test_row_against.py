@@ -1,0 +1,60 @@
+"""A deal row read surely is no surer than the boxes of the totals it writes
+(scanner.decode.row_against)."""
+
+from __future__ import annotations
+
+from scanner.decode.columns import EntryDecision
+from scanner.decode.row_against import rows_against_entries
+from scanner.decode.sheet import RowDecision
+from scoring.columns import Column
+
+WHISTED = {"dealer": "B", "type": "contract", "declarer": "C", "contract": "6S",
+           "defence": {"A": "whist", "B": "whist"}, "tricks": {"C": 6, "A": 2, "B": 2}}
+
+
+def _asked(expected: int, deal: int, ink: tuple[tuple[int | None, float], ...]
+           ) -> EntryDecision:
+    """An entry asked against the rules' ``expected`` value, its ink reading ``ink``."""
+    value = ink[0][0]
+    return EntryDecision("doubtful", value, 0.5, ((value, 0.5),), expected, deal, "", ink)
+
+
+def _rows() -> tuple[RowDecision, ...]:
+    return (RowDecision(0, "read", WHISTED, 1.0, ()), RowDecision(1, "empty", None, 1.0, ()),
+            RowDecision(2, "read", WHISTED, 1.0, ()), RowDecision(3, "read", WHISTED, 1.0, ()))
+
+
+def test_a_row_whose_totals_read_otherwise_in_two_boxes_is_doubtful() -> None:
+    """A far photo of pencil (TRAINING part, seed 245, sheet 007): a row's tricks read 2
+    and 2 at 1.0000 for the 4 and 0 written. The first whister's 16 read 6 (8 at 0.32) and
+    the other whister's box blank, both asked against the rules' 8; the row stood read, so
+    the audit would have asked the players of entries they wrote right. Now the row is
+    doubtful, naming how many of its totals read otherwise."""
+    entries = {Column("A", "whists", "C"): (_asked(8, 1, ((6, 0.66), (8, 0.32))),),
+               Column("B", "whists", "C"): (_asked(8, 1, ((None, 1.0),)),)}
+    rows = rows_against_entries(_rows(), entries)
+    assert [row.status for row in rows] == ["doubtful", "empty", "read", "read"]
+    assert rows[0].note == "2 of the running totals this row writes read otherwise, one of " \
+        "them another number: check this row and those totals"
+    assert rows[0].deal == WHISTED
+
+
+def test_one_box_against_or_blank_boxes_only_leave_the_row_read() -> None:
+    """One entry against a row is the commoner writer's slip or lost stroke; blank boxes
+    alone are a seat whose ink the image lost (its whists blank against every row it
+    whisted on), and an entry whose ink reads the rules' value is not against it."""
+    entries = {Column("A", "whists", "C"): (_asked(8, 2, ((6, 0.9), (8, 0.1))),
+                                            _asked(8, 3, ((None, 1.0),))),
+               Column("B", "whists", "C"): (_asked(8, 3, ((None, 0.9), (8, 0.1))),
+                                            _asked(8, 2, ((8, 0.6), (6, 0.4))))}
+    assert [row.status for row in rows_against_entries(_rows(), entries)] == \
+        ["read", "empty", "read", "read"]
+
+
+def test_a_value_the_ink_hardly_prefers_is_not_a_number_written_against() -> None:
+    """The number written against the row must hold WRITTEN_AGAINST_SHARE of its ink's
+    likelihood: ink that barely prefers another value beside a blank box leaves the row
+    read."""
+    entries = {Column("A", "whists", "C"): (_asked(8, 1, ((6, 0.4), (8, 0.35), (5, 0.25))),),
+               Column("B", "whists", "C"): (_asked(8, 1, ((None, 1.0),)),)}
+    assert rows_against_entries(_rows(), entries)[0].status == "read"
