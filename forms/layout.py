@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -196,18 +197,24 @@ def layout_by_id(layout_id: str) -> Layout:
 
     Raises ``KeyError`` saying which ids this version of pulka knows.
     """
-    known = {}
-    for version in LAYOUT_VERSIONS:
-        for players in (3, 4):
-            for paper in PAPERS:
-                for talon in (False, True):
-                    layout = build_layout(players, paper, talon, version)
-                    known[layout.id] = layout
-    if layout_id not in known:
-        raise KeyError(f"layout id {layout_id!r} is not one this version of pulka prints "
-                       f"(known: {', '.join(sorted(known))}); print the sheet again or use "
-                       f"the pulka version that printed it")
-    return known[layout_id]
+    known = []
+    for layout in _every_layout():
+        if layout.id == layout_id:
+            return layout
+        known.append(layout.id)
+    raise KeyError(f"layout id {layout_id!r} is not one this version of pulka prints "
+                   f"(known: {', '.join(sorted(known))}); print the sheet again or use "
+                   f"the pulka version that printed it")
+
+
+def _every_layout() -> Iterator[Layout]:
+    """Every players/paper/talon/version combination's layout, built as it is reached (the
+    current version and A4 first: a sheet's layout is found without building the rest)."""
+    for version in sorted(LAYOUT_VERSIONS, reverse=True):
+        for paper in PAPERS:
+            for players in (3, 4):
+                for talon in (default_talon(players), not default_talon(players)):
+                    yield build_layout(players, paper, talon, version)
 
 
 # --- JSON ---------------------------------------------------------------------------------------
@@ -215,7 +222,7 @@ def layout_by_id(layout_id: str) -> Layout:
 
 def _meaning_json(meaning: EntryCell | CalibrationCell | DealCell) -> dict[str, Any]:
     kind = {EntryCell: "entry", CalibrationCell: "calibration", DealCell: "deal"}[type(meaning)]
-    return {"type": kind, **dataclasses.asdict(meaning)}
+    return {"type": kind, **{f.name: getattr(meaning, f.name) for f in dataclasses.fields(meaning)}}
 
 
 def layout_to_json(layout: Layout, with_labels: bool = True) -> dict[str, Any]:
