@@ -6,8 +6,8 @@ against the rules' value (:mod:`scanner.decode.columns`), and the row is read: t
 ink is taken for a writer's slip or ink lost. Where :data:`ENTRIES_AGAINST` of the totals
 this row writes read otherwise, one of them another number written
 (:data:`WRITTEN_AGAINST_SHARE`), two boxes witness against the row's digits: the row is
-*doubtful* too, so that a misread row is never left read while the players' entries are
-asked as if they had written wrong. TRAINING part, a fresh set, far photo of pencil (seed
+*doubtful* too, not left read while the players' entries are asked as if they had written
+wrong. TRAINING part, a fresh set, far photo of pencil (seed
 245, sheet 007): a row's tricks read 2 and 2 at 1.0000 for the 4 and 0 written, the first
 whister's 16 read 6 and the other whister's box blank, both asked against the rules' 8;
 the row itself stood read.
