@@ -65,6 +65,6 @@ def rows_against_entries(rows: Sequence[RowDecision],
     for deal, index in enumerate(deal_rows, start=1):
         row = rows[index]
         if row.status == "read" and against[deal] >= ENTRIES_AGAINST and written[deal]:
-            out[index] = replace(row, status="doubtful", note=said(
+            out[index] = replace(row, status="doubtful", totals_sure=False, note=said(
                 "row_totals_against", count=against[deal]))
     return tuple(out)
