@@ -149,7 +149,9 @@ embedding, 11 outputs: digits 0-9 and EMPTY; {c.info['params']:,} parameters, ab
 multiply-adds a digit, {c.size_kb:.0f} KB ONNX, opset 13) run at scan time by
 OpenCV `cv2.dnn` (no deep-learning framework needed). Its softmax is temperature-scaled
 (T = {c.temperature:.3f}, built into the ONNX graph). Input: `scanner.digits.normalize.normalize_cells`
-output, 28x28, ink bounding box scaled into 20x20, centred by mass.
+output, 28x28, ink bounding box scaled into 20x20, centred by mass. Each inked cell is read as
+it is and moved one pixel diagonally each way, its probabilities the mean of the three
+(`scanner.digits.recognizer.VIEW_SHIFTS`; every figure below is of that reading).
 
 ## Figures (`python -m bench.digits_eval --write-report`)
 

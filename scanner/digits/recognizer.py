@@ -21,6 +21,15 @@ from scanner.digits.constants import EMPTY_CLASS, MODEL_INPUT_SIDE_PX, NETWORK_B
 from scanner.digits.normalize import normalize_cells
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "digits.onnx"
+VIEW_SHIFTS = ((1, 1), (-1, -1))
+"""Each inked cell is read three times, as normalised and moved one pixel diagonally each
+way (rows, columns), and its probabilities are the mean of the three: a stroke the
+normalisation placed a pixel off no longer decides the reading alone. Chosen on
+TRAINING-part writers the network never trained on (the 11,595 scanner-cut cells of the
+calibration writers' seats on 13 TRAINING sets): digits read right 93.91 -> 94.72 %, NLL
+0.278 -> 0.247, cells read wrong at p >= 0.99 20 -> 10, those read right at p >= 0.99
+68.5 -> 65.9 %; the four one-pixel moves (twice the network's time) 94.62 %, 13 wrong at
+p >= 0.99; all eight moves 94.81 %, 12."""
 
 
 class DigitRecognizer:
@@ -63,6 +72,7 @@ class DigitRecognizer:
         inked = np.nonzero(~blank)[0]
         run_on = inputs[inked] if len(inked) else inputs[:1]
         p, e = self._run(run_on)
+        p = self._mean_over_views(run_on, p)
         probs = np.zeros((len(inputs), NUM_CLASSES), np.float32)
         probs[:, EMPTY_CLASS] = 1.0
         embeds = np.empty((len(inputs), e.shape[1]), np.float32)
@@ -74,6 +84,15 @@ class DigitRecognizer:
             embeds[blank] = self._blank_embedding()
         return probs, embeds
 
+    def _mean_over_views(self, inputs: Floats, probs: Floats) -> Floats:
+        """The mean of ``probs`` (the network's on ``inputs``) and its probabilities on
+        ``inputs`` moved by each of :data:`VIEW_SHIFTS`."""
+        moved = np.concatenate([_moved(inputs, *shift) for shift in VIEW_SHIFTS])
+        views = self._run(moved)[0].reshape(len(VIEW_SHIFTS), len(inputs), NUM_CLASSES)
+        mean: Floats = (np.clip(probs, 0.0, None) + np.clip(views, 0.0, None).sum(axis=0)) \
+            / (1 + len(VIEW_SHIFTS))
+        return mean
+
     def _blank_embedding(self) -> Floats:
         if self._blank is None:
             side = MODEL_INPUT_SIDE_PX
@@ -83,6 +102,16 @@ class DigitRecognizer:
     def probabilities(self, crops: Sequence[Image]) -> Floats:
         """Return (n, 11) probabilities: columns 0-9 digits, column 10 EMPTY; rows sum to 1."""
         return self.run_normalized(normalize_cells(crops))[0]
+
+
+def _moved(inputs: Floats, rows: int, columns: int) -> Floats:
+    """(n, h, w) ``inputs`` moved ``rows`` down and ``columns`` right, one pixel at most,
+    the pixels moved in blank (nothing wraps round)."""
+    out = np.zeros_like(inputs)
+    h, w = inputs.shape[1:]
+    out[:, max(rows, 0):h + min(rows, 0), max(columns, 0):w + min(columns, 0)] = \
+        inputs[:, max(-rows, 0):h + min(-rows, 0), max(-columns, 0):w + min(-columns, 0)]
+    return out
 
 
 def l2_normalize(x: Floats) -> Floats:

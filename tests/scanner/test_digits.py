@@ -20,7 +20,7 @@ from scanner.digits.constants import (
     EMPTY_CLASS,
 )
 from scanner.digits.normalize import _as_gray, _contrast_stack, _masks_stack, normalize_cells
-from scanner.digits.recognizer import DigitRecognizer
+from scanner.digits.recognizer import MODEL_PATH, DigitRecognizer
 
 H, W = CELL_HEIGHT_300DPI_PX, CELL_WIDTH_300DPI_PX
 FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
@@ -143,6 +143,30 @@ def test_contrast_of_a_stack_equals_each_cell_padded_whole(shape: tuple[int, int
     got = _contrast_stack(cells)
     for cell, contrast in zip(cells, got, strict=True):
         np.testing.assert_array_equal(contrast, _contrast_padded_whole(cell))
+
+
+def test_each_inked_cell_is_read_as_the_mean_of_itself_and_its_diagonal_moves(
+        rec: DigitRecognizer, sample: Sample) -> None:
+    """A stroke the normalisation placed a pixel off does not decide the reading alone: each
+    inked cell's probabilities are the mean of the network's on the cell and on it moved one
+    pixel down and right, and up and left (the moved-in edges blank); a blank cell is
+    EMPTY."""
+    inputs = normalize_cells(sample[0][:12])
+    inputs[3] = 0.0
+    net = cv2.dnn.readNetFromONNX(str(MODEL_PATH))
+
+    def network(x: Floats) -> Floats:
+        net.setInput(np.ascontiguousarray(x[:, None], np.float32))
+        return np.asarray(net.forward("probs"), np.float64).reshape(len(x), 11)
+
+    down_right, up_left = np.zeros_like(inputs), np.zeros_like(inputs)
+    down_right[:, 1:, 1:], up_left[:, :-1, :-1] = inputs[:, :-1, :-1], inputs[:, 1:, 1:]
+    want = (network(inputs) + network(down_right) + network(up_left)) / 3
+    want /= want.sum(axis=1, keepdims=True)
+    probs = rec.run_normalized(inputs)[0]
+    inked = [i for i in range(12) if i != 3]
+    np.testing.assert_allclose(probs[inked], want[inked], atol=1e-5)
+    assert probs[3, EMPTY_CLASS] == 1.0
 
 
 def test_probabilities_are_calibrated(rec: DigitRecognizer) -> None:
