@@ -221,7 +221,7 @@ def _speed(c: _Context) -> str:
 |---|---|
 | previous `normalize_cell` (one cell at a time, commit 97f2084) | {c.t['reference_normalize']:.3f} |
 | `normalize_cells` (batched) | {c.t['normalize']:.3f} |
-| network (cv2.dnn, batches of {digit_module.NETWORK_BATCH}) | {c.t['network']:.3f} |
+| network, the cell and its two moves (cv2.dnn, batches of {digit_module.NETWORK_BATCH}) | {c.t['network']:.3f} |
 {c.previous}| whole `DigitRecognizer.probabilities` | {c.t['probabilities']:.3f} |
 | pages of {PAGE_DIGITS}: `DigitRecognizer.probabilities` | {c.t['page_general']:.3f} |
 | pages of {PAGE_DIGITS}: `WriterAdaptation.probabilities` (per-page adaptation) | {c.t['page_adapted']:.3f} |
