@@ -72,12 +72,11 @@ class DigitRecognizer:
         inked = np.nonzero(~blank)[0]
         run_on = inputs[inked] if len(inked) else inputs[:1]
         p, e = self._run(run_on)
-        p = self._mean_over_views(run_on, p)
         probs = np.zeros((len(inputs), NUM_CLASSES), np.float32)
         probs[:, EMPTY_CLASS] = 1.0
         embeds = np.empty((len(inputs), e.shape[1]), np.float32)
         if len(inked):
-            p = np.clip(p, 0.0, None)
+            p = self._mean_over_views(run_on, p)
             probs[inked] = p / p.sum(axis=1, keepdims=True)
             embeds[inked] = e
         if blank.any():
@@ -86,7 +85,7 @@ class DigitRecognizer:
 
     def _mean_over_views(self, inputs: Floats, probs: Floats) -> Floats:
         """The mean of ``probs`` (the network's on ``inputs``) and its probabilities on
-        ``inputs`` moved by each of :data:`VIEW_SHIFTS`."""
+        ``inputs`` moved by each of :data:`VIEW_SHIFTS`, each clipped at 0."""
         moved = np.concatenate([_moved(inputs, *shift) for shift in VIEW_SHIFTS])
         views = self._run(moved)[0].reshape(len(VIEW_SHIFTS), len(inputs), NUM_CLASSES)
         mean: Floats = (np.clip(probs, 0.0, None) + np.clip(views, 0.0, None).sum(axis=0)) \
