@@ -11,7 +11,7 @@ every side, in three steps:
 2. Ink is what is darker than the window's paper by a share of the window's own darkest ink,
    never less than :data:`INK_MIN_CONTRAST`: contrast normalised per box, so a faint pencil
    reads as a pen, and its crop is stretched to a pen's contrast. A window whose darkest ink
-   is under a floor holds none; on a quiet page (:data:`QUIET_PAGE_NOISE`) the floors are
+   is under a floor holds none; on a quiet page (:func:`quiet_page`) the floors are
    the lowest wherever its borders lie. A stroke is the fainter ink
    joined (a thin stroke's anti-aliased parts) around some of the darker.
 3. Each connected stroke goes to the box holding most of its pixels inside boxes; a stroke
@@ -322,7 +322,7 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
     cut(list(range(len(live))), (floor, local_floor))
     quiet = (k.INK_MIN_PEAK_CONTRAST_FINE * share, k.INK_MIN_LOCAL_CONTRAST_FINE * share)
     if (floor > quiet[0] or local_floor > quiet[1]) and \
-            0.0 < page_noise(_all_boxes(geometry, live, out)) < k.QUIET_PAGE_NOISE:
+            quiet_page(_all_boxes(geometry, live, out)):
         cut([j for j, one in enumerate(out) if one is not None and one.fill == 0.0
              and one.darkness >= quiet[0]], quiet)
     return live, [o for o in out if o is not None]
@@ -336,6 +336,24 @@ def _all_boxes(geometry: BoxGeometry, live: Ints, inks: list[BoxInk | None]
     darkness |= {int(i): one.darkness for i, one in zip(live, inks, strict=True)
                  if one is not None}
     return [(box, darkness[i]) for i, box in enumerate(geometry.boxes)]
+
+
+def quiet_page(boxes: list[tuple[Box, float]]) -> bool:
+    """Whether a page (each box with its darkness) is quiet: its column boxes' noise
+    (:func:`page_noise`) under :data:`~scanner.constants.QUIET_PAGE_NOISE`, or on a page
+    without them (a deal page) its mark boxes' median darkest ink under
+    :data:`~scanner.constants.QUIET_DEAL_PAGE_NOISE` (:data:`NOISE_MIN_BOXES` of them or more).
+
+    >>> from forms.model import Box, DealCell
+    >>> mark = Box(0, 0.0, 0.0, 4.2, 4.2, 0, "mark", DealCell(0, "level", "6"))
+    >>> quiet_page([(mark, 0.0)] * 30), quiet_page([(mark, 0.12)] * 30)
+    (True, False)
+    """
+    noise = page_noise(boxes)
+    if noise > 0.0:
+        return noise < k.QUIET_PAGE_NOISE
+    marks = [d for box, d in boxes if box.kind == "mark"]
+    return len(marks) >= NOISE_MIN_BOXES and statistics.median(marks) < k.QUIET_DEAL_PAGE_NOISE
 
 
 def page_noise(boxes: Iterable[tuple[Box, float]]) -> float:
