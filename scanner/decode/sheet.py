@@ -179,21 +179,22 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
     picks = tuple(ranking.chosen)
     for i in range(len(candidates)):
         _add_alike_splits(evidence, logs, candidates[i], ranking.posterior[i], picks, i)
-    rows = _between_deals([_row_checked(evidence, logs, candidates, ranking, picks, i)
-                           for i in range(len(candidates))])
-    rows = talon_checked(evidence, logs, candidates, picks, rows)
-    rows = _paired_doubted(_suits_crossed(evidence, talon_moved(
-        evidence, logs, candidates, picks, rows)), ranking.paired)
-    rows = _read_as_overturned(rows, candidates, picks)
     sheet = logs.sheet(picks, len(picks))
     entries = slips_alike({
         column: tuple(present_column(cells, sheet.column(column) if sheet else (),
                                      column_ceiling(column, evidence.rules)))
         for column, cells in evidence.columns.items()})
-    rows = talon_against_entries(evidence, logs, candidates, picks, talon_unwitnessed(
-        evidence, logs, candidates, picks, rows, entries, sheet), entries)
     required, asked = rows_asked(evidence.columns, entries, sheet, evidence.faint,
                                  len(evidence.rows))
+    rows = _between_deals(_stray_rows(
+        [_row_checked(evidence, logs, candidates, ranking, picks, i)
+         for i in range(len(candidates))], required or bool(evidence.faint)))
+    rows = talon_checked(evidence, logs, candidates, picks, rows)
+    rows = _paired_doubted(_suits_crossed(evidence, talon_moved(
+        evidence, logs, candidates, picks, rows)), ranking.paired)
+    rows = _read_as_overturned(rows, candidates, picks)
+    rows = talon_against_entries(evidence, logs, candidates, picks, talon_unwitnessed(
+        evidence, logs, candidates, picks, rows, entries, sheet), entries)
     notes = row_notes(evidence.rows, rows, required, asked)
     rows = tuple(replace(row, status="doubtful", note=note, confidence=row.confidence
                          if row.deal else 0.0, totals_sure=False) if note else row
@@ -449,6 +450,26 @@ def _read_as_overturned(rows: tuple[RowDecision, ...], candidates: list[list[Row
                 marked[k] = replace(row, status="doubtful", totals_sure=False, note=said(
                     "read_as_overturned", row=rows[index].row + 1))
     return tuple(marked)
+
+
+def _stray_rows(rows: list[RowDecision], wanted: int | bool) -> list[RowDecision]:
+    """``rows`` with each row left *doubtful* without a deal (its ink reads as no legal deal)
+    more than :data:`~scanner.decode.presence.STRAY_INK_GAP` rows past the last deal
+    (:func:`~scanner.decode.presence.last_written`) decided *empty*, unless the running
+    totals hold deals the log lacks or a seat's ink is lost (``wanted``): a deal there
+    would have written its totals, so the ink is stray, as a blank row's is
+    (:func:`~scanner.decode.presence.row_notes`), and no blank row before it is asked
+    (:func:`_between_deals`). TRAINING part, far photos (seeds 271 sheets 001 and 010, 273
+    sheet 007): the print's remnant on a deal page the game never reached read as no legal
+    deal in rows 25-43, and the rows between them and the log's last deal were asked, 26
+    to 36 blank rows a sheet."""
+    if wanted:
+        return rows
+    last = last_written([row.deal is not None for row in rows],
+                        [row.deal is not None and row.status == "read" for row in rows])
+    return [replace(row, status="empty", note="")
+            if k - last > STRAY_INK_GAP and row.status == "doubtful" and row.deal is None
+            else row for k, row in enumerate(rows)]
 
 
 def _between_deals(rows: list[RowDecision]) -> tuple[RowDecision, ...]:

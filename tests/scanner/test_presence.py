@@ -3,6 +3,7 @@ comes out of the decoding read or doubtful, never silently empty (issue 13, clas
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 import pytest
@@ -429,3 +430,44 @@ def test_the_row_after_the_last_deal_is_asked_where_rows_among_the_deals_read_bl
     notes = row_notes(evidence, [read, replace(read, row=1), replace(read, row=2), *blank],
                       required=0)
     assert notes[3:] == ["", "", ""]
+
+
+def _remnant_rows(past: Sequence[int], lost: int = 0) -> tuple[SheetEvidence, int]:
+    """A game's evidence (seed 11) with the rows ``past`` rows after the last deal marked as
+    the print's remnant marks a far photo's blank deal page (a declarer, a suit and a pass,
+    no level: no legal deal), its last ``lost`` deals' rows read blank; and how many deals
+    it holds."""
+    doc = game(seed=11)
+    evidence = sheet_evidence(doc, sure=0.999)
+    deals = len(doc["deals"])
+    rows = list(evidence.rows)
+    for k in past:
+        blank = row_evidence(None, deals + k, evidence.seats, 0.999)
+        rows[deals + k] = replace(blank, marks={**blank.marks, ("declarer", "A"): 0.95,
+                                                ("suit", "S"): 0.95, ("call", "B:pass"): 0.95})
+    for k in range(deals - lost, deals):
+        rows[k] = row_evidence(None, k, evidence.seats, 0.999)
+    return replace(evidence, rows=tuple(rows)), deals
+
+
+def test_rows_of_remnant_far_past_the_deals_are_stray_where_the_totals_hold_no_deal_more(
+        ) -> None:
+    """Issue 13, classes 4 and 8: rows whose marks read as no legal deal, six rows and more
+    past the last deal (a far photo's deal page the game never reached, its printed squares
+    read as marks: TRAINING seed 271 sheet 001, rows 25-43), where the running totals hold
+    no deal the log lacks, are stray ink and *empty*, and the blank rows before them are not
+    asked (before: each doubtful, and every blank row from the last deal on with them)."""
+    evidence, deals = _remnant_rows((6, 9, 11))
+    decoded = decode_sheet(evidence)
+    assert [row.status for row in decoded.rows[deals:]] == ["empty"] * (len(decoded.rows)
+                                                                        - deals)
+
+
+def test_rows_of_remnant_are_asked_where_the_totals_hold_deals_the_log_lacks() -> None:
+    """The same rows where the last two deals' rows read blank (the running totals hold
+    deals the log lacks, whose ink the capture lost): each is doubtful, and so are the blank
+    rows before them."""
+    evidence, deals = _remnant_rows((6, 9, 11), lost=2)
+    decoded = decode_sheet(evidence)
+    assert all(decoded.rows[deals + k].status == "doubtful" for k in (6, 9, 11))
+    assert [row.status for row in decoded.rows[deals - 2:deals + 12]] == ["doubtful"] * 14
