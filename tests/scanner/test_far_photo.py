@@ -4,6 +4,7 @@ sheet of the run its modules match, and only that sheet."""
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import replace
 from pathlib import Path
@@ -12,12 +13,15 @@ import cv2
 import numpy as np
 import pytest
 
+from bench.reader_eval import make_sheet, score_sheet
 from forms.identity import SheetIdentity, to_qr_payload
 from forms.layout import build_layout
 from forms.qr import qr_modules
 from forms.render.raster import render_pages
 from forms.render.sheet import QR_QUIET_MODULES, SheetRequest, render_pdf_bytes
 from samplegen.capture import capture
+from samplegen.profiles import SheetPlan
+from samplegen.split import Part
 from scanner.image import register as register_module
 from scanner.image.identify import Identifier
 from scanner.image.load import PageImage
@@ -149,3 +153,21 @@ def test_a_far_photo_is_registered_again_on_the_markers_found_the_first_time(
     assert (found.page.page_w_mm, found.page.page_h_mm) == (210.0, 297.0)
     assert np.allclose(found.page.homography, on_a4.homography)
     assert found.page.barrel == on_a4.barrel and found.page.warnings == on_a4.warnings
+
+
+@pytest.mark.slow
+def test_a_far_photos_deal_page_the_game_never_reached_asks_nothing(tmp_path: Path) -> None:
+    """Issue 13, classes 4 and 8: a far phone photo (sheet 001 of ``reader_eval --part
+    training --capture phone-distant --seed 271``) of a game of 17 deals whose second deal
+    page stayed blank. At 78 dpi the printed squares of that page lie off the bands that
+    take them out, their remnants read as marks, and seven of its rows as no legal deal:
+    each was asked, and with them every blank row from the last deal on, 27 rows (29 fields
+    asked, every field of the game right). The running totals hold no deal the log lacks,
+    so those rows are stray ink: nothing is asked."""
+    folder = tmp_path / "sheet"
+    make_sheet(folder, SheetPlan("open", Part.TRAINING, "strokes", "phone-distant",
+                                 "plus-upright", "blue-ballpoint"), 271, 1)
+    (scan,) = scan_paths([folder], tmp_path / "out")
+    assert isinstance(scan, SheetScan), scan
+    tally = score_sheet(json.loads((folder / "truth.json").read_text(encoding="utf-8")), scan)
+    assert tally.silent == 0 and tally.asked_blank == 0 and tally.doubtful == 0, tally
