@@ -28,6 +28,7 @@ from scanner.results import SheetScan
 from scoring import RuleSet
 from scoring.columns import Column
 from tests.scanner.evidence import game, sheet_evidence
+from tests.scanner.training_sheets import scored_sheet
 
 GREY_OR_COLOUR = "scan the sheet again in grey or colour"
 CLOSER = "take the photo closer, the sheet filling the frame, or scan it at 300 dpi"
@@ -222,12 +223,8 @@ def test_a_far_photos_faint_pencil_marks_on_a_deal_page_are_read(tmp_path: Path)
     89 of the sheet's 124 fields (88 right). Its deal page is quiet
     (:func:`scanner.image.ink.quiet_page`): the boxes the floors left without ink are cut
     again at a fine page's floors, the marks are read and so is the log."""
-    folder = tmp_path / "sheet"
-    make_sheet(folder, SheetPlan("open", Part.TRAINING, "strokes", "phone-distant",
-                                 "tick-short", "pencil"), 183, 15)
-    (scan,) = scan_paths([folder], tmp_path / "out")
-    assert isinstance(scan, SheetScan), scan
-    tally = score_sheet(json.loads((folder / "truth.json").read_text(encoding="utf-8")), scan)
+    tally = scored_sheet(tmp_path, SheetPlan("open", Part.TRAINING, "strokes", "phone-distant",
+                                             "tick-short", "pencil"), 183, 15)
     assert tally.silent == 0 and tally.doubtful <= 15 and tally.right >= 118, tally
 
 

@@ -4,7 +4,6 @@ sheet of the run its modules match, and only that sheet."""
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import replace
 from pathlib import Path
@@ -13,7 +12,6 @@ import cv2
 import numpy as np
 import pytest
 
-from bench.reader_eval import make_sheet, score_sheet
 from forms.identity import SheetIdentity, to_qr_payload
 from forms.layout import build_layout
 from forms.qr import qr_modules
@@ -29,6 +27,7 @@ from scanner.image.register import register
 from scanner.pipeline import scan_paths
 from scanner.results import SheetScan
 from tests.scanner.synth import DPI, PX_PER_MM, identity_for, page_bgr
+from tests.scanner.training_sheets import scored_sheet
 
 OTHER_SHEET_ID = "R2-T07-D0C3EF"
 
@@ -164,10 +163,6 @@ def test_a_far_photos_deal_page_the_game_never_reached_asks_nothing(tmp_path: Pa
     each was asked, and with them every blank row from the last deal on, 27 rows (29 fields
     asked, every field of the game right). The running totals hold no deal the log lacks,
     so those rows are stray ink: nothing is asked."""
-    folder = tmp_path / "sheet"
-    make_sheet(folder, SheetPlan("open", Part.TRAINING, "strokes", "phone-distant",
-                                 "plus-upright", "blue-ballpoint"), 271, 1)
-    (scan,) = scan_paths([folder], tmp_path / "out")
-    assert isinstance(scan, SheetScan), scan
-    tally = score_sheet(json.loads((folder / "truth.json").read_text(encoding="utf-8")), scan)
+    tally = scored_sheet(tmp_path, SheetPlan("open", Part.TRAINING, "strokes", "phone-distant",
+                                             "plus-upright", "blue-ballpoint"), 271, 1)
     assert tally.silent == 0 and tally.asked_blank == 0 and tally.doubtful == 0, tally

@@ -1,0 +1,22 @@
+"""A sheet of the open sample generator's TRAINING part made, read as ``pulka scan`` reads it
+and scored against its truth: the tests of whole sheets a TRAINING set holds."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bench.reader_eval import Tally, make_sheet, score_sheet
+from samplegen.profiles import SheetPlan
+from scanner.pipeline import scan_paths
+from scanner.results import SheetScan
+
+
+def scored_sheet(tmp_path: Path, plan: SheetPlan, seed: int, index: int) -> Tally:
+    """Sheet ``index`` of the set of ``seed`` made as ``plan`` says under ``tmp_path``, read
+    (one sheet, not refused) and scored."""
+    folder = tmp_path / "sheet"
+    make_sheet(folder, plan, seed, index)
+    (scan,) = scan_paths([folder], tmp_path / "out")
+    assert isinstance(scan, SheetScan), scan
+    return score_sheet(json.loads((folder / "truth.json").read_text(encoding="utf-8")), scan)
