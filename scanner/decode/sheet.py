@@ -188,7 +188,7 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
                                  len(evidence.rows))
     rows = _between_deals(_stray_rows(
         [_row_checked(evidence, logs, candidates, ranking, picks, i)
-         for i in range(len(candidates))], required or bool(evidence.faint)))
+         for i in range(len(candidates))], wanted=required > 0 or bool(evidence.faint)))
     rows = talon_checked(evidence, logs, candidates, picks, rows)
     rows = _paired_doubted(_suits_crossed(evidence, talon_moved(
         evidence, logs, candidates, picks, rows)), ranking.paired)
@@ -452,7 +452,7 @@ def _read_as_overturned(rows: tuple[RowDecision, ...], candidates: list[list[Row
     return tuple(marked)
 
 
-def _stray_rows(rows: list[RowDecision], wanted: int | bool) -> list[RowDecision]:
+def _stray_rows(rows: list[RowDecision], wanted: bool) -> list[RowDecision]:
     """``rows`` with each row left *doubtful* without a deal (its ink reads as no legal deal)
     more than :data:`~scanner.decode.presence.STRAY_INK_GAP` rows past the last deal
     (:func:`~scanner.decode.presence.last_written`) decided *empty*, unless the running
