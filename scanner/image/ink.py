@@ -15,11 +15,12 @@ every side, in three steps:
    the lowest wherever its borders lie. A stroke is the fainter ink
    joined (a thin stroke's anti-aliased parts) around some of the darker.
 3. Each connected stroke goes to the box holding most of its pixels inside boxes; a stroke
-   no box holds most of (two digits run together) is split along the boxes' borders, its
-   pixels outside every box going to the nearest box. A stroke lying wholly on a border line
-   is what is left of the line, and a speck is noise: both are dropped, unless it is dark
-   writing along the line (:mod:`scanner.image.lying`): then it goes whole to a box beside
-   it.
+   no box holds most of (two digits run together), or one whose part in another box that
+   box's window does not reach (two digits joined over their border), is split along the
+   boxes' borders, its pixels outside every box going to the nearest box. A stroke lying
+   wholly on a border line is what is left of the line, and a speck is noise: both are
+   dropped, unless it is dark writing along the line (:mod:`scanner.image.lying`): then it
+   goes whole to a box beside it.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from __future__ import annotations
 import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import cast
+from typing import NamedTuple, cast
 
 import cv2
 import numpy as np
@@ -92,7 +93,8 @@ def window_ink(clean: GreyImage, bands: GreyImage | None, owners: Ints, boxes: I
                px_per_mm: float, crops: bool, floor: float = k.INK_MIN_PEAK_CONTRAST,
                borders: Borders | None = None, only_borders: Mask | None = None,
                local_floor: float = k.INK_MIN_LOCAL_CONTRAST,
-               least: float = k.INK_MIN_CONTRAST) -> list[BoxInk]:
+               least: float = k.INK_MIN_CONTRAST, box_windows: Ints | None = None
+               ) -> list[BoxInk]:
     """The :class:`BoxInk` of each of ``boxes`` (indices, as in :func:`owner_map`'s
     ``owners``, of ``boxes_count`` boxes), its window of ``size`` (rows, columns) at
     ``origins`` (row, column) in the cleared raster; the box lies :data:`INK_SPILL_MM` in
@@ -102,7 +104,8 @@ def window_ink(clean: GreyImage, bands: GreyImage | None, owners: Ints, boxes: I
     is lighter than ``floor`` of its paper (``local_floor`` of the paper right around it)
     holds none; one marked in ``only_borders`` holds
     only the writing on its border lines that ``borders`` gives it. No pixel lighter than
-    ``least`` of its paper is ink."""
+    ``least`` of its paper is ink. ``box_windows``: every box's window in the raster (rows0,
+    rows1, cols0, cols1), for :func:`_assign`'s strokes out of their box's reach."""
     n = len(boxes)
     grey = windows(clean, origins, size)
     # every other row and column: levels enough; the darkest ink from the box's interior
@@ -130,7 +133,8 @@ def window_ink(clean: GreyImage, bands: GreyImage | None, owners: Ints, boxes: I
     keep = _own_strokes(ink, strong, windows(owners, origins, size), in_band, boxes,
                         boxes_count,
                         k.INK_SPECK_MM2 * px_per_mm ** 2,
-                        2 * max(1, round(k.LINE_BAND_MM * px_per_mm)) + 1, lying)
+                        2 * max(1, round(k.LINE_BAND_MM * px_per_mm)) + 1, lying,
+                        None if box_windows is None else (origins, box_windows))
     shown = _stretched(grey, keep, paper, peak) if crops else grey
     inside = np.where(keep[:, a:b, c:d], grey[:, a:b, c:d], 255).reshape(n, -1).min(axis=1)
     strokes = np.maximum(1.0 - inside / paper, 0.0)
@@ -184,11 +188,13 @@ def _stretched(grey: GreyImage, keep: Mask, paper: Floats, peak: Floats) -> Grey
 
 def _own_strokes(ink: Mask, strong: Mask, owners: Ints, bands: GreyImage | None,
                  boxes: Ints, boxes_count: int, speck_px: float, line_px: int,
-                 lying: Lying | None = None) -> Mask:
+                 lying: Lying | None = None, placed: tuple[Ints, Ints] | None = None
+                 ) -> Mask:
     """For each window (of ``ink``, ``strong``, ``owners``, ``bands`` stacks), the ink of the
     strokes its box owns (a stroke is ``ink`` joined, holding some ``strong`` ink): one
     labelling for the stack (windows kept apart by a blank row), each stroke's box by
-    :func:`_assign`, then (given ``lying``) the writing on border lines by
+    :func:`_assign` (given ``placed``: the windows' origins, every box's window), then
+    (given ``lying``) the writing on border lines by
     :func:`~scanner.image.lying.give_lying`."""
     n, hh, ww = ink.shape
     tall = np.zeros((n, hh + 1, ww), np.uint8)
@@ -200,7 +206,7 @@ def _own_strokes(ink: Mask, strong: Mask, owners: Ints, bands: GreyImage | None,
     raw = owners[at].astype(np.int64)
     goes = _assign(comp, raw % boxes_count, raw < boxes_count,
                    strong[at], None if bands is None else bands[at], cast(Ints, found), count,
-                   speck_px, line_px)
+                   speck_px, line_px, None if placed is None else Reach(at, *placed))
     own = np.repeat(boxes, np.count_nonzero(at.reshape(n, -1), axis=1))
     if lying is not None:
         give_lying(goes, comp, raw, own, at, cast(Ints, found), speck_px, lying)
@@ -209,13 +215,33 @@ def _own_strokes(ink: Mask, strong: Mask, owners: Ints, bands: GreyImage | None,
     return keep
 
 
+class Reach(NamedTuple):
+    """Where a stack of windows' ink pixels lie in the raster, and how far each box's crop
+    reaches."""
+
+    at: Mask
+    """The ink pixels of the stack of windows (their order is the pixels')."""
+    origins: Ints
+    """Each window's first row and column in the raster."""
+    windows: Ints
+    """Every box's window in the raster: rows0, rows1, cols0, cols1."""
+
+    def places(self, pixels: Ints) -> tuple[Ints, Ints]:
+        """The raster rows and columns of the ink pixels ``pixels`` (indices)."""
+        window, row, col = np.unravel_index(np.flatnonzero(self.at)[pixels], self.at.shape)
+        return self.origins[window, 0] + row, self.origins[window, 1] + col
+
+
 def _assign(comp: Ints, owner: Ints, inside: Mask, strong: Mask, band: GreyImage | None,
-            stats: Ints, count: int, speck_px: float, line_px: int) -> Ints:
+            stats: Ints, count: int, speck_px: float, line_px: int,
+            reach: Reach | None = None) -> Ints:
     """The box each ink pixel goes to (-1: none), given the stroke (``comp``) it is in, the
     box it lies in or is nearest (``owner``, ``inside`` it or not), whether it is ``strong``
     ink and in a border's ``band``. A stroke goes whole to the box holding the largest share
     of its pixels inside boxes; when that share is under :data:`INK_SPLIT_SHARE` (two digits
-    run together) each box holding :data:`INK_SPLIT_MIN_SHARE` of it keeps its own pixels.
+    run together), or when that box's window does not reach its pixels inside other boxes
+    (given ``reach``, :func:`_out_of_reach`), each box holding :data:`INK_SPLIT_MIN_SHARE` of
+    it keeps its own pixels.
     Specks (under ``speck_px``), strokes without strong ink, line remnants (at most
     ``line_px`` across, nearly all in a band) and print beside the boxes go nowhere; a
     stroke joined to that print (a pen run over a column's line) keeps its part inside a
@@ -245,13 +271,36 @@ def _assign(comp: Ints, owner: Ints, inside: Mask, strong: Mask, band: GreyImage
     mine = comp * boxes_count + owner
     at = np.minimum(np.searchsorted(keys, mine), max(len(keys) - 1, 0))
     part = np.where(keys[at] == mine, counts[at], 0) / np.maximum(held_inside[comp], 1)
-    split = (share[comp] < k.INK_SPLIT_SHARE) & (part >= k.INK_SPLIT_MIN_SHARE)
+    fair = part >= k.INK_SPLIT_MIN_SHARE
+    split = share[comp] < k.INK_SPLIT_SHARE
+    given_whole = fair & ~split & (owner != best[comp]) & (best[comp] >= 0) & inside
+    if reach is not None and given_whole.any():
+        split |= _out_of_reach(comp, best, inside, given_whole, reach, count)[comp]
+    split &= fair
     goes: Ints = np.where(split & (best[comp] >= 0), owner, best[comp])
     # writing joined to print beside the boxes (a stroke over a column's line): its part
     # inside a box stays that box's
     joined = beside & ~noise & (held_inside >= k.INK_JOINED_MIN_SPECKS * speck_px)
     goes[joined[comp] & inside] = owner[joined[comp] & inside]
     return goes
+
+
+def _out_of_reach(comp: Ints, best: Ints, inside: Mask, given_whole: Mask, reach: Reach,
+                  count: int) -> Mask:
+    """For each stroke, whether :data:`~scanner.constants.INK_UNSEEN_SHARE` or more of its
+    pixels inside boxes lies out of the window of the box it goes to whole (``best``): that
+    box's crop cannot show them, so they are lost to every box (two digits joined over the
+    border between their boxes, the second reaching past the first's window). Only the
+    strokes with pixels ``given_whole`` to a box they do not lie in are looked at."""
+    looked = np.isin(comp, np.unique(comp[given_whole])) & inside
+    pixels = np.flatnonzero(looked)
+    row, col = reach.places(pixels)
+    box = reach.windows[best[comp[pixels]]]
+    unseen = (row < box[:, 0]) | (row >= box[:, 1]) | (col < box[:, 2]) | (col >= box[:, 3])
+    held_inside = np.bincount(comp[pixels], minlength=count)
+    reaches_out: Mask = np.bincount(comp[pixels], weights=unseen, minlength=count) \
+        >= np.maximum(k.INK_UNSEEN_SHARE * held_inside, 1.0)
+    return reaches_out
 
 
 def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float,
@@ -301,6 +350,8 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
     inset = round(m + k.BOX_INSET_MM * s)
     interiors = np.stack([np.full(len(sizes), inset), sizes[:, 0] - inset,
                           np.full(len(sizes), inset), sizes[:, 1] - inset], 1)
+    box_windows = np.concatenate([starts[:, :1], starts[:, :1] + sizes[:, :1],
+                                  starts[:, 1:], starts[:, 1:] + sizes[:, 1:]], axis=1)
     out: list[BoxInk | None] = [None] * len(live)
 
     def cut(places: list[int], floors: tuple[float, float]) -> None:
@@ -315,7 +366,7 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
             found = window_ink(clean, bands, owners, chosen, len(p), starts[chosen],
                                (rows, cols), interiors[chosen], s, not mark, floors[0],
                                None if mark else borders,
-                               only_borders[members], floors[1], least)
+                               only_borders[members], floors[1], least, box_windows)
             for j, one in zip(members, found, strict=True):
                 out[j] = one
 
