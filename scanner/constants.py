@@ -291,10 +291,10 @@ INK_UNSEEN_SHARE = 0.1
 cannot show them): two digits joined over the border between their boxes, the second
 reaching past the first's window (TRAINING part, a phone photo of a 1600 px frame: a "37"
 whose 7 held 0.4 of the stroke went with the 3, its own box read empty). A digit's flag
-just past the window is no such part (a 5 30 % over its border: 0.03 of it). The only
-value tried; 23 TRAINING sets (seeds 271-291 and two of phone photos of 1600-2000 px
-frames, 368 sheets): doubtful fields 1,019 -> 994, silent 6 -> 6, sheets with no person
-124 -> 125."""
+just past the window is no such part (a 5 30 % over its border: 0.03 of it). 23 TRAINING
+sets (seeds 271-291 and two of phone photos of 1600-2000 px frames, 368 sheets): doubtful
+fields 1,019 -> 994, silent 6 -> 6, sheets with no person 124 -> 125; 0.05 and 0.2 read
+them the same."""
 INK_MIN_INSIDE_SHARE = 0.15
 """A stroke with less of it inside any box is print or a stray line beside the boxes, not
 writing."""
