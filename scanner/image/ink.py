@@ -257,7 +257,7 @@ def _assign(comp: Ints, owner: Ints, inside: Mask, strong: Mask, band: GreyImage
     last = order[np.r_[k_comp[order][1:] != k_comp[order][:-1], True]]
     best = np.full(count, -1, np.int64)
     best[k_comp[last]] = keys[last] % boxes_count
-    held_inside = np.bincount(k_comp, weights=counts, minlength=count)
+    held_inside = cast(Doubles, np.bincount(k_comp, weights=counts, minlength=count))
     share = np.ones(count)
     share[k_comp[last]] = counts[last] / held_inside[k_comp[last]]
     in_band = (np.zeros(count) if band is None
@@ -275,7 +275,7 @@ def _assign(comp: Ints, owner: Ints, inside: Mask, strong: Mask, band: GreyImage
     split = share[comp] < k.INK_SPLIT_SHARE
     given_whole = fair & ~split & (owner != best[comp]) & (best[comp] >= 0) & inside
     if reach is not None and given_whole.any():
-        split |= _out_of_reach(comp, best, inside, given_whole, reach, count)[comp]
+        split |= _out_of_reach(comp, best, inside, given_whole, reach, held_inside)[comp]
     split &= fair
     goes: Ints = np.where(split & (best[comp] >= 0), owner, best[comp])
     # writing joined to print beside the boxes (a stroke over a column's line): its part
@@ -286,19 +286,19 @@ def _assign(comp: Ints, owner: Ints, inside: Mask, strong: Mask, band: GreyImage
 
 
 def _out_of_reach(comp: Ints, best: Ints, inside: Mask, given_whole: Mask, reach: Reach,
-                  count: int) -> Mask:
+                  held_inside: Doubles) -> Mask:
     """For each stroke, whether :data:`~scanner.constants.INK_UNSEEN_SHARE` or more of its
     pixels inside boxes lies out of the window of the box it goes to whole (``best``): that
     box's crop cannot show them, so they are lost to every box (two digits joined over the
     border between their boxes, the second reaching past the first's window). Only the
-    strokes with pixels ``given_whole`` to a box they do not lie in are looked at."""
+    strokes with pixels ``given_whole`` to a box they do not lie in are looked at;
+    ``held_inside``: each stroke's pixels inside boxes."""
     looked = np.isin(comp, np.unique(comp[given_whole])) & inside
     pixels = np.flatnonzero(looked)
     row, col = reach.places(pixels)
     box = reach.windows[best[comp[pixels]]]
     unseen = (row < box[:, 0]) | (row >= box[:, 1]) | (col < box[:, 2]) | (col >= box[:, 3])
-    held_inside = np.bincount(comp[pixels], minlength=count)
-    reaches_out: Mask = np.bincount(comp[pixels], weights=unseen, minlength=count) \
+    reaches_out: Mask = np.bincount(comp[pixels], weights=unseen, minlength=len(held_inside)) \
         >= np.maximum(k.INK_UNSEEN_SHARE * held_inside, 1.0)
     return reaches_out
 
