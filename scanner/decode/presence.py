@@ -251,19 +251,32 @@ def rows_required(columns: Mapping[Column, Sequence[EntryCells]],
                   faint: Sequence[str] = ()) -> int:
     """How many deals the running totals hold beyond the deal log ``sheet`` writes: the
     largest surplus of a column's written entries (:func:`last_written`, from their ink and
-    their ``entries`` decided; any ink in a ``faint`` seat's column) over the log's
-    (:func:`written_totals`), when at least :data:`COLUMNS_FOR_A_DEAL` columns have one (0
-    otherwise)."""
+    their ``entries`` decided; any ink in a ``faint`` seat's column; a writer's correction
+    one entry, :func:`_corrections`) over the log's (:func:`written_totals`), when at least
+    :data:`COLUMNS_FOR_A_DEAL` columns have one (0 otherwise)."""
     surplus = []
     for column, cells in columns.items():
         decisions = entries[column]
-        written = 1 + last_written([_inked(entry, decision)
-                                    for entry, decision in zip(cells, decisions, strict=True)],
-                                   [decision.value is not None for decision in decisions],
-                                   column.seat not in faint)
+        last = last_written([_inked(entry, decision)
+                             for entry, decision in zip(cells, decisions, strict=True)],
+                            [decision.value is not None for decision in decisions],
+                            column.seat not in faint)
+        written = 1 + last - _corrections(decisions[:last + 1])
         writes = len(written_totals(sheet.column(column))) if sheet is not None else 0
         surplus.append(max(written - writes, 0))
     return max(surplus) if sum(n > 0 for n in surplus) >= COLUMNS_FOR_A_DEAL else 0
+
+
+def _corrections(decisions: Sequence[EntryDecision]) -> int:
+    """How many of a column's ``decisions`` are a wrong value the writer corrected by writing
+    the right one next (4.2.7): an entry the decoder ties to the deal the next entry, read,
+    is tied to. Both write one deal, so the column holds no deal more for it (TRAINING
+    part, 29 sets: on 10 sheets whose writers corrected a total in two columns, blank rows
+    past the deals were asked, as if a deal were lost: one a sheet, and every printed row
+    of a sheet with a faint seat; seed 272 sheet 011)."""
+    return sum(entry.deal is not None and entry.deal == corrected.deal
+               and corrected.status == "read"
+               for entry, corrected in zip(decisions, decisions[1:], strict=False))
 
 
 def rows_asked(columns: Mapping[Column, Sequence[EntryCells]],

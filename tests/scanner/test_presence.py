@@ -471,3 +471,27 @@ def test_rows_of_remnant_are_asked_where_the_totals_hold_deals_the_log_lacks() -
     decoded = decode_sheet(evidence)
     assert all(decoded.rows[deals + k].status == "doubtful" for k in (6, 9, 11))
     assert [row.status for row in decoded.rows[deals - 2:deals + 12]] == ["doubtful"] * 14
+
+
+def test_two_columns_each_with_a_writers_correction_ask_no_row_past_the_deals() -> None:
+    """Two writers each corrected a total (4.2.7: a wrong value, the right one written next):
+    two columns hold one entry more than the deal log writes, which is how a lost deal
+    shows. But the decoder ties each correction's two entries to one deal: no deal more is
+    written, and no blank row past the deals is asked (TRAINING part, 29 sets: 10 sheets
+    with two corrections asked about 44 blank rows; seed 272 sheet 011)."""
+    doc = game(seed=11)
+    written = doc["written"]
+    corrected = []
+    for seat in doc["seats"]:
+        column = written[seat]["mountain"]
+        if len(column) >= 2 and len(corrected) < 2:
+            column.insert(1, column[1] + 10)  # a wrong value, then the right one
+            corrected.append(seat)
+    assert len(corrected) == 2
+    decoded = decode_sheet(sheet_evidence(doc, sure=0.9999))
+    deals = len(doc["deals"])
+    assert [row.status for row in decoded.rows[:deals]] == ["read"] * deals
+    assert {row.status for row in decoded.rows[deals:]} == {"empty"}
+    for seat in corrected:
+        entries = _entries(decoded, Column(seat, "mountain"))
+        assert entries[:3] == [("read", v) for v in written[seat]["mountain"][:3]]
