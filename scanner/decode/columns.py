@@ -356,7 +356,13 @@ def _above_ceiling(entry: ColumnEntry, decision: EntryDecision, ceiling: int) ->
     decided value under :data:`READ_POSTERIOR` weighed as a player's slip
     (:func:`_share_under_ceiling`): the ceiling bounds what the rules expect, not what a
     writer may write (the old generator's sample, `bench.scan_bench`: a written 22 whose
-    units digit reads 9, 2, 8 or 4, the 0 at 0.01, was read 20 sure). Also
+    units digit reads 9, 2, 8 or 4, the 0 at 0.01, was read 20 sure). Only values a slip
+    writes are so weighed: past the pool by :data:`PAST_POOL_MOST` at most, or the total
+    the rules expect; ink further past it reads a digit wrong, and makes the entry doubtful
+    only where it outweighs the decided value's as ink the rules overrule does
+    (:data:`INK_OUTWEIGHED`; TRAINING part, 29 sets: 21 entries read right whose ink gave
+    its likeliest share to such as 38, 60 or 88 in a pool of 20 were doubtful, alone on
+    six sheets, four of them without a recording error). Also
     *doubtful* where the rules expect a total above the pool (the writer's earlier totals,
     a slip carried on, passed it): no value the ceiling allows is then the one written
     (TRAINING part, phone-distant: a written 21 in a pool of 20 read 20 at 0.99997). Where
@@ -381,8 +387,13 @@ def _above_ceiling(entry: ColumnEntry, decision: EntryDecision, ceiling: int) ->
     ink = dict(decision.ink) | above
     changes: dict[str, Any] = {"ink": tuple(sorted(ink.items(), key=lambda item: -item[1]))}
     ink_value = max(above, key=above.__getitem__)
-    under = _share_under_ceiling(decision, ink.get(decision.value, 0.0), sum(above.values()))
-    if under < READ_POSTERIOR or _ink_past_ceiling(ink, decision.value, ink_value, ceiling):
+    slips = {v: p for v, p in above.items()
+             if v <= ceiling + PAST_POOL_MOST or v == decision.expected}
+    under = _share_under_ceiling(decision, ink.get(decision.value, 0.0), sum(slips.values()))
+    misread = max((p for v, p in above.items() if v not in slips), default=0.0)
+    if under < READ_POSTERIOR or misread >= INK_OUTWEIGHED * ink.get(decision.value, 0.0) \
+            or slips and _ink_past_ceiling(ink, decision.value,
+                                           max(slips, key=slips.__getitem__), ceiling):
         changes |= {"status": "doubtful",
                     "note": said("above_pool", ink=ink_value, pool=ceiling,
                                  value=value_said(decision.value))}

@@ -751,3 +751,24 @@ def test_a_total_written_clearly_just_past_the_pool_is_shown_as_written(
     last = decode_column([EntryInk(i) for i in inks], expected, ceiling=10)[2]
     assert (last.status, last.value) == ("doubtful", shown)
     assert getattr(last.note, "code", None) == "above_pool"
+
+
+@pytest.mark.parametrize(("ink", "status"), [
+    ({10: 0.1, 40: 0.8}, "read"),  # 40 in a pool of 10: a digit misread, not a slip
+    ({10: 0.1, 18: 0.8}, "doubtful"),  # 18: a slip past the pool a writer may make
+    ({10: 0.001, 40: 0.999}, "doubtful"),  # the misread outweighs the rules' value's ink
+])
+def test_ink_far_past_the_pool_is_weighed_as_a_misread_not_a_slip(
+        ink: dict[int | None, float], status: str) -> None:
+    """A pool of 10 written 4, 8, 10, the last one's ink reading 40 likelier than 10
+    (TRAINING part, far photos: a written 20 in a pool of 20 read 40 at 0.71, 20 at 0.16,
+    doubtful on a sheet with nothing else in doubt). A writer who forgot the pool was
+    closed writes past it by a deal's price at most; 40 is the reader's misread of a digit,
+    weighed as any misread the rules overrule: doubtful only where it outweighs the rules'
+    value's ink as such ink does. A value a slip writes keeps the entry doubtful."""
+    pool = Column("A", "pool")
+    expected = [SheetEntry(pool, deal, Fraction(step), Fraction(total))
+                for deal, step, total in ((1, 4, 4), (3, 4, 8), (5, 2, 10))]
+    inks: list[dict[int | None, float]] = [{4: 0.99}, {8: 0.99}, {**ink, None: 1e-6}]
+    last = decode_column([EntryInk(i) for i in inks], expected, ceiling=10)[2]
+    assert (last.status, last.value) == (status, 10)
