@@ -29,6 +29,7 @@ from scanner.decode.confirmed import (
     digit_may_be_lost,
     overruling_confirmed,
     short_of,
+    sign_turned,
     slip_carried_on,
     slip_written_clearly,
     unspelled,
@@ -640,6 +641,10 @@ def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequen
         if short_of(best, expected_value):
             return EntryDecision("doubtful", best, shares[0][1], _shown(shares), expected_value,
                                  deal, said("ink_clearly_short", ink=value_said(best),
+                                            expected=value_said(expected_value)), ink)
+        if sign_turned(best, expected_value):
+            return EntryDecision("doubtful", best, shares[0][1], _shown(shares), expected_value,
+                                 deal, said("ink_expected", ink=best,
                                             expected=value_said(expected_value)), ink)
         return EntryDecision("empty" if best is None else "read", best, shares[0][1],
                              _shown(shares), expected_value, deal,

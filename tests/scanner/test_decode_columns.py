@@ -772,3 +772,22 @@ def test_ink_far_past_the_pool_is_weighed_as_a_misread_not_a_slip(
     inks: list[dict[int | None, float]] = [{4: 0.99}, {8: 0.99}, {**ink, None: 1e-6}]
     last = decode_column([EntryInk(i) for i in inks], expected, ceiling=10)[2]
     assert (last.status, last.value) == (status, 10)
+
+
+@pytest.mark.parametrize("read_minus", [0.9999, 0.999])
+def test_a_total_read_with_its_sign_turned_is_never_kept_as_the_writers_slip(
+        read_minus: float) -> None:
+    """TRAINING part, a 101 dpi far photo (seed 308 sheet 003): a mountain written 2, 6, 8,
+    the 6's sign box holding a speck of a border's end read as a minus at 0.999. The ink
+    clearly said -6, and -6 was kept, read, as the writer's slip: silent. A writer's
+    slip does not turn the sign of the total the rules expect; the reader's misread of a
+    sign box does: doubtful (showing the ink's -6 where the ink is as sure as
+    :data:`~scanner.decode.column_paths.INK_CLEAR`, else the rules' 6)."""
+    mountain = Column("A", "mountain")
+    expected = [SheetEntry(mountain, deal, Fraction(step), Fraction(total))
+                for deal, step, total in ((1, 2, 2), (3, 4, 6), (5, 2, 8))]
+    cells = [entry_cells(v, 3, sure=0.9999, sign=True) for v in (2, 6, 8)]
+    cells[1] = replace(cells[1], minus=read_minus)
+    decisions = decode_column(cells, expected)
+    assert decisions[1].status == "doubtful"
+    assert [d.status for d in (decisions[0], decisions[2])] == ["read", "read"]
