@@ -638,18 +638,15 @@ def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequen
     ink_total = sum(step.ink.values())
     if step.ink_clear:  # the ink clearly says what the rules do not expect: kept, for the audit
         shares = _ink_shares(step.ink)
-        if short_of(best, expected_value):
-            return EntryDecision("doubtful", best, shares[0][1], _shown(shares), expected_value,
-                                 deal, said("ink_clearly_short", ink=value_said(best),
-                                            expected=value_said(expected_value)), ink)
-        if sign_turned(best, expected_value):
-            return EntryDecision("doubtful", best, shares[0][1], _shown(shares), expected_value,
-                                 deal, said("ink_expected", ink=best,
-                                            expected=value_said(expected_value)), ink)
-        return EntryDecision("empty" if best is None else "read", best, shares[0][1],
-                             _shown(shares), expected_value, deal,
-                             said("ink_clearly", ink=value_said(best),
-                                  expected=value_said(expected_value)), ink)
+        values = {"ink": value_said(best), "expected": value_said(expected_value)}
+        if short_of(best, expected_value):  # the reader's lost digit, not the writer's slip
+            status, clearly = "doubtful", said("ink_clearly_short", **values)
+        elif sign_turned(best, expected_value):  # the reader's sign, not the writer's slip
+            status, clearly = "doubtful", said("ink_expected", **values)
+        else:
+            status, clearly = "empty" if best is None else "read", said("ink_clearly", **values)
+        return EntryDecision(status, best, shares[0][1], _shown(shares), expected_value, deal,
+                             clearly, ink)
     read = confidence >= READ_POSTERIOR
     note = ""
     ink_value, ink_p = max(step.ink.items(), key=lambda item: item[1])

@@ -10,7 +10,13 @@ from typing import Any
 
 import pytest
 
-from scanner.decode.columns import EntryCells, EntryInk, decode_column, digit_confusion
+from scanner.decode.columns import (
+    EntryCells,
+    EntryDecision,
+    EntryInk,
+    decode_column,
+    digit_confusion,
+)
 from scanner.decode.confirmed import LOST_DIGIT_LAST_READ
 from scanner.decode.presence import present_column
 from scanner.decode.redecode import EntryEvidence
@@ -730,6 +736,16 @@ def test_a_total_above_the_pool_that_ink_and_rules_both_give_is_shown() -> None:
     assert (last.status, last.value) == ("doubtful", written[-1])
 
 
+def _last_of_a_pool_of_ten(ink: dict[int | None, float]) -> EntryDecision:
+    """The decision on the last entry of a pool of 10 written 4, 8 (read sure), then a
+    total the rules make 10 whose ink is ``ink``."""
+    pool = Column("A", "pool")
+    expected = [SheetEntry(pool, deal, Fraction(step), Fraction(total))
+                for deal, step, total in ((1, 4, 4), (3, 4, 8), (5, 2, 10))]
+    inks: list[dict[int | None, float]] = [{4: 0.99}, {8: 0.99}, {**ink, None: 1e-6}]
+    return decode_column([EntryInk(i) for i in inks], expected, ceiling=10)[2]
+
+
 @pytest.mark.parametrize(("ink", "shown"), [
     ({12: 0.999, 10: 5e-4, 2: 5e-4}, 12),  # a slip written clearly past the pool: as written
     ({12: 0.99, 10: 5e-3, 2: 5e-3}, 12),  # as a far photo reads it: still as written
@@ -744,11 +760,7 @@ def test_a_total_written_clearly_just_past_the_pool_is_shown_as_written(
     sets). Ink that clearly reads a value past the pool by at most a deal's price shows it,
     still doubtful; ink unsure of it, or reading a value no slip writes (a 1 read 7), shows
     the rules' value."""
-    pool = Column("A", "pool")
-    expected = [SheetEntry(pool, deal, Fraction(step), Fraction(total))
-                for deal, step, total in ((1, 4, 4), (3, 4, 8), (5, 2, 10))]
-    inks: list[dict[int | None, float]] = [{4: 0.99}, {8: 0.99}, {**ink, None: 1e-6}]
-    last = decode_column([EntryInk(i) for i in inks], expected, ceiling=10)[2]
+    last = _last_of_a_pool_of_ten(ink)
     assert (last.status, last.value) == ("doubtful", shown)
     assert getattr(last.note, "code", None) == "above_pool"
 
@@ -766,11 +778,7 @@ def test_ink_far_past_the_pool_is_weighed_as_a_misread_not_a_slip(
     closed writes past it by a deal's price at most; 40 is the reader's misread of a digit,
     weighed as any misread the rules overrule: doubtful only where it outweighs the rules'
     value's ink as such ink does. A value a slip writes keeps the entry doubtful."""
-    pool = Column("A", "pool")
-    expected = [SheetEntry(pool, deal, Fraction(step), Fraction(total))
-                for deal, step, total in ((1, 4, 4), (3, 4, 8), (5, 2, 10))]
-    inks: list[dict[int | None, float]] = [{4: 0.99}, {8: 0.99}, {**ink, None: 1e-6}]
-    last = decode_column([EntryInk(i) for i in inks], expected, ceiling=10)[2]
+    last = _last_of_a_pool_of_ten(ink)
     assert (last.status, last.value) == (status, 10)
 
 
