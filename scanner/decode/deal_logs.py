@@ -164,6 +164,15 @@ class DealLogs:
         gaps = self._entry_gaps(picks, index)
         return gaps is not None and sum(gaps.values()) <= tolerance
 
+    def read_as_written(self, picks: tuple[int, ...], index: int, tolerance: float) -> bool:
+        """Whether row ``index``'s reading in the deal log ``picks`` writes at least one
+        running total and the ink of those it writes reads them, all together, no more than
+        ``tolerance`` (natural log) less likely than its own likeliest values (entries asked
+        as :meth:`confirmed` asks them): the totals' own ink, not only the totals' course,
+        says what the row says."""
+        gaps = self._entry_gaps(picks, index)
+        return gaps is not None and bool(gaps) and sum(gaps.values()) <= tolerance
+
     def witnessed(self, picks: tuple[int, ...], index: int, rival: int, tolerance: float
                   ) -> bool:
         """Whether some entry that row ``index``'s reading writes otherwise than its reading

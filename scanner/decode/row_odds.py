@@ -32,6 +32,13 @@ something that cannot happen (a player's slip, or a misread). The same odds mark
 disagreement between a row's ink and the running totals (the sheet's decoding), and the
 most the totals right after a row may fall short of their ink for the row to count as
 confirmed (:meth:`scanner.decode.deal_logs.DealLogs.confirmed`); not tuned for either."""
+TOTALS_READ_IT_LOG = math.log(3)
+"""A row read at :data:`ROW_READ` whose ink says something that cannot happen
+(:data:`INK_DISAGREES_LOG`) is *read* all the same where the running totals it writes are
+read, all together, within these odds (natural log: three to one) of their own ink's
+likeliest values (:meth:`scanner.decode.deal_logs.DealLogs.read_as_written`): the ink of
+the columns, read on its own, says what the row's nearest legal reading says, so the mark or
+digit that made the row's ink illegal was misread (or slipped) without changing the deal."""
 TALON_OVERRULED_LOG = math.log(3)
 """A row read whose talon cell's ink finds the row's quick tricks this much less likely
 (natural log: three to one) than its own reading of the cell is *doubtful*

@@ -47,7 +47,13 @@ from scanner.decode.presence import (
 )
 from scanner.decode.row_against import rows_against_entries
 from scanner.decode.row_doubt import doubted_with_rows, unsettled_otherwise
-from scanner.decode.row_odds import INK_DISAGREES_LOG, ROW_READ, TALON_OVERRULED_LOG, UNCHECKED_READ
+from scanner.decode.row_odds import (
+    INK_DISAGREES_LOG,
+    ROW_READ,
+    TALON_OVERRULED_LOG,
+    TOTALS_READ_IT_LOG,
+    UNCHECKED_READ,
+)
 from scanner.decode.row_pairs import better_pair
 from scanner.decode.row_words import digit_fields, digits_apart, shape_of
 from scanner.decode.talons import (
@@ -499,7 +505,8 @@ def _between_deals(rows: list[RowDecision]) -> tuple[RowDecision, ...]:
 def _row_decision(row: int, options: list[RowCandidate], posterior: list[float],
                   chosen: int, unchecked: Sequence[int] = (), totals_gap: float = 0.0,
                   confirmed: bool = True, witnessed: bool = True,
-                  same_totals: Sequence[int] = ()) -> RowDecision:
+                  same_totals: Sequence[int] = (), totals_read_it: bool = False
+                  ) -> RowDecision:
     """The row's status, confidence and candidates once its reading is ``chosen``:
     ``unchecked`` are its other readings that differ from it only in digits no running
     total checks (:func:`_unchecked_digits`, every such split weighed by the ink alone:
@@ -515,7 +522,10 @@ def _row_decision(row: int, options: list[RowCandidate], posterior: list[float],
     unsure ink but neither confirm nor ``witnessed`` (:func:`_witnessed`; TRAINING part, a
     thresholded scan, seed 134: an all-pass C0 A5 B5 read C0 A3 B7 at 0.99998, the ink 0.90
     sure of it, every total checking it lost with a faint seat but a writer's slip one
-    digit from the misread's total)."""
+    digit from the misread's total). A row whose ink reads as no legal deal
+    (:attr:`RowCandidate.ink_gap`) is doubtful too, unless it is read at :data:`ROW_READ`
+    and the totals it writes are read as written (``totals_read_it``:
+    :data:`TOTALS_READ_IT_LOG`)."""
     if not options:
         return RowDecision(row, "doubtful", None, 0.0, ())
     ranked = sorted(zip(options, posterior, strict=True), key=lambda item: -item[1])
@@ -543,7 +553,8 @@ def _row_decision(row: int, options: list[RowCandidate], posterior: list[float],
         status = "doubtful"
         quick = (best.deal or {}).get("talon", {}).get("quick_tricks", 0)
         note = said("talon_overruled", n=quick)
-    if best.ink_gap > INK_DISAGREES_LOG:
+    if best.ink_gap > INK_DISAGREES_LOG and not (
+            status == "read" and confidence >= ROW_READ and totals_read_it):
         status = "doubtful"
         note = said("not_legal")
     disagreement = _disagreement(options, chosen, totals_gap)
@@ -602,7 +613,8 @@ def _row_checked(evidence: SheetEvidence, logs: DealLogs, candidates: list[list[
     return _row_decision(
         evidence.rows[index].row, candidates[index], ranking.posterior[index], picks[index],
         _unchecked_digits(logs, candidates[index], picks, index), ranking.gaps[index],
-        confirmed, confirmed or _witnessed(logs, candidates[index], picks, index, same), same)
+        confirmed, confirmed or _witnessed(logs, candidates[index], picks, index, same), same,
+        logs.read_as_written(picks, index, TOTALS_READ_IT_LOG))
 
 
 def _witnessed(logs: DealLogs, options: list[RowCandidate], picks: tuple[int, ...],
