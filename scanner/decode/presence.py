@@ -138,10 +138,16 @@ def entries_present(entries: Sequence[EntryCells | EntryInk | EntryPinned],
                     decisions: Sequence[EntryDecision], expected: Sequence[SheetEntry]
                     ) -> list[EntryDecision]:
     """``decisions`` (one per entry of a column) with each entry decided empty that the deal
-    log writes (:func:`written_totals`), whose ink reads as something, that a later written
-    entry follows (:func:`last_written`: a value, or ink near the last one), or that follows
-    the last one where the rules overruled its ink (:data:`OVERRULED_CODES`), left doubtful,
-    made *doubtful*. An entry a person verified empty stays so."""
+    log writes (:func:`written_totals`), whose ink reads as something up to the column's last
+    writing (:func:`last_written`: a value, or ink near the last one), that a later written
+    entry follows, or that follows the last one where the rules overruled its ink
+    (:data:`OVERRULED_CODES`), left doubtful, made *doubtful*. An entry a person verified
+    empty stays so. Ink that reads as no total more than :data:`STRAY_INK_GAP` boxes past
+    the column's last writing, where the deal log writes none, is stray, as such a row's is
+    (:func:`scanner.decode.sheet._stray_rows`): totals are written box after box, and a
+    total there would leave the boxes before it blank (TRAINING part, 29 sets: 77 such boxes
+    asked, 3 to 16 boxes past the column's last total, on far and steep photos: every one
+    blank, a printed border's remnant or a shadow; two sheets asked about nothing else)."""
     writes = written_totals(expected)
     last = last_written([_inked(entry, decision) for entry, decision in zip(entries, decisions,
                                                                            strict=True)],
@@ -155,7 +161,7 @@ def entries_present(entries: Sequence[EntryCells | EntryInk | EntryPinned],
             out.append(replace(decision, status="doubtful", confidence=0.0, expected=value,
                                deal=want.deal,
                                note=said("expected_unread", value=value)))
-        elif entry_holds_ink(entry):
+        elif entry_holds_ink(entry) and index <= last:
             out.append(replace(decision, status="doubtful", confidence=0.0,
                                note=said("ink_no_number")))
         elif index < last:

@@ -186,16 +186,18 @@ def test_a_row_with_ink_that_reads_as_no_deal_is_doubtful() -> None:
     assert decoded.rows[deals + 2].status == "empty"
 
 
-def test_stray_ink_far_below_the_last_deal_or_total_asks_for_itself_only() -> None:
+def test_stray_ink_far_below_the_last_deal_or_total_is_not_asked() -> None:
     """Ink the decoding turns down (read as nothing, or as a 0 no total can be), far below
     the last deal row and the last total of two columns (a printed border's remnant on a
-    low-resolution photo: TRAINING part, up to 13 boxes down, read 0 under an 8 of whists),
-    is doubtful itself in a column; the blank rows and boxes before it are not taken for
-    writing the reader lost, nor the running totals for holding more deals than the log
-    (before: every blank row and box above it doubtful, the sheet's 10 rows after the last
-    deal with them). The row's lone cross, six rows past the last deal where the running
-    totals hold no deal more, is stray and *empty* (before: doubtful, on far photos a
-    column's rule beside the mark boxes asked about up to 7 blank rows a sheet)."""
+    low-resolution photo: TRAINING part, up to 13 boxes down, read 0 under an 8 of whists):
+    the blank rows and boxes before it are not taken for writing the reader lost, nor the
+    running totals for holding more deals than the log (before: every blank row and box
+    above it doubtful, the sheet's 10 rows after the last deal with them). The row's lone
+    cross, six rows past the last deal where the running totals hold no deal more, is stray
+    and *empty* (before: doubtful, on far photos a column's rule beside the mark boxes asked
+    about up to 7 blank rows a sheet), and so is the column's ink five boxes past its last
+    total, where the deal log writes none (before: doubtful; TRAINING part, 29 sets: 77
+    such boxes asked, every one blank)."""
     evidence, deals = _lone_cross(deals_after=5)
     columns = dict(evidence.columns)
     no_digit = (0.06,) * 10 + (0.4,)  # likelier ink than blank, no digit likelier than blank
@@ -214,8 +216,7 @@ def test_stray_ink_far_below_the_last_deal_or_total_asks_for_itself_only() -> No
     assert decoded.problems == ()
     for column, at in stray_at.items():
         statuses = [d.status for d in decoded.entries[column]]
-        assert statuses[at - 4:at] == ["empty"] * 4
-        assert statuses[at] == "doubtful"
+        assert statuses[at - 4:at + 1] == ["empty"] * 5
 
 
 def test_a_lone_cross_far_below_the_deals_is_asked_where_the_totals_hold_a_deal_more() -> None:
