@@ -607,14 +607,18 @@ def _row_checked(evidence: SheetEvidence, logs: DealLogs, candidates: list[list[
     running totals: whether they confirm it (:meth:`DealLogs.confirmed`) and, only where
     they do not (a confirmed row is not made doubtful for want of a witness), whether it is
     :func:`_witnessed`; its readings that write every total as it does
-    (:meth:`DealLogs.same_totals`) are found once, for both."""
+    (:meth:`DealLogs.same_totals`) are found once, for both. Only a pick whose ink reads as
+    no legal deal is asked whether its totals read as written
+    (:meth:`DealLogs.read_as_written`)."""
+    options = candidates[index]
     same = logs.same_totals(picks, index)
     confirmed = logs.confirmed(picks, index, INK_DISAGREES_LOG)
+    illegal_ink = bool(options) and options[picks[index]].ink_gap > INK_DISAGREES_LOG
     return _row_decision(
-        evidence.rows[index].row, candidates[index], ranking.posterior[index], picks[index],
-        _unchecked_digits(logs, candidates[index], picks, index), ranking.gaps[index],
-        confirmed, confirmed or _witnessed(logs, candidates[index], picks, index, same), same,
-        logs.read_as_written(picks, index, TOTALS_READ_IT_LOG))
+        evidence.rows[index].row, options, ranking.posterior[index], picks[index],
+        _unchecked_digits(logs, options, picks, index), ranking.gaps[index],
+        confirmed, confirmed or _witnessed(logs, options, picks, index, same), same,
+        illegal_ink and logs.read_as_written(picks, index, TOTALS_READ_IT_LOG))
 
 
 def _witnessed(logs: DealLogs, options: list[RowCandidate], picks: tuple[int, ...],
