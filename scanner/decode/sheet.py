@@ -223,19 +223,24 @@ def _runner_up_sheets(logs: DealLogs, candidates: list[list[RowCandidate]],
                       ) -> list[tuple[int, ExpectedSheet | None]]:
     """For each *doubtful* row, its number and the expected sheet with its likeliest
     reading after its pick, the other rows as picked (``None``: they make no legal game; a
-    row doubtful only in digits no total checks writes the same totals, and is left out)."""
+    row doubtful only in digits no total checks writes the same totals, and is left out);
+    for a row the totals overturned, also the sheet with the ink's own reading, the other
+    one a person weighs (a fresh TRAINING set, a pencil far photo, seed 313: a misere's
+    tricks read 0 and 2 by the ink, 1 and 1 by the totals, a seat's pencil lost; the
+    ink's reading writes a whists total the picked log does not, and that total, its ink
+    lost too, was left out of ``scan.json``)."""
     sheets: list[tuple[int, ExpectedSheet | None]] = []
     for index, row in enumerate(rows):
         if row.status != "doubtful" or row.totals_sure or not candidates[index]:
             continue
         others = [(k, option.deal) for k, option in enumerate(candidates[index])
                   if k != picks[index]]
-        runner = next((k for deal, _ in row.candidates if deal != row.deal
-                       for k, other in others if other == deal), None)
-        if runner is None:
-            continue
-        sheets.append((row.row, logs.sheet(picks[:index] + (runner,) + picks[index + 1:],
-                                           index)))
+        readings = [k for deal, _ in row.candidates if deal != row.deal
+                    for k, other in others if other == deal][:1]
+        if picks[index] != 0 and 0 not in readings:
+            readings.append(0)
+        sheets += [(row.row, logs.sheet(picks[:index] + (k,) + picks[index + 1:], index))
+                   for k in readings]
     return sheets
 
 

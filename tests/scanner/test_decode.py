@@ -22,6 +22,7 @@ from scanner.decode.sheet import (
     _between_deals,
     _read_as_overturned,
     _row_decision,
+    _runner_up_sheets,
     _witnessed,
     decode_sheet,
 )
@@ -1005,3 +1006,44 @@ def test_a_row_whose_ink_says_what_cannot_happen_is_read_where_its_totals_read_a
         assert (row.status, row.note) == ("read", "")
     else:
         assert (row.status, getattr(row.note, "code", None)) == ("doubtful", "not_legal")
+
+
+@pytest.mark.parametrize("overturned", [True, False])
+def test_a_row_the_totals_overturned_is_weighed_with_the_inks_own_reading_too(
+        overturned: bool) -> None:
+    """A fresh TRAINING set, a pencil far photo (seed 313): a misere's tricks read 0 and 2
+    by the ink, 1 and 1 by the running totals (a seat's pencil lost), the row doubtful.
+    The entries that rest on the row's doubt were found with its next likeliest reading
+    after the pick alone, which wrote the same columns as the pick; the ink's own reading
+    writes a whists total the picked log does not, and that total, its ink lost too, was
+    left out of ``scan.json``. A row the totals overturned is now weighed with the ink's
+    reading as well; a row read as its ink reads it, with its runner-up alone."""
+    doc = game("sochi", 3, seed=11)
+    evidence = sheet_evidence(doc, sure=0.999)
+    k, deal = next((k, d) for k, d in enumerate(doc["deals"]) if d["type"] == "allpass"
+                   and len(set(d["tricks"].values())) == 3)
+    seats = list(deal["tricks"])
+    values = [deal["tricks"][seat] for seat in seats]
+    ink_reading, runner_up = (
+        {**deal, "tricks": dict(zip(seats, values[shift:] + values[:shift], strict=True))}
+        for shift in (1, 2))
+    candidates = [[RowCandidate(d, 0.0, 1.0)] for d in doc["deals"]]
+    candidates[k] = [RowCandidate(ink_reading, 0.0, 0.5), RowCandidate(deal, -1.0, 0.3),
+                     RowCandidate(runner_up, -2.0, 0.2)]
+    if not overturned:
+        candidates[k][:2] = candidates[k][1::-1]
+    picks = tuple(1 if i == k and overturned else 0 for i in range(len(candidates)))
+    rows = [RowDecision(i, "read", d, 1.0, ()) for i, d in enumerate(doc["deals"])]
+    rows[k] = RowDecision(k, "doubtful", deal, 0.6,
+                          ((deal, 0.6), (runner_up, 0.3), (ink_reading, 0.1)))
+    logs = DealLogs(evidence.rules, evidence.seats, evidence.columns, candidates)
+    weighed = _runner_up_sheets(logs, candidates, picks, rows)
+    with_pick = list(picks)
+
+    def sheet_with(option: int) -> Any:
+        with_pick[k] = option
+        return logs.sheet(tuple(with_pick), k)
+
+    runner = 2
+    expected = [(k, sheet_with(runner))] + ([(k, sheet_with(0))] if overturned else [])
+    assert weighed == expected
