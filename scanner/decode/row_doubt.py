@@ -54,7 +54,8 @@ wrong one among them."""
 def doubted_with_rows(entries: Mapping[Column, tuple[EntryDecision, ...]],
                       rows: Sequence[RowDecision],
                       resting: Mapping[Column, Mapping[int, tuple[int, int | None]]] | None
-                      = None, cells: Mapping[Column, Sequence[ColumnEntry]] | None = None
+                      = None, cells: Mapping[Column, Sequence[ColumnEntry]] | None = None,
+                      sheet: ExpectedSheet | None = None
                       ) -> dict[Column, tuple[EntryDecision, ...]]:
     """``entries`` with each entry whose deal's row is *doubtful* made *doubtful* where its
     ink finds another value :data:`INK_AGAINST` times likelier than the one read (module
@@ -71,7 +72,7 @@ def doubted_with_rows(entries: Mapping[Column, tuple[EntryDecision, ...]],
     its ink's 67, the other reading's total, and 87 written next, its ink 77 at 0.77 and
     87 unlisted, was read 77 at 0.9999). Blank boxes past a column's end are asked where
     another reading of a doubtful row writes more totals there (:func:`_past_end_asked`,
-    from the column's ``cells``)."""
+    from the column's ``cells`` and the totals the picked deal log ``sheet`` writes)."""
     deal_rows = [row for row in rows if row.deal is not None]
     resting = resting or {}
     cells = cells or {}
@@ -81,8 +82,20 @@ def doubted_with_rows(entries: Mapping[Column, tuple[EntryDecision, ...]],
         backed = _backed_otherwise(decisions, rests)
         judged[column] = _past_end_asked(tuple(
             _doubted(decision, deal_rows, rests.get(decision.deal or 0), backed)
-            for decision in decisions), rests, cells.get(column, ()))
+            for decision in decisions), rests, cells.get(column, ()),
+            _unplaced(decisions, sheet, column))
     return judged
+
+
+def _unplaced(decisions: Sequence[EntryDecision], sheet: ExpectedSheet | None,
+              column: Column) -> bool:
+    """Whether the picked deal log ``sheet`` writes a total in ``column`` that no entry
+    holds: the column's decoding took it for one the writer left out, or its ink lost."""
+    if sheet is None:
+        return False
+    placed = {decision.deal for decision in decisions}
+    return any(entry.deal is not None and entry.total.denominator == 1
+               and entry.deal not in placed for entry in sheet.column(column))
 
 
 def _backed_otherwise(decisions: Sequence[EntryDecision],
@@ -101,7 +114,8 @@ def _backed_otherwise(decisions: Sequence[EntryDecision],
 
 def _past_end_asked(decisions: tuple[EntryDecision, ...],
                     rests_on: Mapping[int, tuple[int, int | None]],
-                    cells: Sequence[ColumnEntry]) -> tuple[EntryDecision, ...]:
+                    cells: Sequence[ColumnEntry], unplaced: bool = False
+                    ) -> tuple[EntryDecision, ...]:
     """A column's blank entries past its end made *doubtful*, as many as the totals another
     reading of a doubtful row would write at deals where the picked deal log writes none
     (``rests_on``: deal numbers, each with that row's number): those totals would stand in
@@ -113,11 +127,15 @@ def _past_end_asked(decisions: tuple[EntryDecision, ...],
     ``cells`` are not blank beyond doubt (:func:`~scanner.decode.columns.is_blank`: ink the
     decoding took for nothing where the log writes nothing; a fresh TRAINING set, a pencil
     far photo at 85 dpi, seed 219: every deal row doubtful without a deal, a pool's only
-    entry, its units cell 0.74 blank, dropped). Elsewhere a blank box is evidence enough
-    (asked in every column whose ink shows: 544 more blank boxes asked on twenty-four
-    TRAINING sets, none written)."""
-    lost_in_places = any(d.status == "doubtful" and d.value is None and d.expected is not None
-                         for d in decisions)
+    entry, its units cell 0.74 blank, dropped). So is a column where a total the picked log
+    writes stands in no box (``unplaced``: :func:`_unplaced`; a fresh TRAINING set, a pencil
+    far photo, seed 313: a pool's 14 read as an unsure blank, so the log's next total went
+    in no box, and the 20 written after it, its pencil lost past the column's end, was left
+    out of ``scan.json``). Elsewhere a blank box is evidence enough (asked in every column
+    whose ink shows: 544 more blank boxes asked on twenty-four TRAINING sets, none
+    written)."""
+    lost_in_places = unplaced or any(d.status == "doubtful" and d.value is None
+                                     and d.expected is not None for d in decisions)
     if not lost_in_places and all(is_blank(entry) for entry in cells):
         return decisions
     picked = {decision.deal for decision in decisions}

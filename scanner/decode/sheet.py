@@ -208,7 +208,7 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
     runner_ups = _runner_up_sheets(logs, candidates, picks, rows) if sheet else []
     entries = unwritten_totals(unsettled_otherwise(
         doubted_with_rows(entries, rows, _resting_on_doubt(runner_ups, sheet),
-                          evidence.columns),
+                          evidence.columns, sheet),
         evidence, sheet, runner_ups), evidence.columns, rows, evidence.faint)
     entries = rules_value_shown(faint_entries(entries, evidence.faint), evidence.columns,
                                 evidence.faint)

@@ -149,6 +149,35 @@ def _whists(totals: list[tuple[int, int]]) -> ExpectedSheet:
     return ExpectedSheet(("A", "B", "C", "D"), tuple(entries), {}, False)
 
 
+@pytest.mark.parametrize("placed", [True, False])
+def test_a_box_past_the_end_is_asked_where_a_total_of_the_log_stands_in_no_box(placed: bool
+                                                                            ) -> None:
+    """A fresh TRAINING set, a pencil far photo (seed 313): a pool's 14 read as an unsure
+    blank, so the log's next total (deal 17's 20) went in no box; the 20 written after it,
+    its pencil lost past the column's end in boxes blank beyond doubt, was left out of
+    ``scan.json`` although a doubtful row's other reading writes one more total there.
+    A column holding every total the log writes takes its blank boxes as evidence, as
+    before."""
+    column = Column("A", "whists", "C")
+    rows = (RowDecision(0, "read", DEAL, 1.0, ()), RowDecision(13, "doubtful", DEAL, 0.47, ()))
+    blank = EntryDecision("empty", None, 1.0, ((None, 1.0),), ink=((None, 1.0),))
+    unsure = EntryDecision("doubtful", None, 0.46, ((None, 0.46), (4, 0.19)), None, None, "",
+                           ((4, 0.37), (9, 0.17)))
+    entries = {column: (_entry(4, 4, ((4, 0.99),)), _entry(8, 9, ((8, 0.99),)),
+                        _entry(10, 11, ((10, 0.99),)), unsure, blank, blank)}
+    picked = _whists([(4, 4), (9, 8), (11, 10)] + ([] if placed else [(17, 20)]))
+    resting = {column: {14: (13, 14)}}
+    empty_cells = EntryCells(((0.0,) * 10 + (1.0,),) * 2)
+    judged = doubted_with_rows(entries, rows, resting, {column: (empty_cells,) * 6}, picked)
+    statuses = [e.status for e in judged[column][4:]]
+    if placed:
+        assert statuses == ["empty", "empty"]
+    else:
+        assert statuses == ["doubtful", "empty"]
+        assert judged[column][4].note == "nothing read here, but another reading of deal " \
+            "row 14, itself doubtful, writes one more total in this column"
+
+
 def test_an_entry_the_other_reading_of_a_doubtful_row_leaves_unsettled_is_doubtful() -> None:
     """A writer left deal 2's amount out and wrote 12, 14, 20. A row misread (doubtful)
     dropped the column's deal-9 entry: the picked log makes it 2, 14, 20, and the 12, its
