@@ -38,7 +38,11 @@ TOTALS_READ_IT_LOG = math.log(3)
 read, all together, within these odds (natural log: three to one) of their own ink's
 likeliest values (:meth:`scanner.decode.deal_logs.DealLogs.read_as_written`): the ink of
 the columns, read on its own, says what the row's nearest legal reading says, so the mark or
-digit that made the row's ink illegal was misread (or slipped) without changing the deal."""
+digit that made the row's ink illegal was misread (or slipped) without changing the deal.
+TRAINING part, 29 sets: 95 rows were doubtful for ink no legal deal holds, 66 of them read
+right; every wrong one was read below :data:`ROW_READ` or wrote totals read otherwise (2.2
+or more together) or none. At this bar 35 of the right ones are read, no field wrong
+more."""
 TALON_OVERRULED_LOG = math.log(3)
 """A row read whose talon cell's ink finds the row's quick tricks this much less likely
 (natural log: three to one) than its own reading of the cell is *doubtful*
