@@ -37,6 +37,7 @@ for an entry where the deal log writes a total (:func:`rules_value_shown`).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Protocol
@@ -282,7 +283,7 @@ def _corrections(decisions: Sequence[EntryDecision]) -> int:
     of a sheet with a faint seat; seed 272 sheet 011)."""
     return sum(entry.deal is not None and entry.deal == corrected.deal
                and corrected.status == "read"
-               for entry, corrected in zip(decisions, decisions[1:], strict=False))
+               for entry, corrected in itertools.pairwise(decisions))
 
 
 def rows_asked(columns: Mapping[Column, Sequence[EntryCells]],

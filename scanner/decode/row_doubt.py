@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from scanner.decode.columns import ColumnEntry, EntryDecision, column_ceiling, is_blank
-from scanner.decode.presence import present_column
+from scanner.decode.presence import present_column, written_totals
 from scanner.words import said, value_said
 from scoring.columns import Column
 from scoring.sheet import ExpectedSheet
@@ -83,19 +83,17 @@ def doubted_with_rows(entries: Mapping[Column, tuple[EntryDecision, ...]],
         judged[column] = _past_end_asked(tuple(
             _doubted(decision, deal_rows, rests.get(decision.deal or 0), backed)
             for decision in decisions), rests, cells.get(column, ()),
-            _unplaced(decisions, sheet, column))
+            _logged(sheet, column))
     return judged
 
 
-def _unplaced(decisions: Sequence[EntryDecision], sheet: ExpectedSheet | None,
-              column: Column) -> bool:
-    """Whether the picked deal log ``sheet`` writes a total in ``column`` that no entry
-    holds: the column's decoding took it for one the writer left out, or its ink lost."""
+def _logged(sheet: ExpectedSheet | None, column: Column) -> frozenset[int | None]:
+    """The deals whose totals the picked deal log ``sheet`` writes in ``column``
+    (:func:`~scanner.decode.presence.written_totals`)."""
     if sheet is None:
-        return False
-    placed = {decision.deal for decision in decisions}
-    return any(entry.deal is not None and entry.total.denominator == 1
-               and entry.deal not in placed for entry in sheet.column(column))
+        return frozenset()
+    return frozenset(entry.deal for entry in written_totals(sheet.column(column))
+                     if entry is not None)
 
 
 def _backed_otherwise(decisions: Sequence[EntryDecision],
@@ -114,7 +112,7 @@ def _backed_otherwise(decisions: Sequence[EntryDecision],
 
 def _past_end_asked(decisions: tuple[EntryDecision, ...],
                     rests_on: Mapping[int, tuple[int, int | None]],
-                    cells: Sequence[ColumnEntry], unplaced: bool = False
+                    cells: Sequence[ColumnEntry], logged: frozenset[int | None] = frozenset()
                     ) -> tuple[EntryDecision, ...]:
     """A column's blank entries past its end made *doubtful*, as many as the totals another
     reading of a doubtful row would write at deals where the picked deal log writes none
@@ -128,17 +126,17 @@ def _past_end_asked(decisions: tuple[EntryDecision, ...],
     decoding took for nothing where the log writes nothing; a fresh TRAINING set, a pencil
     far photo at 85 dpi, seed 219: every deal row doubtful without a deal, a pool's only
     entry, its units cell 0.74 blank, dropped). So is a column where a total the picked log
-    writes stands in no box (``unplaced``: :func:`_unplaced`; a fresh TRAINING set, a pencil
+    writes (``logged``: its deals) stands in no box (a fresh TRAINING set, a pencil
     far photo, seed 313: a pool's 14 read as an unsure blank, so the log's next total went
     in no box, and the 20 written after it, its pencil lost past the column's end, was left
     out of ``scan.json``). Elsewhere a blank box is evidence enough (asked in every column
     whose ink shows: 544 more blank boxes asked on twenty-four TRAINING sets, none
     written)."""
-    lost_in_places = unplaced or any(d.status == "doubtful" and d.value is None
-                                     and d.expected is not None for d in decisions)
+    picked = {decision.deal for decision in decisions}
+    lost_in_places = not logged <= picked or any(
+        d.status == "doubtful" and d.value is None and d.expected is not None for d in decisions)
     if not lost_in_places and all(is_blank(entry) for entry in cells):
         return decisions
-    picked = {decision.deal for decision in decisions}
     more = [row for deal, (row, _) in sorted(rests_on.items()) if deal not in picked]
     if not more:
         return decisions
