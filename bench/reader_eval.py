@@ -2,7 +2,7 @@
 beside the old generator's sheets, in one run.
 
 Run: ``python -m bench.reader_eval [--sheets 24] [--legacy 12] [--dpi 300] [--seed 1]
-[--out DIR [--reuse]] [--capture NAME] [--json FILE] [--model FILE ...]``.
+[--out DIR [--reuse]] [--capture NAME] [--marks NAME] [--json FILE] [--model FILE ...]``.
 
 It makes ``--sheets`` evaluation sheets (:mod:`samplegen.profiles`, part EVALUATION: fonts,
 pen-stroke writers, marks and captures the reader never trained or was tuned on; 3 and 4
@@ -183,22 +183,27 @@ def note_cause(kind: str, note: str | None) -> str:
     return f"{kind}: {seatless}"
 
 
-def open_plans(part: Part, sheets: int, capture: str | None) -> list[SheetPlan]:
-    """``sheets`` plans of the ``part``, only those of ``capture`` where one is named."""
-    if capture is None:
+def open_plans(part: Part, sheets: int, capture: str | None, marks: str | None = None
+               ) -> list[SheetPlan]:
+    """``sheets`` plans of the ``part``, only those of ``capture`` and of ``marks`` where
+    they are named."""
+    if capture is None and marks is None:
         return plan_sheets("open", part, sheets)
-    plans = [p for p in plan_sheets("open", part, sheets * 16) if p.capture == capture]
+    plans = [p for p in plan_sheets("open", part, sheets * 64)
+             if capture in (None, p.capture) and marks in (None, p.marks)]
     if not plans:
-        raise SystemExit(f"reader_eval: the {part} part has no capture {capture!r}")
+        raise SystemExit(f"reader_eval: the {part} part has no sheet of capture {capture!r} "
+                         f"and marks {marks!r}")
     return plans[:sheets]
 
 
 def make_set(folder: Path, sheets: int, legacy: int, dpi: int, seed: int,
              part: Part = Part.EVALUATION, capture: str | None = None,
-             reuse: bool = False) -> list[tuple[SheetPlan, Path]]:
+             reuse: bool = False, marks: str | None = None) -> list[tuple[SheetPlan, Path]]:
     """The ``part``'s open sheets and the legacy ones, seeded, under ``folder``; with
     ``reuse``, a sheet already made there (same arguments) is read again, not made anew."""
-    plans = open_plans(part, sheets, capture) + plan_sheets("legacy", Part.TRAINING, legacy)
+    plans = open_plans(part, sheets, capture, marks) + plan_sheets("legacy", Part.TRAINING,
+                                                                   legacy)
     glyphs = default_glyphs()
     made = []
     for index, plan in enumerate(plans):
@@ -308,6 +313,7 @@ def main() -> None:
     parser.add_argument("--part", choices=[p.value for p in Part], default=Part.EVALUATION,
                         help="the open generator's part to read (default: evaluation)")
     parser.add_argument("--capture", help="only sheets of this capture profile")
+    parser.add_argument("--marks", help="only sheets of this mark style")
     parser.add_argument("--reuse", action="store_true",
                         help="read the sheets already made under --out again (same arguments)")
     parser.add_argument("--list", action="store_true",
@@ -324,7 +330,8 @@ def main() -> None:
         work = args.out or Path(temp)
         start = time.perf_counter()
         made = make_set(work / "samples", args.sheets, args.legacy, args.dpi, args.seed,
-                        Part(args.part), args.capture, args.reuse and args.out is not None)
+                        Part(args.part), args.capture, args.reuse and args.out is not None,
+                        args.marks)
         made_s = time.perf_counter() - start
         print(f"{len(made)} sheets: {made_s:.0f} s to make")
         results = {}

@@ -1,7 +1,7 @@
 """Marks in a choice box as people make them: crosses, ticks, plus signs, loops, scribbles.
 
 Each :data:`MARK_SHAPES` entry is a mark style: its strokes in a unit square centred on 0
-(x right, y down), its size range as a fraction of the box's shorter side (60-130 %), how far
+(x right, y down), its size range as a fraction of the box's shorter side (60-140 %), how far
 off centre it may sit and how far it may be turned. A box is *cancelled* the sheet's own way:
 crossed, then filled (``cancel-zigzag``: a zigzag scribble over it; ``cancel-solid``: filled
 in solid). The drawing is a darkness map of the box plus ``pad`` pixels on every side, so a mark
@@ -65,6 +65,10 @@ MARK_SHAPES = {
     "loop-oval": MarkShape([_ellipse(0.55, 0.35, 20, 410)], (0.85, 1.3), 0.2, 30),
     "scribble-zigzag": MarkShape([_zigzag(3)], (0.6, 0.9), 0.1, 15),
     "scribble-coil": MarkShape([_coil(2)], (0.8, 1.3), 0.2, 20),
+    # the training part's marks larger than the box and off centre, as people make them
+    "tick-sprawl": MarkShape([[(-0.5, -0.05), (-0.15, 0.5), (0.45, -0.5)]], (0.9, 1.4), 0.22,
+                             20),
+    "loop-sprawl": MarkShape([_ellipse(0.47, 0.42, -30, 340)], (0.9, 1.4), 0.22, 25),
 }
 """The mark styles (not the cancelling ones) by name; each spans about one unit, so its size
 range is its size as a fraction of the box. A scribble stays an open line (a box filled in is

@@ -63,7 +63,7 @@ GLYPH_SOURCES: dict[str, Part] = {
 
 MARK_STYLES: dict[str, Part] = {
     "x-neat": T, "tick-short": T, "plus-upright": T, "loop-circle": T, "scribble-zigzag": T,
-    "cancel-zigzag": T,
+    "cancel-zigzag": T, "tick-sprawl": T, "loop-sprawl": T,
     "x-hasty": E, "tick-long": E, "plus-tilted": E, "loop-oval": E, "scribble-coil": E,
     "cancel-solid": E,
 }

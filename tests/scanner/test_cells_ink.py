@@ -9,9 +9,10 @@ import cv2
 import numpy as np
 import pytest
 
-from bench.reader_eval import make_sheet, open_plans
+from bench.reader_eval import make_sheet
 from forms.layout import build_layout
 from forms.model import Box
+from samplegen.profiles import SheetPlan
 from samplegen.split import Part
 from scanner import constants as k
 from scanner.decode.columns import INK_OUTWEIGHED, EntryCells
@@ -225,7 +226,8 @@ def test_a_stroke_run_over_a_printed_line_keeps_its_part_inside_the_box(
     --part training --capture flatbed-mono --sheets 12 --seed 9``: D's pool entry 12 read 2,
     sure). Its part inside the box is the box's ink: the entry is not read 2."""
     folder = tmp_path / "sheet"
-    make_sheet(folder, open_plans(Part.TRAINING, 12, "flatbed-mono")[11], 9, 11)
+    make_sheet(folder, SheetPlan("open", Part.TRAINING, "strokes", "flatbed-mono", "tick-short",
+                                   "felt-tip"), 9, 11)
     (scan,) = [s for s in scan_paths([folder], tmp_path / "out") if isinstance(s, SheetScan)]
     entry = next(f for f in scan.fields if f.key == entry_key("D", "pool", None, 2))
     assert entry.value != 2 and entry.status == "doubtful"

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bench.reader_eval import make_sheet, open_plans
+from bench.reader_eval import make_sheet
 from forms.layout import build_layout, entry_cells
 from forms.model import Box, CalibrationCell
 from samplegen.profiles import SheetPlan
@@ -107,7 +107,8 @@ def test_a_quiet_far_photos_faint_pencil_is_cut_at_the_lowest_floors(tmp_path: P
     4): read 2, nothing, 6. The page is quiet (``scanner.constants.QUIET_PAGE_NOISE``), so
     those boxes are cut again at the lowest floors: the ink reads what was written."""
     folder = tmp_path / "sheet"
-    make_sheet(folder, open_plans(Part.TRAINING, 16, "phone-distant")[10], 199, 10)
+    make_sheet(folder, SheetPlan("open", Part.TRAINING, "font", "phone-distant", "loop-circle",
+                                   "black"), 199, 10)
     (scan,) = [s for s in scan_paths([folder], tmp_path / "out") if isinstance(s, SheetScan)]
     fields = {f.key: f for f in scan.fields}
     for index, written in ((2, 12), (3, 14), (4, 16)):
