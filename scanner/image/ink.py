@@ -20,14 +20,18 @@ every side, in three steps:
    boxes' borders, its pixels outside every box going to the nearest box. A stroke lying
    wholly on a border line is what is left of the line, and a speck is noise: both are
    dropped, unless it is dark writing along the line (:mod:`scanner.image.lying`): then it
-   goes whole to a box beside it.
+   goes whole to a box beside it. A mark's stroke is counted by the box each of its pixels
+   is nearest, not only inside the boxes: a loop 130 % of its box lies mostly outside it.
+4. A mark box whose ink lies wholly in its half next to another inked mark box is read
+   again over a window that holds both: its own window showed only the part of the
+   neighbour's mark within :data:`INK_SPILL_MM` of it, which looked like a stroke of its own.
 """
 
 from __future__ import annotations
 
 import statistics
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple, cast
 
 import cv2
@@ -93,8 +97,8 @@ def window_ink(clean: GreyImage, bands: GreyImage | None, owners: Ints, boxes: I
                px_per_mm: float, crops: bool, floor: float = k.INK_MIN_PEAK_CONTRAST,
                borders: Borders | None = None, only_borders: Mask | None = None,
                local_floor: float = k.INK_MIN_LOCAL_CONTRAST,
-               least: float = k.INK_MIN_CONTRAST, box_windows: Ints | None = None
-               ) -> list[BoxInk]:
+               least: float = k.INK_MIN_CONTRAST, box_windows: Ints | None = None,
+               nearest: bool = False) -> list[BoxInk]:
     """The :class:`BoxInk` of each of ``boxes`` (indices, as in :func:`owner_map`'s
     ``owners``, of ``boxes_count`` boxes), its window of ``size`` (rows, columns) at
     ``origins`` (row, column) in the cleared raster; the box lies :data:`INK_SPILL_MM` in
@@ -105,13 +109,42 @@ def window_ink(clean: GreyImage, bands: GreyImage | None, owners: Ints, boxes: I
     holds none; one marked in ``only_borders`` holds
     only the writing on its border lines that ``borders`` gives it. No pixel lighter than
     ``least`` of its paper is ink. ``box_windows``: every box's window in the raster (rows0,
-    rows1, cols0, cols1), for :func:`_assign`'s strokes out of their box's reach."""
+    rows1, cols0, cols1), for :func:`_assign`'s strokes out of their box's reach;
+    ``nearest``: mark boxes' windows (:func:`_assign`)."""
+    grey, keep, paper, peak = window_strokes(clean, bands, owners, boxes, boxes_count, origins,
+                                             size, interiors[0], px_per_mm, floor, borders,
+                                             only_borders, local_floor, least, box_windows,
+                                             nearest)
+    n = len(boxes)
+    a, b, c, d = interiors[0].tolist()
+    shown = _stretched(grey, keep, paper, peak) if crops else grey
+    inside = np.where(keep[:, a:b, c:d], grey[:, a:b, c:d], 255).reshape(n, -1).min(axis=1)
+    strokes = np.maximum(1.0 - inside / paper, 0.0)
+    out = []
+    for j, (a, b, c, d) in enumerate(interiors.tolist()):
+        area = max((b - a) * (d - c), 1)
+        own = keep[j]
+        out.append(BoxInk(shown[j], float(np.count_nonzero(own)) / area,
+                          float(np.count_nonzero(own[a:b, c:d])) / area, float(peak[j]),
+                          float(paper[j]), float(strokes[j])))
+    return out
+
+
+def window_strokes(clean: GreyImage, bands: GreyImage | None, owners: Ints, boxes: Ints,
+                   boxes_count: int, origins: Ints, size: tuple[int, int], interior: Ints,
+                   px_per_mm: float, floor: float, borders: Borders | None,
+                   only_borders: Mask | None, local_floor: float, least: float,
+                   box_windows: Ints | None, nearest: bool = False
+                   ) -> tuple[GreyImage, Mask, Floats, Floats]:
+    """The windows of :func:`window_ink` (its arguments; ``interior``: every window's) as
+    grey levels, the mask of each one's own strokes, its paper and its darkest ink's
+    contrast."""
     n = len(boxes)
     grey = windows(clean, origins, size)
     # every other row and column: levels enough; the darkest ink from the box's interior
     # alone (a printed line beside the box is darker than a pencil)
     sample = grey[:, ::2, ::2].reshape(n, -1)
-    a, b, c, d = interiors[0].tolist()  # the same for every window of one size
+    a, b, c, d = interior.tolist()  # the same for every window of one size
     inner = grey[:, a:b:2, c:d:2].reshape(n, -1)
     (light,) = rank_values(sample, (int(k.PAPER_PERCENTILE / 100 * (sample.shape[1] - 1)),))
     (darkest,) = rank_values(inner, (int((100 - k.INK_PEAK_PERCENTILE) / 100
@@ -120,7 +153,7 @@ def window_ink(clean: GreyImage, bands: GreyImage | None, owners: Ints, boxes: I
     peak: Floats = (1.0 - darkest / paper).astype(np.float32)
     level = np.maximum(k.INK_PEAK_SHARE * peak, least)
     level[(peak < floor)
-          | (_local_peak(grey, interiors[0], px_per_mm) < local_floor)] = 1.0
+          | (_local_peak(grey, interior, px_per_mm) < local_floor)] = 1.0
     if only_borders is not None:
         level[only_borders] = 1.0
     faint = np.maximum(k.INK_FAINT_PEAK_SHARE * peak, least)
@@ -134,18 +167,8 @@ def window_ink(clean: GreyImage, bands: GreyImage | None, owners: Ints, boxes: I
                         boxes_count,
                         k.INK_SPECK_MM2 * px_per_mm ** 2,
                         2 * max(1, round(k.LINE_BAND_MM * px_per_mm)) + 1, lying,
-                        None if box_windows is None else (origins, box_windows))
-    shown = _stretched(grey, keep, paper, peak) if crops else grey
-    inside = np.where(keep[:, a:b, c:d], grey[:, a:b, c:d], 255).reshape(n, -1).min(axis=1)
-    strokes = np.maximum(1.0 - inside / paper, 0.0)
-    out = []
-    for j, (a, b, c, d) in enumerate(interiors.tolist()):
-        area = max((b - a) * (d - c), 1)
-        own = keep[j]
-        out.append(BoxInk(shown[j], float(np.count_nonzero(own)) / area,
-                          float(np.count_nonzero(own[a:b, c:d])) / area, float(peak[j]),
-                          float(paper[j]), float(strokes[j])))
-    return out
+                        None if box_windows is None else (origins, box_windows), nearest)
+    return grey, keep, paper, peak
 
 
 def _local_peak(grey: GreyImage, interior: Ints, px_per_mm: float) -> Floats:
@@ -188,8 +211,8 @@ def _stretched(grey: GreyImage, keep: Mask, paper: Floats, peak: Floats) -> Grey
 
 def _own_strokes(ink: Mask, strong: Mask, owners: Ints, bands: GreyImage | None,
                  boxes: Ints, boxes_count: int, speck_px: float, line_px: int,
-                 lying: Lying | None = None, placed: tuple[Ints, Ints] | None = None
-                 ) -> Mask:
+                 lying: Lying | None = None, placed: tuple[Ints, Ints] | None = None,
+                 nearest: bool = False) -> Mask:
     """For each window (of ``ink``, ``strong``, ``owners``, ``bands`` stacks), the ink of the
     strokes its box owns (a stroke is ``ink`` joined, holding some ``strong`` ink): one
     labelling for the stack (windows kept apart by a blank row), each stroke's box by
@@ -206,7 +229,7 @@ def _own_strokes(ink: Mask, strong: Mask, owners: Ints, bands: GreyImage | None,
     raw = owners[at].astype(np.int64)
     goes = _assign(comp, raw % boxes_count, raw < boxes_count,
                    strong[at], None if bands is None else bands[at], cast(Ints, found), count,
-                   speck_px, line_px, None if placed is None else Reach(at, *placed))
+                   speck_px, line_px, None if placed is None else Reach(at, *placed), nearest)
     own = np.repeat(boxes, np.count_nonzero(at.reshape(n, -1), axis=1))
     if lying is not None:
         give_lying(goes, comp, raw, own, at, cast(Ints, found), speck_px, lying)
@@ -234,14 +257,18 @@ class Reach(NamedTuple):
 
 def _assign(comp: Ints, owner: Ints, inside: Mask, strong: Mask, band: GreyImage | None,
             stats: Ints, count: int, speck_px: float, line_px: int,
-            reach: Reach | None = None) -> Ints:
+            reach: Reach | None = None, nearest: bool = False) -> Ints:
     """The box each ink pixel goes to (-1: none), given the stroke (``comp``) it is in, the
     box it lies in or is nearest (``owner``, ``inside`` it or not), whether it is ``strong``
     ink and in a border's ``band``. A stroke goes whole to the box holding the largest share
     of its pixels inside boxes; when that share is under :data:`INK_SPLIT_SHARE` (two digits
     run together), or when that box's window does not reach its pixels inside other boxes
     (given ``reach``, :func:`_out_of_reach`), each box holding :data:`INK_SPLIT_MIN_SHARE` of
-    it keeps its own pixels.
+    it keeps its own pixels. With ``nearest`` (mark boxes: a loop 130 % of its box lies
+    mostly outside it) every pixel of a stroke counts for the box it lies in or is nearest,
+    and only whether it lies beside the boxes is told from its pixels inside them (TRAINING
+    part, seed 315: a loop joined to the cancelled box beside it held 78 pixels inside its
+    own box against the fill's 196, and went with the fill).
     Specks (under ``speck_px``), strokes without strong ink, line remnants (at most
     ``line_px`` across, nearly all in a band) and print beside the boxes go nowhere; a
     stroke joined to that print (a pen run over a column's line) keeps its part inside a
@@ -249,7 +276,8 @@ def _assign(comp: Ints, owner: Ints, inside: Mask, strong: Mask, band: GreyImage
     specks or more."""
     boxes_count = int(owner.max(initial=0)) + 1
     area = np.maximum(stats[:, cv2.CC_STAT_AREA], 1).astype(np.float64)
-    keys, counts = np.unique(comp[inside] * boxes_count + owner[inside], return_counts=True)
+    counted = np.ones_like(inside) if nearest else inside
+    keys, counts = np.unique(comp[counted] * boxes_count + owner[counted], return_counts=True)
     if not len(keys):  # no stroke reaches into a box
         return np.full(len(comp), -1, np.int64)
     k_comp = keys // boxes_count
@@ -257,25 +285,26 @@ def _assign(comp: Ints, owner: Ints, inside: Mask, strong: Mask, band: GreyImage
     last = order[np.r_[k_comp[order][1:] != k_comp[order][:-1], True]]
     best = np.full(count, -1, np.int64)
     best[k_comp[last]] = keys[last] % boxes_count
-    held_inside = cast(Doubles, np.bincount(k_comp, weights=counts, minlength=count))
+    held_counted = cast(Doubles, np.bincount(k_comp, weights=counts, minlength=count))
     share = np.ones(count)
-    share[k_comp[last]] = counts[last] / held_inside[k_comp[last]]
+    share[k_comp[last]] = counts[last] / held_counted[k_comp[last]]
     in_band = (np.zeros(count) if band is None
                else np.bincount(comp, weights=band, minlength=count) / area)
     held = np.bincount(comp, weights=strong, minlength=count)
     thin = np.minimum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
     noise = (area < speck_px) | (held == 0) | (
         (in_band >= k.INK_LINE_REMNANT_SHARE) & (thin <= line_px))
+    held_inside = np.bincount(comp, weights=inside, minlength=count)
     beside = held_inside / area < k.INK_MIN_INSIDE_SHARE
     best[noise | beside] = -1
     mine = comp * boxes_count + owner
     at = np.minimum(np.searchsorted(keys, mine), max(len(keys) - 1, 0))
-    part = np.where(keys[at] == mine, counts[at], 0) / np.maximum(held_inside[comp], 1)
+    part = np.where(keys[at] == mine, counts[at], 0) / np.maximum(held_counted[comp], 1)
     fair = part >= k.INK_SPLIT_MIN_SHARE
     split = share[comp] < k.INK_SPLIT_SHARE
-    given_whole = fair & ~split & (owner != best[comp]) & (best[comp] >= 0) & inside
+    given_whole = fair & ~split & (owner != best[comp]) & (best[comp] >= 0) & counted
     if reach is not None and given_whole.any():
-        split |= _out_of_reach(comp, best, inside, given_whole, reach, held_inside)[comp]
+        split |= _out_of_reach(comp, best, counted, given_whole, reach, held_counted)[comp]
     split &= fair
     goes: Ints = np.where(split & (best[comp] >= 0), owner, best[comp])
     # writing joined to print beside the boxes (a stroke over a column's line): its part
@@ -354,10 +383,13 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
                                   starts[:, 1:], starts[:, 1:] + sizes[:, 1:]], axis=1)
     out: list[BoxInk | None] = [None] * len(live)
 
+    floors_of: dict[int, tuple[float, float]] = {}
+
     def cut(places: list[int], floors: tuple[float, float]) -> None:
         """Cut the boxes ``live[places]`` (by window size) with these floors into ``out``."""
         by_size: dict[tuple[int, int, bool], list[int]] = {}
         for j in places:
+            floors_of[j] = floors
             i = int(live[j])
             mark = geometry.boxes[i].kind == "mark"
             by_size.setdefault((int(sizes[i, 0]), int(sizes[i, 1]), mark), []).append(j)
@@ -366,7 +398,7 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
             found = window_ink(clean, bands, owners, chosen, len(p), starts[chosen],
                                (rows, cols), interiors[chosen], s, not mark, floors[0],
                                None if mark else borders,
-                               only_borders[members], floors[1], least, box_windows)
+                               only_borders[members], floors[1], least, box_windows, mark)
             for j, one in zip(members, found, strict=True):
                 out[j] = one
 
@@ -376,7 +408,73 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
             quiet_page(_all_boxes(geometry, live, out)):
         cut([j for j, one in enumerate(out) if one is not None and one.fill == 0.0
              and one.darkness >= quiet[0]], quiet)
+
+    def strokes(j: int, top_left: Ints, size: Ints) -> tuple[GreyImage, Mask, Ints]:
+        """Box ``live[j]``'s window of ``size`` at ``top_left`` (grey), its own strokes there
+        and its interior (rows0, rows1, cols0, cols1) in that window."""
+        i = int(live[j])
+        interior = cast(Ints, interiors[i] + np.repeat(starts[i] - top_left, 2))
+        grey, keep, _, _ = window_strokes(
+            clean, bands, owners, live[[j]], len(p), top_left[None],
+            (int(size[0]), int(size[1])), interior, s, floors_of[j][0], None,
+            only_borders[[j]], floors_of[j][1], least, box_windows, True)
+        return grey[0], keep[0], interior
+
+    for j, beside in _marks_beside_marks(geometry, live, out, starts, sizes, m).items():
+        i, one = int(live[j]), out[j]
+        _, own, interior = strokes(j, starts[i], sizes[i])
+        toward = [b for b in beside if _near_half_only(own, interior, starts[b] - starts[i])]
+        if toward and one is not None:  # read over a window that holds the marks beside it
+            top = starts[[i, *toward]].min(axis=0)
+            grey, keep, interior = strokes(j, top, (starts + sizes)[[i, *toward]].max(axis=0)
+                                           - top)
+            fill, cover, darkest = _measures(grey, keep, interior, one.paper)
+            out[j] = replace(one, fill=fill, cover=cover, stroke_darkness=darkest)
     return live, [o for o in out if o is not None]
+
+
+def _marks_beside_marks(geometry: BoxGeometry, live: Ints, inks: list[BoxInk | None],
+                        starts: Ints, sizes: Ints, spill: int) -> dict[int, list[int]]:
+    """For each mark box of ``live`` (its place there) holding ink, the other inked mark
+    boxes (indices in ``geometry``) whose box its window (``starts``, ``sizes``: every box's,
+    ``spill`` pixels around it) reaches into."""
+    inked = [j for j, one in enumerate(inks) if one is not None and one.fill > 0.0
+             and geometry.boxes[int(live[j])].kind == "mark"]
+    if len(inked) < 2:
+        return {}
+    boxes = live[inked]
+    lo, hi = starts[boxes], starts[boxes] + sizes[boxes]
+    meets: Mask = np.asarray(((lo[None, :, :] + spill < hi[:, None, :])
+                              & (lo[:, None, :] < hi[None, :, :] - spill)).all(axis=2))
+    np.fill_diagonal(meets, False)
+    return {j: [int(b) for b in boxes[row]] for j, row in zip(inked, meets, strict=True)
+            if row.any()}
+
+
+def _measures(grey: GreyImage, own: Mask, interior: Ints, paper: float
+              ) -> tuple[float, float, float]:
+    """A box's :class:`BoxInk` measures from its window (``grey``) and own strokes there:
+    its fill, cover and stroke darkness."""
+    a, b, c, d = interior.tolist()
+    area = max((b - a) * (d - c), 1)
+    inside = grey[a:b, c:d][own[a:b, c:d]]
+    darkest = 1.0 - float(inside.min()) / paper if inside.size else 0.0
+    return float(np.count_nonzero(own)) / area, inside.size / area, max(darkest, 0.0)
+
+
+def _near_half_only(own: Mask, interior: Ints, toward: Ints) -> bool:
+    """Whether a box's own strokes (``own``, its window's) hold no pixel of the half of its
+    ``interior`` away from a box ``toward`` (that box's window's offset from its own, rows
+    and columns): a mark 60-130 % of its box and off centre crosses into the box beside it,
+    and a window holds only the part of it within :data:`INK_SPILL_MM`, which then looks
+    like the box's own stroke. A mark of the box's own reaches its far half."""
+    a, b, c, d = interior.tolist()
+    axis = int(abs(toward[1]) > abs(toward[0]))
+    low, high = (a, b) if axis == 0 else (c, d)
+    middle = (low + high) // 2
+    far = (low, middle) if toward[axis] > 0 else (middle, high)
+    part = own[far[0]:far[1], c:d] if axis == 0 else own[a:b, far[0]:far[1]]
+    return not part.any()
 
 
 def _all_boxes(geometry: BoxGeometry, live: Ints, inks: list[BoxInk | None]

@@ -71,8 +71,9 @@ def place_glyph(image: np.ndarray, box: Box, glyph: np.ndarray,  # type: ignore[
 
 def draw_mark(image: np.ndarray, box: Box, shape: str, size: float = 1.0,  # type: ignore[type-arg]
               shift: tuple[float, float] = (0.0, 0.0), level: int = PEN) -> None:
-    """Draw a ``tick``, ``plus``, ``loop``, ``cross`` or ``filled`` (a cross filled solid) mark
-    ``size`` times the box's side, its centre moved by ``shift`` (shares of the side)."""
+    """Draw a ``tick``, ``plus``, ``loop``, ``oval`` (a loop half as wide again as tall),
+    ``cross`` or ``filled`` (a cross filled solid) mark ``size`` times the box's side, its
+    centre moved by ``shift`` (shares of the side)."""
     side = box.w_mm * PX_PER_MM
     s = size * side
     canvas = np.zeros((round(3 * side), round(3 * side)), np.float32)
@@ -90,6 +91,9 @@ def draw_mark(image: np.ndarray, box: Box, shape: str, size: float = 1.0,  # typ
         cv2.line(canvas, pt(0.0, -0.9), pt(0.0, 0.9), 1.0, pen, cv2.LINE_AA)
     elif shape == "loop":
         cv2.ellipse(canvas, pt(0.0, 0.0), (round(0.8 * s / 2), round(0.6 * s / 2)), 20, 0, 360,
+                    1.0, pen, cv2.LINE_AA)
+    elif shape == "oval":
+        cv2.ellipse(canvas, pt(0.0, 0.0), (round(1.1 * s / 2), round(0.7 * s / 2)), 8, 0, 360,
                     1.0, pen, cv2.LINE_AA)
     else:
         cv2.line(canvas, pt(-0.8, -0.8), pt(0.8, 0.8), 1.0, pen, cv2.LINE_AA)

@@ -6,11 +6,17 @@ page holds only the print's remnant."""
 from __future__ import annotations
 
 import itertools
+import json
+from pathlib import Path
 
 import numpy as np
+import pytest
 
+from bench.reader_eval import make_sheet
 from forms.layout import build_layout
 from forms.model import DealCell
+from samplegen.profiles import SheetPlan
+from samplegen.split import Part
 from scanner.image.cells import CellImage
 from scanner.image.marks import (
     _judge,
@@ -19,7 +25,9 @@ from scanner.image.marks import (
     read_marks,
     sheet_marks,
 )
+from scanner.pipeline import scan_paths
 from scanner.read import read_page
+from scanner.results import SheetScan
 from tests.scanner.overflow import PENCIL, RECOGNIZER, draw_mark, grey_scan, mark_boxes
 from tests.scanner.synth import page_bgr
 
@@ -50,6 +58,29 @@ def test_ticks_plus_signs_and_loops_of_any_size_mark_their_own_box() -> None:
         assert all(states[b] == "empty" for b in boxes if b != box), row
 
 
+def test_a_wide_loop_over_the_box_beside_it_marks_its_own_box_only() -> None:
+    """A loop half as wide again as tall, 1.3 times the box and off centre towards a
+    neighbour (EVALUATION part, loops 0.85-1.3 of the box, 0.2 off centre: a suit's loop
+    reached a millimetre into the next suit's box, which read as crossed too at 0.58-0.65,
+    and the contract doubtful), in pen and in pencil: the neighbour's window holds only the
+    part of the loop within :data:`~scanner.constants.INK_SPILL_MM` of it, mostly in the
+    neighbour's own box, so it took that part for its own mark. Read over a window that
+    holds the whole loop, the neighbour stays empty."""
+    img = page_bgr(3, 1)
+    marked = {}
+    for row in range(12):
+        boxes = mark_boxes(3, row, "suit")
+        box = boxes[1 + row % 3]
+        toward = 0.2 if row % 2 else -0.2
+        draw_mark(img, box, "oval", 1.3, (toward, 0.05 * (row % 3 - 1)),
+                  PENCIL if row % 4 >= 2 else 35)
+        marked[row] = (box, boxes)
+    states = _states(img)
+    for row, (box, boxes) in marked.items():
+        assert states[box] == "marked", (row, box)
+        assert [b.meaning for b in boxes if b != box and states[b] != "empty"] == [], row
+
+
 def test_a_filled_box_is_cancelled_beside_the_new_choice() -> None:
     """A wrong choice crossed and filled solid, in pen or in pencil, reads as cancelled; the
     tick made instead reads as marked."""
@@ -65,6 +96,26 @@ def test_a_filled_box_is_cancelled_beside_the_new_choice() -> None:
         boxes = mark_boxes(3, row, "level")
         assert states[boxes[row % 3]] == "cancelled", row
         assert states[boxes[3]] == "marked", row
+
+
+@pytest.mark.slow
+def test_a_loop_joined_to_the_cancelled_box_beside_it_marks_its_own_box(
+        tmp_path: Path) -> None:
+    """A choice cancelled (crossed, then filled) and the loop made instead in the box beside
+    it, 0.9-1.4 times its box and off centre, so that the two are one stroke (TRAINING part,
+    ``reader_eval --part training --capture phone-steep --marks loop-sprawl --seed 315``,
+    sheet 009: deal 2, C's pass so made read as C's whist, sure and silently). Most of such
+    a loop lies outside its box, so counted inside the boxes the fill held most of the
+    stroke and took the loop: the pass box read empty. A mark's stroke is counted by the box
+    each of its pixels is nearest: the loop is the pass box's mark."""
+    folder = tmp_path / "sheet"
+    make_sheet(folder, SheetPlan("open", Part.TRAINING, "font", "phone-steep", "loop-sprawl",
+                                 "black"), 315, 9)
+    truth = json.loads((folder / "truth.json").read_text(encoding="utf-8"))
+    (scan,) = [s for s in scan_paths([folder], tmp_path / "out") if isinstance(s, SheetScan)]
+    row = next(f for f in scan.fields if f.key == "row:1")
+    assert row.value["defence"] == truth["record"]["deals"][1]["defence"] == {
+        "A": "whist", "C": "pass"}
 
 
 def _groups(choices: list[tuple[float, float]], empty: float = 0.0, size: int = 5
