@@ -118,6 +118,9 @@ WORDS: dict[str, str] = {
     "ink_clearly": N_("the ink clearly says {ink}; the rules expected {expected}"),
     "ink_clearly_short": N_("the ink clearly says {ink}; the rules expected {expected}: a "
                             "digit the reader may have lost (two digits in one box)"),
+    "ink_short_of_before": N_("the ink clearly says {ink}; the rules expected {expected}, "
+                              "but a total written after {before} has no fewer digits "
+                              "(these totals only rise): a digit the reader may have lost"),
     "unsettled_otherwise": N_("read {value}, but with the other reading of deal row {row}, "
                               "itself doubtful, the rules do not settle it"),
     "digit_may_be_lost": N_("the ink says {ink}; the rules expected {expected}, but {value}, "

@@ -30,6 +30,7 @@ from scanner.decode.columns import (
     EntryInk,
     EntryPinned,
     column_ceiling,
+    only_rises,
 )
 from scanner.decode.presence import present_column, with_rules_value
 from scoring.columns import Column
@@ -98,5 +99,5 @@ def redecode_columns(record_deals: Sequence[Mapping[str, Any]], rules: RuleSet,
     return {column: [with_rules_value(decision) if evidence.rules_value else decision
                      for evidence, decision in zip(column_entries, present_column(
                          [e.column_entry() for e in column_entries], sheet.column(column),
-                         column_ceiling(column, rules)), strict=True)]
+                         column_ceiling(column, rules), only_rises(column)), strict=True)]
             for column, column_entries in entries.items()}

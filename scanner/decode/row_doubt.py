@@ -19,7 +19,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from scanner.decode.columns import ColumnEntry, EntryDecision, column_ceiling, is_blank
+from scanner.decode.columns import (
+    ColumnEntry,
+    EntryDecision,
+    column_ceiling,
+    is_blank,
+    only_rises,
+)
 from scanner.decode.presence import present_column, written_totals
 from scanner.words import said, value_said
 from scoring.columns import Column
@@ -197,7 +203,7 @@ def unsettled_otherwise(entries: Mapping[Column, tuple[EntryDecision, ...]],
             if other is None or other.column(column) == sheet.column(column):
                 continue
             again = present_column(evidence.columns[column], other.column(column),
-                                   column_ceiling(column, evidence.rules))
+                                   column_ceiling(column, evidence.rules), only_rises(column))
             apart = sheet.deals_apart(other, column)
             for index, (was, now) in enumerate(zip(decisions, again, strict=True)):
                 if was.status == "read" and was.deal is not None and was.deal not in apart and (

@@ -28,6 +28,7 @@ from scanner.decode.columns import (
     EntryCells,
     EntryDecision,
     column_ceiling,
+    only_rises,
 )
 from scanner.decode.deal_logs import DealLogs
 from scanner.decode.deals import RowCandidate, RowEvidence, decode_row, other_splits
@@ -188,7 +189,8 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
     sheet = logs.sheet(picks, len(picks))
     entries = slips_alike({
         column: tuple(present_column(cells, sheet.column(column) if sheet else (),
-                                     column_ceiling(column, evidence.rules)))
+                                     column_ceiling(column, evidence.rules),
+                                     only_rises(column)))
         for column, cells in evidence.columns.items()})
     required, asked = rows_asked(evidence.columns, entries, sheet, evidence.faint,
                                  len(evidence.rows))

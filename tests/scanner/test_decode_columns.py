@@ -386,6 +386,43 @@ def test_a_slip_no_later_entry_confirms_is_read_where_its_ink_is_clear_enough() 
         assert lost.status == "doubtful"
 
 
+def test_a_slip_a_digit_shorter_than_the_total_before_it_is_doubtful_where_totals_rise(
+        ) -> None:
+    """TRAINING part, seed 316 sheet 002 (a flatbed pencil scan): whists written 44, then 61
+    where the rules made 51 (a slip, corrected next); the 61's 1 lost, the ink said 6 at
+    0.998 and the 6 was kept as the writer's slip, silently. A writer's slip does not drop a
+    running total that only rises (pool, whists) by a digit; the reader's lost digit does:
+    doubtful there. A slip of as many digits is read, and a mountain, which may fall,
+    keeps the slip read."""
+    for seed in range(300):
+        sheet = expected_sheet(parse_record(game(seed)))
+        for column in sheet.totals:
+            expected = list(sheet.column(column))
+            values = [int(e.total) for e in expected if e.deal is not None]
+            if len(values) >= 4 and all(e.total.denominator == 1 for e in expected) \
+                    and all(10 <= v < 100 for v in values[-2:]) and values[-2] != values[-1]:
+                break
+        else:
+            continue
+        break
+    inks = [{v: 0.99, None: 1e-6} for v in values[:-1]]
+    right = values[-1]
+    fallen = next(d for d in range(1, 10) if str(d) not in str(right))
+
+    def last_entry(ink: dict[int | None, float], rising: bool) -> EntryDecision:
+        entries = [EntryInk(i) for i in [*inks, ink]]
+        return decode_column(entries, expected, rising=rising)[len(inks)]
+
+    short = last_entry({fallen: 0.998, fallen + 50: 0.001, right: 1e-4, None: 1e-6}, True)
+    assert (short.value, short.status) == (fallen, "doubtful")
+    assert short.note.code == "ink_short_of_before"
+    kept = last_entry({fallen: 0.998, fallen + 50: 0.001, right: 1e-4, None: 1e-6}, False)
+    assert (kept.value, kept.status) == (fallen, "read")
+    slip = right + 3 if right + 3 < 100 else right - 3
+    same = last_entry({slip: 0.998, slip + 10: 0.001, right: 1e-4, None: 1e-6}, True)
+    assert (same.value, same.status) == (slip, "read")
+
+
 def test_a_running_total_the_deal_log_writes_but_the_ink_lost_is_doubtful() -> None:
     """Issue 13, class 4/7: the last entries of a column read blank (their ink lost) while the
     deal log writes totals there: they are *doubtful* with the expected value, never empty."""
