@@ -26,6 +26,7 @@ from scanner.decode.column_paths import (
     entry_posteriors,
 )
 from scanner.decode.confirmed import (
+    INK_SLIP_CLEAR,
     digit_may_be_lost,
     overruling_confirmed,
     short_of,
@@ -285,7 +286,7 @@ def _decisions(entries: list[ColumnEntry], expected: Sequence[SheetEntry],
     if ceiling is not None:
         decisions = _around_above_ceiling([
             _above_ceiling(entry, decision, ceiling)
-            for entry, decision in zip(entries, decisions, strict=True)])
+            for entry, decision in zip(entries, decisions, strict=True)], ceiling)
     return _unsure_after_doubtful(
         _leaning_on_overruled(_slip_may_start(_beside_unexplained(decisions))))
 
@@ -380,9 +381,11 @@ SHOWN_PAST_POOL = 0.95
 """The least share of its likelihood the ink gives a value past the pool by at most
 :data:`PAST_POOL_MOST` for an entry left doubtful above the pool to show that value, not the
 rules' value under the pool that the ink hardly gives: what a person is shown to check is
-what the writer wrote. The entry stays doubtful. Chosen on the TRAINING part (29 sets, 464
-sheets): a writer's slip past the pool carried on (a pool of 10 written 11, 12, 14, 16, 17
-where the rules make 1, 2, 4, 6, 7) reads 0.95-0.997, and was shown as the rules' values
+what the writer wrote. The entry stays doubtful below
+:data:`~scanner.decode.confirmed.INK_SLIP_CLEAR` (:func:`_above_ceiling`). Chosen on the
+TRAINING part (29 sets, 464 sheets): a writer's slip past the pool carried on (a pool of
+10 written 11, 12, 14, 16, 17 where the rules make 1, 2, 4, 6, 7) reads 0.95-0.997, and
+was shown as the rules' values
 below :data:`~scanner.decode.confirmed.INK_SLIP_CLEAR` (22 entries, now shown as written);
 every entry whose ink gave its likeliest share to another value within a deal's price past
 the pool held it at 0.90 or less."""
@@ -411,7 +414,11 @@ def _above_ceiling(entry: ColumnEntry, decision: EntryDecision, ceiling: int) ->
     :data:`SHOWN_PAST_POOL` of its likelihood, a slip written clearly (TRAINING part, the 28
     of 73 sets where it applies, read again: 39 entries doubtful above the pool that showed
     another value than the one written, such as a written 12 in a pool of 10 whose ink reads
-    12 at 0.998 shown 10, show the written one; no other field of the 31,676 changed)."""
+    12 at 0.998 shown 10, show the written one; no other field of the 31,676 changed). Such
+    a value is *read* as written (the writer's slip, for the audit) where the ink gives it
+    :data:`~scanner.decode.confirmed.INK_SLIP_CLEAR` of its likelihood, the bar of any slip
+    no later entry confirms (TRAINING part, 35 sets: 27 entries read so, every one right,
+    four sheets more with no person; they were doubtful however clear their ink)."""
     if isinstance(entry, EntryPinned):
         return decision
     if decision.expected is not None and decision.expected > ceiling and \
@@ -441,6 +448,11 @@ def _above_ceiling(entry: ColumnEntry, decision: EntryDecision, ceiling: int) ->
     if ink_value == decision.expected or clear:  # doubtful: the ceiling's value is not it
         changes |= {"value": ink_value, "confidence": 1.0 - under,
                     "candidates": ((ink_value, 1.0 - under), *decision.candidates)}
+        if ink[ink_value] >= INK_SLIP_CLEAR * sum(ink.values()) \
+                and ink_value <= ceiling + PAST_POOL_MOST:  # the writer's slip, for the audit
+            changes |= {"status": "read", "note": said(
+                "ink_clearly", ink=value_said(ink_value),
+                expected=value_said(decision.expected))}
     return replace(decision, **changes)
 
 
@@ -458,17 +470,19 @@ def _ink_past_ceiling(ink: Mapping[int | None, float], value: int | None, above:
     return value == ceiling and ink[above] > ink.get(value, 0.0) and _under_half(ink, value)
 
 
-def _around_above_ceiling(decisions: list[EntryDecision]) -> list[EntryDecision]:
+def _around_above_ceiling(decisions: list[EntryDecision], ceiling: int) -> list[EntryDecision]:
     """``decisions`` with each entry read against its own ink (the rules and the entries
     around it make it a value its ink does not read likeliest) *doubtful* where another
-    entry of the column is doubtful for ink above the pool (:func:`_above_ceiling`): the
+    entry of the column is doubtful for ink above the pool, or read above ``ceiling``
+    (:func:`_above_ceiling`): the
     column was weighed without the values above the pool, so a writer's slip carried on
     past it had no say, before that entry (TRAINING part, a fresh far photo set, seed 43:
     a written 8, then 12 in a pool of 10, a slip of 2 carried on; the 8 read 6, the rules'
     value, at 0.9995 against ink reading 8 at 0.94, the 12 doubtful) or after it (seed 64,
     a grey scan: a pool of 10 written 10, 12, 13 by a writer's slip carried on; the 13,
     its ink 13 at 0.91, read 3 at 0.9999)."""
-    above = [i for i, d in enumerate(decisions) if getattr(d.note, "code", None) == "above_pool"]
+    above = [i for i, d in enumerate(decisions) if getattr(d.note, "code", None) == "above_pool"
+             or d.value is not None and d.value > ceiling]
     if not above:
         return decisions
     return [replace(d, status="doubtful", note=said(
