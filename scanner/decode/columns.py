@@ -385,8 +385,8 @@ what the writer wrote. The entry stays doubtful below
 :data:`~scanner.decode.confirmed.INK_SLIP_CLEAR` (:func:`_above_ceiling`). Chosen on the
 TRAINING part (29 sets, 464 sheets): a writer's slip past the pool carried on (a pool of
 10 written 11, 12, 14, 16, 17 where the rules make 1, 2, 4, 6, 7) reads 0.95-0.997, and
-was shown as the rules' values
-below :data:`~scanner.decode.confirmed.INK_SLIP_CLEAR` (22 entries, now shown as written);
+was shown as the rules' values below :data:`~scanner.decode.confirmed.INK_SLIP_CLEAR` (22
+entries, now shown as written);
 every entry whose ink gave its likeliest share to another value within a deal's price past
 the pool held it at 0.90 or less."""
 
@@ -417,8 +417,9 @@ def _above_ceiling(entry: ColumnEntry, decision: EntryDecision, ceiling: int) ->
     12 at 0.998 shown 10, show the written one; no other field of the 31,676 changed). Such
     a value is *read* as written (the writer's slip, for the audit) where the ink gives it
     :data:`~scanner.decode.confirmed.INK_SLIP_CLEAR` of its likelihood, the bar of any slip
-    no later entry confirms (TRAINING part, 35 sets: 27 entries read so, every one right,
-    four sheets more with no person; they were doubtful however clear their ink)."""
+    no later entry confirms, where the rules expect an entry there (TRAINING part, 35 sets:
+    26 entries read so, every one right, four sheets more with no person; they were
+    doubtful however clear their ink)."""
     if isinstance(entry, EntryPinned):
         return decision
     if decision.expected is not None and decision.expected > ceiling and \
@@ -449,7 +450,8 @@ def _above_ceiling(entry: ColumnEntry, decision: EntryDecision, ceiling: int) ->
         changes |= {"value": ink_value, "confidence": 1.0 - under,
                     "candidates": ((ink_value, 1.0 - under), *decision.candidates)}
         if ink[ink_value] >= INK_SLIP_CLEAR * sum(ink.values()) \
-                and ink_value <= ceiling + PAST_POOL_MOST:  # the writer's slip, for the audit
+                and ink_value <= ceiling + PAST_POOL_MOST \
+                and decision.expected is not None:  # the writer's slip, for the audit
             changes |= {"status": "read", "note": said(
                 "ink_clearly", ink=value_said(ink_value),
                 expected=value_said(decision.expected))}
@@ -474,9 +476,9 @@ def _around_above_ceiling(decisions: list[EntryDecision], ceiling: int) -> list[
     """``decisions`` with each entry read against its own ink (the rules and the entries
     around it make it a value its ink does not read likeliest) *doubtful* where another
     entry of the column is doubtful for ink above the pool, or read above ``ceiling``
-    (:func:`_above_ceiling`): the
-    column was weighed without the values above the pool, so a writer's slip carried on
-    past it had no say, before that entry (TRAINING part, a fresh far photo set, seed 43:
+    (:func:`_above_ceiling`): the column was weighed without the values above the pool, so
+    a writer's slip carried on past it had no say, before that entry (TRAINING part, a
+    fresh far photo set, seed 43:
     a written 8, then 12 in a pool of 10, a slip of 2 carried on; the 8 read 6, the rules'
     value, at 0.9995 against ink reading 8 at 0.94, the 12 doubtful) or after it (seed 64,
     a grey scan: a pool of 10 written 10, 12, 13 by a writer's slip carried on; the 13,
