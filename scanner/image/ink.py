@@ -409,27 +409,24 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
         cut([j for j, one in enumerate(out) if one is not None and one.fill == 0.0
              and one.darkness >= quiet[0]], quiet)
 
-    def strokes(j: int, top_left: Ints, size: Ints) -> tuple[GreyImage, Mask, Ints]:
-        """Box ``live[j]``'s window of ``size`` at ``top_left`` (grey), its own strokes there
-        and its interior (rows0, rows1, cols0, cols1) in that window."""
-        i = int(live[j])
-        interior = cast(Ints, interiors[i] + np.repeat(starts[i] - top_left, 2))
-        grey, keep, _, _ = window_strokes(
-            clean, bands, owners, live[[j]], len(p), top_left[None],
-            (int(size[0]), int(size[1])), interior, s, floors_of[j][0], None,
-            only_borders[[j]], floors_of[j][1], least, box_windows, True)
-        return grey[0], keep[0], interior
-
     for j, beside in _marks_beside_marks(geometry, live, out, starts, sizes, m).items():
         i, one = int(live[j]), out[j]
-        _, own, interior = strokes(j, starts[i], sizes[i])
-        toward = [b for b in beside if _near_half_only(own, interior, starts[b] - starts[i])]
+        _, own, _, _ = window_strokes(clean, bands, owners, live[[j]], len(p), starts[[i]],
+                                      (int(sizes[i, 0]), int(sizes[i, 1])), interiors[i], s,
+                                      floors_of[j][0], None, only_borders[[j]],
+                                      floors_of[j][1], least, box_windows, True)
+        toward = [b for b in beside
+                  if _near_half_only(own[0], interiors[i], starts[b] - starts[i])]
         if toward and one is not None:  # read over a window that holds the marks beside it
             top = starts[[i, *toward]].min(axis=0)
-            grey, keep, interior = strokes(j, top, (starts + sizes)[[i, *toward]].max(axis=0)
-                                           - top)
-            fill, cover, darkest = _measures(grey, keep, interior, one.paper)
-            out[j] = replace(one, fill=fill, cover=cover, stroke_darkness=darkest)
+            size = (starts + sizes)[[i, *toward]].max(axis=0) - top
+            (wide,) = window_ink(clean, bands, owners, live[[j]], len(p), top[None],
+                                 (int(size[0]), int(size[1])),
+                                 (interiors[i] + np.repeat(starts[i] - top, 2))[None], s,
+                                 False, floors_of[j][0], None, only_borders[[j]],
+                                 floors_of[j][1], least, box_windows, True)
+            out[j] = replace(one, fill=wide.fill, cover=wide.cover,
+                             stroke_darkness=wide.stroke_darkness)
     return live, [o for o in out if o is not None]
 
 
@@ -449,17 +446,6 @@ def _marks_beside_marks(geometry: BoxGeometry, live: Ints, inks: list[BoxInk | N
     np.fill_diagonal(meets, False)
     return {j: [int(b) for b in boxes[row]] for j, row in zip(inked, meets, strict=True)
             if row.any()}
-
-
-def _measures(grey: GreyImage, own: Mask, interior: Ints, paper: float
-              ) -> tuple[float, float, float]:
-    """A box's :class:`BoxInk` measures from its window (``grey``) and own strokes there:
-    its fill, cover and stroke darkness."""
-    a, b, c, d = interior.tolist()
-    area = max((b - a) * (d - c), 1)
-    inside = grey[a:b, c:d][own[a:b, c:d]]
-    darkest = 1.0 - float(inside.min()) / paper if inside.size else 0.0
-    return float(np.count_nonzero(own)) / area, inside.size / area, max(darkest, 0.0)
 
 
 def _near_half_only(own: Mask, interior: Ints, toward: Ints) -> bool:
