@@ -53,6 +53,9 @@ log = logging.getLogger(__name__)
 
 NUM_CLASSES = 11
 EMPTY = 10
+BLACK_AND_WHITE_FIRST_ROWS = 8
+"""The sampled rows :func:`is_black_and_white` looks at before the whole sample: most
+captures are told from theirs."""
 
 
 @dataclass(frozen=True)
@@ -382,7 +385,9 @@ def is_black_and_white(image: Image) -> bool:
     True
     """
     sample = image[::7, ::7]
-    return bool(np.isin(sample, (0, 255)).all())
+    # a grey or colour capture shows other levels in its first sampled rows already
+    return all(bool(((part == 0) | (part == 255)).all())
+               for part in (sample[:BLACK_AND_WHITE_FIRST_ROWS], sample))
 
 
 def written_ink(inked: Sequence[CellReading]) -> dict[str, list[float]]:
