@@ -25,7 +25,7 @@ import numpy as np
 
 from forms.model import Box
 from scanner import constants as k
-from scanner.arrays import Doubles, Floats, GreyImage, Image, Mask
+from scanner.arrays import Doubles, Floats, GreyImage, Image, Ints, Mask
 from scanner.image.pixels import content_channel, paper_field
 from scanner.image.register import RegisteredPage
 
@@ -195,24 +195,54 @@ def _light_field(rect: CoarseRect, width: int, height: int) -> Image:
     # a share is at most 1 and the light at most 255: each channel's level is at most 255
     channels = []
     for plane in cv2.split(coarse):
-        share = _paper_share(cast(GreyImage, plane), levels, light)
+        share = _paper_share(cast(GreyImage, plane), levels)
         channels.append(levels if share == 1.0 else
                         np.maximum(light * np.float32(share), 1).astype(np.uint8))
     field = cv2.merge(channels)
     return cast(Image, cv2.resize(field, (width, height), interpolation=cv2.INTER_LINEAR))
 
 
-def _paper_share(plane: GreyImage, levels: GreyImage, light: Floats) -> float:
+def _paper_share(plane: GreyImage, levels: GreyImage) -> float:
     """A channel's share of the light on the paper: the :data:`PAPER_PERCENTILE` of its
-    ``plane`` over the ``light`` (``levels`` as float32), at most 1. Exactly 1, without
+    ``plane`` over the light ``levels`` (as float32), at most 1. Exactly 1, without
     ranking them, where so few of its pixels are darker than the light that both ranks the
     percentile interpolates between are shares of 1 or more (NumPy's interpolation between
     two values of at least 1 is at least 1); a margin of two ranks keeps clear of its
-    rounding of the rank."""
+    rounding of the rank. Else :func:`ratio_percentile`."""
     below = np.count_nonzero(plane < levels)
     if below <= k.PAPER_PERCENTILE / 100 * (plane.size - 1) - 2:
         return 1.0
-    return min(float(np.percentile(plane / light, k.PAPER_PERCENTILE)), 1.0)
+    return min(ratio_percentile(plane, levels, k.PAPER_PERCENTILE), 1.0)
+
+
+def ratio_percentile(plane: GreyImage, levels: GreyImage, q: float) -> float:
+    """``np.percentile(plane / levels.astype(np.float32), q)`` (``levels`` at least 1), bit
+    for bit, read off the two images' joint histogram instead of ranking the ratios: the
+    float32 ratios of two grey levels are at most 65,536 values, ranked once
+    (:func:`_level_ratios`); the rank and the interpolation are NumPy's, in float32 as it
+    takes them for a float32 array (the rank ``(n - 1) * (q / 100)``, the lerp from the
+    nearer end)."""
+    ratios, order = _level_ratios()
+    counts = cv2.calcHist([levels, plane], [0, 1], None, [256, 256], [0, 256, 0, 256])
+    at_most = np.cumsum(counts.ravel()[order].astype(np.int64))
+    n = plane.size
+    rank = (n - 1) * np.true_divide(q, np.float32(100))
+    low = int(np.floor(rank))
+    below, above = ratios[np.searchsorted(at_most, [low, min(low + 1, n - 1)], side="right")]
+    t = rank - np.float32(low)
+    step = above - below
+    return float(above - step * (1 - t) if t >= 0.5 else below + step * t)
+
+
+@lru_cache(maxsize=1)
+def _level_ratios() -> tuple[Floats, Ints]:
+    """Every float32 ratio of a grey level (0-255) over a light level (1-255; row ``light``,
+    column ``level`` of a 256 x 256 table, row 0 as row 1), ranked: the ratios in ascending
+    order and the place in the table of each."""
+    grey = np.arange(256, dtype=np.float32)
+    table = (grey[None, :] / np.maximum(grey, 1)[:, None]).ravel()
+    order = np.argsort(table, kind="stable")
+    return table[order], order
 
 
 def _paper(height: int, width: int, whole: bool) -> GreyImage:

@@ -180,4 +180,18 @@ def test_a_channels_paper_share_is_its_percentile_of_the_light_at_most_one(
     plane = plane.astype(np.uint8)
     light = levels.astype(np.float32)
     ranked = min(float(np.percentile(plane / light, k.PAPER_PERCENTILE)), 1.0)
-    assert raster._paper_share(plane, levels, light) == ranked
+    assert raster._paper_share(plane, levels) == ranked
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_percentile_of_two_images_ratios_is_numpys_bit_for_bit(seed: int) -> None:
+    """Read off their joint histogram, at any size, level and percentile (the float32 rank
+    and interpolation included)."""
+    rng = np.random.default_rng(seed)
+    h, w = rng.integers(1, 400, 2)
+    levels = rng.integers(1 if seed % 2 else 200, 256, (h, w)).astype(np.uint8)
+    plane = np.clip(levels.astype(int) + rng.integers(-60 if seed % 3 else -2, 10, (h, w)),
+                    0, 255).astype(np.uint8)
+    for q in (k.PAPER_PERCENTILE, 0.0, 37.5, 99.9, 100.0, rng.uniform(0, 100)):
+        ranked = float(np.percentile(plane / levels.astype(np.float32), q))
+        assert raster.ratio_percentile(plane, levels, q) == ranked
