@@ -70,27 +70,30 @@ class DigitRecognizer:
         # network runs only on the others (blank rows get the blank input's embedding).
         blank = ~inputs.reshape(len(inputs), -1).any(axis=1)
         inked = np.nonzero(~blank)[0]
-        run_on = inputs[inked] if len(inked) else inputs[:1]
-        p, e = self._run(run_on)
         probs = np.zeros((len(inputs), NUM_CLASSES), np.float32)
         probs[:, EMPTY_CLASS] = 1.0
-        embeds = np.empty((len(inputs), e.shape[1]), np.float32)
-        if len(inked):
-            p = self._mean_over_views(run_on, p)
+        if not len(inked):
+            e = self._run(inputs[:1])[1]
+            embeds = np.empty((len(inputs), e.shape[1]), np.float32)
+        else:
+            p, e = self._run_viewed(inputs[inked])
             probs[inked] = p / p.sum(axis=1, keepdims=True)
+            embeds = np.empty((len(inputs), e.shape[1]), np.float32)
             embeds[inked] = e
         if blank.any():
             embeds[blank] = self._blank_embedding()
         return probs, embeds
 
-    def _mean_over_views(self, inputs: Floats, probs: Floats) -> Floats:
-        """The mean of ``probs`` (the network's on ``inputs``) and its probabilities on
-        ``inputs`` moved by each of :data:`VIEW_SHIFTS`, each clipped at 0."""
-        moved = np.concatenate([_moved(inputs, *shift) for shift in VIEW_SHIFTS])
-        views = self._run(moved)[0].reshape(len(VIEW_SHIFTS), len(inputs), NUM_CLASSES)
-        mean: Floats = (np.clip(probs, 0.0, None) + np.clip(views, 0.0, None).sum(axis=0)) \
-            / (1 + len(VIEW_SHIFTS))
-        return mean
+    def _run_viewed(self, inputs: Floats) -> tuple[Floats, Floats]:
+        """The mean of the network's probabilities on ``inputs`` and on ``inputs`` moved by
+        each of :data:`VIEW_SHIFTS`, each clipped at 0, and its embeddings of ``inputs``: all
+        the views in one run (a cell's output is the same in any batch)."""
+        n = len(inputs)
+        probs, embeds = self._run(np.concatenate(
+            [inputs, *(_moved(inputs, *shift) for shift in VIEW_SHIFTS)]))
+        views = np.clip(probs, 0.0, None).reshape(1 + len(VIEW_SHIFTS), n, NUM_CLASSES)
+        mean: Floats = (views[0] + views[1:].sum(axis=0)) / (1 + len(VIEW_SHIFTS))
+        return mean, embeds[:n]
 
     def _blank_embedding(self) -> Floats:
         if self._blank is None:
