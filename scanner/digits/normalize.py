@@ -34,6 +34,7 @@ from scanner.digits.constants import (
 )
 
 _DILATE_3X3 = np.ones((3, 3), np.uint8)
+_INT64_MAX = np.iinfo(np.int64).max
 
 
 def _as_gray(image: npt.NDArray[Any]) -> GreyImage:
@@ -184,9 +185,9 @@ def _thresholded(contrast: Floats) -> Mask:
     mask: Mask = contrast > threshold[:, None, None].astype(np.float32)
     by, bx = int(EDGE_BAND_FRACTION * h) + 1, int(EDGE_BAND_FRACTION * w) + 1
     for rows in (mask[:, :by], mask[:, h - by :]):
-        rows[np.count_nonzero(rows, axis=2) >= LINE_MIN_LENGTH_FRACTION * w] = False
+        rows[rows.sum(axis=2) >= LINE_MIN_LENGTH_FRACTION * w] = False
     for cols in (mask[:, :, :bx], mask[:, :, w - bx :]):
-        full = np.count_nonzero(cols, axis=1) >= LINE_MIN_LENGTH_FRACTION * h
+        full = cols.sum(axis=1) >= LINE_MIN_LENGTH_FRACTION * h
         cols.transpose(0, 2, 1)[full] = False
     return mask
 
@@ -205,12 +206,14 @@ def _digit_components(x: Ints, y: Ints, bw: Ints, bh: Ints, area: Ints, cell: In
     keep: Mask = ~(inside_band | vertical_line | horizontal_line)
     # The largest kept component of each cell (the first in label order on ties).
     order = np.lexsort((-np.where(keep, area, -1), cell))
-    first = order[np.r_[True, cell[order][1:] != cell[order][:-1]]]
+    ordered = cell[order]
+    first = order[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
     big = np.full(n, -1, np.int64)
     big[cell[first]] = np.where(keep[first], first, -1)
     b = big[cell]
     keep &= b >= 0
-    gap = np.maximum.reduce([x[b] - x1, x - x1[b], y[b] - y1, y - y1[b], np.zeros_like(x)])
+    gap = np.maximum(np.maximum(np.maximum(x[b] - x1, x - x1[b]),
+                                np.maximum(y[b] - y1, y - y1[b])), 0)
     keep &= (area >= SPECK_RELATIVE_AREA * area[b]) | (gap <= SPECK_MAX_GAP_FRACTION * h)
     return keep
 
@@ -222,7 +225,7 @@ def _ink_boxes(x: Ints, y: Ints, x1: Ints, y1: Ints, area: Ints, cell: Ints, kee
     kc = cell[keep]
     ink_area = np.bincount(kc, weights=area[keep], minlength=n)
     boxes = np.zeros((n, 4), np.int64)
-    boxes[:, :2] = np.iinfo(np.int64).max
+    boxes[:, :2] = _INT64_MAX
     np.minimum.at(boxes[:, 0], kc, x[keep])
     np.minimum.at(boxes[:, 1], kc, y[keep])
     np.maximum.at(boxes[:, 2], kc, x1[keep])
