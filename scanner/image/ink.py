@@ -224,17 +224,19 @@ def _own_strokes(ink: Mask, strong: Mask, owners: Ints, bands: GreyImage | None,
     tall[:, :hh] = ink
     count, labels, found, _ = cv2.connectedComponentsWithStats(tall.reshape(-1, ww),
                                                                connectivity=8)
-    at = ink  # the labelled pixels, window by window
-    comp = labels.reshape(n, hh + 1, ww)[:, :hh][at].astype(np.int64)
-    raw = owners[at].astype(np.int64)
-    goes = _assign(comp, raw % boxes_count, raw < boxes_count,
-                   strong[at], None if bands is None else bands[at], cast(Ints, found), count,
-                   speck_px, line_px, None if placed is None else Reach(at, *placed), nearest)
-    own = np.repeat(boxes, np.count_nonzero(at.reshape(n, -1), axis=1))
+    at = np.flatnonzero(ink)  # the labelled pixels, window by window (flat indices)
+    # a window's pixel lies as many rows further in the stack as windows before it
+    comp = labels.ravel().take(at + at // (hh * ww) * ww).astype(np.int64)
+    raw = owners.ravel().take(at).astype(np.int64)
+    goes = _assign(comp, raw % boxes_count, raw < boxes_count, strong.ravel().take(at),
+                   None if bands is None else bands.ravel().take(at), cast(Ints, found),
+                   count, speck_px, line_px,
+                   None if placed is None else Reach(at, ink.shape, *placed), nearest)
+    own = np.repeat(boxes, np.count_nonzero(ink.reshape(n, -1), axis=1))
     if lying is not None:
         give_lying(goes, comp, raw, own, at, cast(Ints, found), speck_px, lying)
     keep = np.zeros(ink.shape, bool)
-    keep[at] = goes == own
+    keep.ravel()[at] = goes == own
     return keep
 
 
@@ -242,8 +244,10 @@ class Reach(NamedTuple):
     """Where a stack of windows' ink pixels lie in the raster, and how far each box's crop
     reaches."""
 
-    at: Mask
-    """The ink pixels of the stack of windows (their order is the pixels')."""
+    at: Ints
+    """The ink pixels of the stack of windows (flat indices, in order)."""
+    shape: tuple[int, ...]
+    """The stack's shape (windows, rows, columns)."""
     origins: Ints
     """Each window's first row and column in the raster."""
     windows: Ints
@@ -251,7 +255,7 @@ class Reach(NamedTuple):
 
     def places(self, pixels: Ints) -> tuple[Ints, Ints]:
         """The raster rows and columns of the ink pixels ``pixels`` (indices)."""
-        window, row, col = np.unravel_index(np.flatnonzero(self.at)[pixels], self.at.shape)
+        window, row, col = np.unravel_index(self.at[pixels], self.shape)
         return self.origins[window, 0] + row, self.origins[window, 1] + col
 
 

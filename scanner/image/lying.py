@@ -90,12 +90,12 @@ def _cut(stats: Ints, window: tuple[int, int]) -> Mask:
     return cut
 
 
-def give_lying(goes: Ints, comp: Ints, owners: Ints, own: Ints, at: Mask, stats: Ints,
+def give_lying(goes: Ints, comp: Ints, owners: Ints, own: Ints, at: Ints, stats: Ints,
                speck_px: float, lying: Lying) -> None:
     """Give writing on the boxes' border lines whole to a box beside it, in ``goes`` (the
-    box of each ink pixel, ``at`` in the windows, -1 none; ``comp`` its stroke, ``stats``
-    the strokes', ``owners`` as :func:`~scanner.image.ink.owner_map`'s, ``own`` its
-    window's box). Such a stroke goes nowhere yet, is whole in its window (not
+    box of each ink pixel, ``at`` in the windows (flat indices), -1 none; ``comp`` its
+    stroke, ``stats`` the strokes', ``owners`` as :func:`~scanner.image.ink.owner_map`'s,
+    ``own`` its window's box). Such a stroke goes nowhere yet, is whole in its window (not
     :func:`_cut`), has a speck (``speck_px``) of ``dark`` ink (:class:`Lying`),
     under :data:`~scanner.constants.INK_MIN_INSIDE_SHARE` of it inside a box and
     :data:`~scanner.constants.INK_BORDER_FRAMED_SHARE` of it framed. It goes to the box
@@ -104,7 +104,7 @@ def give_lying(goes: Ints, comp: Ints, owners: Ints, own: Ints, at: Mask, stats:
     borders = lying.borders
     boxes_count = len(borders.writable)
     owner, inside = owners % boxes_count, owners < boxes_count
-    framed, dark = lying.frames[at], lying.dark[at]
+    framed, dark = lying.frames.ravel().take(at), lying.dark.ravel().take(at)
     _, hh, ww = lying.dark.shape
     out = _cut(stats, (hh, ww))
     count = len(out)
