@@ -199,14 +199,18 @@ def _local_peak(grey: GreyImage, interior: Ints, px_per_mm: float) -> Floats:
 
 def _stretched(grey: GreyImage, keep: Mask, paper: Floats, peak: Floats) -> GreyImage:
     """Each window's own strokes (and a pixel around them) dark on paper white, stretched so
-    its darkest ink reaches :data:`INK_STRETCH_TARGET`; the rest paper white."""
+    its darkest ink reaches :data:`INK_STRETCH_TARGET`; the rest paper white (worked out
+    only where the strokes are)."""
     n, hh, ww = keep.shape
-    grown = cv2.dilate(keep.reshape(-1, ww).view(np.uint8), _CROSS_3X3).reshape(n, hh, ww)
+    grown = cv2.dilate(keep.reshape(-1, ww).view(np.uint8), _CROSS_3X3)
     gain = np.clip(k.INK_STRETCH_TARGET / np.maximum(peak, 1e-3), 1.0, k.INK_STRETCH_MAX)
-    scale = (255.0 * gain / paper)[:, None, None]
-    dark = np.minimum((paper[:, None, None] - grey) * scale, 255.0)
-    dark *= grown
-    return cast(GreyImage, (255.0 - np.maximum(dark, 0.0)).astype(np.uint8))
+    scale = 255.0 * gain / paper
+    at = np.flatnonzero(grown)
+    window = at // (hh * ww)
+    dark = np.minimum((paper[window] - grey.ravel().take(at)) * scale[window], 255.0)
+    out = np.full((n, hh, ww), 255, np.uint8)
+    out.ravel()[at] = (255.0 - np.maximum(dark, 0.0)).astype(np.uint8)
+    return out
 
 
 def _own_strokes(ink: Mask, strong: Mask, owners: Ints, bands: GreyImage | None,
