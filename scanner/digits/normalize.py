@@ -253,6 +253,9 @@ def normalize_cells(crops: Sequence[Image]) -> Floats:
     zeros for a cell without digit-like ink. Crops of one size are processed as one batch."""
     side = MODEL_INPUT_SIDE_PX
     out = np.zeros((len(crops), side, side), np.float32)
+    targets: list[Ints] = []
+    scaled: list[Floats] = []
+    sizes: list[Ints] = []
     for idx, stack in _as_stack(crops).values():
         for start in range(0, len(idx), NORMALIZE_BATCH):
             contrast = _contrast_stack(stack[start : start + NORMALIZE_BATCH])
@@ -262,9 +265,13 @@ def normalize_cells(crops: Sequence[Image]) -> Floats:
                 continue
             if len(cells) < len(found):
                 contrast, masks, boxes = contrast[cells], masks[cells], boxes[cells]
-            scratch, sizes = _scaled_ink(_soft_ink(contrast, masks), boxes)
-            targets = np.asarray(idx)[start + cells]
-            _place_centred(out, targets, scratch, sizes)
+            scratch, size = _scaled_ink(_soft_ink(contrast, masks), boxes)
+            targets.append(np.asarray(idx)[start + cells])
+            scaled.append(scratch)
+            sizes.append(size)
+    if targets:  # the scaled digits of every size placed together
+        _place_centred(out, np.concatenate(targets), np.concatenate(scaled),
+                       np.concatenate(sizes))
     return out
 
 
