@@ -53,9 +53,9 @@ log = logging.getLogger(__name__)
 
 NUM_CLASSES = 11
 EMPTY = 10
-BLACK_AND_WHITE_FIRST_ROWS = 8
-"""The sampled rows :func:`is_black_and_white` looks at before the whole sample: most
-captures are told from theirs."""
+BLACK_AND_WHITE_FIRST_LOOK_STEP = 8
+""":func:`is_black_and_white` looks at every this many sampled rows and columns before the
+whole sample: a grey or colour capture is told from them (a scan's white margins are not)."""
 
 
 @dataclass(frozen=True)
@@ -385,9 +385,9 @@ def is_black_and_white(image: Image) -> bool:
     True
     """
     sample = image[::7, ::7]
-    # a grey or colour capture shows other levels in its first sampled rows already
+    step = BLACK_AND_WHITE_FIRST_LOOK_STEP
     return all(bool(((part == 0) | (part == 255)).all())
-               for part in (sample[:BLACK_AND_WHITE_FIRST_ROWS], sample))
+               for part in (sample[::step, ::step], sample))
 
 
 def written_ink(inked: Sequence[CellReading]) -> dict[str, list[float]]:
