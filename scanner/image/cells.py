@@ -15,9 +15,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import cast
 
-import cv2
 import numpy as np
 
 from forms.model import Box
@@ -90,10 +88,6 @@ def _edge_offsets(border: GreyImage, lo: Ints, hi: Ints, a0: Ints, a1: Ints, sea
     return shift
 
 
-_TURNS = {1: cv2.ROTATE_90_COUNTERCLOCKWISE, 2: cv2.ROTATE_180, 3: cv2.ROTATE_90_CLOCKWISE}
-"""``np.rot90(crop, turns)`` as OpenCV turns it (the same pixels, copied once)."""
-
-
 def cut_cells(raster: PageRaster, boxes: Sequence[Box],
               source_px_per_mm: float | None = None) -> tuple[CellImage, ...]:
     """Find each box on its border and return its own ink, upright, with its measures.
@@ -141,13 +135,29 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box],
                            np.flatnonzero(live), np.stack([dx, dy], 1),
                            settle_reach(s, source), source >= k.INK_FINE_PAGE_PX_PER_MM,
                            raster.flat and not raster.colour)
-    for i, ink, shift_x, shift_y in zip(inked.tolist(), found, (dx[inked] / s).tolist(),
-                                        (dy[inked] / s).tolist(), strict=True):
-        turns = plan.turns[i]
-        crop = cast(GreyImage, cv2.rotate(ink.crop, _TURNS[turns])) if turns else ink.crop
+    crops = _upright([plan.turns[i] for i in inked.tolist()], [ink.crop for ink in found])
+    for i, ink, crop, shift_x, shift_y in zip(inked.tolist(), found, crops,
+                                              (dx[inked] / s).tolist(),
+                                              (dy[inked] / s).tolist(), strict=True):
         cells[i] = CellImage(boxes[i], crop, ink.fill, ink.cover, ink.darkness, ink.paper,
                              (shift_x, shift_y), ink.stroke_darkness)
     return tuple(cells)
+
+
+def _upright(turns: list[int], crops: list[GreyImage]) -> list[GreyImage]:
+    """Each crop turned its number of quarters (``np.rot90``, as ``cv2.rotate`` turns it):
+    those of one size and turn stacked and turned together."""
+    groups: dict[tuple[int, tuple[int, ...]], list[int]] = {}
+    for j, (turn, crop) in enumerate(zip(turns, crops, strict=True)):
+        if turn:
+            groups.setdefault((turn, crop.shape), []).append(j)
+    out = list(crops)
+    for (turn, _), members in groups.items():
+        turned = np.ascontiguousarray(np.rot90(np.stack([crops[j] for j in members]), turn,
+                                               axes=(1, 2)))
+        for j, crop in zip(members, turned, strict=True):
+            out[j] = crop
+    return out
 
 
 @dataclass(frozen=True)
