@@ -140,8 +140,9 @@ def rasterize(page: RegisteredPage, boxes: Sequence[Box],
         redness = np.zeros((height, width), np.uint8)
         reds = _paper(height, width, whole)
         for (r0, r1, c0, c1), tile in zip(runs, tiles, strict=True):
-            red = cast(GreyImage, cv2.extractChannel(tile, 2, dst=reds[r0:r1, c0:c1]))
-            cv2.subtract(red, cv2.extractChannel(tile, 1), dst=redness[r0:r1, c0:c1])
+            red, green = reds[r0:r1, c0:c1], np.empty((r1 - r0, c1 - c0), np.uint8)
+            cv2.mixChannels([tile], [red, green], [2, 0, 1, 1])  # both channels at once
+            cv2.subtract(red, green, dst=redness[r0:r1, c0:c1])
         if _is_colour(page, redness, None if whole else runs, x0, y0, x1, y1, px_per_mm):
             return PageRaster(x0, y0, px_per_mm, True, reds, redness, used, kept,
                               inked, shapes, flat)
