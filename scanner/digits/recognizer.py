@@ -72,16 +72,13 @@ class DigitRecognizer:
         inked = np.nonzero(~blank)[0]
         probs = np.zeros((len(inputs), NUM_CLASSES), np.float32)
         probs[:, EMPTY_CLASS] = 1.0
-        if not len(inked):
-            e = self._run(inputs[:1])[1]
-            embeds = np.empty((len(inputs), e.shape[1]), np.float32)
-        else:
+        blank_embedding = self._blank_embedding()
+        embeds = np.empty((len(inputs), len(blank_embedding)), np.float32)
+        embeds[blank] = blank_embedding
+        if len(inked):
             p, e = self._run_viewed(inputs[inked])
             probs[inked] = p / p.sum(axis=1, keepdims=True)
-            embeds = np.empty((len(inputs), e.shape[1]), np.float32)
             embeds[inked] = e
-        if blank.any():
-            embeds[blank] = self._blank_embedding()
         return probs, embeds
 
     def _run_viewed(self, inputs: Floats) -> tuple[Floats, Floats]:
