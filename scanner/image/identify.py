@@ -7,8 +7,9 @@ decodes them drawn clean; failing that, on a grid fitted to the code's own finde
 alignment patterns with the blur taken out (:mod:`scanner.image.qr_fit`, a far photo whose
 modules are one or two pixels); failing that, zxing-cpp reads the whole page. A page whose
 code still will not decode is a page of a sheet read in the same run when its modules agree
-with the code that sheet prints on this page (:meth:`Identifier.identify_or_hold` holds it
-until such a sheet is read). When nothing matches, Tesseract reads the printed sheet id and
+with the code that sheet prints on this page, or nearly agree where that sheet still lacks
+the page and no other sheet of the run comes near (:meth:`Identifier.identify_or_hold` holds
+it until such a sheet is read). When nothing matches, Tesseract reads the printed sheet id and
 the page takes its identity from a sibling page of the same sheet whose QR was read
 (:func:`assemble_sheets`).
 """
@@ -52,6 +53,15 @@ share of the modules that depend on the sheet id (about two hundred: the id's by
 error correction of their blocks) read otherwise than that sheet's code for this page would
 print them: another sheet's code differs on about half of them, a blurred far photo of this
 one on a few in a hundred."""
+SIBLING_LACKING_MAX_DISAGREEMENT = 0.3
+"""... or at most this share where the page is one its sheet still lacks and every other sheet
+of the run compared with it disagrees by :data:`SIBLING_MARGIN` more. A far photo's blur at
+76-91 dpi leaves a page's modules this far from its own code (TRAINING part, the 55 pages of
+seven phone-distant sets whose code would not decode: their own sheet's code 0.00-0.28, two
+pages over 0.25, each then missing from its sheet; every other sheet's 0.38 or more)."""
+SIBLING_MARGIN = 0.1
+"""How much further than the sheet a page nearly agrees with every other sheet of the run
+must be (:data:`SIBLING_LACKING_MAX_DISAGREEMENT`)."""
 @dataclass(frozen=True)
 class IdentifiedPage:
     """A registered page with what it says it is."""
@@ -112,6 +122,8 @@ class Identifier:
         self._last_region: dict[tuple[int, float, float], Region] = {}
         self._payloads: dict[str, str] = {}
         """A QR text read for each sheet of the run, by sheet id, the latest last."""
+        self._pages: dict[str, set[int]] = {}
+        """The page indices identified for each sheet of the run, by sheet id."""
         self._held: list[_Held] = []
         self._failed: list[ScanError] = []
         """Held pages claimed by a sheet whose registration on its paper then failed."""
@@ -188,6 +200,7 @@ class Identifier:
                         page.label, identity.page + 1, page.page_index + 1)
         self._payloads.pop(identity.sheet_id, None)
         self._payloads[identity.sheet_id] = text
+        self._pages.setdefault(identity.sheet_id, set()).add(page.page_index)
         if via == "sibling":
             log.info("%s: QR undecodable, its modules match sheet %s", page.label,
                      identity.sheet_id)
@@ -208,24 +221,25 @@ class Identifier:
         return out
 
     def _match_sibling(self, held: _Held) -> str | None:
-        """The QR text this page would carry as a page of a sheet of the run whose modules
-        it matches (the latest read first; each sheet tried once a page), or None."""
+        """The QR text this page would carry as a page of the sheet of the run whose modules
+        it matches (:data:`SIBLING_MAX_DISAGREEMENT`, or :data:`SIBLING_LACKING_MAX_DISAGREEMENT`
+        for a page the sheet lacks, :data:`SIBLING_MARGIN` clear of every other sheet), or
+        None; each sheet is compared once a page."""
         page = held.page
-        for sheet_id, payload in reversed(list(self._payloads.items())):
-            if sheet_id in held.tried:
-                continue
-            held.tried.add(sheet_id)
-            try:
-                identity = from_qr_payload(payload).for_page(page.page_index)
-            except IdentityError:
-                continue
-            text = to_qr_payload(identity)
-            version = payload_code(text, sheet_id)[0]
-            for region in _regions(page.page_index, page.page_w_mm, page.page_h_mm, "qr"):
-                read = held.modules(region, version)
-                if read is not None and disagreement(read, text, sheet_id) <= \
-                        SIBLING_MAX_DISAGREEMENT:
-                    return text
+        for sheet_id, payload in self._payloads.items():
+            if sheet_id not in held.compared:
+                held.compared[sheet_id] = _compared(held, payload)
+        scores = {sheet_id: score for sheet_id, (score, _) in held.compared.items()}
+        best = min(scores, key=scores.__getitem__, default=None)
+        if best is None:
+            return None
+        score, text = held.compared[best]
+        clear = all(other >= score + SIBLING_MARGIN
+                    for sheet_id, other in scores.items() if sheet_id != best)
+        lacking = page.page_index not in self._pages.get(best, set())
+        if score <= SIBLING_MAX_DISAGREEMENT or score <= SIBLING_LACKING_MAX_DISAGREEMENT \
+                and lacking and clear:
+            return text
         return None
 
     @staticmethod
@@ -240,12 +254,14 @@ class Identifier:
 @dataclass
 class _Held:
     """A page whose QR code would not decode: its modules as read for a code of each
-    version in each region (sampled once), and the sheets it was compared with."""
+    version in each region (sampled once), and how each sheet of the run compared."""
 
     page: RegisteredPage
     start: float
     read: dict[tuple[Region, int], Mask | None] = field(default_factory=dict)
-    tried: set[str] = field(default_factory=set)
+    compared: dict[str, tuple[float, str]] = field(default_factory=dict)
+    """By sheet id: the least share of its code's id-dependent modules the page reads
+    otherwise (1.0: none to compare), and the QR text it would carry as that sheet's page."""
 
     def modules(self, region: Region, version: int) -> Mask | None:
         """The page's modules read for a code of ``version`` in ``region``, or None when
@@ -255,6 +271,23 @@ class _Held:
             grid = fit_grid(warp_fit(self.page, region), region, version)
             self.read[key] = None if grid is None else decide_modules(grid)
         return self.read[key]
+
+
+def _compared(held: _Held, payload: str) -> tuple[float, str]:
+    """How far the held page's modules are from the code the sheet of QR text ``payload``
+    prints on its page (:func:`disagreement`, the least over the page's QR regions; 1.0
+    when they are not found or the text is no pulka identity), and that code's text."""
+    page = held.page
+    try:
+        identity = from_qr_payload(payload)
+        text = to_qr_payload(identity.for_page(page.page_index))
+    except IdentityError:
+        return 1.0, payload
+    version = payload_code(text, identity.sheet_id)[0]
+    scores = [disagreement(read, text, identity.sheet_id)
+              for region in _regions(page.page_index, page.page_w_mm, page.page_h_mm, "qr")
+              for read in [held.modules(region, version)] if read is not None]
+    return min(scores, default=1.0), text
 
 
 def identify(page: RegisteredPage) -> IdentifiedPage:

@@ -21,7 +21,13 @@ from samplegen.capture import capture
 from samplegen.profiles import SheetPlan
 from samplegen.split import Part
 from scanner.image import register as register_module
-from scanner.image.identify import Identifier
+from scanner.image.identify import (
+    SIBLING_LACKING_MAX_DISAGREEMENT,
+    SIBLING_MAX_DISAGREEMENT,
+    Identifier,
+    _compared,
+    _Held,
+)
 from scanner.image.load import PageImage
 from scanner.image.register import register
 from scanner.pipeline import scan_paths
@@ -125,6 +131,32 @@ def test_a_spoilt_page_of_another_sheet_is_not_claimed() -> None:
     claimed = identifier.claim_held()
     assert [(p.page.source, p.identity) for p in claimed] == [(Path("x.png"),
                                                                other.for_page(1))]
+
+
+def _nearly_ours() -> PageImage:
+    """Page 3 of the test sheet with its code as far from its own as a blurred far photo's
+    at 81 dpi (TRAINING part, seed 322 sheet 012: 0.28 of the id's modules read otherwise)."""
+    spoilt = _spoil_code(page_bgr(3, 2), identity_for(3), 2, 0.35, 3)
+    return PageImage(Path("b.png"), 0, spoilt)
+
+
+def test_a_page_nearly_matching_a_sheet_that_lacks_it_joins_that_sheet() -> None:
+    ours = identity_for(3)
+    identifier = Identifier()
+    assert identifier.identify_or_hold(register(PageImage(Path("a.png"), 0, page_bgr(3, 0))))
+    page = register(_nearly_ours())
+    far = _compared(_Held(page, 0.0), to_qr_payload(ours))[0]
+    assert SIBLING_MAX_DISAGREEMENT < far <= SIBLING_LACKING_MAX_DISAGREEMENT
+    found = identifier.identify_or_hold(page)
+    assert found is not None and found.via == "sibling"
+    assert found.identity == ours.for_page(2)
+
+
+def test_a_page_nearly_matching_a_sheet_that_has_it_is_not_claimed() -> None:
+    # the sheet's third page was read already: a second one only near its code is not taken
+    identifier = Identifier()
+    assert identifier.identify_or_hold(register(PageImage(Path("c.png"), 0, page_bgr(3, 2))))
+    assert identifier.identify_or_hold(register(_nearly_ours())) is None
 
 
 @pytest.mark.parametrize("seed", [2, 33])
