@@ -133,6 +133,12 @@ def test_a_spoilt_page_of_another_sheet_is_not_claimed() -> None:
                                                                other.for_page(1))]
 
 
+def test_a_far_photos_markers_found_only_in_the_image_itself_are_found() -> None:
+    # at 78 dpi the halvings show three of the four markers (one is 2 px a cell there)
+    reg = register(PageImage(Path("far.jpg"), 0, far_photo(0, 30)))
+    assert sorted(reg.corners) == [0, 1, 2, 3]
+
+
 def _nearly_ours() -> PageImage:
     """Page 3 of the test sheet with its code as far from its own as a blurred far photo's
     at 81 dpi (TRAINING part, seed 322 sheet 012: 0.28 of the id's modules read otherwise)."""
