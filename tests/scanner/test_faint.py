@@ -100,6 +100,17 @@ def test_a_faint_seats_blank_box_before_one_whose_ink_reads_a_value_is_asked() -
     assert past[-1].status == "empty"
 
 
+def test_a_faint_seats_blank_boxes_are_asked_one_past_the_columns_end_not_two() -> None:
+    """A faint seat's column whose last total the rules confirm: the blank box after it is
+    asked (a correction or a deal the log lost writes one more entry), the one after that is
+    empty (TRAINING part, 38 sets: 76 such boxes asked, none written)."""
+    read = EntryDecision("read", 2, 0.9999, ((2, 0.9999),), 2, 1, ink=((2, 0.99),))
+    blank = EntryDecision("empty", None, 1.0, ((None, 1.0),), ink=((None, 0.9998),))
+    column = Column("D", "pool")
+    decided = faint_entries({column: [read, blank, blank, blank]}, ("D",))[column]
+    assert [d.status for d in decided] == ["read", "doubtful", "empty", "empty"]
+
+
 def test_a_sheet_whose_every_strip_is_lost_but_not_its_rows_reads_its_rows_as_they_are(
         ) -> None:
     """Every seat's strip lost where the capture is not refused for it (grey or colour, the
