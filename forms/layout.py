@@ -266,22 +266,35 @@ def layout_to_json(layout: Layout, with_labels: bool = True) -> dict[str, Any]:
 ColumnKey = tuple[str, ColumnKind, str | None]
 
 
+_GROUPED_MAX = 64
+"""Layouts whose entry cells :func:`entry_cells` keeps grouped (the layouts built are cached
+too, :func:`_build`; past this many the groupings are made again)."""
+_grouped: dict[int, tuple[Layout, dict[ColumnKey, tuple[tuple[Box, ...], ...]]]] = {}
+
+
 def entry_cells(layout: Layout) -> dict[ColumnKey, list[tuple[Box, ...]]]:
     """Group the entry cells by column ``(seat, column, on)``.
 
     Each column is a list of entries in the order written, each the tuple of its boxes from
-    the writer's left (the sign cell first).
+    the writer's left (the sign cell first). The grouping is worked out once per layout
+    object; each call returns new lists of it.
     """
-    grouped: dict[ColumnKey, dict[int, list[Box]]] = {}
-    for box in layout.boxes:
-        m = box.meaning
-        if isinstance(m, EntryCell):
-            grouped.setdefault((m.seat, m.column, m.on), {}).setdefault(m.entry, []).append(box)
-    return {
-        key: [tuple(sorted(entries[e], key=lambda b: b.meaning.position))  # type: ignore[union-attr]
-              for e in sorted(entries)]
-        for key, entries in grouped.items()
-    }
+    known = _grouped.get(id(layout))
+    if known is None or known[0] is not layout:
+        grouped: dict[ColumnKey, dict[int, list[Box]]] = {}
+        for box in layout.boxes:
+            m = box.meaning
+            if isinstance(m, EntryCell):
+                grouped.setdefault((m.seat, m.column, m.on), {}).setdefault(m.entry,
+                                                                            []).append(box)
+        if len(_grouped) >= _GROUPED_MAX:
+            _grouped.clear()
+        known = _grouped[id(layout)] = (layout, {
+            key: tuple(tuple(sorted(entries[e],
+                                    key=lambda b: b.meaning.position))  # type: ignore[union-attr]
+                       for e in sorted(entries))
+            for key, entries in grouped.items()})
+    return {key: list(column) for key, column in known[1].items()}
 
 
 def calibration_cells(layout: Layout, seat: str) -> tuple[Box, ...]:

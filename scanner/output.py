@@ -63,14 +63,17 @@ class CropPlan:
     rows: dict[int, CropRequest]
 
 
+_PLANS_MAX = 64
+"""Layouts whose crop plans are kept (past this many they are worked out again)."""
+_plans: dict[str, tuple[Layout, CropPlan]] = {}
+
+
 class SheetWriter:
-    """Writes each sheet read into its own new folder under ``out_dir``; keeps the crop
-    plan of each layout it has seen (working one out walks every box of the layout)."""
+    """Writes each sheet read into its own new folder under ``out_dir``."""
 
     def __init__(self, out_dir: Path) -> None:
         self.out_dir = out_dir
         self._root = out_dir.resolve()
-        self._plans: dict[str, tuple[Layout, CropPlan]] = {}
 
     def write(self, sheet: SheetPages, readings: dict[int, PageReading],
               decoded: DecodedSheet, started: float) -> SheetScan:
@@ -128,15 +131,6 @@ class SheetWriter:
         return ScannedPage(page.page_index, source, path.relative_to(self.out_dir).as_posix(),
                            round(page.fit_error_mm, 3), page.warnings)
 
-    def _crop_plan(self, layout: Layout) -> CropPlan:
-        """The layout's crop plan, worked out once per layout this writer sees."""
-        known = self._plans.get(layout.id)
-        if known is not None and known[0] is layout:
-            return known[1]
-        plan = crop_plan(layout)
-        self._plans[layout.id] = (layout, plan)
-        return plan
-
     def _fields(self, layout: Layout, decoded: DecodedSheet, readings: dict[int, PageReading],
                 pages: Sequence[ScannedPage], folder: Path) -> tuple[FieldReading, ...]:
         """One field reading per non-empty (or doubtful) entry and deal row, with its crop;
@@ -145,7 +139,7 @@ class SheetWriter:
         Entries and doubtful rows are cropped into their page's field sheet; a deal row read
         with confidence is a rectangle of its straightened page instead (nobody has to look
         at it closely, and rows are most of a field sheet's pixels)."""
-        plan = self._crop_plan(layout)
+        plan = _crop_plan(layout)
         entries = [(place, decision)
                    for column, places in plan.entries.items()
                    for place, decision in zip(places, decoded.entries.get(column, ()),
@@ -177,6 +171,19 @@ class SheetWriter:
             None, row.row + 1, row.note, crops[place.key])
             for place, row in rows)
         return tuple(fields)
+
+
+def _crop_plan(layout: Layout) -> CropPlan:
+    """The layout's crop plan (:func:`crop_plan`), worked out once per layout object (it
+    walks every box of the layout) and kept for every writer."""
+    known = _plans.get(layout.id)
+    if known is not None and known[0] is layout:
+        return known[1]
+    plan = crop_plan(layout)
+    if len(_plans) >= _PLANS_MAX:
+        _plans.clear()
+    _plans[layout.id] = (layout, plan)
+    return plan
 
 
 def _straight_page(page: RegisteredPage) -> GreyImage:

@@ -9,8 +9,10 @@ nowhere else.
 from __future__ import annotations
 
 import argparse
+import atexit
 import ctypes
 import ctypes.util
+import gc
 import importlib
 import logging
 import sys
@@ -46,6 +48,10 @@ KEPT_BLOCK_BYTES = 128 * 1024 * 1024
 """Freed blocks up to this size stay in the heap (a 12-megapixel colour photo is 36 MB)."""
 KEPT_FREE_BYTES = 1024 * 1024 * 1024
 """Free memory at the top of the heap up to this size is not handed back to the system."""
+GC_YOUNG_OBJECTS = 20_000
+"""Container objects made (less those freed) between two collections of the youngest
+generation: a sheet's decoding makes and drops some hundred thousand tuples and dicts, and
+at Python's default of 700 it was collected some 20 times a sheet."""
 
 
 def tune_process() -> None:
@@ -53,7 +59,13 @@ def tune_process() -> None:
     arrays are made again for the next sheet, and memory handed back to the system must be
     faulted in and zeroed again. glibc's ``malloc`` is told to keep freed blocks (a process
     then holds the most one sheet needed until it exits); other C libraries are left as
-    they are."""
+    they are. The objects made so far (the modules imported) are left out of Python's
+    cyclic garbage collection until the process exits (then they are freed as usual: an
+    extension such as zxingcpp's checks that its objects were), and the collection runs
+    every :data:`GC_YOUNG_OBJECTS` objects made."""
+    gc.freeze()
+    atexit.register(gc.unfreeze)
+    gc.set_threshold(GC_YOUNG_OBJECTS, *gc.get_threshold()[1:])
     try:
         mallopt = ctypes.CDLL(ctypes.util.find_library("c")).mallopt
     except (OSError, AttributeError, TypeError):
