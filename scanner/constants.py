@@ -342,6 +342,22 @@ TRAINING part, the five thresholded sheets with a lost strip of seeds 7, 51 and 
 seed 62's 24 but those refused): 214 of their 328 fields right -> 255, doubtful 162 -> 156,
 none silent; at 0.22 mm a 4 read 6 that the rules confirm passed silent; with the seats no
 longer kept lost, at 0.1 mm a 4 read 14."""
+DOTS_GROW_MM = 0.125
+"""... after each dark dot is grown by this much every way (a grey erosion over a square of
+``2 * round(DOTS_GROW_MM * px_per_mm) + 1`` raster pixels: at the working resolution one
+pixel, a 3 x 3 square). A light ballpoint thresholded keeps a dot every 0.2-0.5 mm of its
+strokes, most of them a pixel or two; smoothed alone they stay apart, each too light beside
+the stroke's few solid parts to pass for ink, and the network reads the box blank at 0.99 or
+a fragment of the digit. Chosen on TRAINING seeds 287 and 321, their eight blue-ballpoint
+sheets thresholded (four read joined): written digit cells (calibration strips left out)
+read right 905 -> 932 of 1,074, wrong at 0.9 or more 105 -> 78; the bench's fields right
+519 -> 530 of 542, doubtful 118 -> 106, silent 2 -> 2 (rows of sheets not read joined).
+Grown two pixels (5 x 5) the strokes thicken past the pen's: 902 cells right; one pixel with
+the smoothing at 0.1 mm, 933 but a lost "1" of a 14 passed silent; at 0.2 mm 925; with no
+smoothing 936 cells, 168 of 597 fields doubtful against 160. Fresh TRAINING sets made after
+the choice (seeds 330-333, 64 thresholded sheets, 16 blue-ballpoint, 3 refused): blue
+ballpoint right 899 of 926 both, doubtful 173 -> 155, blank boxes asked 119 -> 106, none
+silent; every other sheet's tallies the same (only sheets read joined change)."""
 FLAT_INK_FLOOR_SHARE = 0.75
 """On a flat view in grey (a flatbed scan, :attr:`RegisteredPage.affine`, whose borders do
 not drop out), every floor of ink (the window's darkest ink, the paper right around it, a

@@ -96,8 +96,9 @@ this share of it (else whole: one warp costs less than many)."""
 def rasterize(page: RegisteredPage, boxes: Sequence[Box],
               px_per_mm: float = k.WORK_PX_PER_MM, joined: bool = False) -> PageRaster:
     """Warp the rectangle holding ``boxes`` (plus the search margin); ``joined``: a grey
-    raster smoothed over :data:`~scanner.constants.DOTS_JOIN_MM` (a black-and-white
-    capture's strokes broken into dots, joined).
+    raster whose dark dots are grown by :data:`~scanner.constants.DOTS_GROW_MM` and then
+    smoothed over :data:`~scanner.constants.DOTS_JOIN_MM` (a black-and-white capture's
+    strokes broken into dots, joined).
 
     Only the blocks (:data:`TILE_PX`) that a box which may hold ink (:func:`may_hold_ink`)
     reaches into are warped, each on the pixel grid of the whole rectangle, unless they
@@ -154,6 +155,9 @@ def rasterize(page: RegisteredPage, boxes: Sequence[Box],
         for (r0, r1, c0, c1), tile in zip(runs, tiles, strict=True):
             gray[r0:r1, c0:c1] = tile
     if joined:
+        side = 2 * round(k.DOTS_GROW_MM * px_per_mm) + 1
+        gray = cast(GreyImage, cv2.erode(gray, cv2.getStructuringElement(cv2.MORPH_RECT,
+                                                                         (side, side))))
         gray = cast(GreyImage, cv2.GaussianBlur(gray, (0, 0), k.DOTS_JOIN_MM * px_per_mm))
     return PageRaster(x0, y0, px_per_mm, False, gray, cast(GreyImage, cv2.bitwise_not(gray)),
                       used, kept, inked, shapes, flat)

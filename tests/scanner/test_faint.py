@@ -111,6 +111,22 @@ def test_a_faint_seats_blank_boxes_are_asked_one_past_the_columns_end_not_two() 
     assert [d.status for d in decided] == ["read", "doubtful", "empty", "empty"]
 
 
+def test_a_faint_seats_entry_stands_only_where_its_ink_reads_what_the_rules_expect_surely(
+        ) -> None:
+    """Issue 13, class 7 (``CONFIRMED_INK_SHARE``): a faint seat's entry the rules expect
+    stands as read where its own ink reads that value at half its likelihood or more (two
+    readings agree). Ink that gives it only the largest of several small shares confirms
+    nothing (TRAINING part, fresh seed 335 sheet 008: a ballpoint 3 thresholded to dots, its
+    ink 4 at 0.29 and 5 at 0.27, read 4 as the misread deal log expected, silently)."""
+    column = Column("A", "mountain")
+    sure = EntryDecision("read", 4, 0.996, ((4, 0.996),), 4, 1, ink=((4, 0.9), (5, 0.05)))
+    unsure = EntryDecision("read", 4, 0.996, ((4, 0.996),), 4, 1,
+                           ink=((4, 0.29), (5, 0.27), (9, 0.1), (None, 0.1)))
+    decided = faint_entries({column: [sure, unsure]}, ("A",))[column]
+    assert [d.status for d in decided] == ["read", "doubtful"]
+    assert decided[1].value == 4
+
+
 def test_a_sheet_whose_every_strip_is_lost_but_not_its_rows_reads_its_rows_as_they_are(
         ) -> None:
     """Every seat's strip lost where the capture is not refused for it (grey or colour, the
