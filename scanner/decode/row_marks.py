@@ -106,6 +106,32 @@ def call_choices(marks: Marks, seats: tuple[str, ...],
     return kept
 
 
+CALL_CROSSED_SURE = 0.9
+"""A call box crossed at this probability or more is the defender's own mark, not a speck:
+a reading that gives that defender another call denies the ink (:func:`denied_calls`)."""
+
+
+def denied_calls(marks: Mapping[tuple[str, str], float], deal: Mapping[str, Any] | None
+                 ) -> tuple[str, ...]:
+    """The call boxes (``seat:call``) of ``deal``'s defenders crossed at
+    :data:`CALL_CROSSED_SURE` or more that the deal does not make: the ink says that
+    defender called otherwise. A box of a seat that does not call (the declarer, a dealer
+    sitting out, every seat of an all-pass or a misere) is left aside: a mark spilt from the
+    next box, or a speck.
+
+    >>> marks = {("call", "B:whist"): 0.99, ("call", "B:pass"): 0.04, ("call", "A:pass"): 0.99}
+    >>> denied_calls(marks, {"type": "contract", "defence": {"A": "pass", "B": "pass"}})
+    ('B:whist',)
+    >>> denied_calls(marks, {"type": "contract", "defence": {"A": "pass", "B": "whist"}})
+    ()
+    """
+    defence = (deal or {}).get("defence") or {}
+    return tuple(option for (field, option), p in marks.items()
+                 if field == "call" and p >= CALL_CROSSED_SURE
+                 and option.split(":")[0] in defence
+                 and option != f"{option.split(':')[0]}:{defence[option.split(':')[0]]}")
+
+
 @functools.cache
 def call_options(seat: str) -> tuple[str, ...]:
     """The mark boxes of one seat's call, as :class:`RowEvidence` names them."""

@@ -1010,6 +1010,29 @@ def test_a_row_whose_ink_says_what_cannot_happen_is_read_where_its_totals_read_a
         assert (row.status, getattr(row.note, "code", None)) == ("doubtful", "not_legal")
 
 
+def test_a_row_read_against_a_defenders_call_crossed_surely_is_doubtful() -> None:
+    """A contract row whose passing defender's whist box reads crossed at 0.99 and pass box
+    blank, its trick digits blank: the ink's reading (a whist with no tricks) is no legal
+    deal, and the nearest legal one, the defender passing, writes its totals as the columns
+    read them. Those totals say nothing of the defender's whists: the ink says the defender
+    whisted, and the row is doubtful (TRAINING part, a fresh far pencil photo, seed 342
+    sheet 008: such a row read as both passing at 0.9998, the whister's totals left
+    unexplained, silently). The declarer's own call box crossed so stays a speck (the test
+    above)."""
+    doc = game("sochi", 3, seed=11)
+    k, deal = next((k, d) for k, d in enumerate(doc["deals"]) if d["type"] == "contract"
+                   and list(d["defence"].values()) == ["pass", "pass"])
+    passer = next(iter(deal["defence"]))
+    evidence = sheet_evidence(doc, sure=0.999)
+    rows = list(evidence.rows)
+    marks = dict(rows[k].marks)
+    marks[("call", f"{passer}:whist")], marks[("call", f"{passer}:pass")] = 0.99, 0.03
+    rows[k] = replace(rows[k], marks=marks)
+    row = decode_sheet(replace(evidence, rows=tuple(rows))).rows[k]
+    assert row.deal == deal
+    assert (row.status, getattr(row.note, "code", None)) == ("doubtful", "not_legal")
+
+
 @pytest.mark.parametrize("overturned", [True, False])
 def test_a_row_the_totals_overturned_is_weighed_with_the_inks_own_reading_too(
         overturned: bool) -> None:
