@@ -10,6 +10,7 @@ import pytest
 
 from scanner.decode.columns import EntryCells, EntryDecision, EntryInk, EntryPinned
 from scanner.decode.deals import RowEvidence
+from scanner.decode.faint import LOST_INK_GAP
 from scanner.decode.presence import (
     entries_present,
     entry_holds_ink,
@@ -295,17 +296,18 @@ def test_the_box_after_a_last_entry_the_rules_overruled_is_asked() -> None:
 
 def test_a_faint_seats_blank_boxes_far_past_the_deal_logs_end_stay_empty() -> None:
     """A seat's ink lost from a black-and-white scan (its calibration strip faint): every
-    box of its column reads blank. The deal log writes its totals: those boxes and the two
-    after them are asked about (a correction writes one entry more than the deal log), the
-    boxes further down stay empty (before: every blank box of the column was asked, 20 to 90
-    a sheet on the training part's thresholded sheets); so where every seat's strip is lost
-    but not the deal rows' ink (a sheet whose rows' ink is lost is refused)."""
+    box of its column reads blank. The deal log writes its totals: those boxes and
+    :data:`LOST_INK_GAP` after them are asked about (a correction writes one entry more than
+    the deal log), the boxes further down stay empty (before: every blank box of the column
+    was asked, 20 to 90 a sheet on the training part's thresholded sheets); so where every
+    seat's strip is lost but not the deal rows' ink (a sheet whose rows' ink is lost is
+    refused)."""
     doc = game(seed=11)
     evidence = sheet_evidence(doc, sure=0.999)
     column, values = _longest_column(doc)
     blank = tuple(_faint(None, 3, 0.999) for _ in evidence.columns[column])
     faint = replace(evidence, faint=(column.seat,), columns={**evidence.columns, column: blank})
-    end = len(values) + 2
+    end = len(values) + LOST_INK_GAP
     statuses = [d.status for d in decode_sheet(faint).entries[column]]
     assert statuses[:end] == ["doubtful"] * end
     assert statuses[end:] == ["empty"] * (len(blank) - end)
