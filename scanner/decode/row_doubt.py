@@ -82,6 +82,8 @@ def doubted_with_rows(entries: Mapping[Column, tuple[EntryDecision, ...]],
     deal_rows = [row for row in rows if row.deal is not None]
     resting = resting or {}
     cells = cells or {}
+    lost_seats = {column.seat for column, decisions in entries.items()
+                  if _lost_in_places(decisions, _logged(sheet, column))}
     judged: dict[Column, tuple[EntryDecision, ...]] = {}
     for column, decisions in entries.items():
         rests = resting.get(column, {})
@@ -89,8 +91,16 @@ def doubted_with_rows(entries: Mapping[Column, tuple[EntryDecision, ...]],
         judged[column] = _past_end_asked(tuple(
             _doubted(decision, deal_rows, rests.get(decision.deal or 0), backed)
             for decision in decisions), rests, cells.get(column, ()),
-            _logged(sheet, column))
+            _logged(sheet, column), column.seat in lost_seats)
     return judged
+
+
+def _lost_in_places(decisions: Sequence[EntryDecision], logged: frozenset[int | None]) -> bool:
+    """Whether a column's ink is lost in places: a total the picked deal log writes
+    (``logged``: its deals) stands in no box, or an entry it writes was read blank and
+    asked."""
+    return not logged <= {decision.deal for decision in decisions} or any(
+        d.status == "doubtful" and d.value is None and d.expected is not None for d in decisions)
 
 
 def _logged(sheet: ExpectedSheet | None, column: Column) -> frozenset[int | None]:
@@ -118,8 +128,8 @@ def _backed_otherwise(decisions: Sequence[EntryDecision],
 
 def _past_end_asked(decisions: tuple[EntryDecision, ...],
                     rests_on: Mapping[int, tuple[int, int | None]],
-                    cells: Sequence[ColumnEntry], logged: frozenset[int | None] = frozenset()
-                    ) -> tuple[EntryDecision, ...]:
+                    cells: Sequence[ColumnEntry], logged: frozenset[int | None] = frozenset(),
+                    seat_lost: bool = False) -> tuple[EntryDecision, ...]:
     """A column's blank entries past its end made *doubtful*, as many as the totals another
     reading of a doubtful row would write at deals where the picked deal log writes none
     (``rests_on``: deal numbers, each with that row's number): those totals would stand in
@@ -135,12 +145,14 @@ def _past_end_asked(decisions: tuple[EntryDecision, ...],
     writes (``logged``: its deals) stands in no box (a fresh TRAINING set, a pencil
     far photo, seed 313: a pool's 14 read as an unsure blank, so the log's next total went
     in no box, and the 20 written after it, its pencil lost past the column's end, was left
-    out of ``scan.json``). Elsewhere a blank box is evidence enough (asked in every column
-    whose ink shows: 544 more blank boxes asked on twenty-four TRAINING sets, none
-    written)."""
+    out of ``scan.json``). So is a column of a seat whose ink is lost in places in another
+    of its columns (``seat_lost``; a fresh TRAINING set, a far pencil photo, seed 342 sheet
+    008: a whist read as a pass, the passer's whists total that the whist writes, its pencil
+    lost as in the seat's pool, left out of ``scan.json``). Elsewhere a blank box is
+    evidence enough (asked in every column whose ink shows: 544 more blank boxes asked on
+    twenty-four TRAINING sets, none written)."""
     picked = {decision.deal for decision in decisions}
-    lost_in_places = not logged <= picked or any(
-        d.status == "doubtful" and d.value is None and d.expected is not None for d in decisions)
+    lost_in_places = seat_lost or _lost_in_places(decisions, logged)
     if not lost_in_places and all(is_blank(entry) for entry in cells):
         return decisions
     more = [row for deal, (row, _) in sorted(rests_on.items()) if deal not in picked]

@@ -208,7 +208,7 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
     rows = tuple(replace(row, status="doubtful", note=note, confidence=row.confidence
                          if row.deal else 0.0, totals_sure=False) if note else row
                  for row, note in zip(rows, notes, strict=True))
-    runner_ups = _runner_up_sheets(logs, candidates, picks, rows) if sheet else []
+    runner_ups = _runner_up_sheets(logs, candidates, picks, rows, evidence) if sheet else []
     entries = unwritten_totals(unsettled_otherwise(
         doubted_with_rows(entries, rows, _resting_on_doubt(runner_ups, sheet),
                           evidence.columns, sheet),
@@ -222,8 +222,8 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
 
 
 def _runner_up_sheets(logs: DealLogs, candidates: list[list[RowCandidate]],
-                      picks: tuple[int, ...], rows: Sequence[RowDecision]
-                      ) -> list[tuple[int, ExpectedSheet | None]]:
+                      picks: tuple[int, ...], rows: Sequence[RowDecision],
+                      evidence: SheetEvidence) -> list[tuple[int, ExpectedSheet | None]]:
     """For each *doubtful* row, its number and the expected sheet with its likeliest
     reading after its pick, the other rows as picked (``None``: they make no legal game; a
     row doubtful only in digits no total checks writes the same totals, and is left out);
@@ -231,7 +231,11 @@ def _runner_up_sheets(logs: DealLogs, candidates: list[list[RowCandidate]],
     one a person weighs (a fresh TRAINING set, a pencil far photo, seed 313: a misere's
     tricks read 0 and 2 by the ink, 1 and 1 by the totals, a seat's pencil lost; the
     ink's reading writes a whists total the picked log does not, and that total, its ink
-    lost too, was left out of ``scan.json``)."""
+    lost too, was left out of ``scan.json``); for a pick that denies a call crossed surely
+    (:func:`~scanner.decode.row_marks.denied_calls`), also the sheet with its likeliest
+    reading that makes that call (a fresh TRAINING set, a far pencil photo, seed 342
+    sheet 008: a whist read as a pass, the passer's whists total the whist writes, its
+    pencil lost, left out of ``scan.json``)."""
     sheets: list[tuple[int, ExpectedSheet | None]] = []
     for index, row in enumerate(rows):
         if row.status != "doubtful" or row.totals_sure or not candidates[index]:
@@ -242,6 +246,9 @@ def _runner_up_sheets(logs: DealLogs, candidates: list[list[RowCandidate]],
                     for k, other in others if other == deal][:1]
         if picks[index] != 0 and 0 not in readings:
             readings.append(0)
+        denied = denied_calls(evidence.rows[index].marks, candidates[index][picks[index]].deal)
+        readings += [k for k, deal in others if deal is not None and k not in readings and any(
+            f"{seat}:{call}" in denied for seat, call in (deal.get("defence") or {}).items())][:1]
         sheets += [(row.row, logs.sheet(picks[:index] + (k,) + picks[index + 1:], index))
                    for k in readings]
     return sheets

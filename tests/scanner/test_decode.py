@@ -1033,6 +1033,42 @@ def test_a_row_read_against_a_defenders_call_crossed_surely_is_doubtful() -> Non
     assert (row.status, getattr(row.note, "code", None)) == ("doubtful", "not_legal")
 
 
+def test_a_reading_that_makes_a_call_crossed_surely_is_weighed_beside_the_runner_up() -> None:
+    """A row read as both defenders passing where one's whist box reads crossed at 0.99: the
+    entries resting on its doubt are found with its runner-up (the same passes in another
+    suit) and with its likeliest reading that makes the crossed whist, whose whists total
+    the passes never write (a fresh TRAINING set, a far pencil photo, seed 342 sheet 008:
+    that total, its pencil lost, was left out of ``scan.json``)."""
+    doc = game("sochi", 3, seed=11)
+    k, deal = next((k, d) for k, d in enumerate(doc["deals"]) if d["type"] == "contract"
+                   and list(d["defence"].values()) == ["pass", "pass"])
+    passer, other = deal["defence"]
+    evidence = sheet_evidence(doc, sure=0.999)
+    rows_ink = list(evidence.rows)
+    marks = dict(rows_ink[k].marks)
+    marks[("call", f"{passer}:whist")], marks[("call", f"{passer}:pass")] = 0.99, 0.03
+    evidence = replace(evidence, rows=(*rows_ink[:k], replace(rows_ink[k], marks=marks),
+                                       *rows_ink[k + 1:]))
+    level = deal["contract"][0]
+    suit = "S" if deal["contract"][1:] != "S" else "C"
+    runner_up = {**deal, "contract": level + suit}
+    whist = {**deal, "defence": {passer: "whist", other: "pass"},
+             "tricks": {deal["declarer"]: 6, passer: 2, other: 2}}
+    candidates = [[RowCandidate(d, 0.0, 1.0)] for d in doc["deals"]]
+    candidates[k] = [RowCandidate(deal, 0.0, 0.9), RowCandidate(runner_up, -2.0, 0.09),
+                     RowCandidate(whist, -5.0, 0.01)]
+    picks = (0,) * len(candidates)
+    rows = [RowDecision(i, "read", d, 1.0, ()) for i, d in enumerate(doc["deals"])]
+    rows[k] = RowDecision(k, "doubtful", deal, 0.9, ((deal, 0.9), (runner_up, 0.09)))
+    logs = DealLogs(evidence.rules, evidence.seats, evidence.columns, candidates)
+
+    def sheet_with(option: int) -> Any:
+        return logs.sheet(tuple(option if i == k else 0 for i in range(len(picks))), k)
+
+    assert _runner_up_sheets(logs, candidates, picks, rows, evidence) == [
+        (k, sheet_with(1)), (k, sheet_with(2))]
+
+
 @pytest.mark.parametrize("overturned", [True, False])
 def test_a_row_the_totals_overturned_is_weighed_with_the_inks_own_reading_too(
         overturned: bool) -> None:
@@ -1062,7 +1098,7 @@ def test_a_row_the_totals_overturned_is_weighed_with_the_inks_own_reading_too(
     rows[k] = RowDecision(k, "doubtful", deal, 0.6,
                           ((deal, 0.6), (runner_up, 0.3), (ink_reading, 0.1)))
     logs = DealLogs(evidence.rules, evidence.seats, evidence.columns, candidates)
-    weighed = _runner_up_sheets(logs, candidates, picks, rows)
+    weighed = _runner_up_sheets(logs, candidates, picks, rows, evidence)
     with_pick = list(picks)
 
     def sheet_with(option: int) -> Any:

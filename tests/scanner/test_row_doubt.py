@@ -178,6 +178,27 @@ def test_a_box_past_the_end_is_asked_where_a_total_of_the_log_stands_in_no_box(p
             "row 14, itself doubtful, writes one more total in this column"
 
 
+@pytest.mark.parametrize("pool_lost", [True, False])
+def test_a_box_past_the_end_is_asked_where_the_seats_ink_is_lost_in_another_column(
+        pool_lost: bool) -> None:
+    """A fresh TRAINING set, a far pencil photo (seed 342 sheet 008): a whist read as a pass,
+    the row doubtful; the passer's whists total the whist writes, its pencil lost, stood
+    past the end of a column the picked log leaves empty, in boxes blank beyond doubt, and
+    was left out of ``scan.json``. The seat's pool has a total the log writes read blank:
+    its ink is lost in places, and the box is asked. With the pool read, it stays empty."""
+    column, pool = Column("A", "whists", "C"), Column("A", "pool", None)
+    rows = (RowDecision(0, "read", DEAL, 1.0, ()), RowDecision(3, "doubtful", DEAL, 0.99, ()))
+    blank = EntryDecision("empty", None, 1.0, ((None, 1.0),), ink=((None, 1.0),))
+    lost = EntryDecision("doubtful", None, 0.0, ((None, 1.0),), 8, 1, "", ((None, 1.0),))
+    entries = {column: (blank, blank),
+               pool: (lost if pool_lost else _entry(8, 1, ((8, 0.99),)), blank)}
+    resting = {column: {4: (3, 12)}}
+    empty_cells = EntryCells(((0.0,) * 10 + (1.0,),) * 2)
+    judged = doubted_with_rows(entries, rows, resting, {column: (empty_cells,) * 2})
+    assert [e.status for e in judged[column]] == (
+        ["doubtful", "empty"] if pool_lost else ["empty", "empty"])
+
+
 def test_an_entry_the_other_reading_of_a_doubtful_row_leaves_unsettled_is_doubtful() -> None:
     """A writer left deal 2's amount out and wrote 12, 14, 20. A row misread (doubtful)
     dropped the column's deal-9 entry: the picked log makes it 2, 14, 20, and the 12, its
