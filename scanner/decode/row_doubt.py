@@ -82,8 +82,9 @@ def doubted_with_rows(entries: Mapping[Column, tuple[EntryDecision, ...]],
     deal_rows = [row for row in rows if row.deal is not None]
     resting = resting or {}
     cells = cells or {}
+    logged = {column: _logged(sheet, column) for column in entries}
     lost_seats = {column.seat for column, decisions in entries.items()
-                  if _lost_in_places(decisions, _logged(sheet, column))}
+                  if _lost_in_places(decisions, logged[column])}
     judged: dict[Column, tuple[EntryDecision, ...]] = {}
     for column, decisions in entries.items():
         rests = resting.get(column, {})
@@ -91,7 +92,7 @@ def doubted_with_rows(entries: Mapping[Column, tuple[EntryDecision, ...]],
         judged[column] = _past_end_asked(tuple(
             _doubted(decision, deal_rows, rests.get(decision.deal or 0), backed)
             for decision in decisions), rests, cells.get(column, ()),
-            _logged(sheet, column), column.seat in lost_seats)
+            logged[column], column.seat in lost_seats)
     return judged
 
 

@@ -126,10 +126,20 @@ def denied_calls(marks: Mapping[tuple[str, str], float], deal: Mapping[str, Any]
     ()
     """
     defence = (deal or {}).get("defence") or {}
+    made = made_calls(deal)
     return tuple(option for (field, option), p in marks.items()
                  if field == "call" and p >= CALL_CROSSED_SURE
-                 and option.split(":")[0] in defence
-                 and option != f"{option.split(':')[0]}:{defence[option.split(':')[0]]}")
+                 and option.split(":")[0] in defence and option not in made)
+
+
+def made_calls(deal: Mapping[str, Any] | None) -> frozenset[str]:
+    """The call boxes (``seat:call``) ``deal``'s defenders cross.
+
+    >>> sorted(made_calls({"type": "contract", "defence": {"A": "pass", "B": "whist"}}))
+    ['A:pass', 'B:whist']
+    """
+    return frozenset(f"{seat}:{call}"
+                     for seat, call in ((deal or {}).get("defence") or {}).items())
 
 
 @functools.cache

@@ -48,7 +48,7 @@ from scanner.decode.presence import (
 )
 from scanner.decode.row_against import rows_against_entries
 from scanner.decode.row_doubt import doubted_with_rows, unsettled_otherwise
-from scanner.decode.row_marks import denied_calls
+from scanner.decode.row_marks import denied_calls, made_calls
 from scanner.decode.row_odds import (
     INK_DISAGREES_LOG,
     ROW_READ,
@@ -247,8 +247,8 @@ def _runner_up_sheets(logs: DealLogs, candidates: list[list[RowCandidate]],
         if picks[index] != 0 and 0 not in readings:
             readings.append(0)
         denied = denied_calls(evidence.rows[index].marks, candidates[index][picks[index]].deal)
-        readings += [k for k, deal in others if deal is not None and k not in readings and any(
-            f"{seat}:{call}" in denied for seat, call in (deal.get("defence") or {}).items())][:1]
+        readings += [k for k, deal in others
+                     if k not in readings and made_calls(deal) & set(denied)][:1]
         sheets += [(row.row, logs.sheet(picks[:index] + (k,) + picks[index + 1:], index))
                    for k in readings]
     return sheets

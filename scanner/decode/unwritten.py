@@ -70,8 +70,7 @@ def _left_out(decision: EntryDecision, entry: EntryCells | None, sure: frozenset
               ) -> bool:
     """Whether ``decision`` is a blank entry asked only because the deal log writes a total
     there, the deal read sure and the cells inkless."""
-    return (decision.value is None and decision.expected is not None
-            and getattr(decision.note, "code", None) == ASKED_CODE
+    return (decision.value is None and decision.expected is not None and _asked(decision)
             and decision.deal in sure and not thin_strokes(decision.expected)
             and entry is not None and not entry.traced and is_blank(entry))
 
