@@ -19,7 +19,7 @@ from scanner.decode.presence import (
     rules_value_shown,
 )
 from scanner.decode.sheet import DecodedSheet, RowDecision, SheetEvidence, decode_sheet
-from scanner.words import said
+from scanner.words import said, value_said
 from scoring.columns import Column
 from tests.scanner.evidence import digit_probabilities, game, row_evidence, sheet_evidence
 
@@ -292,6 +292,34 @@ def test_the_box_after_a_last_entry_the_rules_overruled_is_asked() -> None:
     ten = EntryDecision("read", 10, 0.999, ((10, 0.999),), 10, 2)
     present = entries_present([written, written, blank, blank], [six, ten, empty, empty], [])
     assert [d.status for d in present] == ["read", "read", "empty", "empty"]
+
+
+@pytest.mark.parametrize("code", ["entry_unsure", "ink_overruled"])
+def test_unsure_ink_far_past_a_columns_last_total_is_not_asked(code: str) -> None:
+    """A column's last total, a 6 in its first box, and specks in boxes 4 and 5 (on a far
+    photo a shadow or a border's remnant) that the column's decoding leaves doubtful as
+    nothing: unsure of it, or reading a 1 the rules turned down. The box five past the
+    last total holds none (TRAINING part, 52 sets: 67 such boxes asked, every one blank,
+    alone on five sheets): *empty*; the box four past it is asked still (a total the deal
+    log lacks stood four past it once). A box past a total the deal log writes counts
+    from that total."""
+    blank = EntryCells(tuple(digit_probabilities(None, 0.999) for _ in range(2)))
+    written = EntryCells((digit_probabilities(None, 0.999), digit_probabilities(6, 0.999)))
+    speck = EntryCells((digit_probabilities(None, 0.999), (0.06,) * 10 + (0.4,)))
+    empty = EntryDecision("empty", None, 0.999, ((None, 0.999),), None, None)
+    six = EntryDecision("read", 6, 0.999, ((6, 0.999),), None, None)
+    note = said("entry_unsure", value=value_said(None), share="0.9100", other=1) \
+        if code == "entry_unsure" else said("ink_overruled", ink=1, value=value_said(None))
+    unsure = EntryDecision("doubtful", None, 0.91, ((None, 0.91), (1, 0.05)), None, None,
+                           note, ((1, 0.6), (None, 0.3)))
+    cells = [written, blank, blank, blank, speck, speck, blank]
+    decisions = [six, empty, empty, empty, unsure, unsure, empty]
+    present = entries_present(cells, decisions, [])
+    assert [d.status for d in present] == ["read"] + ["empty"] * 3 + ["doubtful"] + \
+        ["empty"] * 2
+    assert present[5].ink == unsure.ink
+    moved = [six, empty, replace(six, value=8), empty, unsure, unsure, empty]
+    assert [d.status for d in entries_present(cells, moved, [])][4:6] == ["doubtful"] * 2
 
 
 def test_a_faint_seats_blank_boxes_far_past_the_deal_logs_end_stay_empty() -> None:
