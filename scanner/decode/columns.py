@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from scanner.decode.blank_lost import lost_before_read
 from scanner.decode.column_paths import (
     OTHER_VALUE_PRIOR,
     PRIOR_RIGHT_STEP,
@@ -287,8 +288,8 @@ def _decisions(entries: list[ColumnEntry], expected: Sequence[SheetEntry],
         decisions = _around_above_ceiling([
             _above_ceiling(entry, decision, ceiling)
             for entry, decision in zip(entries, decisions, strict=True)], ceiling)
-    return _unsure_after_doubtful(
-        _leaning_on_overruled(_slip_may_start(_beside_unexplained(decisions))))
+    return lost_before_read(_unsure_after_doubtful(
+        _leaning_on_overruled(_slip_may_start(_beside_unexplained(decisions)))))
 
 
 def _slips_followed(entries: list[ColumnEntry], steps: list[EntryStep[ColumnEntry]],
