@@ -29,6 +29,7 @@ from scanner.decode.column_paths import (
 from scanner.decode.confirmed import (
     INK_SLIP_CLEAR,
     digit_may_be_lost,
+    lost_digit_confirmed,
     overruling_confirmed,
     short_of,
     sign_turned,
@@ -737,6 +738,7 @@ def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequen
         note = said("ink_unspelled", value=best)
     elif step.ink[best] / ink_total < 0.5:
         note = said("ink_unsure", value=best)
+        read = read or lost_digit_confirmed(step, best, ink_value, confidence, last)
     elif not read:
         note = _unsure(ranked)
     return EntryDecision("read" if read else "doubtful", best, confidence, _shown(ranked),

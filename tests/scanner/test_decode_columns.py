@@ -169,6 +169,23 @@ def test_a_one_digit_total_whose_ink_was_lost_is_read_where_the_next_confirms_it
     assert (decision.status, decision.value) == ("doubtful", values[two])
 
 
+@pytest.mark.parametrize("lost", [True, False])
+def test_a_last_entry_whose_ink_lost_a_digit_less_surely_is_read_as_the_surer_one(
+        lost: bool) -> None:
+    """A column's last entry, the rules' 11, its ink reading 1 at 0.93 and 11 at 0.03 (a far
+    photo's tens digit half lost: TRAINING part, a 46 read 6 at 0.93). Ink 300 times surer of
+    the 1 reads the 11 on a lost digit (LOST_DIGIT_LAST_READ); ink less sure of it left the
+    entry doubtful, at 0.994. Read now; ink that reads another value likeliest (a 12, no
+    digit left out of 11) leaves it doubtful."""
+    expected, values = long_column(5)
+    index = next(i for i, v in enumerate(values) if v >= 10)
+    value = values[index]
+    likeliest = int(str(value)[1:]) if lost else value + 1
+    inks = [{v: 0.99} for v in values[:index]] + [{likeliest: 0.93, value: 0.03}]
+    decision = decode_column([EntryInk(ink) for ink in inks], expected)[index]
+    assert (decision.status, decision.value) == ("read" if lost else "doubtful", value)
+
+
 def test_a_slip_carried_on_through_poorly_read_entries_is_weighed_with_them() -> None:
     """A slip of one in a column's first entry, carried on, its ink unsure (as a far photo
     read one: 9 at 0.46, 8 at 0.34), the next two entries read as other values and the last
