@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from scanner.decode.columns import EntryCells, EntryDecision
 from scanner.decode.sheet import DecodedSheet, SheetEvidence, decode_sheet
 from scanner.decode.unwritten import unwritten_totals
@@ -108,15 +110,19 @@ def _asked(decoded: DecodedSheet, column: Column, values: list[int]
     return {column: entries}
 
 
-def test_a_one_the_deal_log_writes_in_blank_boxes_stays_doubtful() -> None:
-    """A total of 1 is one thin stroke: a faint pencil leaves nothing of it in the image
-    (TRAINING part, a fresh steep photo set, seed 49: settled as left out where it was
-    written). Asked, not settled; a total with another digit is settled as before."""
+@pytest.mark.parametrize("total", [1, 11, 7])
+def test_a_total_the_image_can_lose_whole_in_blank_boxes_stays_doubtful(total: int) -> None:
+    """A total of 1s is thin strokes alone, and one of one digit a single group of strokes:
+    a faint pencil on a far photo leaves nothing of it in the image (TRAINING part, a fresh
+    steep photo set, seed 49: a 1 settled as left out where it was written; 52 sets: an 8
+    and a 7, pools on pencil photos at 110-115 dpi, the players blamed). Asked, not
+    settled; a total of two digits, not all 1s, is settled as before."""
     decoded, evidence, column, values = _last_left_out()
     asked = _asked(decoded, column, values)
     last = len(values) - 1
+    assert values[last] >= 10 and set(str(values[last])) != {"1"}
     ones = list(asked[column])
-    ones[last] = replace(ones[last], expected=1)
+    ones[last] = replace(ones[last], expected=total)
     got = unwritten_totals({column: tuple(ones)}, evidence.columns, decoded.rows, ())
     assert got[column][last].status == "doubtful"
     assert unwritten_totals(asked, evidence.columns, decoded.rows, ())[column][
