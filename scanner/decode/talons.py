@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from scanner.decode.columns import EntryDecision
 from scanner.decode.deal_logs import DealLogs
 from scanner.decode.deals import RowCandidate, talon_gap
-from scanner.decode.faint import holds_ink
+from scanner.decode.faint import holds_ink, losing_seats
 from scanner.decode.row_odds import INK_DISAGREES_LOG, ROW_READ, TALON_OVERRULED_LOG
 from scanner.decode.row_words import digit_fields
 from scanner.words import said
@@ -137,7 +137,8 @@ def talon_unwitnessed(evidence: SheetEvidence, logs: DealLogs,
                       entries: Mapping[Column, Sequence[EntryDecision]],
                       sheet: ExpectedSheet | None) -> tuple[RowDecision, ...]:
     """``rows`` with each contract read without a talon prize made *doubtful* where a column
-    the prize would write belongs to a faint seat and either holds ink past the entries the
+    the prize would write belongs to a faint seat (its calibration strip lost, or its ink
+    lost in places: :func:`~scanner.decode.faint.losing_seats`) and either holds ink past the
     deal log writes there or reads none of the totals the prize would change: a talon's
     thin 1 is the first stroke a black-and-white scan loses (and the talon cell's ink never
     reads "none" surer than a digit the reader missed leaves), and the one total that would
@@ -148,7 +149,8 @@ def talon_unwitnessed(evidence: SheetEvidence, logs: DealLogs,
     entry read doubtful and tied by the log to another deal, talon 1s read as none at
     0.9992 and 1.0). Runs after :func:`talon_checked`, which adds the row's other
     talons."""
-    if not evidence.rules.talon_prize or not evidence.faint or sheet is None:
+    weak = (*evidence.faint, *losing_seats(entries))
+    if not evidence.rules.talon_prize or not weak or sheet is None:
         return rows
     checked = list(rows)
     for index, row in enumerate(rows):
@@ -161,7 +163,7 @@ def talon_unwitnessed(evidence: SheetEvidence, logs: DealLogs,
         if option is None:
             continue
         columns = logs.changed_columns(picks, index, option) or ()
-        faint = [column for column in columns if column.seat in evidence.faint]
+        faint = [column for column in columns if column.seat in weak]
         if any(holds_ink(entry) for column in faint
                for entry in entries[column][_written_by_deals(sheet, column):]):
             note = said("talon_unwitnessed")

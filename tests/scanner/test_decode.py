@@ -31,7 +31,13 @@ from scoring import RuleSet, audit, expected_sheet, parse_record
 from scoring.columns import Column
 from scoring.random_games import written_columns
 from scoring.sheet import SheetEntry
-from tests.scanner.evidence import entry_cells, game, row_evidence, sheet_evidence
+from tests.scanner.evidence import (
+    digit_probabilities,
+    entry_cells,
+    game,
+    row_evidence,
+    sheet_evidence,
+)
 
 
 def _pool_column(entries: int) -> tuple[list[SheetEntry], list[int]]:
@@ -603,6 +609,45 @@ def test_a_row_without_a_talon_whose_faint_dealer_wrote_a_later_total_read_is_re
     decoded = decode_sheet(replace(evidence, faint=(deal["dealer"],)))
     assert decoded.rows[deal_index].status == "read"
     assert decoded.deals == doc["deals"]
+
+
+@pytest.mark.parametrize(("lost_tens", "status"), [(3, "doubtful"), (2, "read")])
+def test_a_lost_talon_whose_prize_went_to_a_seat_losing_strokes_is_doubtful(
+        lost_tens: int, status: str) -> None:
+    """A fresh TRAINING set, a far pencil photo (seed 343 sheet 004): a talon's 1 read as
+    none at 0.9989 and the dealer's whists total for the prize lost from the image too,
+    left out of ``scan.json``; the dealer's calibration strip reached the image, but the
+    image lost digits of the seat's other totals (52, 20, 30 and 10 read 5, 0, 3 and
+    nothing). Here the dealer's other totals lose their tens digits, and the talon cell
+    reads blank: where three do, the seat loses strokes as a faint one does
+    (:func:`~scanner.decode.faint.losing_seats`), and the row is doubtful as for a faint
+    dealer; where two do, it is read."""
+    def lost(quick: int) -> list[float]:
+        cell = [1e-6] * 11
+        cell[10] = 0.9999
+        return cell
+
+    doc, evidence, deal_index = talon_misread(lost, deals=8)
+    deal = doc["deals"][deal_index]
+    doc, evidence = _without_prize(doc, evidence, deal_index)
+    assert not doc["written"][deal["dealer"]]["whists"][deal["declarer"]]
+    columns = dict(evidence.columns)
+    left = lost_tens
+    for column, cells in evidence.columns.items():
+        if column.seat != deal["dealer"]:
+            continue
+        changed = []
+        for entry in cells:
+            digits = list(entry.cells)
+            if left and digits[1][10] < 0.5:
+                digits[1], left = tuple(digit_probabilities(None, 0.999)), left - 1
+            changed.append(EntryCells(tuple(digits), entry.minus))
+        columns[column] = tuple(changed)
+    assert left == 0
+    assert decode_sheet(evidence).rows[deal_index].status == "read"
+    row = decode_sheet(replace(evidence, columns=columns)).rows[deal_index]
+    assert "talon" not in (row.deal or {})
+    assert row.status == status
 
 
 @pytest.mark.parametrize("seed", [7, 9])
