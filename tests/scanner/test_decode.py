@@ -204,6 +204,13 @@ def talon_misread(talon_cell: Callable[[int], list[float]], deals: int | None = 
     return doc, replace(evidence, rows=tuple(rows)), deal_index
 
 
+def _talon_read_blank(quick: int) -> list[float]:
+    """A talon cell read blank at 0.9999, whatever its ``quick`` tricks (a thin digit lost)."""
+    cell = [1e-6] * 11
+    cell[10] = 0.9999
+    return cell
+
+
 @pytest.mark.parametrize("seed", [1, 3])
 def test_a_reading_that_ends_the_game_is_not_held_against_it(seed: int) -> None:
     """The end-of-game correction is not in the written columns, so the totals fit leaves it
@@ -499,12 +506,7 @@ def test_a_talon_prize_lost_from_the_ink_is_doubtful_where_the_totals_hold_it() 
     prize, and the row read sure as a deal without it. The dealer's whists the prize wrote
     fit another talon far better, so the row is doubtful; the same row whose prize the
     totals do not hold (nothing was written for it) stays read."""
-    def lost(quick: int) -> list[float]:
-        cell = [1e-6] * 11
-        cell[10] = 0.9999
-        return cell
-
-    doc, evidence, deal_index = talon_misread(lost)
+    doc, evidence, deal_index = talon_misread(_talon_read_blank)
     decoded = decode_sheet(evidence)
     row = decoded.rows[deal_index]
     assert "talon" not in (row.deal or {})
@@ -566,12 +568,7 @@ def test_a_lost_talon_whose_prize_went_to_a_faint_seat_is_doubtful(ink_left: boo
     holds no such ink, none of the totals a prize would change is read, and the talon cell
     alone says "none" (TRAINING part, seeds 150 and 151: the dealer's whists all lost, or
     read doubtful and tied by the log to another deal; read sure). Doubtful either way."""
-    def lost(quick: int) -> list[float]:
-        cell = [1e-6] * 11
-        cell[10] = 0.9999
-        return cell
-
-    doc, evidence, deal_index = talon_misread(lost, deals=5)
+    doc, evidence, deal_index = talon_misread(_talon_read_blank, deals=5)
     deal = doc["deals"][deal_index]
     if not ink_left:
         doc, evidence = _without_prize(doc, evidence, deal_index)
@@ -594,12 +591,7 @@ def test_a_row_without_a_talon_whose_faint_dealer_wrote_a_later_total_read_is_re
     """No talon prize written, the dealer's seat faint, the talon cell read blank: a later
     total of the dealer's whists on the declarer, read clearly, is written from the sum
     without a prize and witnesses that none was there (:func:`talon_unwitnessed`)."""
-    def blank(quick: int) -> list[float]:
-        cell = [1e-6] * 11
-        cell[10] = 0.9999
-        return cell
-
-    doc, evidence, deal_index = talon_misread(blank)
+    doc, evidence, deal_index = talon_misread(_talon_read_blank)
     doc, evidence = _without_prize(doc, evidence, deal_index)
     deal = doc["deals"][deal_index]
     column = Column(deal["dealer"], "whists", deal["declarer"])
@@ -622,12 +614,7 @@ def test_a_lost_talon_whose_prize_went_to_a_seat_losing_strokes_is_doubtful(
     reads blank: where three do, the seat loses strokes as a faint one does
     (:func:`~scanner.decode.faint.losing_seats`), and the row is doubtful as for a faint
     dealer; where two do, it is read."""
-    def lost(quick: int) -> list[float]:
-        cell = [1e-6] * 11
-        cell[10] = 0.9999
-        return cell
-
-    doc, evidence, deal_index = talon_misread(lost, deals=8)
+    doc, evidence, deal_index = talon_misread(_talon_read_blank, deals=8)
     deal = doc["deals"][deal_index]
     doc, evidence = _without_prize(doc, evidence, deal_index)
     assert not doc["written"][deal["dealer"]]["whists"][deal["declarer"]]
