@@ -174,8 +174,7 @@ def lost_digit_confirmed(step: EntryStep[Entry], value: int, ink_value: int | No
     (seeds 271-345): 20 such entries doubtful at 0.95 or more, every one right (a 46 read 6
     at 0.93 and 46 at 0.03, a column's last entry at 0.9935); read again: doubtful fields
     2,465 -> 2,449, sheets needing no person 321 -> 324, no field wrong more."""
-    return ink_value is not None and value >= 0 and ink_value >= 0 \
-        and one_digit_lost(ink_value, value) \
+    return short_of(ink_value, value) \
         and overruling_confirmed(step, value, ink_value, confidence, last)
 
 

@@ -149,8 +149,10 @@ def talon_unwitnessed(evidence: SheetEvidence, logs: DealLogs,
     entry read doubtful and tied by the log to another deal, talon 1s read as none at
     0.9992 and 1.0). Runs after :func:`talon_checked`, which adds the row's other
     talons."""
+    if not evidence.rules.talon_prize or sheet is None:
+        return rows
     weak = (*evidence.faint, *losing_seats(entries))
-    if not evidence.rules.talon_prize or not weak or sheet is None:
+    if not weak:
         return rows
     checked = list(rows)
     for index, row in enumerate(rows):
