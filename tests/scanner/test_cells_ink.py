@@ -16,7 +16,7 @@ from samplegen.profiles import SheetPlan
 from samplegen.split import Part
 from scanner import constants as k
 from scanner.decode.columns import INK_OUTWEIGHED, EntryCells
-from scanner.decode.numbers import CRAMMED_GLYPH_SURE, strip_values
+from scanner.decode.numbers import STRIP_GLYPH_SURE, strip_values
 from scanner.image import ink
 from scanner.image.load import PageImage
 from scanner.image.register import register
@@ -276,7 +276,7 @@ def test_two_digits_crammed_into_one_box_are_read_as_one_strip() -> None:
 
 def test_two_digits_crammed_into_one_box_read_surely_as_a_strip_weigh_as_the_box_does() -> None:
     """The crammed totals above, where the strip reads both digits surely (each glyph a
-    digit at :data:`~scanner.decode.numbers.CRAMMED_GLYPH_SURE`) and the box reads only one:
+    digit at :data:`~scanner.decode.numbers.STRIP_GLYPH_SURE`) and the box reads only one:
     the box cannot show two digits, so the strip's reading weighs as much as the box's and
     the ink gives the written value at least as much as any other (TRAINING part: "12",
     "16", "18" written in the units box, read 2, 6, 8 at 0.95 by the ink; the rules' value
@@ -285,12 +285,44 @@ def test_two_digits_crammed_into_one_box_read_surely_as_a_strip_weigh_as_the_box
     for entry, value in _crammed_entries():
         assert entry.strip is not None
         if strip_values(entry.strip)[:1] != [value] or \
-                min(max(glyph[:EMPTY]) for glyph in entry.strip) < CRAMMED_GLYPH_SURE:
+                min(max(glyph[:EMPTY]) for glyph in entry.strip) < STRIP_GLYPH_SURE:
             continue
         sure += 1
         ink_best = max(entry.spelling.probability(v) for v in entry.likeliest)
         assert entry.spelling.probability(value) >= ink_best, value
     assert sure >= 3, sure
+
+
+def test_a_tens_digit_leaning_over_the_divider_weighs_as_its_sure_strip_reads_it() -> None:
+    """A two-digit total whose tens digit stands half over the divider into the units box
+    (TRAINING part: a "20" whose 2 the units box shares with the 0, that box read 2, the
+    entry 22 above a pool of 20 and doubtful): where the entry's strip reads the written
+    value surely (each glyph a digit at :data:`~scanner.decode.numbers.STRIP_GLYPH_SURE`)
+    and the boxes read another value likeliest, the ink gives the written value at least
+    half of what it gives any other (before, a twentieth of the strip's own reading)."""
+    img, g = page_bgr(4, 0), glyphs(15)
+    entries = entry_boxes(4, 0, 3)[:12]
+    written = []
+    for i, (_, middle, last) in enumerate(entries):
+        tens, units = 2 + i % 7, (3 * i) % 10
+        place_glyph(img, middle, g[tens].pop(), height=0.8, centre=(1.0 + 0.05 * (i % 3), 0.5))
+        place_glyph(img, last, g[units].pop(), height=0.7, centre=(0.65, 0.5))
+        written.append(10 * tens + units)
+    reading = read_page(grey_scan(img), LAYOUT, RECOGNIZER)
+    cells = {c.box: c.probabilities for c in reading.cells}
+    leaning = 0
+    for boxes, value in zip(entries, written, strict=True):
+        meaning = boxes[0].meaning
+        key = (meaning.seat, meaning.column, meaning.on, meaning.entry)  # type: ignore[union-attr]
+        entry = EntryCells(tuple(cells[b] for b in boxes), None, reading.strips.get(key))
+        if entry.strip is None or strip_values(entry.strip)[:1] != [value] or \
+                min(max(glyph[:EMPTY]) for glyph in entry.strip) < STRIP_GLYPH_SURE or \
+                entry.likeliest[0] == value:
+            continue
+        leaning += 1
+        others = max(entry.spelling.probability(v) for v in entry.likeliest if v != value)
+        assert 2 * entry.spelling.probability(value) >= others, (value, entry.likeliest[:2])
+    assert leaning >= 3, leaning
 
 
 @pytest.mark.parametrize(("px_per_mm", "size", "inset"), [(8.0, (90, 70), 19), (8.0, (40, 50), 6),
