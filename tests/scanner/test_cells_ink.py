@@ -246,15 +246,28 @@ def _crammed_entries() -> list[tuple[EntryCells, int]]:
         place_glyph(img, last, g[tens].pop(), height=0.6, centre=(0.25 - 0.1 * (i % 2), 0.5))
         place_glyph(img, last, g[units].pop(), height=0.6, centre=(0.75 - 0.1 * (i % 2), 0.5))
         written.append(10 * tens + units)
+    return list(zip(_entries_read(img, entries), written, strict=True))
+
+
+def _entries_read(img: np.ndarray, entries: list[tuple[Box, ...]]  # type: ignore[type-arg]
+                  ) -> list[EntryCells]:
+    """Each of ``entries`` (its boxes) of the page ``img`` read from a grey scan: its boxes'
+    probabilities and its strip, as the decoder sees them."""
     reading = read_page(grey_scan(img), LAYOUT, RECOGNIZER)
     cells = {c.box: c.probabilities for c in reading.cells}
     out = []
-    for boxes, value in zip(entries, written, strict=True):
+    for boxes in entries:
         meaning = boxes[0].meaning
         key = (meaning.seat, meaning.column, meaning.on, meaning.entry)  # type: ignore[union-attr]
-        out.append((EntryCells(tuple(cells[b] for b in boxes), None, reading.strips.get(key)),
-                    value))
+        out.append(EntryCells(tuple(cells[b] for b in boxes), None, reading.strips.get(key)))
     return out
+
+
+def _strip_reads_surely(entry: EntryCells, value: int) -> bool:
+    """Whether ``entry``'s strip reads ``value`` likeliest, each glyph a digit at
+    :data:`~scanner.decode.numbers.STRIP_GLYPH_SURE`."""
+    return entry.strip is not None and strip_values(entry.strip)[:1] == [value] and \
+        min(max(glyph[:EMPTY]) for glyph in entry.strip) >= STRIP_GLYPH_SURE
 
 
 def test_two_digits_crammed_into_one_box_are_read_as_one_strip() -> None:
@@ -284,8 +297,7 @@ def test_two_digits_crammed_into_one_box_read_surely_as_a_strip_weigh_as_the_box
     sure = 0
     for entry, value in _crammed_entries():
         assert entry.strip is not None
-        if strip_values(entry.strip)[:1] != [value] or \
-                min(max(glyph[:EMPTY]) for glyph in entry.strip) < STRIP_GLYPH_SURE:
+        if not _strip_reads_surely(entry, value):
             continue
         sure += 1
         ink_best = max(entry.spelling.probability(v) for v in entry.likeliest)
@@ -308,16 +320,9 @@ def test_a_tens_digit_leaning_over_the_divider_weighs_as_its_sure_strip_reads_it
         place_glyph(img, middle, g[tens].pop(), height=0.8, centre=(1.0 + 0.05 * (i % 3), 0.5))
         place_glyph(img, last, g[units].pop(), height=0.7, centre=(0.65, 0.5))
         written.append(10 * tens + units)
-    reading = read_page(grey_scan(img), LAYOUT, RECOGNIZER)
-    cells = {c.box: c.probabilities for c in reading.cells}
     leaning = 0
-    for boxes, value in zip(entries, written, strict=True):
-        meaning = boxes[0].meaning
-        key = (meaning.seat, meaning.column, meaning.on, meaning.entry)  # type: ignore[union-attr]
-        entry = EntryCells(tuple(cells[b] for b in boxes), None, reading.strips.get(key))
-        if entry.strip is None or strip_values(entry.strip)[:1] != [value] or \
-                min(max(glyph[:EMPTY]) for glyph in entry.strip) < STRIP_GLYPH_SURE or \
-                entry.likeliest[0] == value:
+    for entry, value in zip(_entries_read(img, entries), written, strict=True):
+        if not _strip_reads_surely(entry, value) or entry.likeliest[0] == value:
             continue
         leaning += 1
         others = max(entry.spelling.probability(v) for v in entry.likeliest if v != value)
