@@ -93,12 +93,12 @@ hold 0.75-1, 5-35 or 128-55,000, the misreads whose ink holds :data:`INK_CARRIED
 0.87-1.1; the rules' values over the ink, right, 0.3-1.6 or 68-17,500, wrong, 0.84-1.8, 10.7
 and 346 (posterior 0.94)."""
 INK_UNSPELLED = 0.005
-"""P(ink | value) below which the ink does not spell the value: no better than a digit the
-reader missed (:data:`~scanner.decode.numbers.MISSED_DIGIT`, 0.003) beside cells read
-otherwise. The rules alone then make the value; where no later entry confirms it, the ink
-and the rules disagree and a person looks. Chosen on the training part (tr7, tr11, trbw,
-trfar): read entries at 0.0022-0.0036, six right and one wrong (a writer's slip, 91, the
-rules' 84 read sure at 0.9999, the column's last entry)."""
+"""P(ink | value) below which the ink does not spell the value: no better than half of what a
+digit the reader missed keeps (:data:`~scanner.decode.numbers.MISSED_DIGIT`), a lost digit
+beside cells read otherwise. The rules alone then make the value; where no later entry
+confirms it, the ink and the rules disagree and a person looks. Chosen on the training
+part (tr7, tr11, trbw, trfar): read entries at 0.0022-0.0036, six right and one wrong (a
+writer's slip, 91, the rules' 84 read sure at 0.9999, the column's last entry)."""
 
 
 def unspelled(step: EntryStep[Entry], value: int) -> bool:

@@ -26,7 +26,7 @@ from scanner.decode.sheet import (
     _witnessed,
     decode_sheet,
 )
-from scanner.decode.talons import other_talons, talon_against_entries
+from scanner.decode.talons import other_talons, talon_against_entries, talon_unwitnessed
 from scoring import RuleSet, audit, expected_sheet, parse_record
 from scoring.columns import Column
 from scoring.random_games import written_columns
@@ -567,7 +567,10 @@ def test_a_lost_talon_whose_prize_went_to_a_faint_seat_is_doubtful(ink_left: boo
     explains (TRAINING part, ballpoint thresholded, seed 77: read sure); where the column
     holds no such ink, none of the totals a prize would change is read, and the talon cell
     alone says "none" (TRAINING part, seeds 150 and 151: the dealer's whists all lost, or
-    read doubtful and tied by the log to another deal; read sure). Doubtful either way."""
+    read doubtful and tied by the log to another deal; read sure). Doubtful either way.
+    With the ink past the log's entries, the row's own reading is already unsure of the
+    talon (its blank keeps :data:`~scanner.decode.numbers.MISSED_DIGIT` for a lost 1), so
+    :func:`talon_unwitnessed` is asked about the row as if read sure."""
     doc, evidence, deal_index = talon_misread(_talon_read_blank, deals=5)
     deal = doc["deals"][deal_index]
     if not ink_left:
@@ -579,12 +582,32 @@ def test_a_lost_talon_whose_prize_went_to_a_faint_seat_is_doubtful(ink_left: boo
     faint_cells = tuple(EntryCells((entry.cells[0], tuple(tens), tuple(units)))
                         if entry.cells[2][10] < 0.5 else entry
                         for entry in evidence.columns[column])
-    decoded = decode_sheet(replace(evidence, faint=(deal["dealer"],),
-                                   columns={**evidence.columns, column: faint_cells}))
+    faint = replace(evidence, faint=(deal["dealer"],),
+                    columns={**evidence.columns, column: faint_cells})
+    decoded = decode_sheet(faint)
     row = decoded.rows[deal_index]
     assert "talon" not in (row.deal or {})
     assert row.status == "doubtful"
+    if ink_left:
+        assert "the talon's quick tricks (0, or 1)" in row.note
+        row = _unwitnessed_as_read(faint, decoded, deal_index)
+        assert row.status == "doubtful"
     assert note in row.note
+
+
+def _unwitnessed_as_read(evidence: SheetEvidence, decoded: DecodedSheet, deal_index: int
+                         ) -> RowDecision:
+    """Row ``deal_index`` of ``decoded`` as :func:`talon_unwitnessed` leaves it when read
+    sure without a talon, the same deal with a talon of one quick trick its other reading."""
+    rows = tuple(replace(row, status="read", note="") if i == deal_index else row
+                 for i, row in enumerate(decoded.rows))
+    candidates = [[RowCandidate(row.deal, 0.0, 1.0)] if row.deal else [] for row in rows]
+    prize = {**rows[deal_index].deal, "talon": {"quick_tricks": 1}}
+    candidates[deal_index].append(RowCandidate(prize, -math.inf, 0.0))
+    logs = DealLogs(evidence.rules, evidence.seats, evidence.columns, candidates)
+    picks = tuple(0 for _ in candidates)
+    return talon_unwitnessed(evidence, logs, candidates, picks, rows, decoded.entries,
+                             logs.sheet(picks, len(picks)))[deal_index]
 
 
 def test_a_row_without_a_talon_whose_faint_dealer_wrote_a_later_total_read_is_read() -> None:

@@ -224,7 +224,9 @@ def test_a_lone_cross_far_below_the_deals_is_asked_where_the_totals_hold_a_deal_
     """The same lone cross six rows past the last deal, the last two deals' rows read blank
     (an all-pass and a misere: three columns hold entries the log lacks): the running totals
     hold deals the log lacks, and the cross may be what is left of one: doubtful, as are the
-    rows the totals say lost."""
+    rows the totals say lost. The totals fit the lost deals there better than the ink's
+    "no deal" (a blank keeps :data:`~scanner.decode.numbers.MISSED_DIGIT` for a digit the
+    reader missed)."""
     evidence, deals = _lone_cross(deals_after=5)
     rows = list(evidence.rows)
     for lost in (deals - 2, deals - 1):
@@ -232,7 +234,8 @@ def test_a_lone_cross_far_below_the_deals_is_asked_where_the_totals_hold_a_deal_
     decoded = decode_sheet(replace(evidence, rows=tuple(rows)))
     assert [row.status for row in decoded.rows[deals - 2:deals]] == ["doubtful"] * 2
     assert decoded.rows[deals + 5].status == "doubtful"
-    assert decoded.rows[deals + 5].note == "ink here, but it reads as no deal"
+    assert decoded.rows[deals + 5].note == \
+        "the running totals fit another reading of this row far better than the ink's"
 
 
 def test_what_holds_ink() -> None:
