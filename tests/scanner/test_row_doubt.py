@@ -178,25 +178,29 @@ def test_a_box_past_the_end_is_asked_where_a_total_of_the_log_stands_in_no_box(p
             "row 14, itself doubtful, writes one more total in this column"
 
 
-@pytest.mark.parametrize("pool_lost", [True, False])
+@pytest.mark.parametrize("pool", ["asked", "read over blank ink", "read"])
 def test_a_box_past_the_end_is_asked_where_the_seats_ink_is_lost_in_another_column(
-        pool_lost: bool) -> None:
+        pool: str) -> None:
     """A fresh TRAINING set, a far pencil photo (seed 342 sheet 008): a whist read as a pass,
     the row doubtful; the passer's whists total the whist writes, its pencil lost, stood
     past the end of a column the picked log leaves empty, in boxes blank beyond doubt, and
-    was left out of ``scan.json``. The seat's pool has a total the log writes read blank:
-    its ink is lost in places, and the box is asked. With the pool read, it stays empty."""
-    column, pool = Column("A", "whists", "C"), Column("A", "pool", None)
+    was left out of ``scan.json``. The seat's pool has a total the log writes read blank,
+    asked, or read as the rules' value over ink that reads it blank (the totals after it
+    confirm it): its ink is lost in places, and the box is asked. With the pool's ink
+    read, it stays empty."""
+    column, pool_column = Column("A", "whists", "C"), Column("A", "pool", None)
     rows = (RowDecision(0, "read", DEAL, 1.0, ()), RowDecision(3, "doubtful", DEAL, 0.99, ()))
     blank = EntryDecision("empty", None, 1.0, ((None, 1.0),), ink=((None, 1.0),))
-    lost = EntryDecision("doubtful", None, 0.0, ((None, 1.0),), 8, 1, "", ((None, 1.0),))
-    entries = {column: (blank, blank),
-               pool: (lost if pool_lost else _entry(8, 1, ((8, 0.99),)), blank)}
+    pool_entry = {
+        "asked": EntryDecision("doubtful", None, 0.0, ((None, 1.0),), 8, 1, "", ((None, 1.0),)),
+        "read over blank ink": _entry(8, 1, ((None, 1.0), (8, 0.01))),
+        "read": _entry(8, 1, ((8, 0.99),))}[pool]
+    entries = {column: (blank, blank), pool_column: (pool_entry, blank)}
     resting = {column: {4: (3, 12)}}
     empty_cells = EntryCells(((0.0,) * 10 + (1.0,),) * 2)
     judged = doubted_with_rows(entries, rows, resting, {column: (empty_cells,) * 2})
     assert [e.status for e in judged[column]] == (
-        ["doubtful", "empty"] if pool_lost else ["empty", "empty"])
+        ["empty", "empty"] if pool == "read" else ["doubtful", "empty"])
 
 
 def test_an_entry_the_other_reading_of_a_doubtful_row_leaves_unsettled_is_doubtful() -> None:
