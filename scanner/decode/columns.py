@@ -36,6 +36,7 @@ from scanner.decode.confirmed import (
     slip_written_clearly,
     unspelled,
 )
+from scanner.decode.corrections import corrected_next
 from scanner.decode.numbers import (
     EMPTY,
     PROBABILITY_FLOOR,
@@ -285,9 +286,9 @@ def _decisions(entries: list[ColumnEntry], expected: Sequence[SheetEntry],
     them the column ends (an empty entry: the writer has stopped)."""
     steps = entry_posteriors([*entries, EntryPinned(None)], expected,
                              functools.partial(_entry_ink, ceiling=ceiling))
-    decisions = written_twice(_slips_followed(entries, steps, expected, [
+    decisions = written_twice(_slips_followed(entries, steps, expected, corrected_next([
         _decision(entry, step, expected, last=k == len(entries) - 1)
-        for k, (entry, step) in enumerate(zip(entries, steps, strict=False))]))
+        for k, (entry, step) in enumerate(zip(entries, steps, strict=False))])))
     if ceiling is not None:
         decisions = _around_above_ceiling([
             _above_ceiling(entry, decision, ceiling)

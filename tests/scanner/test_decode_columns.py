@@ -60,6 +60,29 @@ def test_a_correction_is_a_wrong_value_then_the_right_one() -> None:
     assert decisions[2].deal == expected[1].deal
 
 
+@pytest.mark.parametrize(("share", "wrong", "status"), [
+    (0.96, "ten more", "read"), (0.9, "ten more", "doubtful"), (0.96, "a digit short", "doubtful")])
+def test_a_corrected_wrong_value_is_read_where_its_ink_is_as_clear_as_a_slip_carried_on(
+        share: float, wrong: str, status: str) -> None:
+    """Codex 4.2.7, the wrong value's ink less than sure (0.96 of its likelihood, another
+    value the rest): the right total written next, for the same deal, witnesses the
+    correction as later totals witness a slip carried on, so it is read at
+    :data:`~scanner.decode.confirmed.INK_CARRIED_ON` (TRAINING part: 15 such values at 0.95
+    or more, each the writer's), for the audit; under that bar, or where it is the rules'
+    value with a digit left out (the reader's misread), doubtful."""
+    expected, values = long_column()
+    at = next(i for i, v in enumerate(values) if v >= 10 and i > 0)
+    value = values[at] + 10 if wrong == "ten more" else values[at] % 10
+    inks = [*(EntryInk({v: 0.99}) for v in values[:at]),
+            EntryInk({value: share, 99: 1 - share}), *(EntryInk({v: 0.99}) for v in values[at:])]
+    decisions = decode_column(inks, expected)
+    assert (decisions[at].status, decisions[at].value) == (status, value)
+    assert decisions[at + 1].value == values[at]
+    if status == "read":
+        assert decisions[at].note == \
+            f"the ink clearly says {value}; the rules expected {values[at]}"
+
+
 def test_a_slip_is_settled_by_the_entries_after_it() -> None:
     """An unsure entry off by one, followed by entries that carry the slip on, is the slip
     (a step-by-step decoding would take the value the rules expect there)."""
