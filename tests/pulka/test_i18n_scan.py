@@ -72,8 +72,9 @@ def test_in_english_the_scanner_says_what_it_always_said(batch: Path) -> None:
 
 
 @pytest.mark.parametrize(("language", "words"), [
-    ("ru", ("не файл JPEG", "отсканируйте и её", "проверьте прочитанное", "по правилам")),
-    ("uk", ("не файл JPEG", "відскануйте й її", "перевірте прочитане", "за правилами")),
+    ("ru", ("не файл JPEG", "отсканируйте и её", "проверьте прочитанное",
+            "читают эту строку иначе")),
+    ("uk", ("не файл JPEG", "відскануйте й її", "перевірте прочитане", "читає цей рядок інакше")),
 ])
 def test_scan_import_and_show_speak_the_language(batch: Path, language: str,
                                                  words: tuple[str, ...]) -> None:
