@@ -832,12 +832,13 @@ def test_a_total_above_the_pool_that_ink_and_rules_both_give_is_shown() -> None:
     above the pool get no weight in the column, so the entry showed a value under the
     ceiling that neither gave (TRAINING part: a written 24 the rules expected, in a pool of
     20, shown 4). It shows the written total: doubtful, or read where its ink is as clear
-    as a slip's must be (:data:`~scanner.decode.confirmed.INK_SLIP_CLEAR`)."""
+    as a slip past the pool's must be (:data:`~scanner.decode.columns.PAST_POOL_SLIP_CLEAR`,
+    0.99)."""
     expected, values = long_column()
     pool = values[-1]
     written = values[:-3] + [v + 1 for v in values[-3:]]
     assert written[-2] <= pool < written[-1]
-    for share, status in ((0.99, "doubtful"), (0.999, "read")):
+    for share, status in ((0.98, "doubtful"), (0.993, "read"), (0.999, "read")):
         inks = [{v: 0.99} for v in written[:-1]] + [{written[-1]: share, pool: 1 - share}]
         last = decode_column([EntryInk(ink) for ink in inks], expected, ceiling=pool)[-1]
         assert last.expected == written[-1]
@@ -856,7 +857,8 @@ def _last_of_a_pool_of_ten(ink: dict[int | None, float]) -> EntryDecision:
 
 @pytest.mark.parametrize(("ink", "shown", "status"), [
     ({12: 0.999, 10: 5e-4, 2: 5e-4}, 12, "read"),  # a slip written clearly: as written
-    ({12: 0.99, 10: 5e-3, 2: 5e-3}, 12, "doubtful"),  # as a far photo reads it: shown so
+    ({12: 0.993, 10: 3.5e-3, 2: 3.5e-3}, 12, "read"),  # as a far photo reads it: as written
+    ({12: 0.98, 10: 0.01, 2: 0.01}, 12, "doubtful"),  # less clear: shown so
     ({12: 0.9, 10: 0.09, 2: 0.01}, 10, "doubtful"),  # the ink unsure of it: the rules' value
     ({72: 0.999, 12: 5e-4, 2: 5e-4}, 10, "doubtful"),  # further past than a price: a misread
 ])
@@ -867,9 +869,9 @@ def test_a_total_written_clearly_just_past_the_pool_is_shown_as_written(
     (TRAINING part, 39 such entries on 73 sets; a far photo's at 0.99, 22 entries on 29
     sets). Ink that clearly reads a value past the pool by at most a deal's price shows it,
     doubtful, and reads it as the writer's slip (for the audit) where the ink gives it
-    :data:`~scanner.decode.confirmed.INK_SLIP_CLEAR` of its likelihood, as a slip under the
-    pool is; ink unsure of it, or reading a value no slip writes (a 1 read 7), shows the
-    rules' value."""
+    :data:`~scanner.decode.columns.PAST_POOL_SLIP_CLEAR` of its likelihood (no misread of
+    the pool's total reaches it); ink unsure of it, or reading a value no slip writes (a 1
+    read 7), shows the rules' value."""
     last = _last_of_a_pool_of_ten(ink)
     assert (last.status, last.value) == (status, shown)
     assert getattr(last.note, "code", None) == ("above_pool" if status == "doubtful"
