@@ -460,14 +460,14 @@ def _above_ceiling(entry: ColumnEntry, decision: EntryDecision, ceiling: int) ->
         changes |= {"status": "doubtful",
                     "note": said("above_pool", ink=ink_value, pool=ceiling,
                                  value=value_said(decision.value))}
-    clear = ink[ink_value] >= SHOWN_PAST_POOL * sum(ink.values()) and \
-        ink_value <= ceiling + PAST_POOL_MOST and \
+    share = ink[ink_value] / sum(ink.values())
+    slip_sized = ink_value <= ceiling + PAST_POOL_MOST
+    clear = share >= SHOWN_PAST_POOL and slip_sized and \
         changes.get("status", decision.status) == "doubtful"
     if ink_value == decision.expected or clear:  # doubtful: the ceiling's value is not it
         changes |= {"value": ink_value, "confidence": 1.0 - under,
                     "candidates": ((ink_value, 1.0 - under), *decision.candidates)}
-        share = ink[ink_value] / sum(ink.values())
-        if share >= PAST_POOL_SLIP_CLEAR and ink_value <= ceiling + PAST_POOL_MOST \
+        if share >= PAST_POOL_SLIP_CLEAR and slip_sized \
                 and decision.expected is not None:  # the writer's slip, for the audit
             changes |= {"status": "read", "confidence": share, "note": said(
                 "ink_clearly", ink=value_said(ink_value),

@@ -104,8 +104,8 @@ def _lost_in_places(decisions: Sequence[EntryDecision], logged: frozenset[int | 
     on the totals after them, so its whists total that a whist read as a pass writes, lost
     too, went unasked)."""
     return not logged <= {decision.deal for decision in decisions} or any(
-        d.status == "doubtful" and d.value is None and d.expected is not None
-        or d.value is not None and d.ink and d.ink[0][0] is None for d in decisions)
+        (d.status == "doubtful" and d.value is None and d.expected is not None)
+        or (d.value is not None and d.ink and d.ink[0][0] is None) for d in decisions)
 
 
 def _logged(sheet: ExpectedSheet | None, column: Column) -> frozenset[int | None]:
