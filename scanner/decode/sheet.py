@@ -46,6 +46,7 @@ from scanner.decode.presence import (
     rows_asked,
     rules_value_shown,
 )
+from scanner.decode.rising import rising_value_shown
 from scanner.decode.row_against import rows_against_entries
 from scanner.decode.row_doubt import doubted_with_rows, unsettled_otherwise
 from scanner.decode.row_marks import denied_calls, made_calls
@@ -213,8 +214,8 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
         doubted_with_rows(entries, rows, _resting_on_doubt(runner_ups, sheet),
                           evidence.columns, sheet),
         evidence, sheet, runner_ups), evidence.columns, rows, evidence.faint)
-    entries = rules_value_shown(faint_entries(entries, evidence.faint), evidence.columns,
-                                evidence.faint)
+    entries = rising_value_shown(rules_value_shown(
+        faint_entries(entries, evidence.faint), evidence.columns, evidence.faint))
     return DecodedSheet(evidence.rules, evidence.seats, dict(evidence.names),
                         rows_against_entries(rows, entries), entries,
                         lost_ink_problem(evidence.faint, evidence.seats, evidence.strip_page)
