@@ -35,7 +35,7 @@ from scanner.decode.confirmed import (
     slip_written_clearly,
     unspelled,
 )
-from scanner.decode.corrections import corrected_next
+from scanner.decode.corrections import corrected_after, corrected_next
 from scanner.decode.numbers import (
     EMPTY,
     PROBABILITY_FLOOR,
@@ -292,8 +292,8 @@ def _decisions(entries: list[ColumnEntry], expected: Sequence[SheetEntry],
         decisions = _around_above_ceiling([
             _above_ceiling(entry, decision, ceiling)
             for entry, decision in zip(entries, decisions, strict=True)], ceiling)
-    return _unsure_after_doubtful(
-        _leaning_on_overruled(_slip_may_start(_beside_unexplained(decisions))))
+    return _unsure_after_doubtful(_leaning_on_overruled(_slip_may_start(
+        _beside_unexplained(corrected_after(decisions)))))
 
 
 def _slips_followed(entries: list[ColumnEntry], steps: list[EntryStep[ColumnEntry]],

@@ -83,6 +83,28 @@ def test_a_corrected_wrong_value_is_read_where_its_ink_is_as_clear_as_a_slip_car
             f"the ink clearly says {value}; the rules expected {values[at]}"
 
 
+@pytest.mark.parametrize(("share", "right", "status"), [
+    (0.96, "the pool", "read"), (0.9, "the pool", "doubtful"), (0.96, "another", "doubtful")])
+def test_the_right_total_after_a_wrong_one_read_past_the_pool_is_read(
+        share: float, right: str, status: str) -> None:
+    """Codex 4.2.7 at a pool's end: the writer wrote 22 in a pool of 20, read as the
+    writer's slip (its ink clear), then the right total, 20. The rules put the deal's total
+    in the 22's box and expect nothing after it (main: the 20 doubtful, "the rules expected
+    nothing"); it is the correction's other half, read where its ink gives it
+    :data:`~scanner.decode.confirmed.INK_CARRIED_ON` (TRAINING part: three such entries,
+    each the writer's right total). Under that bar, or a value that is not the total the
+    wrong one stands for, doubtful."""
+    expected, values = long_column()
+    assert values[-1] == 20
+    last = 20 if right == "the pool" else 19
+    written = [*values[:-1], 22, last]
+    inks = [*(EntryInk({v: 0.999}) for v in written[:-2]), EntryInk({22: 0.9995, 99: 0.0005}),
+            EntryInk({last: share, 10: (1 - share) / 2, 0: (1 - share) / 2})]
+    decisions = decode_column(inks, expected, 20)
+    assert (decisions[-2].status, decisions[-2].value) == ("read", 22)
+    assert (decisions[-1].status, decisions[-1].value) == (status, last)
+
+
 def test_a_slip_is_settled_by_the_entries_after_it() -> None:
     """An unsure entry off by one, followed by entries that carry the slip on, is the slip
     (a step-by-step decoding would take the value the rules expect there)."""
