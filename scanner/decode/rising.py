@@ -11,9 +11,10 @@ audit checks (a value the ink lost a digit of, shown as the player's, blames the
 
 TRAINING part, the 54 sets of seeds 271-347 (864 sheets): 38 doubtful entries lay below
 their column's last total read; 10 showed the writer's value (a total written lower, each
-with no rising candidate), 28 another. Shown so: 24 right (+14), none of the 10 lost; a
-total past such an entry's next one read is no better guide (of 21 entries above their next
-read total, 18 showed the writer's value, 9 with their likeliest candidate within it).
+with no rising candidate), 28 another. Shown so: 24 right (+14), none of the 10 lost. A
+total read after an entry is no such guide: of 21 doubtful entries above their column's
+next total read, 18 showed the writer's value (that next total was the misread one); shown
+within it, 9 would have.
 """
 
 from __future__ import annotations
