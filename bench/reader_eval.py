@@ -86,6 +86,9 @@ class Tally:
     """Each silent field: its key and its cause."""
     needless: list[str] = field(default_factory=list)
     """Each doubtful field that was right: the note that made it doubtful."""
+    held_by: list[str] = field(default_factory=list)
+    """The one cause of every doubtful field of a sheet that has one cause alone: without
+    it the sheet would need no person."""
 
     def add(self, other: Tally) -> None:
         """Add another group's counts."""
@@ -95,6 +98,7 @@ class Tally:
         self.messages += other.messages
         self.silent_fields += other.silent_fields
         self.needless += other.needless
+        self.held_by += other.held_by
 
     def row(self, label: str) -> str:
         """One line of the table."""
@@ -146,6 +150,9 @@ def score_sheet(truth: dict[str, Any], scan: SheetScan) -> Tally:
         if right and doubtful and reading is not None:
             tally.needless.append(doubt_cause(reading))
     tally.no_person = int(not scan.doubtful and not scan.missing_pages)
+    causes = {doubt_cause(reading) for reading in scan.doubtful}
+    if len(causes) == 1 and not scan.missing_pages:
+        tally.held_by = list(causes)
     tally.clean = int(not truth.get("errors"))
     tally.clean_no_person = tally.clean * tally.no_person
     return tally
@@ -293,12 +300,17 @@ def report(tallies: dict[str, Tally], part: str = "evaluation") -> list[str]:
 
 
 def listing(tallies: dict[str, Tally]) -> list[str]:
-    """Every silent field with its class and cause; the right doubtful fields by cause."""
+    """Every silent field with its class and cause; the right doubtful fields by cause; the
+    sheets whose doubt has one cause alone, by that cause (what stands between each and
+    needing no person)."""
     silent = [f for t in tallies.values() for f in t.silent_fields]
     causes = Counter(c for t in tallies.values() for c in t.needless)
+    held = Counter(c for t in tallies.values() for c in t.held_by)
     lines = ["", f"silent fields ({len(silent)}):", *(f"  {f}" for f in silent)]
     lines += ["", f"doubtful fields that were right ({causes.total()}), by cause:"]
-    return lines + [f"  {n:5d}  {cause}" for cause, n in causes.most_common()]
+    lines += [f"  {n:5d}  {cause}" for cause, n in causes.most_common()]
+    lines += ["", f"sheets whose every doubtful field has one cause ({held.total()}), by cause:"]
+    return lines + [f"  {n:5d}  {cause}" for cause, n in held.most_common()]
 
 
 def main() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bench.reader_eval import Tally, report, score_sheet, truth_fields
+from bench.reader_eval import Tally, listing, report, score_sheet, truth_fields
 from scanner.results import FieldReading, SheetScan, entry_key, row_key
 
 DEAL = {"contract": "pass", "tricks": {"A": 2, "B": 4, "C": 4}}
@@ -64,3 +64,27 @@ def test_sheets_with_a_recording_error_are_counted_apart() -> None:
     slipped = score_sheet(erred, _scan(truth_fields(TRUTH["record"])))
     assert (clean.clean, clean.clean_no_person) == (1, 1)
     assert (slipped.clean, slipped.clean_no_person, slipped.no_person) == (0, 0, 1)
+
+
+def test_a_sheet_whose_doubt_has_one_cause_is_listed_under_it() -> None:
+    """Two fields doubtful for the same note (its numbers apart) hold the sheet for one
+    cause: the listing names it, so a round knows which rule keeps which sheets from
+    needing no person; a sheet doubtful for two causes is held by neither."""
+    values = truth_fields(TRUTH["record"])
+    keys = [entry_key("A", "pool", None, 0), entry_key("B", "pool", None, 1)]
+    notes = {keys[0]: "ink unsure; the rules expect 2", keys[1]: "ink unsure; the rules expect 4"}
+
+    def scan(notes: dict[str, str]) -> SheetScan:
+        fields = tuple(FieldReading(k, 0, (0.0, 0.0, 1.0, 1.0),
+                                    "doubtful" if k in notes else "read", v, 0.9,
+                                    note=notes.get(k))
+                       for k, v in values.items())
+        return SheetScan("S-1", {}, "L", (), fields, {})
+
+    one = score_sheet(TRUTH, scan(notes))
+    assert one.held_by == ["entry: ink unsure; the rules expect N"]
+    two = score_sheet(TRUTH, scan({**notes, keys[1]: "the ink says 7; the rules make it 4"}))
+    assert two.held_by == []
+    text = "\n".join(listing({"a": one, "b": two}))
+    assert "sheets whose every doubtful field has one cause (1), by cause:\n" \
+        "      1  entry: ink unsure; the rules expect N" in text
