@@ -157,6 +157,13 @@ class EntryDecision:
     """P(ink | value) for the values weighed, most likely first: the ink's own say, before
     the rules' prior (what :class:`EntryInk` takes back to decode the entry again)."""
 
+    @property
+    def ink_share(self) -> float:
+        """The share of the ink's likelihood that the decided value holds (0 where the ink
+        weighs nothing)."""
+        total = sum(p for _, p in self.ink)
+        return dict(self.ink).get(self.value, 0.0) / total if total else 0.0
+
 
 def column_ceiling(column: Column, rules: RuleSet) -> int | None:
     """The largest running total ``column`` can hold (``None``: no bound): a pool never

@@ -39,7 +39,7 @@ def corrected_next(decisions: Sequence[EntryDecision]) -> list[EntryDecision]:
     read = list(decisions)
     for k, (wrong, right) in enumerate(itertools.pairwise(decisions)):
         if wrong.value is not None and _corrected(wrong, right):
-            read[k] = replace(wrong, status="read", confidence=_share(wrong),
+            read[k] = replace(wrong, status="read", confidence=wrong.ink_share,
                               note=said("ink_clearly", ink=value_said(wrong.value),
                                         expected=value_said(wrong.expected)))
     return read
@@ -62,7 +62,7 @@ def corrected_after(decisions: Sequence[EntryDecision]) -> list[EntryDecision]:
     read = list(decisions)
     for k, (wrong, right) in enumerate(itertools.pairwise(decisions), start=1):
         if _corrects(wrong, right):
-            read[k] = replace(right, status="read", confidence=_share(right), deal=wrong.deal,
+            read[k] = replace(right, status="read", confidence=right.ink_share, deal=wrong.deal,
                               note="")
     return read
 
@@ -73,7 +73,7 @@ def _corrects(wrong: EntryDecision, right: EntryDecision) -> bool:
     return wrong.status == "read" and wrong.value is not None \
         and wrong.expected is not None and wrong.value != wrong.expected \
         and right.status == "doubtful" and right.expected is None \
-        and right.value == wrong.expected and _share(right) >= INK_CARRIED_ON
+        and right.value == wrong.expected and right.ink_share >= INK_CARRIED_ON
 
 
 def _corrected(wrong: EntryDecision, right: EntryDecision) -> bool:
@@ -81,12 +81,6 @@ def _corrected(wrong: EntryDecision, right: EntryDecision) -> bool:
     return wrong.status == "doubtful" and getattr(wrong.note, "code", None) == "ink_expected" \
         and wrong.expected is not None and right.status == "read" \
         and right.value == wrong.expected and right.deal == wrong.deal \
-        and _share(wrong) >= INK_CARRIED_ON \
+        and wrong.ink_share >= INK_CARRIED_ON \
         and not short_of(wrong.value, wrong.expected) \
         and not sign_turned(wrong.value, wrong.expected)
-
-
-def _share(decision: EntryDecision) -> float:
-    """The share of the ink's likelihood that ``decision``'s value holds."""
-    total = sum(p for _, p in decision.ink)
-    return dict(decision.ink).get(decision.value, 0.0) / total if total else 0.0
