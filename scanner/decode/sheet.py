@@ -59,6 +59,7 @@ from scanner.decode.row_odds import (
 )
 from scanner.decode.row_pairs import better_pair
 from scanner.decode.row_words import digit_fields, digits_apart, shape_of
+from scanner.decode.talon_shown import talon_ink_shown
 from scanner.decode.talons import (
     talon_against_entries,
     talon_checked,
@@ -216,8 +217,9 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
         evidence, sheet, runner_ups), evidence.columns, rows, evidence.faint)
     entries = rising_value_shown(rules_value_shown(
         faint_entries(entries, evidence.faint), evidence.columns, evidence.faint))
-    return DecodedSheet(evidence.rules, evidence.seats, dict(evidence.names),
-                        rows_against_entries(rows, entries), entries,
+    rows = talon_ink_shown(rows_against_entries(rows, entries), candidates, picks,
+                           ranking.posterior)
+    return DecodedSheet(evidence.rules, evidence.seats, dict(evidence.names), rows, entries,
                         lost_ink_problem(evidence.faint, evidence.seats, evidence.strip_page)
                         + missing_rows_problem(evidence.rows, notes))
 

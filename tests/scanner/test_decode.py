@@ -479,6 +479,34 @@ def test_a_talon_read_clearly_is_not_overruled_by_a_slip_in_the_dealers_whists(s
     assert decoded.rows[deal_index].status == "doubtful"
 
 
+def test_a_talon_the_totals_overturn_shows_the_inks_quick_tricks() -> None:
+    """The talon cell reads the deal's quick tricks at 0.999 (none at 0.0002), the dealer
+    wrote no prize: the totals overturn the talon alone, far against its ink (odds of 5,000
+    to 1). The row stays doubtful with its note, and shows the talon as its ink reads it,
+    not as the misleading whists make it (scanner.decode.talon_shown; main showed no
+    prize). At 0.99 (odds of 500) it shows no prize, as before."""
+    def clear(quick: int) -> list[float]:
+        cell = [0.0001] * 11
+        cell[quick] = 0.999
+        return cell
+
+    doc, evidence, deal_index = talon_misread(clear)
+    bare, decoded = _decoded_without_prize(doc, evidence, deal_index)
+    row = decoded.rows[deal_index]
+    assert (row.status, row.deal) == ("doubtful", doc["deals"][deal_index])
+    assert row.deal != bare and row.candidates[0][0] == row.deal
+    assert "the running totals make it this" in row.note
+
+    def unsure(quick: int) -> list[float]:
+        cell = [0.001] * 11
+        cell[quick] = 0.99
+        return cell
+
+    doc, evidence, deal_index = talon_misread(unsure)
+    bare, decoded = _decoded_without_prize(doc, evidence, deal_index)
+    assert (decoded.rows[deal_index].status, decoded.rows[deal_index].deal) == ("doubtful", bare)
+
+
 def _decoded_without_prize(doc: dict[str, Any], evidence: SheetEvidence, deal_index: int
                            ) -> tuple[dict[str, Any], DecodedSheet]:
     """Deal ``deal_index`` of ``doc`` without its talon prize, and the sheet decoded with
