@@ -107,6 +107,9 @@ WORDS: dict[str, str] = {
     "carried_from_slip": N_("read {value}, but the ink finds {ink} too, which carrying on "
                             "from the entry before it makes: that entry, read against the "
                             "rules, may be a slip carried on, or its deal log misread"),
+    "carried_on_unseen": N_("read {value} as a slip carried on from the {slip} before it, "
+                            "but the ink of that {slip} does not show the slip: both may "
+                            "have lost a digit"),
     "unsure_after_doubtful": N_("read {value} on the rules' word, its ink unsure, right "
                                 "after an entry in doubt that the rules make it from"),
     "unsure_after_overruled": N_("read {value} on the rules' word, its ink unsure, right "

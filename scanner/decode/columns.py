@@ -45,6 +45,7 @@ from scanner.decode.numbers import (
     strip_values,
 )
 from scanner.decode.repeats import written_twice
+from scanner.decode.unseen_slips import carried_on_unseen
 from scanner.words import comma_list, said, value_said
 from scoring.columns import Column
 from scoring.notation import PRICES
@@ -299,8 +300,8 @@ def _decisions(entries: list[ColumnEntry], expected: Sequence[SheetEntry],
         decisions = _around_above_ceiling([
             _above_ceiling(entry, decision, ceiling)
             for entry, decision in zip(entries, decisions, strict=True)], ceiling)
-    return _unsure_after_doubtful(_leaning_on_overruled(_slip_may_start(
-        _beside_unexplained(corrected_after(decisions)))))
+    return carried_on_unseen(_unsure_after_doubtful(_leaning_on_overruled(_slip_may_start(
+        _beside_unexplained(corrected_after(decisions))))), expected)
 
 
 def _slips_followed(entries: list[ColumnEntry], steps: list[EntryStep[ColumnEntry]],
