@@ -5,6 +5,7 @@ Run: .venv/bin/python bench/make_samples.py  (110 dpi keeps each PNG well under 
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
@@ -23,6 +24,8 @@ PAGE_NAMES = ("triangle", "deals1", "deals2")
 
 
 def main() -> None:
+    """Remake the PNGs (arguments: only ``--help``, which says what is remade and where)."""
+    argparse.ArgumentParser(description=__doc__).parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     for players in (3, 4):
         rules = RuleSet.preset("sochi", players, 20)
