@@ -479,32 +479,27 @@ def test_a_talon_read_clearly_is_not_overruled_by_a_slip_in_the_dealers_whists(s
     assert decoded.rows[deal_index].status == "doubtful"
 
 
-def test_a_talon_the_totals_overturn_shows_the_inks_quick_tricks() -> None:
+@pytest.mark.parametrize(("sure", "rest", "ink_shown"),
+                         [(0.999, 0.0001, True), (0.99, 0.001, False)])
+def test_a_talon_the_totals_overturn_shows_the_inks_quick_tricks(
+        sure: float, rest: float, ink_shown: bool) -> None:
     """The talon cell reads the deal's quick tricks at 0.999 (none at 0.0002), the dealer
     wrote no prize: the totals overturn the talon alone, far against its ink (odds of 5,000
     to 1). The row stays doubtful with its note, and shows the talon as its ink reads it,
     not as the misleading whists make it (scanner.decode.talon_shown; main showed no
     prize). At 0.99 (odds of 500) it shows no prize, as before."""
-    def clear(quick: int) -> list[float]:
-        cell = [0.0001] * 11
-        cell[quick] = 0.999
+    def read(quick: int) -> list[float]:
+        cell = [rest] * 11
+        cell[quick] = sure
         return cell
 
-    doc, evidence, deal_index = talon_misread(clear)
+    doc, evidence, deal_index = talon_misread(read)
     bare, decoded = _decoded_without_prize(doc, evidence, deal_index)
     row = decoded.rows[deal_index]
-    assert (row.status, row.deal) == ("doubtful", doc["deals"][deal_index])
-    assert row.deal != bare and row.candidates[0][0] == row.deal
-    assert "the running totals make it this" in row.note
-
-    def unsure(quick: int) -> list[float]:
-        cell = [0.001] * 11
-        cell[quick] = 0.99
-        return cell
-
-    doc, evidence, deal_index = talon_misread(unsure)
-    bare, decoded = _decoded_without_prize(doc, evidence, deal_index)
-    assert (decoded.rows[deal_index].status, decoded.rows[deal_index].deal) == ("doubtful", bare)
+    assert (row.status, row.deal) == ("doubtful", doc["deals"][deal_index] if ink_shown else bare)
+    assert row.candidates[0][0] == row.deal
+    if ink_shown:
+        assert "the running totals make it this" in row.note
 
 
 def _decoded_without_prize(doc: dict[str, Any], evidence: SheetEvidence, deal_index: int
