@@ -13,7 +13,13 @@ TRAINING part, 32 fresh sets (seeds 354-385, 512 sheets): 9 such rows, on six sh
 showing no prize (or 1 for a 3) against the writer's 2 or 3; shown so, all 9 are the
 writer's, and no other field changes. Where the totals overturn the ink's talon less
 strongly, the ink is no better than they are: of 27 such doubtful rows (14 of the sets),
-showing the ink's reading put 12 right and 11 wrong. Those are left to the totals.
+showing the ink's reading put 12 right and 11 wrong. Those are left to the totals. So are
+the tricks: their sum of 10 and the result cell check them within the row, and the ink
+reads a misread that keeps the sum surely (issue 13, class 3: C7 A0 B3 read C1 A0 B9 at
+1.0), where the totals are the only check (`tests/scanner/test_decode.py`). On the same
+sets, showing the ink's tricks where the totals overturned them as strongly put 6 right
+and 1 wrong (an all-pass's 10 tricks given to another player), and would show every such
+misread.
 """
 
 from __future__ import annotations
