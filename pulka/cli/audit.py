@@ -5,6 +5,10 @@ or a scanned sheet (``pulka-scan/1``, the ``scan.json`` that ``pulka scan --out 
 Text or JSON goes to stdout as before; ``--html``/``--pdf`` also write an audit report per
 sheet for people (``--report DIR`` writes both), named by the sheet id or the file name.
 
+A scanned sheet's finding that rests on a doubtful field waits for a person: it is marked
+so (``status`` ``waits_for_review`` in the JSON, ``error`` otherwise) and carries no penalty
+until then, as the store, ``pulka show`` and the report say it.
+
 Exit 0 when everything written agrees, 1 with findings, 3 on bad input.
 """
 
@@ -14,7 +18,7 @@ import argparse
 import json
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,9 +27,13 @@ from pulka.i18n import N_, _
 from pulka.records import load_json_file, load_record
 from pulka.report.finding_text import findings_text
 from pulka.report.text import settlement_text, totals_text
+from pulka.store.doubts import scan_doubts
+from pulka.store.refresh import judged_findings
+from pulka.store.schema import FindingStatus
 from scoring import GameRecord, RecordError, audit, expected_sheet, parse_record, settle_record
 from scoring.exitcode import ExitCode
 from scoring.jsonio import audit_json
+from scoring.rulings import Doubts
 
 NAME = "audit"
 HELP = N_("audit game records or scanned sheets against the rules (Codex 4.2.7); write reports")
@@ -57,6 +65,12 @@ class _Input:
     scan: Any = None
     """The :class:`scanner.results.SheetScan`, for a scan."""
 
+    def doubts(self) -> Doubts:
+        """The scan's doubtful fields (none for a record): a finding that rests on one waits
+        for a person, its penalty not yet given (:func:`scoring.rulings.rests_on`), as the
+        store and the report say it."""
+        return Doubts() if self.scan is None else scan_doubts(self.scan.fields)
+
 
 def run(args: argparse.Namespace) -> ExitCode:
     """Read every file first (a bad one stops before any work), then audit each."""
@@ -67,15 +81,21 @@ def run(args: argparse.Namespace) -> ExitCode:
     for number, item in enumerate(inputs):
         record = item.record
         sheet = expected_sheet(record)
-        findings = audit(record, sheet)
+        judged = judged_findings(audit(record, sheet), item.doubts())
+        findings = [replace(finding, overstated=None) if status is FindingStatus.WAITS
+                    else finding for finding, status in judged]
         settlement = settle_record(record, sheet)
         any_findings = any_findings or bool(findings)
         if args.json:
-            print(json.dumps(audit_json(findings, settlement, sheet), ensure_ascii=False))
+            doc = audit_json(findings, settlement, sheet)
+            for row, (_finding, status) in zip(doc["findings"], judged, strict=True):
+                row["status"] = status.value
+            print(json.dumps(doc, ensure_ascii=False))
         else:
             if len(inputs) > 1:
                 print(("\n" if number else "") + f"== {item.path} ==")
-            print(findings_text(findings))
+            print(findings_text(findings, [status is FindingStatus.WAITS
+                                           for _finding, status in judged]))
             print()
             print(totals_text(record, sheet))
             print()

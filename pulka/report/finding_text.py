@@ -5,6 +5,7 @@ In English it is the engine's own ``str(finding)``."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -117,9 +118,12 @@ def _value(value: Fraction | None, absent: str) -> str:
     return absent if value is None else str(value)
 
 
-def findings_text(findings: list[Finding]) -> str:
-    """One line per finding, or a line saying there are none."""
+def findings_text(findings: list[Finding], waiting: Sequence[bool] = ()) -> str:
+    """One line per finding, or a line saying there are none; a finding ``waiting`` (by
+    position) rests on a doubtful reading and is marked so."""
     if not findings:
         return _("No findings: every written total agrees with the rules.")
     head = ngettext("{n} finding:", "{n} findings:", len(findings)).format(n=len(findings))
-    return "\n".join([head] + [f"  {finding_text(f)}" for f in findings])
+    marks = [_("waits for review: ") if waits else "" for waits in waiting] or [""] * len(findings)
+    return "\n".join([head] + [f"  {mark}{finding_text(f)}"
+                                for f, mark in zip(findings, marks, strict=True)])

@@ -62,8 +62,8 @@ def test_report_of_an_unknown_sheet_is_one_line(tmp_path: Path,
     assert not (tmp_path / "o").exists()
 
 
-def test_pulka_audit_of_a_scan_shows_findings_on_doubtful_cells_waiting(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def _scan_with_doubts(tmp_path: Path) -> Path:
+    """A stored fixture sheet's scan.json with doubtful cells, its record as read."""
     from review_fixture import DOUBTS1, SHEET1, build_store
 
     build_store(tmp_path, doubts=(DOUBTS1, {}))
@@ -72,8 +72,33 @@ def test_pulka_audit_of_a_scan_shows_findings_on_doubtful_cells_waiting(
     record = rebuild_record(scan.identity, scan.record, ((f.key, f.value) for f in scan.fields))
     scan_json.write_text(json.dumps(replace(scan, record=record).to_json(), ensure_ascii=False),
                          encoding="utf-8")  # the record as read, its doubtful values in it
+    return scan_json
+
+
+def test_pulka_audit_of_a_scan_shows_findings_on_doubtful_cells_waiting(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from review_fixture import SHEET1
+
+    scan_json = _scan_with_doubts(tmp_path)
     assert main(["audit", str(scan_json), "--html", str(tmp_path / "html")]) == 1
     capsys.readouterr()
     html = (tmp_path / "html" / f"{SHEET1}.html").read_text(encoding="utf-8")
     assert html.count("waits for review · ") >= 2
     assert "it rests on a doubtful reading and waits for review" in html
+
+
+def test_pulka_audits_text_and_json_give_no_penalty_for_a_finding_on_a_doubtful_cell(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The text and the JSON of ``pulka audit`` said such findings' 4.2.7 penalties as a
+    player's (main: "penalty: take back ..." on every finding): they wait for a person, as
+    the report, the store and ``pulka show`` say."""
+    scan_json = _scan_with_doubts(tmp_path)
+    assert main(["audit", str(scan_json)]) == 1
+    lines = [line for line in capsys.readouterr().out.splitlines()
+             if line.startswith("  waits for review: ")]
+    assert len(lines) >= 2 and not any("penalty:" in line for line in lines)
+    assert main(["audit", str(scan_json), "--json"]) == 1
+    findings = json.loads(capsys.readouterr().out)["findings"]
+    waiting = [f for f in findings if f["status"] == "waits_for_review"]
+    assert len(waiting) >= 2 and all(f["penalty"] is None for f in waiting)
+    assert {f["status"] for f in findings} <= {"waits_for_review", "error"}
