@@ -18,7 +18,7 @@ import argparse
 import json
 import logging
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -82,8 +82,7 @@ def run(args: argparse.Namespace) -> ExitCode:
         record = item.record
         sheet = expected_sheet(record)
         judged = judged_findings(audit(record, sheet), item.doubts())
-        findings = [replace(finding, overstated=None) if status is FindingStatus.WAITS
-                    else finding for finding, status in judged]
+        findings = [finding for finding, _status in judged]
         settlement = settle_record(record, sheet)
         any_findings = any_findings or bool(findings)
         if args.json:

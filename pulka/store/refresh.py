@@ -156,9 +156,11 @@ def score(doc: dict[str, Any], doubts: Doubts | None = None,
 
 def judged_findings(findings: list[Finding], doubts: Doubts
                     ) -> list[tuple[Finding, FindingStatus]]:
-    """Each finding with its status; one that waits for review loses its proposed penalty
-    (:func:`scoring.rulings.rests_on` says which fields a finding rests on)."""
-    return [(replace(f, penalty=None), FindingStatus.WAITS) if rests_on(f, doubts)
+    """Each finding with its status; one that waits for review loses its proposed penalty,
+    and the amount overstated that words it (:func:`scoring.rulings.rests_on` says which
+    fields a finding rests on)."""
+    return [(replace(f, penalty=None, overstated=None), FindingStatus.WAITS)
+            if rests_on(f, doubts)
             else (f, FindingStatus.ERROR) for f in findings]
 
 
