@@ -329,9 +329,11 @@ def lost_ink(readings: dict[int, PageReading], before: LostInk | None = None) ->
     if before is not None:
         faint += tuple(seat for seat in before.seats if seat not in faint)
     rows_inked = [cell for cell in inked if isinstance(cell.box.meaning, DealCell)]
+    written = any(isinstance(cell.box.meaning, EntryCell) and cell.box.meaning.seat not in faint
+                  for cell in inked)
     rows = rows_lost(faint, [cell.ink_fraction for cell in rows_inked], strips,
-                     share_read_surely([cell.probabilities for cell in rows_inked])) or \
-        (before is not None and before.rows)
+                     share_read_surely([cell.probabilities for cell in rows_inked]),
+                     written) or (before is not None and before.rows)
     return LostInk(faint, rows, page, page is not None and is_black_and_white(page.image))
 
 

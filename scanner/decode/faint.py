@@ -191,9 +191,13 @@ def share_read_surely(cells: Sequence[Sequence[float]]) -> float:
 
 def rows_lost(faint: Sequence[str], row_inks: Sequence[float],
               strips: Mapping[str, Sequence[StripCell]] | None = None,
-              rows_read: float = 0.0) -> bool:
+              rows_read: float = 0.0, written: bool = False) -> bool:
     """Whether the deal rows' ink is lost from the image too: a seat's strip is lost
-    (:func:`faint_seats`) and the deal rows' digit cells with ink are, at the median, as thin
+    (:func:`faint_seats`) and no deal row's digit cell holds ink while the columns of the
+    seats whose strips read do (``written``: the game was played, and every deal writes its
+    tricks in its row; TRAINING part, seed 389 sheet 003, pencil thresholded to black and
+    white: every row blank, two strips of four lost, 31 of the lost seats' totals out of
+    ``scan.json``), or the deal rows' digit cells with ink are, at the median, as thin
     as a lost strip (:data:`FAINT_STRIP_INK`; TRAINING part: 0.02-0.09 where the scorer's
     pencil or ballpoint was thresholded away, 0.13 or more elsewhere) and thinner than every
     strip of the page that reads as its digits (:func:`legible_strip_ink`): ink as heavy as a
@@ -207,9 +211,13 @@ def rows_lost(faint: Sequence[str], row_inks: Sequence[float],
     (True, False)
     >>> rows_lost(["A"], [0.02, 0.05, 0.3], rows_read=0.95)
     False
+    >>> rows_lost(["A"], [], written=True), rows_lost(["A"], []), rows_lost([], [], written=True)
+    (True, False, False)
     """
-    if not (faint and row_inks) or rows_read >= ROWS_READ_SURE:
+    if not faint or rows_read >= ROWS_READ_SURE:
         return False
+    if not row_inks:
+        return written
     ink = statistics.median(row_inks)
     return ink < FAINT_STRIP_INK and ink < legible_strip_ink(strips or {})
 

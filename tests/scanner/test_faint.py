@@ -218,7 +218,8 @@ def test_pencil_lost_by_a_black_and_white_scan_is_refused_naming_the_page(
 @pytest.mark.parametrize("seed, index, capture, marks, ink, image, advice", [
     (170, 11, "flatbed-threshold", "tick-short", "pencil", "page-0.png", GREY_OR_COLOUR),
     (184, 5, "flatbed-threshold", "x-neat", "blue-ballpoint", "page-0.png", GREY_OR_COLOUR),
-    (187, 7, "phone-distant", "loop-circle", "pencil", "page-0.jpg", CLOSER)])
+    (187, 7, "phone-distant", "loop-circle", "pencil", "page-0.jpg", CLOSER),
+    (389, 3, "flatbed-threshold", "plus-upright", "pencil", "page-0.png", GREY_OR_COLOUR)])
 def test_a_sheet_whose_deal_rows_ink_is_lost_is_refused_naming_the_page(
         tmp_path: Path, seed: int, index: int, capture: str, marks: str, ink: str, image: str,
         advice: str) -> None:
@@ -227,7 +228,9 @@ def test_a_sheet_whose_deal_rows_ink_is_lost_is_refused_naming_the_page(
     With no deal log to check them, the totals left cannot be trusted: pencil thresholded to
     black and white that lost three of four seats' strips too was read 4 of 66 fields right,
     every field doubtful; blue ballpoint thresholded that lost one seat's strip of four, 84
-    of 99 fields doubtful and 51 wrong; a far photo in pencil, 29 of 36 doubtful. Each is
+    of 99 fields doubtful and 51 wrong; a far photo in pencil, 29 of 36 doubtful; pencil
+    thresholded that lost two seats' strips of four and every digit of the rows (none left
+    to measure), 31 of its lost seats' totals missing from ``scan.json``. Each is
     refused, naming the page, with advice that fits the capture: a scan again in grey or
     colour, a photo closer."""
     folder = tmp_path / "sheet"
