@@ -19,7 +19,7 @@ from typing import Any
 from forms.geometry.deal_column import LEVELS, SUITS
 from forms.geometry.deal_column import RESULTS as RESULT_SIGNS
 from scanner.decode.legality import Legality, VerdictKey, is_legal, verdict_key
-from scanner.decode.numbers import EMPTY
+from scanner.decode.numbers import EMPTY, MISSED_DIGIT
 from scanner.decode.row_digits import (
     NO_CELL,
     RESULT_CELLS,
@@ -252,11 +252,15 @@ def other_splits(evidence: RowEvidence, best: RowCandidate, rules: RuleSet,
     return others
 
 
-def talon_gap(cell: Sequence[float], deal: dict[str, Any] | None) -> float:
+def talon_gap(cell: Sequence[float], deal: dict[str, Any] | None, missed: bool = False
+              ) -> float:
     """:attr:`RowCandidate.talon_gap` of ``deal`` for the talon cell's probabilities
     (``cell``: digits 0-9, then empty; no quick tricks reads as empty or 0): how much less
     likely the cell's ink finds the deal's quick tricks than its likeliest reading, a digit
-    no talon prize holds (a 9) included.
+    no talon prize holds (a 9) included. ``missed``: a digit the reader finds blank keeps
+    :data:`~scanner.decode.numbers.MISSED_DIGIT` of the blank's likelihood, as a written
+    total's digit does (a faint digit is sometimes not seen at all, however sure the reader
+    says it is).
 
     >>> cell = [0.001] * 11; cell[9] = 0.98; cell[3] = 0.01
     >>> round(talon_gap(cell, {"type": "contract", "talon": {"quick_tricks": 3}}), 2)
@@ -266,9 +270,15 @@ def talon_gap(cell: Sequence[float], deal: dict[str, Any] | None) -> float:
     4.58
     >>> talon_gap(cell, {"type": "contract", "talon": {"quick_tricks": 1}})
     0.0
+    >>> blank = [0.0] * 10 + [1.0]
+    >>> [round(talon_gap(blank, {"type": "contract", "talon": {"quick_tricks": 2}}, missed), 2)
+    ...  for missed in (False, True)]
+    [13.82, 4.61]
     """
     quick = (deal or {}).get("talon", {}).get("quick_tricks", 0)
     readings = [cell[0] + cell[EMPTY], *cell[1:EMPTY]]
+    if missed:
+        readings = [readings[0], *(max(p, MISSED_DIGIT * cell[EMPTY]) for p in readings[1:])]
     return max(0.0, log_p(max(readings)) - log_p(readings[quick]))
 
 

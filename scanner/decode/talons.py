@@ -44,8 +44,15 @@ def talon_checked(evidence: SheetEvidence, logs: DealLogs,
     talon the talon cell's ink and the totals together make less sure than
     :data:`ROW_READ` (TRAINING part, phone-distant seed 93: a blank talon read 1 at 0.93
     from a border's remnant, the totals for none by 5.8, read at 1.0000: the readings the
-    ink left out were not weighed). Each reading tried is added to the row's
-    ``candidates`` (the deal logs weigh a reading by its place there)."""
+    ink left out were not weighed). Where the totals fit a prize better than the row's
+    reading, the prize's digit is weighed as a written total's is where the reader finds
+    it blank (``talon_gap(..., missed=True)``): reading none there leaves the prize's
+    whists to a slip the audit would blame on the dealer (TRAINING part, seed 396 sheet
+    004, a far pencil photo: a talon 2 read as none at 0.9999, the dealer's whists 8, 32,
+    56 read as his slip of 8 where 24 was due, the row read at 0.9992; on 44 fresh sets
+    seven rows whose blank talon cell the totals outweigh so, six of them the writer's
+    slip, all asked now). Each reading tried is added to the row's ``candidates`` (the
+    deal logs weigh a reading by its place there)."""
     checked = list(rows)
     for index, row in enumerate(rows):
         deal = candidates[index][picks[index]].deal if candidates[index] else None
@@ -65,7 +72,8 @@ def talon_checked(evidence: SheetEvidence, logs: DealLogs,
             if fit - own > INK_DISAGREES_LOG:
                 checked[index] = replace(row, status="doubtful", note=said("totals_fit_other"))
                 break
-            weighed.append((fit - talon_gap(cell, other) - own + talon_gap(cell, deal), other))
+            weighed.append((fit - talon_gap(cell, other, missed=fit > own) - own
+                            + talon_gap(cell, deal), other))
         else:
             share = 1 / (1 + sum(math.exp(odds) for odds, _ in weighed))
             if share < ROW_READ:
