@@ -48,7 +48,7 @@ def talon_checked(evidence: SheetEvidence, logs: DealLogs,
     reading, the prize's digit is weighed as a written total's is where the reader finds
     it blank (``talon_gap(..., missed=True)``): reading none there leaves the prize's
     whists to a slip the audit would blame on the dealer (TRAINING part, seed 396 sheet
-    004, a far pencil photo: a talon 2 read as none at 0.9999, the dealer's whists 8, 32,
+    004, a steep pencil photo: a talon 2 read as none at 0.9999, the dealer's whists 8, 32,
     56 read as his slip of 8 where 24 was due, the row read at 0.9992; on 44 fresh sets
     seven rows whose blank talon cell the totals outweigh so, six of them the writer's
     slip, all asked now). Each reading tried is added to the row's ``candidates`` (the
