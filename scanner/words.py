@@ -171,6 +171,9 @@ WORDS: dict[str, str] = {
     "talon_moved": N_("the ink reads no talon; the deal log gives row {row} a talon prize its "
                       "ink does not show, and the running totals fit the prize here as well: "
                       "check the talon"),
+    "talon_taken": N_("the deal log gives this row a talon prize; row {row}'s ink reads one "
+                      "the log does not show, and the running totals fit it there as well: "
+                      "check the talon"),
     "talon_overruled": N_("the ink reads the talon's quick tricks otherwise; only the talon "
                           "prize's whists make them {n}: check it"),
     "row_unsure": N_("the ink and the running totals read this row so at only {share}: check "

@@ -64,6 +64,7 @@ from scanner.decode.talons import (
     talon_against_entries,
     talon_checked,
     talon_moved,
+    talon_taken,
     talon_unwitnessed,
     without_talon,
 )
@@ -201,8 +202,9 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
         [_row_checked(evidence, logs, candidates, ranking, picks, i)
          for i in range(len(candidates))], wanted=required > 0 or bool(evidence.faint)))
     rows = talon_checked(evidence, logs, candidates, picks, rows)
-    rows = _paired_doubted(_suits_crossed(evidence, talon_moved(
-        evidence, logs, candidates, picks, rows)), ranking.paired)
+    rows = talon_taken(evidence, logs, candidates, picks,
+                       talon_moved(evidence, logs, candidates, picks, rows))
+    rows = _paired_doubted(_suits_crossed(evidence, rows), ranking.paired)
     rows = _read_as_overturned(rows, candidates, picks)
     rows = talon_against_entries(evidence, logs, candidates, picks, talon_unwitnessed(
         evidence, logs, candidates, picks, rows, entries, sheet), entries)

@@ -20,6 +20,7 @@ from scanner.decode.columns import EntryDecision
 from scanner.decode.deal_logs import DealLogs
 from scanner.decode.deals import RowCandidate, talon_gap
 from scanner.decode.faint import holds_ink, losing_seats
+from scanner.decode.numbers import EMPTY
 from scanner.decode.row_odds import INK_DISAGREES_LOG, ROW_READ, TALON_OVERRULED_LOG
 from scanner.decode.row_words import digit_fields
 from scanner.words import said
@@ -114,6 +115,61 @@ def talon_moved(evidence: SheetEvidence, logs: DealLogs,
             checked[index] = replace(row, status="doubtful", totals_sure=False,
                                      note=said("talon_moved", row=rows[fitting].row + 1))
     return tuple(checked)
+
+
+def talon_taken(evidence: SheetEvidence, logs: DealLogs,
+                candidates: list[list[RowCandidate]], picks: tuple[int, ...],
+                rows: tuple[RowDecision, ...]) -> tuple[RowDecision, ...]:
+    """``rows`` with each contract read with a talon prize made *doubtful* where another row
+    shows none while its talon cell's ink reads a prize likeliest, and the running totals
+    fit that prize there, taken off this row, no worse than :data:`INK_DISAGREES_LOG`: the
+    mirror of :func:`talon_moved` (the totals witness that a prize was written in the
+    column, not on which row). TRAINING part, seed 404 sheet 021, a steep pencil photo:
+    row 1's talon 1 (its ink 0.83), on a row doubtful for its marks, was shown none, and its
+    8 in the dealer's whists went to row 5, the same dealer and declarer, whose blank talon
+    cell read 2 at 0.56: row 5 was read with that prize at 0.9998. Runs after
+    :func:`talon_checked`, which adds each read row's other talons to its candidates."""
+    inked = {index: option for index, row in enumerate(rows)
+             if (option := _inks_prize_shown_none(evidence, candidates, index, row)) is not None}
+    if not inked:
+        return rows
+    own = logs.fit(picks, 0)
+    checked = list(rows)
+    for index, row in enumerate(rows):
+        deal = row.deal
+        if row.status != "read" or deal is None or "talon" not in deal:
+            continue
+        bare = next((k for k, c in enumerate(candidates[index])
+                     if c.deal == without_talon(deal)), None)
+        fitting = None if bare is None else next(
+            (other for other, option in inked.items()
+             if other != index and _swap_fits(logs, picks, own, (index, bare), (other, option))),
+            None)
+        if fitting is not None:
+            checked[index] = replace(row, status="doubtful", totals_sure=False,
+                                     note=said("talon_taken", row=rows[fitting].row + 1))
+    return tuple(checked)
+
+
+def _inks_prize_shown_none(evidence: SheetEvidence, candidates: list[list[RowCandidate]],
+                           index: int, row: RowDecision) -> int | None:
+    """Where row ``index`` shows a contract without a talon prize whose talon cell's ink
+    reads a prize likeliest: the place among its ``candidates`` of the row with that prize
+    (added where missing, for the deal logs to weigh); ``None`` elsewhere."""
+    deal = row.deal
+    cell = evidence.rows[index].digits.get(("talon", "0"))
+    if deal is None or deal.get("type") != "contract" or "talon" in deal or cell is None:
+        return None
+    readings = [cell[0] + cell[EMPTY], *cell[1:TALON_QUICK_TRICKS_MAX + 1]]
+    quick = max(range(len(readings)), key=readings.__getitem__)
+    if quick == 0:
+        return None
+    prize = {**deal, "talon": {"quick_tricks": quick}}
+    known = [option.deal for option in candidates[index]]
+    if prize not in known:
+        candidates[index].append(RowCandidate(prize, -math.inf, 0.0))
+        return len(known)
+    return known.index(prize)
 
 
 def _swap_fits(logs: DealLogs, picks: tuple[int, ...], own: float,

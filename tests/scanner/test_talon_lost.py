@@ -1,6 +1,8 @@
-"""A talon prize whose digit the capture lost, which the running totals favour only
-moderately, is asked, not read as none with the dealer blamed for a slip
-(scanner.decode.talons.talon_checked; issue 13: a misread is never blamed on a player)."""
+"""A talon prize whose digit the capture lost is asked where the running totals favour it
+only moderately, not read as none with the dealer blamed for a slip
+(scanner.decode.talons.talon_checked), and a prize the totals could hold on another row
+whose ink reads it is asked (talon_taken; issue 13: a misread is never blamed on a
+player, and never passes silently)."""
 
 from __future__ import annotations
 
@@ -46,3 +48,23 @@ def test_a_talon_prize_lost_from_a_far_photo_is_asked_not_blamed_on_the_dealer(
     assert "talon" not in row.value
     assert row.status == "doubtful"
     assert "the talon's quick tricks" in str(row.note)
+
+
+@pytest.mark.slow
+def test_a_prize_the_totals_could_hold_on_another_row_whose_ink_reads_it_is_asked(
+        tmp_path: Path) -> None:
+    """TRAINING part, seed 404 sheet 021 (a steep pencil photo): row 1, a 9NT with a talon
+    1 its ink reads at 0.83, was shown without it (doubtful for its marks), and the prize's
+    8 in the dealer's whists went to row 5, a 7S of the same dealer and declarer, whose
+    blank talon cell read 2 at 0.56 (a 2 on a 7 is worth 8 as well). Row 5 was read with
+    that prize at 0.9998, silently: the totals say a prize was written, not on which row.
+    It is doubtful now, naming row 1 (scanner.decode.talons.talon_taken)."""
+    folder = tmp_path / "sheet"
+    make_sheet(folder, SheetPlan("open", Part.TRAINING, "strokes", "phone-steep",
+                                 "loop-sprawl", "pencil"), 404, 21)
+    (scan,) = scan_paths([folder], tmp_path / "out")
+    assert isinstance(scan, SheetScan)
+    row = next(f for f in scan.fields if f.key == "row:4")
+    assert row.value["talon"] == {"quick_tricks": 2}
+    assert row.status == "doubtful"
+    assert "row 1's ink reads one the log does not show" in str(row.note)
