@@ -12,7 +12,7 @@ is lost (:func:`talon_unwitnessed`), or the ink reads that total otherwise
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -98,23 +98,15 @@ def talon_moved(evidence: SheetEvidence, logs: DealLogs,
     which adds each read row's other talons to its candidates."""
     moved = {index: bare for index in range(len(rows))
              if (bare := _overruled_talon_dropped(candidates[index], picks[index])) is not None}
-    if not moved:
-        return rows
-    own = logs.fit(picks, 0)
-    checked = list(rows)
-    for index, row in enumerate(rows):
-        deal = row.deal
-        if row.status != "read" or deal is None or deal.get("type") != "contract" or \
-                "talon" in deal or ("talon", "0") not in evidence.rows[index].digits:
-            continue
+
+    def prizes(index: int, deal: dict[str, Any]) -> list[int]:
+        if deal.get("type") != "contract" or "talon" in deal or \
+                ("talon", "0") not in evidence.rows[index].digits:
+            return []
         talons = other_talons(deal)
-        prizes = [k for k, c in enumerate(candidates[index]) if c.deal in talons]
-        fitting = next((other for other, bare in moved.items() for option in prizes
-                        if _swap_fits(logs, picks, own, (index, option), (other, bare))), None)
-        if fitting is not None:
-            checked[index] = replace(row, status="doubtful", totals_sure=False,
-                                     note=said("talon_moved", row=rows[fitting].row + 1))
-    return tuple(checked)
+        return [k for k, c in enumerate(candidates[index]) if c.deal in talons]
+
+    return _doubted_where_swap_fits(logs, picks, rows, moved, prizes, "talon_moved")
 
 
 def talon_taken(evidence: SheetEvidence, logs: DealLogs,
@@ -131,23 +123,34 @@ def talon_taken(evidence: SheetEvidence, logs: DealLogs,
     :func:`talon_checked`, which adds each read row's other talons to its candidates."""
     inked = {index: option for index, row in enumerate(rows)
              if (option := _inks_prize_shown_none(evidence, candidates, index, row)) is not None}
-    if not inked:
+
+    def bare(index: int, deal: dict[str, Any]) -> list[int]:
+        return [k for k, c in enumerate(candidates[index])
+                if "talon" in deal and c.deal == without_talon(deal)][:1]
+
+    return _doubted_where_swap_fits(logs, picks, rows, inked, bare, "talon_taken")
+
+
+def _doubted_where_swap_fits(logs: DealLogs, picks: tuple[int, ...],
+                             rows: tuple[RowDecision, ...], others: dict[int, int],
+                             options: Callable[[int, dict[str, Any]], list[int]], code: str
+                             ) -> tuple[RowDecision, ...]:
+    """``rows`` with each row read made *doubtful* (note ``code``, naming the other row)
+    where one of its ``options`` (places among its candidates, for its deal) with one of
+    the ``others`` (row -> place) fits the running totals as well (:func:`_swap_fits`)."""
+    if not others:
         return rows
     own = logs.fit(picks, 0)
     checked = list(rows)
     for index, row in enumerate(rows):
-        deal = row.deal
-        if row.status != "read" or deal is None or "talon" not in deal:
+        if row.status != "read" or row.deal is None:
             continue
-        bare = next((k for k, c in enumerate(candidates[index])
-                     if c.deal == without_talon(deal)), None)
-        fitting = None if bare is None else next(
-            (other for other, option in inked.items()
-             if other != index and _swap_fits(logs, picks, own, (index, bare), (other, option))),
-            None)
+        mine = options(index, row.deal)
+        fitting = next((other for other, theirs in others.items() for option in mine
+                        if _swap_fits(logs, picks, own, (index, option), (other, theirs))), None)
         if fitting is not None:
             checked[index] = replace(row, status="doubtful", totals_sure=False,
-                                     note=said("talon_taken", row=rows[fitting].row + 1))
+                                     note=said(code, row=rows[fitting].row + 1))
     return tuple(checked)
 
 

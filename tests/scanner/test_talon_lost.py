@@ -15,7 +15,7 @@ from samplegen.profiles import SheetPlan
 from samplegen.split import Part
 from scanner.decode.deals import talon_gap
 from scanner.pipeline import scan_paths
-from scanner.results import SheetScan
+from scanner.results import FieldReading, SheetScan
 
 BLANK = [1e-6] * 10 + [0.9999]
 PRIZE = {"type": "contract", "talon": {"quick_tricks": 2}}
@@ -39,12 +39,7 @@ def test_a_talon_prize_lost_from_a_far_photo_is_asked_not_blamed_on_the_dealer(
     about 80 only, under the 1,000 of a strong disagreement: the row was read without its
     prize at 0.9992, and the dealer's 8 read as his slip. Weighed as a lost digit, the
     prize leaves the row doubtful, and the findings resting on it wait for a person."""
-    folder = tmp_path / "sheet"
-    make_sheet(folder, SheetPlan("open", Part.TRAINING, "font", "phone-steep",
-                                 "scribble-zigzag", "pencil"), 396, 4)
-    (scan,) = scan_paths([folder], tmp_path / "out")
-    assert isinstance(scan, SheetScan)
-    row = next(f for f in scan.fields if f.key == "row:0")
+    row = _row_read(tmp_path, "font", "scribble-zigzag", 396, 4, "row:0")
     assert "talon" not in row.value
     assert row.status == "doubtful"
     assert "the talon's quick tricks" in str(row.note)
@@ -59,12 +54,19 @@ def test_a_prize_the_totals_could_hold_on_another_row_whose_ink_reads_it_is_aske
     blank talon cell read 2 at 0.56 (a 2 on a 7 is worth 8 as well). Row 5 was read with
     that prize at 0.9998, silently: the totals say a prize was written, not on which row.
     It is doubtful now, naming row 1 (scanner.decode.talons.talon_taken)."""
-    folder = tmp_path / "sheet"
-    make_sheet(folder, SheetPlan("open", Part.TRAINING, "strokes", "phone-steep",
-                                 "loop-sprawl", "pencil"), 404, 21)
-    (scan,) = scan_paths([folder], tmp_path / "out")
-    assert isinstance(scan, SheetScan)
-    row = next(f for f in scan.fields if f.key == "row:4")
+    row = _row_read(tmp_path, "strokes", "loop-sprawl", 404, 21, "row:4")
     assert row.value["talon"] == {"quick_tricks": 2}
     assert row.status == "doubtful"
     assert "row 1's ink reads one the log does not show" in str(row.note)
+
+
+def _row_read(tmp_path: Path, glyphs: str, marks: str, seed: int, index: int, key: str
+              ) -> FieldReading:
+    """Field ``key`` of sheet ``index`` of the TRAINING set ``seed`` (a steep phone photo in
+    pencil, of ``glyphs`` and ``marks``), made again and read."""
+    folder = tmp_path / "sheet"
+    make_sheet(folder, SheetPlan("open", Part.TRAINING, glyphs, "phone-steep", marks,
+                                 "pencil"), seed, index)
+    (scan,) = scan_paths([folder], tmp_path / "out")
+    assert isinstance(scan, SheetScan)
+    return next(f for f in scan.fields if f.key == key)
