@@ -252,6 +252,12 @@ def other_splits(evidence: RowEvidence, best: RowCandidate, rules: RuleSet,
     return others
 
 
+def talon_readings(cell: Sequence[float]) -> list[float]:
+    """The talon cell's probability of each number of quick tricks it may read: none (the
+    cell empty, or a 0) first, then 1-9 (a digit no talon prize holds included)."""
+    return [cell[0] + cell[EMPTY], *cell[1:EMPTY]]
+
+
 def talon_gap(cell: Sequence[float], deal: dict[str, Any] | None, missed: bool = False
               ) -> float:
     """:attr:`RowCandidate.talon_gap` of ``deal`` for the talon cell's probabilities
@@ -276,7 +282,7 @@ def talon_gap(cell: Sequence[float], deal: dict[str, Any] | None, missed: bool =
     [13.82, 4.61]
     """
     quick = (deal or {}).get("talon", {}).get("quick_tricks", 0)
-    readings = [cell[0] + cell[EMPTY], *cell[1:EMPTY]]
+    readings = talon_readings(cell)
     if missed:
         readings = [readings[0], *(max(p, MISSED_DIGIT * cell[EMPTY]) for p in readings[1:])]
     return max(0.0, log_p(max(readings)) - log_p(readings[quick]))

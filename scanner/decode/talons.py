@@ -18,9 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from scanner.decode.columns import EntryDecision
 from scanner.decode.deal_logs import DealLogs
-from scanner.decode.deals import RowCandidate, talon_gap
+from scanner.decode.deals import RowCandidate, talon_gap, talon_readings
 from scanner.decode.faint import holds_ink, losing_seats
-from scanner.decode.numbers import EMPTY
 from scanner.decode.row_odds import INK_DISAGREES_LOG, ROW_READ, TALON_OVERRULED_LOG
 from scanner.decode.row_words import digit_fields
 from scanner.words import said
@@ -163,7 +162,7 @@ def _inks_prize_shown_none(evidence: SheetEvidence, candidates: list[list[RowCan
     cell = evidence.rows[index].digits.get(("talon", "0"))
     if deal is None or deal.get("type") != "contract" or "talon" in deal or cell is None:
         return None
-    readings = [cell[0] + cell[EMPTY], *cell[1:TALON_QUICK_TRICKS_MAX + 1]]
+    readings = talon_readings(cell)[:TALON_QUICK_TRICKS_MAX + 1]
     quick = max(range(len(readings)), key=readings.__getitem__)
     if quick == 0:
         return None
