@@ -141,6 +141,9 @@ WORDS: dict[str, str] = {
     "ink_expected": N_("the ink says {ink}; the rules expected {expected}"),
     "blank_between": N_("nothing read, but a later entry of the column is written: a total "
                         "the reader missed, or one the writer skipped"),
+    "room_for_correction": N_("nothing read, but this column's ink is lost in places and its "
+                              "last totals stand where the rules put them, not the ink: a "
+                              "correction may have written one total more, here"),
     "ink_unsure": N_("ink unsure; the rules expect {value}"),
     "entry_unsure": N_("read {value} at only {share}, or {other}: check it"),
     "row_overturned": N_("the ink reads this row otherwise; the running totals make it this"),
@@ -152,6 +155,9 @@ WORDS: dict[str, str] = {
                              "one of them another number: check this row and those totals"),
     "totals_fit_other": N_("the running totals fit another reading of this row far better than "
                            "the ink's"),
+    "steps_fit_other": N_("the amount the running totals add at this deal fits another reading "
+                          "of this row far better than the ink's (a total before it may hold "
+                          "the writer's slip): check the row"),
     "unchecked_digits": N_("no running total checks {fields}: the ink alone reads it so at "
                            "{share}"),
     "tricks_of": N_("{owners} tricks ({these}, or {those})"),

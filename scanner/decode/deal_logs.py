@@ -14,6 +14,7 @@ from typing import Any
 
 from scanner.decode.columns import EntryCells
 from scanner.decode.deals import RowCandidate
+from scanner.decode.steps import step_log_likelihood
 from scoring.columns import Column
 from scoring.deals import Deal, make_deal
 from scoring.errors import RecordError
@@ -183,6 +184,35 @@ class DealLogs:
         apart = self.changed_columns(picks, index, rival)
         return gaps is not None and any(gap <= tolerance for column, gap in gaps.items()
                                         if apart is None or column in apart)
+
+    def step_odds(self, picks: tuple[int, ...], index: int, option: int) -> float:
+        """How much likelier (natural log) the steps of the written columns
+        (:func:`~scanner.decode.steps.step_log_likelihood`) find row ``index``'s reading
+        ``option`` than its pick in the deal log ``picks``, on the course the rows before it
+        leave: each column in which both write an entry, of other amounts, weighed at that
+        entry (0 where the rows before it make no legal game, either is an empty row or the
+        rules refuse either)."""
+        fold = self._fold(picks, index)
+        options = self._candidates[index]
+        if fold is None or options[option].deal is None or options[picks[index]].deal is None:
+            return 0.0
+        course, count, tallies = fold
+        own = self._step(index, picks[index], course, count + 1)
+        other = self._step(index, option, course, count + 1)
+        if own is None or other is None:
+            return 0.0
+        theirs = dict(other[0])
+        odds = 0.0
+        for column, amount in own[0]:
+            if column not in theirs or theirs[column] == amount or column not in tallies:
+                continue
+            entries = self._entries.get(column, ())
+            position = tallies[column][0]
+            mine = step_log_likelihood(entries, position, amount)
+            rival = step_log_likelihood(entries, position, theirs[column])
+            if mine is not None and rival is not None:
+                odds += rival - mine
+        return odds
 
     def _entry_gaps(self, picks: tuple[int, ...], index: int) -> dict[Column, float] | None:
         """For each entry row ``index``'s reading writes (:meth:`confirmed`), by column, how

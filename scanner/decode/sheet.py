@@ -48,7 +48,11 @@ from scanner.decode.presence import (
 )
 from scanner.decode.rising import rising_value_shown
 from scanner.decode.row_against import rows_against_entries
-from scanner.decode.row_doubt import doubted_with_rows, unsettled_otherwise
+from scanner.decode.row_doubt import (
+    correction_room_asked,
+    doubted_with_rows,
+    unsettled_otherwise,
+)
 from scanner.decode.row_marks import denied_calls, made_calls
 from scanner.decode.row_odds import (
     INK_DISAGREES_LOG,
@@ -217,8 +221,8 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
         doubted_with_rows(entries, rows, _resting_on_doubt(runner_ups, sheet),
                           evidence.columns, sheet),
         evidence, sheet, runner_ups), evidence.columns, rows, evidence.faint)
-    entries = rising_value_shown(rules_value_shown(
-        faint_entries(entries, evidence.faint), evidence.columns, evidence.faint))
+    entries = correction_room_asked(rising_value_shown(rules_value_shown(
+        faint_entries(entries, evidence.faint), evidence.columns, evidence.faint)), sheet)
     rows = talon_ink_shown(rows_against_entries(rows, entries), candidates, picks,
                            ranking.posterior)
     return DecodedSheet(evidence.rules, evidence.seats, dict(evidence.names), rows, entries,

@@ -2,7 +2,8 @@
 (the tricks have their sum of 10 and the result cell, the talon no such partner): only the
 prize's whists witness it, and those totals mislead as well (a slip in the dealer's whists
 looks the same as a misread talon). So a row read with or without a prize is made
-*doubtful* wherever the totals fit another talon far better (:func:`talon_checked`), the ink
+*doubtful* wherever the totals, or the steps between them, fit another talon far better
+(:func:`talon_checked`), the ink
 and the totals together leave it unsure, the log moved a prize from this row to another
 (:func:`talon_moved`), the one total that would witness it belongs to a seat whose ink
 is lost (:func:`talon_unwitnessed`), or the ink reads that total otherwise
@@ -51,8 +52,16 @@ def talon_checked(evidence: SheetEvidence, logs: DealLogs,
     004, a steep pencil photo: a talon 2 read as none at 0.9999, the dealer's whists 8, 32,
     56 read as his slip of 8 where 24 was due, the row read at 0.9992; on 44 fresh sets
     seven rows whose blank talon cell the totals outweigh so, six of them the writer's
-    slip, all asked now). Each reading tried is added to the row's ``candidates`` (the
-    deal logs weigh a reading by its place there)."""
+    slip, all asked now). So is a row whose other talon the steps of the columns it writes
+    (:meth:`DealLogs.step_odds`: each total less the one before it) fit
+    :data:`INK_DISAGREES_LOG` better: a slip the writer carried on puts every later total
+    off by its amount, and a prize that catches it up fits the totals themselves (TRAINING
+    part, seed 407 sheet 023, a distant pencil photo: the dealer wrote 15 where 13 was due
+    and wrote on from it, 19, 27, 29; a 6D's blank talon cell read 1 at 0.57, that prize's
+    2 whists met the slip at the last total, and the row was read with it at 0.9999, the
+    dealer's right 29 taken for his slip; the step 27 to 29 is no prize's). Each reading
+    tried is added to the row's ``candidates`` (the deal logs weigh a reading by its place
+    there)."""
     checked = list(rows)
     for index, row in enumerate(rows):
         deal = candidates[index][picks[index]].deal if candidates[index] else None
@@ -71,6 +80,10 @@ def talon_checked(evidence: SheetEvidence, logs: DealLogs,
             fit = logs.fit(picks[:index] + (known.index(other),) + picks[index + 1:], index)
             if fit - own > INK_DISAGREES_LOG:
                 checked[index] = replace(row, status="doubtful", note=said("totals_fit_other"))
+                break
+            if logs.step_odds(picks, index, known.index(other)) > INK_DISAGREES_LOG:
+                checked[index] = replace(row, status="doubtful", totals_sure=False,
+                                         note=said("steps_fit_other"))
                 break
             weighed.append((fit - talon_gap(cell, other, missed=fit > own) - own
                             + talon_gap(cell, deal), other))

@@ -7,6 +7,7 @@ import random
 
 from scanner.decode.deal_logs import ILLEGAL_FIT, DealLogs, column_log_likelihood
 from scanner.decode.deals import RowCandidate, decode_row
+from scanner.decode.steps import step_log_likelihood
 from scoring import expected_sheet, parse_record
 from scoring.errors import RecordError
 from tests.scanner.evidence import game, sheet_evidence
@@ -76,3 +77,33 @@ def test_an_entry_whose_ink_reads_no_value_is_weighed_as_blank() -> None:
     vars(odd)["likeliest"] = []  # what likeliest_values gives when no reading is a total
     decoded = decode_sheet(replace(evidence, columns={**evidence.columns}))
     assert len(decoded.rows) == len(evidence.rows)
+
+
+def test_the_steps_after_a_slip_carried_on_still_find_each_rows_reading() -> None:
+    """A writer's slip carried on (4.2.7: every later total of the column written on from
+    the slipped one) puts the later totals off the rules' by its amount, so the running
+    totals themselves favour any reading that catches it up. The steps between totals
+    (:meth:`DealLogs.step_odds`) find no other reading of a later row likelier than the
+    one written, and read the slip where it was made."""
+    doc = game("rostov", 3, seed=4)
+    sheet = expected_sheet(parse_record(doc))
+    column = max((c for c in sheet_evidence(doc).columns if c.kind == "whists"),
+                 key=lambda c: len(doc["written"][c.seat]["whists"][c.on]))
+    totals = doc["written"][column.seat]["whists"][column.on]
+    assert len(totals) >= 4
+    doc["written"][column.seat]["whists"][column.on] = totals[:2] + [t + 2 for t in totals[2:]]
+    evidence = sheet_evidence(doc, sure=0.9)
+    candidates = [decode_row(row, evidence.rules, evidence.seats) for row in evidence.rows]
+    deals = doc["deals"] + [None] * (len(candidates) - len(doc["deals"]))
+    picks = tuple(next((k for k, c in enumerate(options) if c.deal == deal), 0)
+                  for options, deal in zip(candidates, deals, strict=True))
+    slipped_at = [e.deal for e in sheet.column(column) if e.deal is not None][2] - 1
+    logs = DealLogs(evidence.rules, evidence.seats, evidence.columns, candidates)
+    later = [logs.step_odds(picks, index, option)
+             for index in range(slipped_at + 1, len(doc["deals"]))
+             for option in range(len(candidates[index]))]
+    assert max(later) <= 0.0
+    amount = totals[2] - totals[1]
+    written = evidence.columns[column]
+    assert step_log_likelihood(written, 2, amount + 2) > step_log_likelihood(written, 2,
+                                                                             amount) + 3

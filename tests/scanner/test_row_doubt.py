@@ -9,7 +9,11 @@ import pytest
 
 from scanner.decode.columns import EntryCells, EntryDecision, EntryInk
 from scanner.decode.presence import present_column
-from scanner.decode.row_doubt import doubted_with_rows, unsettled_otherwise
+from scanner.decode.row_doubt import (
+    correction_room_asked,
+    doubted_with_rows,
+    unsettled_otherwise,
+)
 from scanner.decode.sheet import RowDecision, SheetEvidence
 from scoring.columns import Column
 from scoring.rules import RuleSet
@@ -201,6 +205,30 @@ def test_a_box_past_the_end_is_asked_where_the_seats_ink_is_lost_in_another_colu
     judged = doubted_with_rows(entries, rows, resting, {column: (empty_cells,) * 2})
     assert [e.status for e in judged[column]] == (
         ["empty", "empty"] if pool == "read" else ["doubtful", "empty"])
+
+
+@pytest.mark.parametrize("last", ["shown over other ink", "read by its ink", "lost alone"])
+def test_the_box_after_totals_the_log_placed_over_lost_ink_is_asked(last: str) -> None:
+    """A fresh TRAINING set, a distant pencil photo (seed 407 sheet 002): a whists column's
+    first boxes read blank, its last totals shown where the deal log put them over ink
+    that reads them otherwise; the writer had corrected a total (4.2.7), so the column held
+    one total more, and its last box, its pencil lost, was left out of ``scan.json``. The
+    box after the column's end is asked. Where the last total's ink reads it, or only it
+    stood on the rules while the rest of the column read, the blank box is evidence."""
+    column = Column("A", "whists", "C")
+    blank = EntryDecision("empty", None, 1.0, ((None, 1.0),), ink=((None, 1.0),))
+    lost = EntryDecision("doubtful", None, 0.0, ((None, 1.0),), 12, 1, "", ((None, 0.99),))
+    shown = EntryDecision("doubtful", 111, 0.9, ((111, 0.9),), 111, 3, "",
+                          ((111, 0.9),) if last == "read by its ink" else ((1, 0.47),))
+    first = _entry(12, 1, ((12, 0.99),)) if last == "lost alone" else lost
+    entries = {column: (first, _entry(37, 2, ((37, 0.99),)), shown, blank, blank)}
+    judged = correction_room_asked(entries, _whists([(1, 12), (2, 37), (3, 111)]))
+    statuses = [e.status for e in judged[column][3:]]
+    if last == "shown over other ink":
+        assert statuses == ["doubtful", "empty"]
+        assert "a correction may have written one total more" in str(judged[column][3].note)
+    else:
+        assert statuses == ["empty", "empty"]
 
 
 def test_an_entry_the_other_reading_of_a_doubtful_row_leaves_unsettled_is_doubtful() -> None:
