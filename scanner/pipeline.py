@@ -26,7 +26,7 @@ from scanner.image.identify import IdentifiedPage, Identifier, SheetPages, assem
 from scanner.image.load import expand_paths, iter_file
 from scanner.image.register import register
 from scanner.output import SheetWriter
-from scanner.read import read_sheet_pages, sheet_evidence
+from scanner.read import read_sheet_pages, refuse_if_no_deal_read, sheet_evidence
 from scanner.results import SheetScan
 from scanner.timing import StageClock
 from scanner.words import said
@@ -152,7 +152,9 @@ def read_sheet(sheet: SheetPages, state: ScanState) -> SheetScan:
     # deal column is kept by one scorer and read with the general model (scanner.read)
     readings, lost = read_sheet_pages(sheet, state.recognizer, clock=clock)
     with clock.stage("decode"):
-        decoded = decode_sheet(sheet_evidence(sheet.identity, sheet.layout, readings, lost))
+        evidence = sheet_evidence(sheet.identity, sheet.layout, readings, lost)
+        decoded = decode_sheet(evidence)
+        refuse_if_no_deal_read(readings, lost, evidence, decoded)
     with clock.stage("output"):
         scan = state.writer.write(sheet, readings, decoded, start)
     log.info("%s: %d fields, %d doubtful, %.2f s", sheet.sheet_id, len(scan.fields),

@@ -34,10 +34,12 @@ from scanner.decode.faint import (
     rows_lost,
     share_read_surely,
 )
-from scanner.decode.sheet import SheetEvidence
+from scanner.decode.presence import no_deal_read
+from scanner.decode.sheet import DecodedSheet, SheetEvidence
 from scanner.digits.adaptation import WriterAdaptation
 from scanner.digits.normalize import normalize_cells
 from scanner.digits.recognizer import DigitRecognizer
+from scanner.errors import PoorQuality
 from scanner.image.cells import CellImage, cut_cells
 from scanner.image.identify import SheetPages
 from scanner.image.light_ink import as_light, light_cells
@@ -47,6 +49,7 @@ from scanner.image.raster import rasterize
 from scanner.image.register import RegisteredPage
 from scanner.image.strips import entry_strip, strip_glyphs
 from scanner.timing import StageClock
+from scanner.words import said
 from scoring.columns import Column
 
 log = logging.getLogger(__name__)
@@ -378,6 +381,22 @@ def sheet_evidence(identity: SheetIdentity, layout: Layout,
     return SheetEvidence(identity.rule_set(), identity.seats, row_evidence(readings),
                          column_evidence(layout, readings), names, lost.seats,
                          page.label if page else "")
+
+
+def refuse_if_no_deal_read(readings: dict[int, PageReading], lost: LostInk,
+                           evidence: SheetEvidence, decoded: DecodedSheet) -> None:
+    """Raise :class:`~scanner.errors.PoorQuality` naming the deal rows' page where the rows
+    hold ink and the columns totals, but not one row reads as a deal
+    (:func:`~scanner.decode.presence.no_deal_read`): the advice is that for rows whose ink
+    is lost (:func:`scanner.decode.faint.refuse_if_unreadable`)."""
+    if not no_deal_read(evidence.rows, [row.deal for row in decoded.rows], decoded.entries):
+        return
+    page = next((reading.page for reading in readings.values()
+                 if any(isinstance(cell.box.meaning, DealCell) for cell in reading.cells)),
+                lost.page)
+    raise PoorQuality(said("no_deal_read"), page.source if page else None,
+                      page.index_in_file if page else None,
+                      advice=said("rescan_grey") if lost.black_and_white else said("closer"))
 
 
 def is_black_and_white(image: Image) -> bool:

@@ -47,6 +47,9 @@ WORDS: dict[str, str] = {
     "all_strips_lost": N_("every seat's calibration digits are nearly blank in the image: the "
                           "writing is too faint for this capture (pencil on a black-and-white "
                           "scan), so nothing on the sheet can be read"),
+    "no_deal_read": N_("not one deal row reads as a deal, though the rows hold writing: the "
+                       "scorer's hand is too small or faint for this capture, so no deal log "
+                       "checks the running totals and the sheet cannot be read"),
     "rows_unreadable": N_("the deal rows' digits are nearly blank in the image: the scorer's "
                           "ink is too faint for this capture (pencil or a thin ballpoint on a "
                           "black-and-white scan or a far photo), so no deal log checks the "

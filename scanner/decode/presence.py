@@ -40,7 +40,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Protocol
+from typing import Any, Protocol
 
 from scanner.decode.columns import (
     EntryCells,
@@ -278,6 +278,21 @@ def row_holds_ink(evidence: RowEvidence) -> bool:
     digit cell likelier a digit than blank."""
     return any(p >= INKED_MARK for p in evidence.marks.values()) or \
         any(cell[EMPTY] < INKED_CELL for cell in evidence.digits.values())
+
+
+def no_deal_read(evidence: Sequence[RowEvidence], deals: Sequence[dict[str, Any] | None],
+                 entries: Mapping[Column, Sequence[EntryDecision]]) -> bool:
+    """Whether the deal rows hold ink (:func:`row_holds_ink`) and the columns read totals,
+    but not one row reads as a deal (``deals``: each row's, read or in doubt): the capture
+    kept the scorer's writing but not legibly, no deal log checks a total, and the rows
+    past the last one holding ink, whose deals the columns would count, are lost with it
+    (TRAINING part, seed 416 sheet 023, a pencil photo at 76 dpi: eleven rows asked without
+    a deal, the two deals after them and a mountain's total left out of ``scan.json``; the
+    only such sheet of 1,100 TRAINING sheets). A sheet whose scorer left the rows blank
+    is not one: its rows hold no ink."""
+    return not any(deal is not None for deal in deals) and \
+        any(row_holds_ink(row) for row in evidence) and \
+        any(decision.value is not None for column in entries.values() for decision in column)
 
 
 def rows_required(columns: Mapping[Column, Sequence[EntryCells]],

@@ -244,6 +244,25 @@ def test_a_sheet_whose_deal_rows_ink_is_lost_is_refused_naming_the_page(
 
 
 @pytest.mark.slow
+def test_a_sheet_whose_rows_hold_writing_but_read_no_deal_is_refused_naming_the_deal_page(
+        tmp_path: Path) -> None:
+    """Issue 13, class 8: TRAINING part, seed 416 sheet 023 (``reader_eval --part training
+    --capture phone-distant``), a pencil photo at 76 dpi. Its strips and rows kept ink, but
+    not one row read as a deal: eleven rows were asked without one, and the two deals after
+    them and a mountain's total were left out of ``scan.json``. With no deal log nothing
+    checks a total, and the rows past the last inked one are lost without a word: it is
+    refused, naming the deal rows' page, and the advice is to take the photo closer."""
+    folder = tmp_path / "sheet"
+    make_sheet(folder, SheetPlan("open", Part.TRAINING, "strokes", "phone-distant",
+                                 "loop-sprawl", "pencil"), 416, 23)
+    (failure,) = scan_paths([folder], tmp_path / "out")
+    assert isinstance(failure, ScanFailure)
+    assert failure.message.startswith(f"{folder / 'page-1.jpg'}, page 1: not one deal row "
+                                      "reads as a deal")
+    assert failure.message.endswith(CLOSER)
+
+
+@pytest.mark.slow
 def test_a_far_photos_faint_pencil_marks_on_a_deal_page_are_read(tmp_path: Path) -> None:
     """Issue 13, classes 6-8: a far phone photo of a sheet marked with short pencil ticks
     (sheet 015 of ``reader_eval --part training --capture phone-distant --seed 183``): its

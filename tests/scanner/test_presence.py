@@ -14,6 +14,7 @@ from scanner.decode.faint import LOST_INK_GAP
 from scanner.decode.presence import (
     entries_present,
     entry_holds_ink,
+    no_deal_read,
     row_holds_ink,
     row_notes,
     rules_value_shown,
@@ -185,6 +186,26 @@ def test_a_row_with_ink_that_reads_as_no_deal_is_doubtful() -> None:
     assert decoded.rows[deals].note == "nothing read here, but a later row holds ink"
     assert decoded.rows[deals + 1].note == "ink here, but it reads as no deal"
     assert decoded.rows[deals + 2].status == "empty"
+
+
+@pytest.mark.parametrize("rows", ["inked, no deal", "inked, one deal", "blank"])
+def test_a_sheet_whose_inked_rows_read_no_deal_is_told_from_one_whose_rows_are_blank(
+        rows: str) -> None:
+    """Rows that hold ink while not one reads as a deal, beside columns that read totals:
+    the capture kept the scorer's writing but not legibly (the sheet is refused,
+    ``scanner.read.refuse_if_no_deal_read``). One deal read, or rows the scorer left blank,
+    are not that."""
+    evidence, deals = _lone_cross(deals_after=1)
+    inked = rows != "blank"
+    deals_read: list[dict[str, object] | None] = [None] * len(evidence.rows)
+    if rows == "inked, one deal":
+        deals_read[0] = {"type": "allpass"}
+    blank = row_evidence(None, 0, evidence.seats, 0.999)
+    row_inks = evidence.rows if inked else tuple(blank for _ in evidence.rows)
+    written = {Column("A", "pool"): (EntryDecision("read", 4, 0.99, ((4, 0.99),)),)}
+    assert no_deal_read(row_inks, deals_read, written) == (rows == "inked, no deal")
+    assert not no_deal_read(row_inks, deals_read, {Column("A", "pool"): (
+        EntryDecision("empty", None, 1.0, ((None, 1.0),)),)})
 
 
 def test_stray_ink_far_below_the_last_deal_or_total_is_not_asked() -> None:
