@@ -118,6 +118,9 @@ WORDS: dict[str, str] = {
     "unsure_after_overruled": N_("read {value} on the rules' word, its ink unsure, right "
                                  "after an entry the rules made against its own ink: the deal "
                                  "log that overruled it may be misread"),
+    "below_above_pool": N_("read {value}, below the {before} an earlier entry's ink holds past "
+                           "the pool: a slip the writer carried on past the pool may have "
+                           "lost a digit here"),
     "after_above_pool": N_("the ink says {ink}; the rules make it {value}, but an earlier "
                            "entry's ink passes the pool: the writer's totals may have passed "
                            "it"),

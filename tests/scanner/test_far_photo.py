@@ -33,7 +33,7 @@ from scanner.image.register import register
 from scanner.pipeline import scan_paths
 from scanner.results import SheetScan
 from tests.scanner.synth import DPI, PX_PER_MM, identity_for, page_bgr
-from tests.scanner.training_sheets import scored_sheet
+from tests.scanner.training_sheets import read_field, scored_sheet
 
 OTHER_SHEET_ID = "R2-T07-D0C3EF"
 
@@ -204,3 +204,17 @@ def test_a_far_photos_deal_page_the_game_never_reached_asks_nothing(tmp_path: Pa
     tally = scored_sheet(tmp_path, SheetPlan("open", Part.TRAINING, "strokes", "phone-distant",
                                              "plus-upright", "blue-ballpoint"), 271, 1)
     assert tally.silent == 0 and tally.asked_blank == 0 and tally.doubtful == 0, tally
+
+
+@pytest.mark.slow
+def test_a_pool_total_past_the_pool_that_lost_its_one_is_asked(tmp_path: Path) -> None:
+    """Issue 13, classes 1 and 5: TRAINING part, seed 427 sheet 011 (``reader_eval --part
+    training --capture phone-distant``). A pool of 10 written 4, 8, 10, 11, 12 by a slip of
+    2 carried on past the pool; the 11 is doubtful (its ink passes the pool), and the 12,
+    its 1 lost from the far photo, read 2 at 0.9999: the column was weighed without values
+    above the pool, and 2 is the step after a reading of the 11 as 1. A total below one
+    past the pool that is not the rules' total there is asked now."""
+    entry = read_field(tmp_path, SheetPlan("open", Part.TRAINING, "strokes", "phone-distant",
+                                           "scribble-zigzag", "black"), 427, 11, "entry:C:pool:4")
+    assert entry.status == "doubtful"
+    assert "below the 11 an earlier entry's ink holds past the pool" in str(entry.note)

@@ -11,12 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from bench.reader_eval import make_sheet
 from samplegen.profiles import SheetPlan
 from samplegen.split import Part
 from scanner.decode.deals import talon_gap
-from scanner.pipeline import scan_paths
-from scanner.results import FieldReading, SheetScan
+from scanner.results import FieldReading
+from tests.scanner.training_sheets import read_field
 
 BLANK = [1e-6] * 10 + [0.9999]
 PRIZE = {"type": "contract", "talon": {"quick_tricks": 2}}
@@ -81,9 +80,5 @@ def _row_read(tmp_path: Path, glyphs: str, marks: str, seed: int, index: int, ke
               capture: str = "phone-steep") -> FieldReading:
     """Field ``key`` of sheet ``index`` of the TRAINING set ``seed`` (a phone photo in
     pencil, of ``glyphs``, ``capture`` and ``marks``), made again and read."""
-    folder = tmp_path / "sheet"
-    make_sheet(folder, SheetPlan("open", Part.TRAINING, glyphs, capture, marks, "pencil"),
-               seed, index)
-    (scan,) = scan_paths([folder], tmp_path / "out")
-    assert isinstance(scan, SheetScan)
-    return next(f for f in scan.fields if f.key == key)
+    return read_field(tmp_path, SheetPlan("open", Part.TRAINING, glyphs, capture, marks,
+                                          "pencil"), seed, index, key)

@@ -9,7 +9,7 @@ from pathlib import Path
 from bench.reader_eval import Tally, make_sheet, score_sheet
 from samplegen.profiles import SheetPlan
 from scanner.pipeline import scan_paths
-from scanner.results import SheetScan
+from scanner.results import FieldReading, SheetScan
 
 
 def scored_sheet(tmp_path: Path, plan: SheetPlan, seed: int, index: int) -> Tally:
@@ -20,3 +20,14 @@ def scored_sheet(tmp_path: Path, plan: SheetPlan, seed: int, index: int) -> Tall
     (scan,) = scan_paths([folder], tmp_path / "out")
     assert isinstance(scan, SheetScan), scan
     return score_sheet(json.loads((folder / "truth.json").read_text(encoding="utf-8")), scan)
+
+
+def read_field(tmp_path: Path, plan: SheetPlan, seed: int, index: int, key: str
+               ) -> FieldReading:
+    """Field ``key`` of sheet ``index`` of the set of ``seed``, made as ``plan`` says under
+    ``tmp_path`` and read (one sheet, not refused)."""
+    folder = tmp_path / "sheet"
+    make_sheet(folder, plan, seed, index)
+    (scan,) = scan_paths([folder], tmp_path / "out")
+    assert isinstance(scan, SheetScan), scan
+    return next(f for f in scan.fields if f.key == key)
