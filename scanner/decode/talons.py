@@ -3,11 +3,10 @@
 prize's whists witness it, and those totals mislead as well (a slip in the dealer's whists
 looks the same as a misread talon). So a row read with or without a prize is made
 *doubtful* wherever the totals, or the steps between them, fit another talon far better
-(:func:`talon_checked`), the ink
-and the totals together leave it unsure, the log moved a prize from this row to another
-(:func:`talon_moved`), the one total that would witness it belongs to a seat whose ink
-is lost (:func:`talon_unwitnessed`), or the ink reads that total otherwise
-(:func:`talon_against_entries`).
+(:func:`talon_checked`), the ink and the totals together leave it unsure, the log moved a
+prize from this row to another (:func:`talon_moved`), the one total that would witness it
+belongs to a seat whose ink is lost (:func:`talon_unwitnessed`), or the ink reads that
+total otherwise (:func:`talon_against_entries`).
 """
 
 from __future__ import annotations
