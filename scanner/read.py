@@ -33,6 +33,7 @@ from scanner.decode.faint import (
     refuse_if_unreadable,
     rows_lost,
     share_read_surely,
+    unreadable_advice,
 )
 from scanner.decode.presence import no_deal_read
 from scanner.decode.sheet import DecodedSheet, SheetEvidence
@@ -387,8 +388,8 @@ def refuse_if_no_deal_read(readings: dict[int, PageReading], lost: LostInk,
                            evidence: SheetEvidence, decoded: DecodedSheet) -> None:
     """Raise :class:`~scanner.errors.PoorQuality` naming the deal rows' page where the rows
     hold ink and the columns totals, but not one row reads as a deal
-    (:func:`~scanner.decode.presence.no_deal_read`): the advice is that for rows whose ink
-    is lost (:func:`scanner.decode.faint.refuse_if_unreadable`)."""
+    (:func:`~scanner.decode.presence.no_deal_read`), with the advice for rows whose ink is
+    lost (:func:`~scanner.decode.faint.unreadable_advice`)."""
     if not no_deal_read(evidence.rows, [row.deal for row in decoded.rows], decoded.entries):
         return
     page = next((reading.page for reading in readings.values()
@@ -396,7 +397,7 @@ def refuse_if_no_deal_read(readings: dict[int, PageReading], lost: LostInk,
                 lost.page)
     raise PoorQuality(said("no_deal_read"), page.source if page else None,
                       page.index_in_file if page else None,
-                      advice=said("rescan_grey") if lost.black_and_white else said("closer"))
+                      advice=unreadable_advice(lost.black_and_white))
 
 
 def is_black_and_white(image: Image) -> bool:

@@ -160,11 +160,17 @@ def refuse_if_unreadable(faint: Sequence[str], seats: Sequence[str], rows: bool,
     of the three such sheets of seeds 182 and 184, 31 of 31, 84 of 99 and 32 of 38 fields
     were doubtful; a pencil far photo that lost its rows (phone-distant, seed 187, sheet
     007), 29 of 36."""
-    advice = said("rescan_grey") if black_and_white else said("closer")
+    advice = unreadable_advice(black_and_white)
     if black_and_white and all_lost(faint, seats):
         raise PoorQuality(said("all_strips_lost"), source, page, advice=advice)
     if rows:
         raise PoorQuality(said("rows_unreadable"), source, page, advice=advice)
+
+
+def unreadable_advice(black_and_white: bool) -> str:
+    """What to do with a sheet whose writing the capture lost: scan a black-and-white
+    capture again in grey or colour, take a photo closer."""
+    return said("rescan_grey") if black_and_white else said("closer")
 
 
 ROW_DIGIT_SURE = 0.9

@@ -117,8 +117,7 @@ def correction_room_asked(entries: Mapping[Column, tuple[EntryDecision, ...]],
 def _correction_room(decisions: tuple[EntryDecision, ...], logged: frozenset[int | None]
                      ) -> tuple[EntryDecision, ...]:
     """One column as :func:`correction_room_asked` leaves it."""
-    end = max((i for i, d in enumerate(decisions) if d.deal is not None or d.status != "empty"),
-              default=-1)
+    end = _last_entry_shown(decisions)
     last = decisions[end] if end >= 0 else None
     if last is None or end + 1 >= len(decisions) or decisions[end + 1].status != "empty" or \
             last.status != "doubtful" or last.value is None or not last.ink or \
@@ -127,6 +126,12 @@ def _correction_room(decisions: tuple[EntryDecision, ...], logged: frozenset[int
     room = replace(decisions[end + 1], status="doubtful", confidence=0.0,
                    note=said("room_for_correction"))
     return (*decisions[:end + 1], room, *decisions[end + 2:])
+
+
+def _last_entry_shown(decisions: Sequence[EntryDecision]) -> int:
+    """A column's last entry that the deal log writes or that is not empty; -1 for none."""
+    return max((i for i, d in enumerate(decisions) if d.deal is not None or d.status != "empty"),
+               default=-1)
 
 
 def _lost_in_places(decisions: Sequence[EntryDecision], logged: frozenset[int | None]) -> bool:
@@ -196,8 +201,7 @@ def _past_end_asked(decisions: tuple[EntryDecision, ...],
     more = [row for deal, (row, _) in sorted(rests_on.items()) if deal not in picked]
     if not more:
         return decisions
-    end = max((i for i, d in enumerate(decisions) if d.deal is not None or d.status != "empty"),
-              default=-1)
+    end = _last_entry_shown(decisions)
     asked = list(decisions)
     for index, row in zip(range(end + 1, len(decisions)), more, strict=False):
         if decisions[index].status == "empty" and (
