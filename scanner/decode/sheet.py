@@ -37,6 +37,7 @@ from scanner.decode.faint import (
     lost_ink_problem,
 )
 from scanner.decode.legality import verdicts
+from scanner.decode.lost_rows import illegible_unvouched
 from scanner.decode.presence import (
     STRAY_INK_GAP,
     last_written,
@@ -216,6 +217,7 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
     rows = tuple(replace(row, status="doubtful", note=note, confidence=row.confidence
                          if row.deal else 0.0, totals_sure=False) if note else row
                  for row, note in zip(rows, notes, strict=True))
+    rows = illegible_unvouched(rows, candidates, picks)
     runner_ups = _runner_up_sheets(logs, candidates, picks, rows, evidence) if sheet else []
     entries = unwritten_totals(unsettled_otherwise(
         doubted_with_rows(entries, rows, _resting_on_doubt(runner_ups, sheet),
