@@ -19,14 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from scanner.decode.deals import RowCandidate
+from scanner.decode.row_decision import RowDecision
 from scanner.decode.row_odds import INK_DISAGREES_LOG
 from scanner.words import said
-
-if TYPE_CHECKING:  # the sheet's decoder imports this module
-    from scanner.decode.sheet import RowDecision
 
 
 def lost_among_deals(rows: Sequence[RowDecision]) -> list[int]:
@@ -43,10 +40,10 @@ def illegible_unvouched(rows: Sequence[RowDecision], candidates: list[list[RowCa
     """``rows`` with each row read whose ink reads as no legal deal (its pick's
     :attr:`~scanner.decode.deals.RowCandidate.ink_gap` past :data:`INK_DISAGREES_LOG`) made
     *doubtful* where a row among the deals is lost (:func:`lost_among_deals`): the totals
-    that read it as written may be the lost deal's (see module doc). On the TRAINING sheets
-    of seeds 354-431 (1,524 read) and the EVALUATION part's, seven have a row lost among
-    the deals; read again, 13 rows become doubtful, that misread and 12 right ones, all on
-    sheets that asked a person already."""
+    that read it as written may be the lost deal's (see module doc). Six of the 1,524
+    TRAINING sheets read (seeds 354-431) have a row lost among the deals; read again, 13
+    rows become doubtful, that misread and 12 right ones, all on sheets that asked a person
+    already."""
     if not lost_among_deals(rows):
         return tuple(rows)
     return tuple(

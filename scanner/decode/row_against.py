@@ -18,14 +18,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from scanner.decode.columns import EntryDecision
+from scanner.decode.row_decision import RowDecision
 from scanner.words import said
 from scoring.columns import Column
-
-if TYPE_CHECKING:  # the sheet's decoder imports this module
-    from scanner.decode.sheet import RowDecision
 
 ENTRIES_AGAINST = 2
 """How many doubtful entries of a row's deal, their ink's likeliest value not the rules'

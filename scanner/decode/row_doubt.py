@@ -32,7 +32,8 @@ from scoring.columns import Column
 from scoring.sheet import ExpectedSheet
 
 if TYPE_CHECKING:  # the sheet's decoder imports this module
-    from scanner.decode.sheet import RowDecision, SheetEvidence
+    from scanner.decode.row_decision import RowDecision
+    from scanner.decode.sheet import SheetEvidence
 
 INK_AGAINST = 10.0
 """How many times likelier the ink must find another value than the one read for the read

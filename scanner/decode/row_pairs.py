@@ -1,6 +1,6 @@
 """Two deal rows misread together, whose misreads cancel in the running totals.
 
-The rows are weighed against the totals one at a time (:func:`scanner.decode.sheet._rank`):
+The rows are weighed against the totals one at a time (:func:`scanner.decode.row_ranking.rank`):
 each row's readings with every other row held at its pick. Two misreads that cancel out
 (a talon's quick tricks read one too many, and a later whister's tricks one too few: the
 dealer's whists on the declarer come out right again after both) hold each other in place,

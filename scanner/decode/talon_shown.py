@@ -26,14 +26,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from scanner.decode.deals import RowCandidate
+from scanner.decode.row_decision import RowDecision
 from scanner.decode.row_odds import INK_DISAGREES_LOG
 from scanner.decode.talons import without_talon
-
-if TYPE_CHECKING:  # the sheet's decoder imports this module
-    from scanner.decode.sheet import RowDecision
 
 
 def talon_ink_shown(rows: Sequence[RowDecision], candidates: Sequence[Sequence[RowCandidate]],

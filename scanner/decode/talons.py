@@ -28,7 +28,8 @@ from scoring.deals import TALON_QUICK_TRICKS_MAX
 from scoring.sheet import ExpectedSheet
 
 if TYPE_CHECKING:  # the sheet's decoder imports this module
-    from scanner.decode.sheet import RowDecision, SheetEvidence
+    from scanner.decode.row_decision import RowDecision
+    from scanner.decode.sheet import SheetEvidence
 
 
 def talon_checked(evidence: SheetEvidence, logs: DealLogs,

@@ -14,16 +14,14 @@ from scanner.decode.deal_logs import DealLogs
 from scanner.decode.deals import RowCandidate, decode_row
 from scanner.decode.legality import Legality
 from scanner.decode.redecode import EntryEvidence, redecode_columns
+from scanner.decode.row_decision import RowDecision, _row_decision, _witnessed
 from scanner.decode.row_odds import ROW_READ, UNCHECKED_READ
 from scanner.decode.sheet import (
     DecodedSheet,
-    RowDecision,
     SheetEvidence,
     _between_deals,
     _read_as_overturned,
-    _row_decision,
     _runner_up_sheets,
-    _witnessed,
     decode_sheet,
 )
 from scanner.decode.talons import other_talons, talon_against_entries, talon_unwitnessed
@@ -166,9 +164,9 @@ def test_the_totals_decide_an_unsure_deal_row() -> None:
 
 def test_the_totals_overturn_a_row_the_ink_reads_at_0_9985() -> None:
     """A talon's quick tricks read one less at 0.9985 (as a 2 read 1 at 0.99898 on a sample
-    sheet): sure enough to pass :data:`~scanner.decode.sheet.ROW_READ`, so it is re-ranked only
-    because :data:`~scanner.decode.sheet.RERANK_BELOW` is stricter, and the whists the talon prize
-    wrote put it right; doubtful, as those whists alone overrule the talon's ink."""
+    sheet): sure enough to pass :data:`~scanner.decode.row_odds.ROW_READ`, so it is re-ranked
+    only because :data:`~scanner.decode.row_ranking.RERANK_BELOW` is stricter, and the whists
+    the talon prize wrote put it right; doubtful, as those whists alone overrule the talon's ink."""
     def one_less(quick: int) -> list[float]:
         misread = [0.0] * 11
         misread[quick - 1], misread[quick] = 0.9985, 0.0015
@@ -261,9 +259,10 @@ def test_a_row_the_totals_carried_that_no_total_reads_as_it_writes_is_doubtful(
                          [(0.1, False, False), (0.001, False, True), (0.1, True, True)])
 def test_the_ink_alone_or_a_total_must_tell_a_row_from_its_likeliest_rival(
         rival: float, talon_only: bool, witnessed: bool) -> None:
-    """:func:`_witnessed`: a rival the ink leaves at 0.001 against the pick is told apart
-    by the ink alone; one that differs only in the talon is the talon rules' to weigh
-    (TRAINING part, 49 rows of nine sets read right whose rival was a talon at 0.003);
+    """:func:`~scanner.decode.row_decision._witnessed`: a rival the ink leaves at 0.001
+    against the pick is told apart by the ink alone; one that differs only in the talon is
+    the talon rules' to weigh (TRAINING part, 49 rows of nine sets read right whose rival
+    was a talon at 0.003);
     else a total the two write apart must read as the pick writes it: here none does."""
     doc, k = _allpasses(1)[0]
     deal = doc["deals"][k]
@@ -282,11 +281,11 @@ def test_the_ink_alone_or_a_total_must_tell_a_row_from_its_likeliest_rival(
 
 
 def test_a_rival_in_another_suit_alone_needs_no_witness() -> None:
-    """:func:`_witnessed`: a contract whose rival reading (0.1 of the ink) is the same
-    contract in another suit writes every total as the pick does, so no total could
-    witness either: the rival is :data:`UNCHECKED_READ`'s to weigh, not a reason to doubt
-    the totals that carried the row (TRAINING part, 18 sets: ten rows read right at
-    0.98-0.998 doubtful as "unconfirmed" for such a rival alone)."""
+    """:func:`~scanner.decode.row_decision._witnessed`: a contract whose rival reading (0.1
+    of the ink) is the same contract in another suit writes every total as the pick does,
+    so no total could witness either: the rival is :data:`UNCHECKED_READ`'s to weigh, not a
+    reason to doubt the totals that carried the row (TRAINING part, 18 sets: ten rows read
+    right at 0.98-0.998 doubtful as "unconfirmed" for such a rival alone)."""
     doc = game("sochi", 3, seed=11)
     k, deal = next((k, deal) for k, deal in enumerate(doc["deals"])
                    if deal["type"] == "contract")

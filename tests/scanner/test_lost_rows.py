@@ -11,7 +11,7 @@ from samplegen.profiles import SheetPlan
 from samplegen.split import Part
 from scanner.decode.deals import RowCandidate
 from scanner.decode.lost_rows import illegible_unvouched, lost_among_deals
-from scanner.decode.sheet import RowDecision
+from scanner.decode.row_decision import RowDecision
 from tests.scanner.training_sheets import read_field
 
 WHISTED = {"dealer": "C", "type": "contract", "declarer": "A", "contract": "7S",

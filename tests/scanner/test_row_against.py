@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from scanner.decode.columns import EntryDecision
 from scanner.decode.row_against import rows_against_entries
-from scanner.decode.sheet import RowDecision
+from scanner.decode.row_decision import RowDecision
 from scoring.columns import Column
 
 WHISTED = {"dealer": "B", "type": "contract", "declarer": "C", "contract": "6S",

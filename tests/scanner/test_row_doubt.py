@@ -9,12 +9,13 @@ import pytest
 
 from scanner.decode.columns import EntryCells, EntryDecision, EntryInk
 from scanner.decode.presence import present_column
+from scanner.decode.row_decision import RowDecision
 from scanner.decode.row_doubt import (
     correction_room_asked,
     doubted_with_rows,
     unsettled_otherwise,
 )
-from scanner.decode.sheet import RowDecision, SheetEvidence
+from scanner.decode.sheet import SheetEvidence
 from scoring.columns import Column
 from scoring.rules import RuleSet
 from scoring.sheet import ExpectedSheet, SheetEntry

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from scanner.decode.deals import RowCandidate
-from scanner.decode.sheet import RowDecision
+from scanner.decode.row_decision import RowDecision
 from scanner.decode.talon_shown import talon_ink_shown
 from scanner.words import said
 
