@@ -130,6 +130,10 @@ WORDS: dict[str, str] = {
     "ink_short_of_before": N_("the ink clearly says {ink}; the rules expected {expected}, "
                               "but a total written after {before} has no fewer digits "
                               "(these totals only rise): a digit the reader may have lost"),
+    "falls_past_deal": N_("the ink clearly says {ink}; the rules expected {expected}, but "
+                          "the total before it is {before}, and a slip does not drop these "
+                          "totals by more than the deal adds: a digit the reader may have "
+                          "lost"),
     "unsettled_otherwise": N_("read {value}, but with the other reading of deal row {row}, "
                               "itself doubtful, the rules do not settle it"),
     "digit_may_be_lost": N_("the ink says {ink}; the rules expected {expected}, but {value}, "

@@ -36,6 +36,7 @@ from scanner.decode.confirmed import (
     unspelled,
 )
 from scanner.decode.corrections import corrected_after, corrected_next
+from scanner.decode.falling_slips import falling_slips_asked
 from scanner.decode.numbers import (
     EMPTY,
     PROBABILITY_FLOOR,
@@ -215,8 +216,8 @@ def decode_column(entries: Sequence[ColumnEntry], expected: Sequence[SheetEntry]
 
     Values above ``ceiling`` (:func:`column_ceiling`) get no weight; an entry whose ink
     insists on one is *doubtful* (:func:`_above_ceiling`). In a ``rising`` column
-    (:func:`only_rises`) a slip a digit shorter than the total before it is *doubtful*
-    (:func:`_digit_short_of_before`).
+    (:func:`only_rises`) a slip that drops the column as no writer's slip does is *doubtful*
+    (:func:`~scanner.decode.falling_slips.falling_slips_asked`).
     """
     written = max((i for i, e in enumerate(entries) if not is_blank(e)), default=-1) + 1
     column = list(entries[:written])
@@ -232,31 +233,9 @@ def decode_column(entries: Sequence[ColumnEntry], expected: Sequence[SheetEntry]
                      for was, now in zip(decisions, again, strict=True)]
         column = pinned
     if rising:
-        decisions = _digit_short_of_before(decisions)
+        decisions = falling_slips_asked(decisions)
     return _between_entries(decisions) + _column_end(entries[written:], expected, written)
 
-
-
-def _digit_short_of_before(decisions: list[EntryDecision]) -> list[EntryDecision]:
-    """``decisions`` (a column whose totals only rise) with each value read as the writer's
-    slip (the rules expected another) made *doubtful* where it has fewer digits than the
-    entry before it: a writer who slips adds a wrong amount or swaps a digit, and does not
-    drop a running total by a digit; the reader does, losing a 1 in pencil or on a border
-    (TRAINING part, a flatbed pencil scan, seed 316 sheet 002: whists written 44, then 61
-    where the rules made 51, corrected next; the 61 read 6 at 0.998 and kept as the
-    writer's slip, silently). On the TRAINING sets of 35 seeds (560 sheets) one slip read
-    right falls so (a pool's 4 after 14)."""
-    out, before = list(decisions), None
-    for i, d in enumerate(decisions):
-        if d.status == "read" and d.value is not None and d.expected is not None \
-                and d.value != d.expected and before is not None \
-                and len(str(abs(d.value))) < len(str(abs(before))):
-            out[i] = replace(d, status="doubtful", note=said(
-                "ink_short_of_before", ink=value_said(d.value),
-                expected=value_said(d.expected), before=value_said(before)))
-        if d.value is not None:
-            before = d.value
-    return out
 
 
 def _between_entries(decisions: list[EntryDecision]) -> list[EntryDecision]:

@@ -513,6 +513,44 @@ def test_a_slip_a_digit_shorter_than_the_total_before_it_is_doubtful_where_total
     assert (same.value, same.status) == (slip, "read")
 
 
+def test_a_slip_falling_below_the_total_before_it_by_more_than_its_deal_adds_is_doubtful(
+        ) -> None:
+    """Issue 13, classes 1 and 9: TRAINING part, seed 453 sheet 020 (a distant photo): a pool
+    written 6, then 10 where the rules made 7; the 10's 1 lost, the ink said 0 at 0.998 and
+    the 0 was kept as the writer's slip, silently. A writer's slip drops a total that only
+    rises by at most what its deal adds (the deal's amount subtracted for added); further
+    is the reader's lost digit: doubtful. The amount subtracted is read, and a mountain,
+    which may fall, keeps the slip read."""
+    for seed in range(300):
+        sheet = expected_sheet(parse_record(game(seed)))
+        for column in sheet.totals:
+            expected = list(sheet.column(column))
+            values = [int(e.total) for e in expected if e.deal is not None]
+            if len(values) >= 3 and all(e.total.denominator == 1 for e in expected) \
+                    and values[-2] - (values[-1] - values[-2]) >= 10 and values[-1] < 100 \
+                    and values[-1] - values[-2] >= 2:
+                break
+        else:
+            continue
+        break
+    inks = [{v: 0.99, None: 1e-6} for v in values[:-1]]
+    right, before = values[-1], values[-2]
+    adds = right - before
+
+    def last_entry(value: int, rising: bool) -> EntryDecision:
+        ink = {value: 0.998, value + 50: 0.001, right: 1e-4, None: 1e-6}
+        entries = [EntryInk(i) for i in [*inks, ink]]
+        return decode_column(entries, expected, rising=rising)[len(inks)]
+
+    fallen = last_entry(before - adds - 1, True)
+    assert (fallen.value, fallen.status) == (before - adds - 1, "doubtful")
+    assert fallen.note.code == "falls_past_deal"
+    subtracted = last_entry(before - adds, True)
+    assert (subtracted.value, subtracted.status) == (before - adds, "read")
+    mountain = last_entry(before - adds - 1, False)
+    assert (mountain.value, mountain.status) == (before - adds - 1, "read")
+
+
 def test_a_running_total_the_deal_log_writes_but_the_ink_lost_is_doubtful() -> None:
     """Issue 13, class 4/7: the last entries of a column read blank (their ink lost) while the
     deal log writes totals there: they are *doubtful* with the expected value, never empty."""

@@ -218,3 +218,17 @@ def test_a_pool_total_past_the_pool_that_lost_its_one_is_asked(tmp_path: Path) -
                                            "scribble-zigzag", "black"), 427, 11, "entry:C:pool:4")
     assert entry.status == "doubtful"
     assert "below the 11 an earlier entry's ink holds past the pool" in str(entry.note)
+
+
+@pytest.mark.slow
+def test_a_pool_total_that_lost_its_1_is_no_writers_slip(tmp_path: Path) -> None:
+    """Issue 13, classes 1 and 9: TRAINING part, seed 453 sheet 020 (``reader_eval --part
+    training --capture phone-distant --marks scribble-zigzag``). B's pool written 6, then
+    10 where the rules made 7 (a slip); the 10's 1 lost, its ink read 0 at 0.998, and the 0
+    was read as the writer's slip, silently (the audit would blame B for a pool that fell
+    to 0). A slip that drops the pool by more than its deal adds is asked now."""
+    entry = read_field(tmp_path, SheetPlan("open", Part.TRAINING, "font", "phone-distant",
+                                           "scribble-zigzag", "black"), 453, 20,
+                       "entry:B:pool:1")
+    assert entry.status == "doubtful"
+    assert entry.note.code == "falls_past_deal"
