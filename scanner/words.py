@@ -130,6 +130,9 @@ WORDS: dict[str, str] = {
     "ink_short_of_before": N_("the ink clearly says {ink}; the rules expected {expected}, "
                               "but a total written after {before} has no fewer digits "
                               "(these totals only rise): a digit the reader may have lost"),
+    "next_from_rules": N_("the ink clearly says {ink}; the rules expected {expected}, but "
+                          "the next total, {next}, goes on from {expected}, not from {ink}: a "
+                          "digit the reader may have misread"),
     "falls_past_deal": N_("the ink clearly says {ink}; the rules expected {expected}, but "
                           "the total before it is {before}, and a slip does not drop these "
                           "totals by more than the deal adds: a digit the reader may have "

@@ -46,6 +46,7 @@ from scanner.decode.numbers import (
     strip_values,
 )
 from scanner.decode.repeats import written_twice
+from scanner.decode.slips_not_carried import slips_not_carried
 from scanner.decode.unseen_slips import carried_on_unseen
 from scanner.words import comma_list, said, value_said
 from scoring.columns import Column
@@ -215,7 +216,9 @@ def decode_column(entries: Sequence[ColumnEntry], expected: Sequence[SheetEntry]
     empty entry before a written one, or where the deal log writes a total, is *doubtful*.
 
     Values above ``ceiling`` (:func:`column_ceiling`) get no weight; an entry whose ink
-    insists on one is *doubtful* (:func:`_above_ceiling`). In a ``rising`` column
+    insists on one is *doubtful* (:func:`_above_ceiling`), and so is a slip read on its ink
+    whose next entry goes on from the rules' total
+    (:func:`~scanner.decode.slips_not_carried.slips_not_carried`). In a ``rising`` column
     (:func:`only_rises`) a slip that drops the column as no writer's slip does is *doubtful*
     (:func:`~scanner.decode.falling_slips.falling_slips_asked`).
     """
@@ -232,6 +235,7 @@ def decode_column(entries: Sequence[ColumnEntry], expected: Sequence[SheetEntry]
         decisions = [was if was.status == "empty" else now
                      for was, now in zip(decisions, again, strict=True)]
         column = pinned
+    decisions = slips_not_carried(decisions, expected)
     if rising:
         decisions = falling_slips_asked(decisions)
     return _between_entries(decisions) + _column_end(entries[written:], expected, written)

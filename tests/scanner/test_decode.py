@@ -121,13 +121,21 @@ def test_an_entry_where_a_slip_carried_on_may_start_is_doubtful(first_ink_finds_
 
 
 def test_a_clear_recording_error_is_kept_for_the_audit() -> None:
+    """A player who added wrong and wrote it clearly, then carried on from it: read as
+    written, for the audit. Where the next total goes on from the rules' total instead,
+    the wrong one is shown as its ink reads but asked
+    (:mod:`scanner.decode.slips_not_carried`)."""
     expected, values = _pool_column(2)
-    values[1] += 1  # the player added wrong, and wrote it clearly
-    decisions = decode_column([entry_cells(v, 3, sure=0.999) for v in values],
-                              expected)
-    assert decisions[1].value == values[1]
+    carried = [*values[:1], *(v + 3 for v in values[1:])]
+    decisions = decode_column([entry_cells(v, 3, sure=0.999) for v in carried], expected)
+    assert decisions[1].value == carried[1]
     assert decisions[1].status == "read"
     assert "the rules expected" in decisions[1].note
+    assert [d.value for d in decisions[2:]] == carried[2:]
+    values[1] += 1  # the next total goes on from the rules' total
+    decisions = decode_column([entry_cells(v, 3, sure=0.999) for v in values], expected)
+    assert (decisions[1].value, decisions[1].status) == (values[1], "doubtful")
+    assert decisions[1].note.code == "next_from_rules"
     assert [d.value for d in decisions[2:]] == values[2:]
 
 
