@@ -58,16 +58,21 @@ on twenty-five sets (seeds 145-169, 27,673 fields) the rule makes 2 entries doub
 wrong one among them."""
 
 
+Resting = tuple[tuple[int, int | None], ...]
+"""The doubtful rows an entry's total rests on: each row's number and the total its other
+reading makes there (``None``: none, or not whole)."""
+
+
 def doubted_with_rows(entries: Mapping[Column, tuple[EntryDecision, ...]],
                       rows: Sequence[RowDecision],
-                      resting: Mapping[Column, Mapping[int, tuple[int, int | None]]] | None
-                      = None, cells: Mapping[Column, Sequence[ColumnEntry]] | None = None,
+                      resting: Mapping[Column, Mapping[int, Resting]] | None = None,
+                      cells: Mapping[Column, Sequence[ColumnEntry]] | None = None,
                       sheet: ExpectedSheet | None = None
                       ) -> dict[Column, tuple[EntryDecision, ...]]:
     """``entries`` with each entry whose deal's row is *doubtful* made *doubtful* where its
     ink finds another value :data:`INK_AGAINST` times likelier than the one read (module
     doc). So is an entry read whose total another reading of a doubtful
-    row would make otherwise (``resting``: each column's deal numbers, with that row's
+    row would make otherwise (``resting``: each column's deal numbers, with each such row's
     number and the other total) where its ink finds the value read less than
     :data:`RESTING_INK_ODDS` times likelier than the other total, or, where another entry
     of the column resting on that row reads by its ink the total the row's other reading
@@ -91,7 +96,7 @@ def doubted_with_rows(entries: Mapping[Column, tuple[EntryDecision, ...]],
         rests = resting.get(column, {})
         backed = _backed_otherwise(decisions, rests)
         judged[column] = _past_end_asked(tuple(
-            _doubted(decision, deal_rows, rests.get(decision.deal or 0), backed)
+            _doubted(decision, deal_rows, rests.get(decision.deal or 0, ()), backed)
             for decision in decisions), rests, cells.get(column, ()),
             logged[column], column.seat in lost_seats)
     return judged
@@ -157,22 +162,22 @@ def _logged(sheet: ExpectedSheet | None, column: Column) -> frozenset[int | None
 
 
 def _backed_otherwise(decisions: Sequence[EntryDecision],
-                      rests_on: Mapping[int, tuple[int, int | None]]) -> set[int]:
+                      rests_on: Mapping[int, Resting]) -> set[int]:
     """The doubtful rows (numbers) whose other reading the column's own ink backs: an entry
     resting on the row whose ink reads likeliest the total that reading would make."""
     backed = set()
     for decision in decisions:
-        if decision.deal is None or decision.deal not in rests_on or not decision.ink:
+        if decision.deal is None or not decision.ink:
             continue
-        row, other = rests_on[decision.deal]
-        if decision.ink[0][0] == other != decision.value:
-            backed.add(row)
+        for row, other in rests_on.get(decision.deal, ()):
+            if decision.ink[0][0] == other != decision.value:
+                backed.add(row)
     return backed
 
 
 def _past_end_asked(decisions: tuple[EntryDecision, ...],
-                    rests_on: Mapping[int, tuple[int, int | None]],
-                    cells: Sequence[ColumnEntry], logged: frozenset[int | None] = frozenset(),
+                    rests_on: Mapping[int, Resting], cells: Sequence[ColumnEntry],
+                    logged: frozenset[int | None] = frozenset(),
                     seat_lost: bool = False) -> tuple[EntryDecision, ...]:
     """A column's blank entries past its end made *doubtful*, as many as the totals another
     reading of a doubtful row would write at deals where the picked deal log writes none
@@ -199,7 +204,7 @@ def _past_end_asked(decisions: tuple[EntryDecision, ...],
     lost_in_places = seat_lost or _lost_in_places(decisions, logged)
     if not lost_in_places and all(is_blank(entry) for entry in cells):
         return decisions
-    more = [row for deal, (row, _) in sorted(rests_on.items()) if deal not in picked]
+    more = [rows[0][0] for deal, rows in sorted(rests_on.items()) if deal not in picked]
     if not more:
         return decisions
     end = _last_entry_shown(decisions)
@@ -212,19 +217,19 @@ def _past_end_asked(decisions: tuple[EntryDecision, ...],
     return tuple(asked)
 
 
-def _doubted(decision: EntryDecision, deal_rows: Sequence[RowDecision],
-             rests_on: tuple[int, int | None] | None, backed: set[int]) -> EntryDecision:
+def _doubted(decision: EntryDecision, deal_rows: Sequence[RowDecision], rests_on: Resting,
+             backed: set[int]) -> EntryDecision:
     if decision.status != "read" or decision.deal is None or not decision.ink \
             or not 0 < decision.deal <= len(deal_rows):
         return decision
     ink = dict(decision.ink)
     read_p = ink.get(decision.value, 0.0)
     row = deal_rows[decision.deal - 1]
-    if rests_on is not None and (
-            rests_on[0] in backed and read_p < RESTING_INK_SHARE * sum(ink.values())
-            or read_p < RESTING_INK_ODDS * ink.get(rests_on[1], min(ink.values()))):
-        return replace(decision, status="doubtful", note=said(
-            "unsure_from_doubtful_row", value=value_said(decision.value), row=rests_on[0] + 1))
+    for other_row, other in rests_on:
+        if other_row in backed and read_p < RESTING_INK_SHARE * sum(ink.values()) \
+                or read_p < RESTING_INK_ODDS * ink.get(other, min(ink.values())):
+            return replace(decision, status="doubtful", note=said(
+                "unsure_from_doubtful_row", value=value_said(decision.value), row=other_row + 1))
     if row.status != "doubtful" or row.totals_sure:
         return decision
     ink_value, ink_p = decision.ink[0]

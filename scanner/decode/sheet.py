@@ -51,6 +51,7 @@ from scanner.decode.rising import rising_value_shown
 from scanner.decode.row_against import rows_against_entries
 from scanner.decode.row_decision import RowDecision, row_checked
 from scanner.decode.row_doubt import (
+    Resting,
     correction_room_asked,
     doubted_with_rows,
     unsettled_otherwise,
@@ -215,16 +216,22 @@ def _runner_up_sheets(logs: DealLogs, candidates: list[list[RowCandidate]],
 
 
 def _resting_on_doubt(runner_ups: Sequence[tuple[int, ExpectedSheet | None]],
-                      sheet: ExpectedSheet | None
-                      ) -> dict[Column, dict[int, tuple[int, int | None]]]:
+                      sheet: ExpectedSheet | None) -> dict[Column, dict[int, Resting]]:
     """The totals (each column's deal numbers) that another reading of a *doubtful* row
     would make otherwise (``runner_ups``: :func:`_runner_up_sheets`; a reading that makes no
-    legal game makes every total otherwise), each with that row's number and the total it
-    would be (``None``: none, or not whole). Their values rest on
-    that row's doubt (:func:`~scanner.decode.row_doubt.doubted_with_rows`)."""
+    legal game makes every total otherwise), each with every such row's number and the
+    total its reading would make (``None``: none, or not whole). Their values rest on those
+    rows' doubt (:func:`~scanner.decode.row_doubt.doubted_with_rows`). A total two doubtful
+    rows make otherwise rests on both (a fresh TRAINING set, a distant photo, seed 456 sheet
+    022: a misere's tricks doubtful, its other reading making the declarer's mountain 48,
+    the written value, for the 68 read; an earlier doubtful row's other reading made it 78,
+    only that was kept, and the 68, its ink 48 at 0.64 and 68 at 0.16, was read at
+    0.9991). The 282 TRAINING sheets with two doubtful rows or more (seeds 354-459) read
+    again: 17 entries asked, that one and 16 read right, all on sheets that asked a person
+    already."""
     if sheet is None:
         return {}
-    resting: dict[Column, dict[int, tuple[int, int | None]]] = {}
+    resting: dict[Column, dict[int, Resting]] = {}
     for row, other in runner_ups:
         for column in sheet.totals.keys() | (other.totals.keys() if other else set()):
             theirs = other.totals_by_deal(column) if other else {}
@@ -233,7 +240,9 @@ def _resting_on_doubt(runner_ups: Sequence[tuple[int, ExpectedSheet | None]],
             for deal in apart:
                 total = theirs.get(deal)
                 whole = int(total) if total is not None and total.denominator == 1 else None
-                resting.setdefault(column, {}).setdefault(deal, (row, whole))
+                known = resting.setdefault(column, {}).get(deal, ())
+                if (row, whole) not in known:
+                    resting[column][deal] = (*known, (row, whole))
     return resting
 
 

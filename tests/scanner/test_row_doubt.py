@@ -4,9 +4,12 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
+from samplegen.profiles import SheetPlan
+from samplegen.split import Part
 from scanner.decode.columns import EntryCells, EntryDecision, EntryInk
 from scanner.decode.presence import present_column
 from scanner.decode.row_decision import RowDecision
@@ -19,6 +22,7 @@ from scanner.decode.sheet import SheetEvidence
 from scoring.columns import Column
 from scoring.rules import RuleSet
 from scoring.sheet import ExpectedSheet, SheetEntry
+from tests.scanner.training_sheets import read_field
 
 DEAL = {"dealer": "A", "type": "allpass", "tricks": {"A": 4, "B": 3, "C": 3}}
 COLUMN = Column("B", "whists", "C")
@@ -66,7 +70,7 @@ def test_an_entry_whose_ink_cannot_tell_the_doubtful_rows_other_total_is_doubtfu
     unsure = ((22, 0.65), (20, 0.27), (24, 0.02))
     clear = ((32, 0.99), (30, 0.002))
     entries = {COLUMN: (_entry(22, 2, unsure), _entry(32, 2, clear), _entry(22, 1, unsure))}
-    resting = {COLUMN: {2: (1, 20)}}
+    resting = {COLUMN: {2: ((1, 20),)}}
     judged = doubted_with_rows(entries, rows, resting=resting)[COLUMN]
     assert [e.status for e in judged] == ["doubtful", "read", "read"]
     assert judged[0].note == "the ink is unsure of 22, and deal row 2 that makes it so is " \
@@ -90,7 +94,7 @@ def test_an_entry_resting_on_a_row_its_column_reads_otherwise_needs_clear_ink(ba
     before = ((67 if backed else 57, 0.93), (57 if backed else 67, 0.015))
     entries = {COLUMN: (_entry(57, 1, before), _entry(77, 2, misread),
                         _entry(77, 2, ((77, 0.995), (97, 0.002))))}
-    resting = {COLUMN: {1: (1, 67), 2: (1, 87)}}
+    resting = {COLUMN: {1: ((1, 67),), 2: ((1, 87),)}}
     judged = doubted_with_rows(entries, rows, resting=resting)[COLUMN]
     assert [e.status for e in judged[1:]] == (["doubtful", "read"] if backed else ["read"] * 2)
     if backed:
@@ -110,12 +114,12 @@ def test_a_total_another_reading_of_a_doubtful_row_adds_is_asked_past_the_column
     blank = EntryDecision("empty", None, 1.0, ((None, 1.0),), ink=((None, 1.0),))
     lost = EntryDecision("doubtful", None, 0.0, ((None, 1.0),), 8, 1, "", ((None, 1.0),))
     entries = {COLUMN: (lost, _entry(16, 3, ((16, 0.99),)), blank, blank, blank)}
-    resting = {COLUMN: {2: (5, 10), 3: (5, 18)}}
+    resting = {COLUMN: {2: ((5, 10),), 3: ((5, 18),)}}
     judged = doubted_with_rows(entries, rows, resting=resting)
     assert [e.status for e in judged[COLUMN][2:]] == ["doubtful", "empty", "empty"]
     assert judged[COLUMN][2].note == "nothing read here, but another reading of deal row 6, " \
         "itself doubtful, writes one more total in this column"
-    changed_only = doubted_with_rows(entries, rows, resting={COLUMN: {3: (5, 18)}})
+    changed_only = doubted_with_rows(entries, rows, resting={COLUMN: {3: ((5, 18),)}})
     assert [e.status for e in changed_only[COLUMN][2:]] == ["empty"] * 3
     shown = {COLUMN: (_entry(8, 1, ((8, 0.99),)), *entries[COLUMN][1:])}
     assert [e.status for e in doubted_with_rows(shown, rows, resting=resting)[COLUMN][2:]] \
@@ -132,7 +136,7 @@ def test_a_box_past_the_end_holding_a_trace_of_ink_is_asked_where_a_doubtful_row
     rows = (RowDecision(0, "doubtful", None, 1.0, ()),)
     blank = EntryDecision("empty", None, 1.0, ((None, 1.0),), ink=((None, 1.0),))
     column = Column("B", "pool", None)
-    resting = {column: {1: (0, 2)}}
+    resting = {column: {1: ((0, 2),)}}
     trace = EntryCells(((0.0,) * 10 + (1.0,), (0.0,) * 5 + (0.26,) + (0.0,) * 4 + (0.74,)))
     empty_cells = EntryCells(((0.0,) * 10 + (1.0,),) * 2)
     entries = {column: (blank, blank)}
@@ -171,7 +175,7 @@ def test_a_box_past_the_end_is_asked_where_a_total_of_the_log_stands_in_no_box(p
     entries = {column: (_entry(4, 4, ((4, 0.99),)), _entry(8, 9, ((8, 0.99),)),
                         _entry(10, 11, ((10, 0.99),)), unsure, blank, blank)}
     picked = _whists([(4, 4), (9, 8), (11, 10)] + ([] if placed else [(17, 20)]))
-    resting = {column: {14: (13, 14)}}
+    resting = {column: {14: ((13, 14),)}}
     empty_cells = EntryCells(((0.0,) * 10 + (1.0,),) * 2)
     judged = doubted_with_rows(entries, rows, resting, {column: (empty_cells,) * 6}, picked)
     statuses = [e.status for e in judged[column][4:]]
@@ -201,7 +205,7 @@ def test_a_box_past_the_end_is_asked_where_the_seats_ink_is_lost_in_another_colu
         "read over blank ink": _entry(8, 1, ((None, 1.0), (8, 0.01))),
         "read": _entry(8, 1, ((8, 0.99),))}[pool]
     entries = {column: (blank, blank), pool_column: (pool_entry, blank)}
-    resting = {column: {4: (3, 12)}}
+    resting = {column: {4: ((3, 12),)}}
     empty_cells = EntryCells(((0.0,) * 10 + (1.0,),) * 2)
     judged = doubted_with_rows(entries, rows, resting, {column: (empty_cells,) * 2})
     assert [e.status for e in judged[column]] == (
@@ -253,3 +257,17 @@ def test_an_entry_the_other_reading_of_a_doubtful_row_leaves_unsettled_is_doubtf
     assert checked[0].note == "read 2, but with the other reading of deal row 9, itself " \
         "doubtful, the rules do not settle it"
     assert [(d.status, d.value) for d in checked[1:3]] == [("read", 14), ("read", 20)]
+
+
+@pytest.mark.slow
+def test_a_total_two_doubtful_rows_make_otherwise_rests_on_both(tmp_path: Path) -> None:
+    """Issue 13, classes 3 and 9: TRAINING part, seed 456 sheet 022 (``reader_eval --part
+    training --capture phone-distant --marks plus-upright``). Row 16, a misere doubtful in
+    its tricks (C 2 at 0.68, the written C 1 at 0.32), makes C's mountain 68 at deal 17
+    for the 48 written; an earlier doubtful row's other reading made that total 78, and
+    only that other total was weighed: the 68, its ink 48 at 0.64 and 68 at 0.16, was read
+    at 0.9991. It is asked now."""
+    entry = read_field(tmp_path, SheetPlan("open", Part.TRAINING, "font", "phone-distant",
+                                           "plus-upright", "black"), 456, 22,
+                       "entry:C:mountain:4")
+    assert entry.status == "doubtful" or entry.value == 48, entry
