@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
@@ -46,6 +46,19 @@ def long_column(length: int = 4) -> tuple[list[SheetEntry], list[int]]:
                     and all(0 < v < 100 for v in values) and len(set(values)) == len(values):
                 return list(sheet.column(column)), values
     raise AssertionError("no game with a long enough column")
+
+
+def _game_column(fits: Callable[[list[int]], bool]) -> tuple[list[SheetEntry], list[int]]:
+    """The expected entries and totals of the first column of a game (seeds 0-299) whose
+    totals are whole and that ``fits`` takes."""
+    for seed in range(300):
+        sheet = expected_sheet(parse_record(game(seed)))
+        for column in sheet.totals:
+            expected = list(sheet.column(column))
+            values = [int(e.total) for e in expected if e.deal is not None]
+            if all(e.total.denominator == 1 for e in expected) and fits(values):
+                return expected, values
+    raise AssertionError("no game with such a column")
 
 
 def test_a_correction_is_a_wrong_value_then_the_right_one() -> None:
@@ -484,17 +497,8 @@ def test_a_slip_a_digit_shorter_than_the_total_before_it_is_doubtful_where_total
     running total that only rises (pool, whists) by a digit; the reader's lost digit does:
     doubtful there. A slip of as many digits is read, and a mountain, which may fall,
     keeps the slip read."""
-    for seed in range(300):
-        sheet = expected_sheet(parse_record(game(seed)))
-        for column in sheet.totals:
-            expected = list(sheet.column(column))
-            values = [int(e.total) for e in expected if e.deal is not None]
-            if len(values) >= 4 and all(e.total.denominator == 1 for e in expected) \
-                    and all(10 <= v < 100 for v in values[-2:]) and values[-2] != values[-1]:
-                break
-        else:
-            continue
-        break
+    expected, values = _game_column(lambda values: len(values) >= 4 and all(
+        10 <= v < 100 for v in values[-2:]) and values[-2] != values[-1])
     inks = [{v: 0.99, None: 1e-6} for v in values[:-1]]
     right = values[-1]
     fallen = next(d for d in range(1, 10) if str(d) not in str(right))
@@ -521,18 +525,9 @@ def test_a_slip_falling_below_the_total_before_it_by_more_than_its_deal_adds_is_
     rises by at most what its deal adds (the deal's amount subtracted for added); further
     is the reader's lost digit: doubtful. The amount subtracted is read, and a mountain,
     which may fall, keeps the slip read."""
-    for seed in range(300):
-        sheet = expected_sheet(parse_record(game(seed)))
-        for column in sheet.totals:
-            expected = list(sheet.column(column))
-            values = [int(e.total) for e in expected if e.deal is not None]
-            if len(values) >= 3 and all(e.total.denominator == 1 for e in expected) \
-                    and values[-2] - (values[-1] - values[-2]) >= 10 and values[-1] < 100 \
-                    and values[-1] - values[-2] >= 2:
-                break
-        else:
-            continue
-        break
+    expected, values = _game_column(lambda values: len(values) >= 3 and values[-1] < 100
+                                    and values[-1] - values[-2] >= 2
+                                    and values[-2] - (values[-1] - values[-2]) >= 10)
     inks = [{v: 0.99, None: 1e-6} for v in values[:-1]]
     right, before = values[-1], values[-2]
     adds = right - before
