@@ -277,7 +277,8 @@ def _decisions(entries: list[ColumnEntry], expected: Sequence[SheetEntry],
     steps = entry_posteriors([*entries, EntryPinned(None)], expected,
                              functools.partial(_entry_ink, ceiling=ceiling))
     decisions = written_twice(_slips_followed(entries, steps, expected, corrected_next([
-        _decision(entry, step, expected, last=k == len(entries) - 1)
+        _decision(entry, step, expected, last=k == len(entries) - 1,
+                  past_ceiling=_ink_past(entry, ceiling))
         for k, (entry, step) in enumerate(zip(entries, steps, strict=False))])))
     if ceiling is not None:
         decisions = _below_above_ceiling(_around_above_ceiling([
@@ -708,10 +709,20 @@ def _entry_ink(entry: ColumnEntry, values: Iterable[int | None], ceiling: int | 
     return {v: p for v, p in ink.items() if v is None or v <= ceiling}
 
 
+def _ink_past(entry: ColumnEntry, ceiling: int | None) -> float:
+    """P(ink | value) summed over the ink's likeliest values above ``ceiling``, which the
+    column's paths do not weigh (:func:`_entry_ink`)."""
+    if ceiling is None or isinstance(entry, EntryPinned):
+        return 0.0
+    return sum(p for v, p in _likelihoods(entry, []).items() if v is not None and v > ceiling)
+
+
 def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequence[SheetEntry],
-              last: bool) -> EntryDecision:
+              last: bool, past_ceiling: float = 0.0) -> EntryDecision:
     """One entry's decision from its posterior (see the module doc for the statuses);
-    ``last``: the column's last written entry."""
+    ``last``: the column's last written entry; ``past_ceiling``: the ink's likelihood of
+    values above the column's ceiling (:func:`_ink_past`), which a slip's share of the ink
+    counts too."""
     ranked = sorted(step.posterior.items(), key=lambda item: -item[1])
     best, confidence = ranked[0]
     edge = step.best_edge(best)
@@ -738,7 +749,7 @@ def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequen
     ink_value, ink_p = max(step.ink.items(), key=lambda item: item[1])
     if ink_value != best and ink_p >= INK_OUTWEIGHED * step.ink[best]:
         if ink_value is not None and ink_value in step.posterior \
-                and slip_written_clearly(step, ink_value, expected_value):
+                and slip_written_clearly(step, ink_value, expected_value, past_ceiling):
             return _slip_read(step, ink_value, expected_value, expected)
         # the rules (through the entries around it) outweigh ink that says otherwise
         note = said("ink_overruled", ink=value_said(ink_value), value=value_said(best))
@@ -758,7 +769,7 @@ def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequen
             return EntryDecision("read", best, confidence, _shown(ranked), expected_value, deal,
                                  said("ink_clearly", ink=value_said(best),
                                       expected=value_said(expected_value)), ink)
-        if slip_written_clearly(step, best, expected_value):
+        if slip_written_clearly(step, best, expected_value, past_ceiling):
             return _slip_read(step, best, expected_value, expected)
         read = False  # not clear enough from the ink alone to be kept against the rules
         note = said("ink_expected", ink=best, expected=value_said(expected_value)) \

@@ -11,6 +11,10 @@ wrong. TRAINING part, a fresh set, far photo of pencil (seed
 245, sheet 007): a row's tricks read 2 and 2 at 1.0000 for the 4 and 0 written, the first
 whister's 16 read 6 and the other whister's box blank, both asked against the rules' 8;
 the row itself stood read.
+
+A total read as the writer's slip on ink the reader's own misreads also reach (under
+:data:`~scanner.decode.confirmed.INK_SLIP_UNCONTESTED`) witnesses against its row as an
+asked one does; where the row is made doubtful, that slip is asked with it.
 """
 
 from __future__ import annotations
@@ -20,8 +24,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from scanner.decode.columns import EntryDecision
+from scanner.decode.confirmed import INK_SLIP_UNCONTESTED
 from scanner.decode.row_decision import RowDecision
-from scanner.words import said
+from scanner.words import said, value_said
 from scoring.columns import Column
 
 ENTRIES_AGAINST = 2
@@ -37,31 +42,63 @@ value written, not a box read blank (a seat whose ink the image lost leaves blan
 against every row it whisted on; without this condition about 90 rows on the same sets,
 counted from their ``scan.json``)."""
 
+Entries = dict[Column, tuple[EntryDecision, ...]]
+
 
 def rows_against_entries(rows: Sequence[RowDecision],
                          entries: Mapping[Column, Sequence[EntryDecision]]
-                         ) -> tuple[RowDecision, ...]:
+                         ) -> tuple[tuple[RowDecision, ...], Entries]:
     """``rows`` with each read row made *doubtful* where its deal's entries read otherwise
-    (module doc)."""
+    (module doc), and ``entries`` with each slip read against such a row made *doubtful*
+    too: the row and those totals are checked together."""
     against: Counter[int] = Counter()
     written: Counter[int] = Counter()
     for decisions in entries.values():
         for decision in decisions:
-            if decision.status != "doubtful" or decision.deal is None \
-                    or decision.expected is None or not decision.ink:
-                continue
-            value, likelihood = decision.ink[0]
-            if value == decision.expected:
+            if decision.deal is None or not _reads_otherwise(decision):
                 continue
             against[decision.deal] += 1
-            total = sum(p for _, p in decision.ink)
-            if value is not None and likelihood >= WRITTEN_AGAINST_SHARE * total:
+            value, likelihood = decision.ink[0]
+            if value is not None and likelihood >= WRITTEN_AGAINST_SHARE * _ink_total(decision):
                 written[decision.deal] += 1
     out = list(rows)
+    doubted: set[int] = set()
     deal_rows = [index for index, row in enumerate(rows) if row.deal is not None]
     for deal, index in enumerate(deal_rows, start=1):
         row = rows[index]
         if row.status == "read" and against[deal] >= ENTRIES_AGAINST and written[deal]:
+            doubted.add(deal)
             out[index] = replace(row, status="doubtful", totals_sure=False, note=said(
                 "row_totals_against", count=against[deal]))
-    return tuple(out)
+    return tuple(out), {column: tuple(_slip_asked(d) if d.deal in doubted else d
+                                      for d in decisions)
+                        for column, decisions in entries.items()}
+
+
+def _reads_otherwise(decision: EntryDecision) -> bool:
+    """Whether ``decision``'s ink likeliest value is not the rules' value: a doubtful
+    entry, or a slip read on ink a misread may reach (TRAINING part, seed 419 sheet 018: a
+    contract's 6 read 7 at 0.994; the declarer's mountain, 5 written where the 7 makes 3,
+    read as his slip at 0.99-0.997, so that only one total stood against the row, which was
+    read, silently)."""
+    if decision.expected is None or not decision.ink or decision.ink[0][0] == decision.expected:
+        return False
+    return decision.status == "doubtful" or _slip_read(decision)
+
+
+def _slip_read(decision: EntryDecision) -> bool:
+    """A slip read on ink under :data:`~scanner.decode.confirmed.INK_SLIP_UNCONTESTED`."""
+    return decision.status == "read" and getattr(decision.note, "code", None) == "ink_clearly" \
+        and decision.ink_share < INK_SLIP_UNCONTESTED
+
+
+def _slip_asked(decision: EntryDecision) -> EntryDecision:
+    """A slip read on its ink, asked with the row it reads against."""
+    if not _slip_read(decision) or decision.expected is None:
+        return decision
+    return replace(decision, status="doubtful", note=said(
+        "ink_expected", ink=value_said(decision.value), expected=value_said(decision.expected)))
+
+
+def _ink_total(decision: EntryDecision) -> float:
+    return sum(p for _, p in decision.ink)

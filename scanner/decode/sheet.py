@@ -175,8 +175,8 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
         evidence, sheet, runner_ups), evidence.columns, rows, evidence.faint)
     entries = correction_room_asked(rising_value_shown(rules_value_shown(
         faint_entries(entries, evidence.faint), evidence.columns, evidence.faint)), sheet)
-    rows = talon_ink_shown(rows_against_entries(rows, entries), candidates, picks,
-                           ranking.posterior)
+    rows, entries = rows_against_entries(rows, entries)
+    rows = talon_ink_shown(rows, candidates, picks, ranking.posterior)
     return DecodedSheet(evidence.rules, evidence.seats, dict(evidence.names), rows, entries,
                         lost_ink_problem(evidence.faint, evidence.seats, evidence.strip_page)
                         + missing_rows_problem(evidence.rows, notes))

@@ -438,7 +438,7 @@ def test_a_slip_the_later_entries_carry_on_from_is_read_without_the_clearest_ink
     """Issue 13: a slip (+3) the ink reads at 0.997, below INK_CLEAR, is read as written
     when the entries after it are written from it (main: doubtful, a person asked about a
     player's slip read right); the same slip in the column's last entry, which no later entry
-    confirms, stays doubtful where its ink is less sure (0.99 a digit, under
+    confirms, stays doubtful where its ink is less sure (0.97 a digit, under
     confirmed.INK_SLIP_CLEAR)."""
     expected, values = long_column(5)
     written = [values[0], *(v + 3 for v in values[1:])]
@@ -446,7 +446,7 @@ def test_a_slip_the_later_entries_carry_on_from_is_read_without_the_clearest_ink
     assert (decisions[1].value, decisions[1].status) == (written[1], "read")
     assert "the rules expected" in decisions[1].note
     last = [*values[:-1], values[-1] + 3]
-    decisions = decode_column([entry_cells(v, 3, sure=0.99) for v in last], expected)
+    decisions = decode_column([entry_cells(v, 3, sure=0.97) for v in last], expected)
     assert decisions[len(last) - 1].status == "doubtful"
 
 
@@ -469,8 +469,9 @@ def test_a_slip_the_later_entries_carry_on_from_is_read_on_less_sure_ink() -> No
 def test_a_slip_no_later_entry_confirms_is_read_where_its_ink_is_clear_enough() -> None:
     """Issue 13: a slip (+3) in a column's last entry, which no later entry confirms, its ink
     giving the slip 0.9989 of its likelihood: read as written, for the audit (main: doubtful,
-    a sheet with nothing else in doubt sent to a person for a player's slip read right). At
-    0.9969 of it, and where the ink's value is the rules' with a digit left out, doubtful."""
+    a sheet with nothing else in doubt sent to a person for a player's slip read right); so
+    at 0.9959 of it (under the bar before it was lowered). At 0.9859 of it, and where the
+    ink's value is the rules' with a digit left out, doubtful."""
     expected, values = long_column(5)
     inks = [{v: 0.99, None: 1e-6} for v in values[:-1]]
     slip, right = values[-1] + 3, values[-1]
@@ -481,7 +482,9 @@ def test_a_slip_no_later_entry_confirms_is_read_where_its_ink_is_clear_enough() 
     clear = last_entry({slip: 0.998, slip + 10: 0.001, right: 1e-4, None: 1e-6})
     assert (clear.value, clear.status) == (slip, "read")
     assert "the rules expected" in clear.note
-    unsure = last_entry({slip: 0.996, slip + 10: 0.003, right: 1e-4, None: 1e-6})
+    lowered = last_entry({slip: 0.996, slip + 10: 0.003, right: 1e-4, None: 1e-6})
+    assert (lowered.value, lowered.status) == (slip, "read")
+    unsure = last_entry({slip: 0.986, slip + 10: 0.013, right: 1e-4, None: 1e-6})
     assert (unsure.value, unsure.status) == (slip, "doubtful")
     short = int(str(right)[1:] or 0) if right >= 10 else None
     if short is not None:
@@ -768,7 +771,7 @@ def test_an_entry_agreeing_with_a_log_that_overruled_the_entry_before_it_is_doub
     expected, values = long_column()
     ink_before = values[1] - 2
     chained = values[2] - values[1] + ink_before
-    inks = [{values[0]: 0.99}, {ink_before: 0.99, values[1]: 0.001, ink_before + 10: 0.005},
+    inks = [{values[0]: 0.99}, {ink_before: 0.98, values[1]: 0.001, ink_before + 10: 0.015},
             {values[2]: 0.98, chained: 0.0075}, *({v: 0.99} for v in values[3:])]
     decisions = decode_column([EntryInk(ink) for ink in inks], expected)
     assert (decisions[1].status, decisions[1].value) == ("doubtful", values[1])
