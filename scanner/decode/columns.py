@@ -276,16 +276,16 @@ def _decisions(entries: list[ColumnEntry], expected: Sequence[SheetEntry],
     them the column ends (an empty entry: the writer has stopped)."""
     steps = entry_posteriors([*entries, EntryPinned(None)], expected,
                              functools.partial(_entry_ink, ceiling=ceiling))
-    decisions = written_twice(_slips_followed(entries, steps, expected, corrected_next([
+    decisions = _slips_followed(entries, steps, expected, corrected_next([
         _decision(entry, step, expected, last=k == len(entries) - 1,
                   past_ceiling=_ink_past(entry, ceiling))
-        for k, (entry, step) in enumerate(zip(entries, steps, strict=False))])))
+        for k, (entry, step) in enumerate(zip(entries, steps, strict=False))]))
     if ceiling is not None:
         decisions = _below_above_ceiling(_around_above_ceiling([
             _above_ceiling(entry, decision, ceiling)
             for entry, decision in zip(entries, decisions, strict=True)], ceiling), expected)
     return carried_on_unseen(_unsure_after_doubtful(_leaning_on_overruled(_slip_may_start(
-        _beside_unexplained(corrected_after(decisions))))), expected)
+        _beside_unexplained(corrected_after(written_twice(decisions)))))), expected)
 
 
 def _slips_followed(entries: list[ColumnEntry], steps: list[EntryStep[ColumnEntry]],

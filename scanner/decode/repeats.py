@@ -8,7 +8,10 @@ value (a 1 crammed against its neighbour, or on the box's border: "18" read "8")
 rest reads as the right value, the correction reads as the right value written twice, and
 the rules take the first as right (TRAINING part, far photo, seed 41: a written 18, then
 the correction 8, read 8 at 1.0 and 8 doubtful). The rules cannot tell a misread wrong value
-from the right value repeated: the first is *doubtful* too.
+from the right value repeated: the first is *doubtful* too. The check runs on the values as
+decided once a pool's ceiling is weighed: a slip past the pool (a written 22 in a pool of
+20) stands as the ceiling's 20 until then, and its right 20 before it was asked as written
+twice (TRAINING part, 20 such totals on seeds 383-467, every one right).
 """
 
 from __future__ import annotations

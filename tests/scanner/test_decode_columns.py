@@ -994,3 +994,25 @@ def test_a_lost_digit_two_totals_of_the_column_could_have_lost_is_asked() -> Non
     ]
     decision = present_column([EntryInk(ink) for ink in inks], expected)[3]
     assert decision.status == "doubtful" and decision.value in (41, 45)
+
+
+def test_a_total_at_the_pool_before_a_slip_past_it_is_not_taken_for_a_repeat() -> None:
+    """A pool of 10 written 4, 10, then 12, a slip past the pool its ink reads clearly. The
+    check for a value written twice ran before the values past the pool were weighed, when
+    the 12 still stood as the ceiling's 10, and asked the right 10 as a corrected value
+    "the next entry holds 10 too" (TRAINING part, 20 such totals at a pool of 20 or 10 on
+    seeds 383-467, every one right, on 12 sheets their only doubt). The 10 is read; a value
+    the next entry does hold twice is still asked."""
+    pool = Column("A", "pool")
+    expected = [SheetEntry(pool, deal, Fraction(step), Fraction(total))
+                for deal, step, total in ((1, 4, 4), (3, 6, 10), (5, 2, 12))]
+    inks: list[dict[int | None, float]] = [{4: 0.99}, {10: 0.99},
+                                           {12: 0.999, 10: 5e-4, 2: 5e-4, None: 1e-6}]
+    decisions = decode_column([EntryInk(i) for i in inks], expected, ceiling=10)
+    assert [(d.status, d.value) for d in decisions[:3]] == \
+        [("read", 4), ("read", 10), ("read", 12)]
+    twice = [{4: 0.99}, {8: 0.99}, {8: 0.999, None: 1e-6}]
+    below = [SheetEntry(pool, deal, Fraction(step), Fraction(total))
+             for deal, step, total in ((1, 4, 4), (3, 4, 8), (5, 1, 9))]
+    repeated = decode_column([EntryInk(i) for i in twice], below, ceiling=10)[1]
+    assert (repeated.status, repeated.note.code) == ("doubtful", "same_as_next")
