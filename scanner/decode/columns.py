@@ -161,11 +161,27 @@ class EntryDecision:
     the rules' prior (what :class:`EntryInk` takes back to decode the entry again)."""
 
     @property
+    def ink_total(self) -> float:
+        """The ink's likelihood summed over the values weighed."""
+        return sum(p for _, p in self.ink)
+
+    @property
     def ink_share(self) -> float:
         """The share of the ink's likelihood that the decided value holds (0 where the ink
         weighs nothing)."""
-        total = sum(p for _, p in self.ink)
-        return dict(self.ink).get(self.value, 0.0) / total if total else 0.0
+        return self.share_of(self.value)
+
+    def share_of(self, value: int | None) -> float:
+        """The share of the ink's likelihood that ``value`` holds (0 where the ink weighs
+        nothing)."""
+        total = self.ink_total
+        return dict(self.ink).get(value, 0.0) / total if total else 0.0
+
+    @property
+    def read_as_slip(self) -> bool:
+        """Whether the entry is read as the writer's slip on its ink (note ``ink_clearly``):
+        a value the rules did not expect, kept for the audit."""
+        return self.status == "read" and getattr(self.note, "code", None) == "ink_clearly"
 
 
 def column_ceiling(column: Column, rules: RuleSet) -> int | None:
@@ -277,8 +293,7 @@ def _decisions(entries: list[ColumnEntry], expected: Sequence[SheetEntry],
     steps = entry_posteriors([*entries, EntryPinned(None)], expected,
                              functools.partial(_entry_ink, ceiling=ceiling))
     decisions = _slips_followed(entries, steps, expected, corrected_next([
-        _decision(entry, step, expected, last=k == len(entries) - 1,
-                  past_ceiling=_ink_past(entry, ceiling))
+        _decision(entry, step, expected, last=k == len(entries) - 1, ceiling=ceiling)
         for k, (entry, step) in enumerate(zip(entries, steps, strict=False))]))
     if ceiling is not None:
         decisions = _below_above_ceiling(_around_above_ceiling([
@@ -718,11 +733,10 @@ def _ink_past(entry: ColumnEntry, ceiling: int | None) -> float:
 
 
 def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequence[SheetEntry],
-              last: bool, past_ceiling: float = 0.0) -> EntryDecision:
+              last: bool, ceiling: int | None = None) -> EntryDecision:
     """One entry's decision from its posterior (see the module doc for the statuses);
-    ``last``: the column's last written entry; ``past_ceiling``: the ink's likelihood of
-    values above the column's ceiling (:func:`_ink_past`), which a slip's share of the ink
-    counts too."""
+    ``last``: the column's last written entry; ``ceiling``: the column's, whose values past
+    it a slip's share of the ink counts too (:func:`_ink_past`)."""
     ranked = sorted(step.posterior.items(), key=lambda item: -item[1])
     best, confidence = ranked[0]
     edge = step.best_edge(best)
@@ -749,7 +763,8 @@ def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequen
     ink_value, ink_p = max(step.ink.items(), key=lambda item: item[1])
     if ink_value != best and ink_p >= INK_OUTWEIGHED * step.ink[best]:
         if ink_value is not None and ink_value in step.posterior \
-                and slip_written_clearly(step, ink_value, expected_value, past_ceiling):
+                and slip_written_clearly(step, ink_value, expected_value,
+                                         _ink_past(entry, ceiling)):
             return _slip_read(step, ink_value, expected_value, expected)
         # the rules (through the entries around it) outweigh ink that says otherwise
         note = said("ink_overruled", ink=value_said(ink_value), value=value_said(best))
@@ -769,7 +784,7 @@ def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequen
             return EntryDecision("read", best, confidence, _shown(ranked), expected_value, deal,
                                  said("ink_clearly", ink=value_said(best),
                                       expected=value_said(expected_value)), ink)
-        if slip_written_clearly(step, best, expected_value, past_ceiling):
+        if slip_written_clearly(step, best, expected_value, _ink_past(entry, ceiling)):
             return _slip_read(step, best, expected_value, expected)
         read = False  # not clear enough from the ink alone to be kept against the rules
         note = said("ink_expected", ink=best, expected=value_said(expected_value)) \

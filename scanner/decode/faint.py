@@ -324,7 +324,7 @@ def confirmed(decision: EntryDecision) -> bool:
     return (decision.status == "read" and decision.value is not None
             and decision.value == decision.expected
             and bool(decision.ink) and decision.ink[0][0] == decision.value
-            and decision.ink[0][1] >= CONFIRMED_INK_SHARE * sum(p for _, p in decision.ink))
+            and decision.ink[0][1] >= CONFIRMED_INK_SHARE * decision.ink_total)
 
 
 def _doubtful(decision: EntryDecision, who: Param) -> EntryDecision:

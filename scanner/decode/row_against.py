@@ -59,7 +59,7 @@ def rows_against_entries(rows: Sequence[RowDecision],
                 continue
             against[decision.deal] += 1
             value, likelihood = decision.ink[0]
-            if value is not None and likelihood >= WRITTEN_AGAINST_SHARE * _ink_total(decision):
+            if value is not None and likelihood >= WRITTEN_AGAINST_SHARE * decision.ink_total:
                 written[decision.deal] += 1
     out = list(rows)
     doubted: set[int] = set()
@@ -83,22 +83,18 @@ def _reads_otherwise(decision: EntryDecision) -> bool:
     read, silently)."""
     if decision.expected is None or not decision.ink or decision.ink[0][0] == decision.expected:
         return False
-    return decision.status == "doubtful" or _slip_read(decision)
+    return decision.status == "doubtful" or _contestable_slip(decision)
 
 
-def _slip_read(decision: EntryDecision) -> bool:
+def _contestable_slip(decision: EntryDecision) -> bool:
     """A slip read on ink under :data:`~scanner.decode.confirmed.INK_SLIP_UNCONTESTED`."""
-    return decision.status == "read" and getattr(decision.note, "code", None) == "ink_clearly" \
-        and decision.ink_share < INK_SLIP_UNCONTESTED
+    return decision.read_as_slip and decision.ink_share < INK_SLIP_UNCONTESTED
 
 
 def _slip_asked(decision: EntryDecision) -> EntryDecision:
     """A slip read on its ink, asked with the row it reads against."""
-    if not _slip_read(decision) or decision.expected is None:
+    if not _contestable_slip(decision) or decision.expected is None:
         return decision
     return replace(decision, status="doubtful", note=said(
         "ink_expected", ink=value_said(decision.value), expected=value_said(decision.expected)))
 
-
-def _ink_total(decision: EntryDecision) -> float:
-    return sum(p for _, p in decision.ink)

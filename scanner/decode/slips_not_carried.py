@@ -41,8 +41,7 @@ def slips_not_carried(decisions: list[EntryDecision], expected: Sequence[SheetEn
     out = list(decisions)
     for i, (slip, after) in enumerate(pairwise(decisions)):
         rules = totals.get(slip.deal) if slip.deal is not None else None
-        if slip.status != "read" or getattr(slip.note, "code", None) != "ink_clearly" \
-                or rules is None or rules.denominator != 1 or slip.value == rules:
+        if not slip.read_as_slip or rules is None or rules.denominator != 1 or slip.value == rules:
             continue
         if after.status == "read" and after.value is not None and after.deal is not None \
                 and after.deal != slip.deal and totals.get(after.deal) == after.value:
@@ -59,7 +58,6 @@ def _shown(slip: EntryDecision, rules: int) -> EntryDecision:
     210 and 472: a pool's 12 read 19, a 2 read 8), went on from the rules' totals so."""
     if slip.ink_share >= INK_SLIP_UNCONTESTED:
         return slip
-    total = sum(p for _, p in slip.ink)
-    rules_share = dict(slip.ink).get(rules, 0.0) / total if total else 0.0
+    rules_share = slip.share_of(rules)
     return replace(slip, value=rules, confidence=rules_share,
                    candidates=((rules, rules_share), (slip.value, slip.ink_share)))
