@@ -142,11 +142,12 @@ def written_totals(expected: Sequence[SheetEntry]) -> list[SheetEntry | None]:
 
 def present_column(entries: Sequence[EntryCells | EntryInk | EntryPinned],
                    expected: Sequence[SheetEntry], ceiling: int | None = None,
-                   rising: bool = False) -> list[EntryDecision]:
+                   rising: bool = False, witnessed: frozenset[str] = frozenset()
+                   ) -> list[EntryDecision]:
     """A column decoded (:func:`~scanner.decode.columns.decode_column`) with no entry lost
     (:func:`entries_present`)."""
-    return entries_present(entries, decode_column(entries, expected, ceiling, rising),
-                           expected)
+    return entries_present(entries, decode_column(entries, expected, ceiling, rising,
+                                                  witnessed), expected)
 
 
 def entries_present(entries: Sequence[EntryCells | EntryInk | EntryPinned],

@@ -33,6 +33,7 @@ from scanner.decode.columns import (
     only_rises,
 )
 from scanner.decode.presence import present_column, with_rules_value
+from scanner.decode.writer_slips import with_writers_digits
 from scoring.columns import Column
 from scoring.errors import ScoringError
 from scoring.record import FORMAT, parse_record
@@ -96,8 +97,15 @@ def redecode_columns(record_deals: Sequence[Mapping[str, Any]], rules: RuleSet,
     sheet = expected_for(record_deals, rules, seats)
     if sheet is None:
         return {}
+
+    def decode(column: Column, witnessed: frozenset[str] = frozenset()
+               ) -> list[EntryDecision]:
+        return present_column([e.column_entry() for e in entries[column]],
+                              sheet.column(column), column_ceiling(column, rules),
+                              only_rises(column), witnessed)
+
+    decided = with_writers_digits({column: decode(column) for column in entries}, decode)
     return {column: [with_rules_value(decision) if evidence.rules_value else decision
-                     for evidence, decision in zip(column_entries, present_column(
-                         [e.column_entry() for e in column_entries], sheet.column(column),
-                         column_ceiling(column, rules), only_rises(column)), strict=True)]
+                     for evidence, decision in zip(column_entries, decided[column],
+                                                   strict=True)]
             for column, column_entries in entries.items()}

@@ -27,6 +27,7 @@ from scanner.decode.columns import (
     only_rises,
 )
 from scanner.decode.presence import present_column, written_totals
+from scanner.decode.writer_slips import digits_read_right
 from scanner.words import said, value_said
 from scoring.columns import Column
 from scoring.sheet import ExpectedSheet
@@ -257,13 +258,15 @@ def unsettled_otherwise(entries: Mapping[Column, tuple[EntryDecision, ...]],
     row's other reading the log makes 2, 14, 16, 22 and the entry is 2 at only 0.95)."""
     if sheet is None or not runner_ups:
         return dict(entries)
+    witnessed = digits_read_right(entries)
     unsettled: dict[Column, dict[int, int]] = {}
     for row, other in runner_ups:
         for column, decisions in entries.items():
             if other is None or other.column(column) == sheet.column(column):
                 continue
             again = present_column(evidence.columns[column], other.column(column),
-                                   column_ceiling(column, evidence.rules), only_rises(column))
+                                   column_ceiling(column, evidence.rules), only_rises(column),
+                                   witnessed.get(column.seat, frozenset()))
             apart = sheet.deals_apart(other, column)
             for index, (was, now) in enumerate(zip(decisions, again, strict=True)):
                 if was.status == "read" and was.deal is not None and was.deal not in apart and (

@@ -67,7 +67,7 @@ from scanner.decode.talons import (
     talon_unwitnessed,
 )
 from scanner.decode.unwritten import unwritten_totals
-from scanner.decode.writer_slips import slips_alike
+from scanner.decode.writer_slips import slips_alike, with_writers_digits
 from scanner.words import said
 from scoring.columns import Column, sheet_columns
 from scoring.notation import Contract, parse_contract
@@ -146,11 +146,7 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
     for i in range(len(candidates)):
         add_alike_splits(evidence, logs, candidates[i], ranking.posterior[i], picks, i)
     sheet = logs.sheet(picks, len(picks))
-    entries = slips_alike({
-        column: tuple(present_column(cells, sheet.column(column) if sheet else (),
-                                     column_ceiling(column, evidence.rules),
-                                     only_rises(column)))
-        for column, cells in evidence.columns.items()})
+    entries = slips_alike(_columns_decoded(evidence, sheet))
     required, asked = rows_asked(evidence.columns, entries, sheet, evidence.faint,
                                  len(evidence.rows))
     rows = _between_deals(_stray_rows(
@@ -180,6 +176,20 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
     return DecodedSheet(evidence.rules, evidence.seats, dict(evidence.names), rows, entries,
                         lost_ink_problem(evidence.faint, evidence.seats, evidence.strip_page)
                         + missing_rows_problem(evidence.rows, notes))
+
+
+def _columns_decoded(evidence: SheetEvidence, sheet: ExpectedSheet | None
+                     ) -> dict[Column, tuple[EntryDecision, ...]]:
+    """Each column decoded against ``sheet``, its writer's digits read right elsewhere
+    known where it asks about one misread repeated (:func:`with_writers_digits`)."""
+    def decode(column: Column, witnessed: frozenset[str] = frozenset()
+               ) -> tuple[EntryDecision, ...]:
+        return tuple(present_column(evidence.columns[column],
+                                    sheet.column(column) if sheet else (),
+                                    column_ceiling(column, evidence.rules),
+                                    only_rises(column), witnessed))
+
+    return with_writers_digits({column: decode(column) for column in evidence.columns}, decode)
 
 
 def _runner_up_sheets(logs: DealLogs, candidates: list[list[RowCandidate]],

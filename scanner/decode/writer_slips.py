@@ -11,8 +11,8 @@ left doubtful.
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Mapping
+from collections import Counter, defaultdict
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from scanner.decode.columns import EntryDecision, digit_confusion
@@ -47,3 +47,44 @@ def slips_alike(entries: Mapping[Column, tuple[EntryDecision, ...]]
                     marked[column][index], status="doubtful",
                     note=said("slips_alike", confusion=comma_list(pairs)))
     return {column: tuple(decisions) for column, decisions in marked.items()}
+
+
+WITNESS_INK_CLEAR = 0.99
+"""An entry shows its writer's digits (:func:`digits_read_right`) where its ink reads the
+value the rules expect at least this share of its likelihood ..."""
+WITNESS_ENTRIES = 2
+"""... and a digit is the writer's, read right, where this many such entries hold it."""
+
+
+def digits_read_right(entries: Mapping[Column, Sequence[EntryDecision]]
+                      ) -> dict[str, frozenset[str]]:
+    """Each seat's digits that :data:`WITNESS_ENTRIES` of its entries hold where they are
+    read as the rules expect and their ink reads that value likeliest, at
+    :data:`WITNESS_INK_CLEAR` of its likelihood or more: the reader reads that writer's
+    digit right (a witness against one misread repeated, :func:`with_writers_digits`)."""
+    held: dict[str, Counter[str]] = defaultdict(Counter)
+    for column, decisions in entries.items():
+        for d in decisions:
+            if d.status == "read" and d.value is not None and d.value == d.expected \
+                    and d.ink and d.ink[0][0] == d.value and d.ink_share >= WITNESS_INK_CLEAR:
+                held[column.seat].update(set(str(abs(d.value))))
+    return {seat: frozenset(digit for digit, count in counts.items()
+                            if count >= WITNESS_ENTRIES) for seat, counts in held.items()}
+
+
+ColumnDecoder = Callable[[Column, frozenset[str]], Sequence[EntryDecision]]
+
+
+def with_writers_digits(entries: Mapping[Column, Sequence[EntryDecision]],
+                        decode: ColumnDecoder) -> dict[Column, tuple[EntryDecision, ...]]:
+    """``entries`` with each column that asks about entries as one misread repeated decoded
+    again (``decode``) knowing the digits its writer's entries read right
+    (:func:`digits_read_right`): entries that differ from their right totals alike by digits
+    the reader reads right in that writer's hand are the writer's slip carried on
+    (:func:`~scanner.decode.columns._carried_clearly`)."""
+    witnessed = digits_read_right(entries)
+    return {column: tuple(decode(column, witnessed[column.seat]))
+            if column.seat in witnessed and any(
+                getattr(d.note, "code", None) == "misread_repeated" for d in decisions)
+            else tuple(decisions)
+            for column, decisions in entries.items()}

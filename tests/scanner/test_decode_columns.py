@@ -403,6 +403,62 @@ def test_one_writers_misread_repeated_down_a_column_is_never_read(first: float) 
     assert decisions[i + 2].value == values[i + 2]
 
 
+def _slip_carried(values: list[int], start: int, amount: int) -> list[int]:
+    """A column's totals as a writer wrote them who slipped by ``amount`` at entry ``start``
+    and carried on from the slip."""
+    return [*values[:start], *(v + amount for v in values[start:])]
+
+
+def test_a_slip_carried_on_by_digits_the_writer_reads_elsewhere_is_read() -> None:
+    """TRAINING part (seeds 354-473): 35 sheets asked about two entries "a misread
+    repeated" and nothing else, each a writer's recording error carried on (a whists column
+    written 8, 28, 48 for 6, 26, 46, its ink read at 1.0). Where the writer's entries
+    elsewhere read the digit the misread would have taken for another (``witnessed``), the
+    entries are the writer's slip carried on: read as written, for the audit. Without that
+    witness, or with ink under 0.99 of its likelihood, they are asked (class 2)."""
+    expected, values, i = _pair_with_one_units_digit()
+    right = values[i] % 10
+    amount = (right + 5) % 10 - right
+    written = _slip_carried(values, i, amount)
+    assert digit_confusion(values[i], written[i]) == digit_confusion(values[i + 1],
+                                                                     written[i + 1])
+    clear = [entry_cells(v, 3, sure=0.9999) for v in written]
+    witnessed = frozenset(str(right))
+    decisions = decode_column(clear, expected, witnessed=witnessed)
+    assert [(d.status, d.value) for d in decisions[i:i + 2]] == \
+        [("read", written[i]), ("read", written[i + 1])]
+    unwitnessed = decode_column(clear, expected, witnessed=frozenset("0123456789") - witnessed)
+    assert [d.status for d in unwitnessed[i:i + 2]] == ["doubtful", "doubtful"]
+    assert "a misread repeated" in unwitnessed[i + 1].note
+    unclear = [*clear[:i], *(_units_unsure(cell, 0.98) for cell in clear[i:])]
+    decided = decode_column(unclear, expected, witnessed=witnessed)[i:i + 2]
+    assert all(0.95 < d.ink_share < 0.99 for d in decided)
+    assert [d.status for d in decided] == ["doubtful", "doubtful"]
+
+
+def _units_unsure(entry: EntryCells, sure: float) -> EntryCells:
+    """``entry`` with its units cell reading its digit at ``sure``, the rest spread evenly."""
+    units = list(entry.cells[-1])
+    digit = max(range(len(units)), key=units.__getitem__)
+    units = [(1 - sure) / 10] * 11
+    units[digit] = sure
+    return EntryCells((*entry.cells[:-1], tuple(units)))
+
+
+def test_a_leading_digit_lost_down_a_column_is_asked_whatever_the_writer_shows() -> None:
+    """TRAINING part: the wrong entries asked as a misread repeated were leading 1s the reader
+    lost (13, 15, 17 read 3, 5, 7 at 0.91-0.96). A confusion with a digit read as nothing
+    is no slip carried on, however clearly the writer's 1s read elsewhere."""
+    expected, values = _game_column(lambda v: any(
+        9 < v[k] < v[k + 1] < 20 and (k == 0 or v[k - 1] < 10) for k in range(len(v) - 1)))
+    i = next(k for k in range(len(values) - 1)
+             if 9 < values[k] < values[k + 1] < 20 and (k == 0 or values[k - 1] < 10))
+    written = _slip_carried(values, i, -10)[:i + 2]
+    cells = [entry_cells(v, 3, sure=0.9999) for v in written]
+    decisions = decode_column(cells, expected, witnessed=frozenset("0123456789"))
+    assert [d.status for d in decisions[i:i + 2]] == ["doubtful", "doubtful"]
+
+
 def test_a_slip_carried_on_whose_later_totals_differ_alike_is_read() -> None:
     """TRAINING part, a far photo (seed 224): a mountain's slip of 3 carried on, written 19,
     23, 35, 55 for 16, 20, 32, 52. The 35 and 55 differ from their right totals alike ("2

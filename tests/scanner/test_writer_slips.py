@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from scanner.decode.columns import EntryDecision
-from scanner.decode.writer_slips import slips_alike
+from scanner.decode.writer_slips import digits_read_right, slips_alike, with_writers_digits
+from scanner.words import said
 from scoring.columns import Column
 
 
@@ -51,3 +52,40 @@ def test_a_slip_read_is_doubtful_beside_a_doubtful_entry_misread_by_the_same_dig
     decided = slips_alike(entries)
     assert decided[b_on_c][0].status == "doubtful"
     assert decided[b_on_a][0] == overruled_2
+
+
+def confirmed(value: int, share: float = 0.999) -> EntryDecision:
+    """An entry read as the rules expect, its ink reading that value at ``share``."""
+    return EntryDecision("read", value, 0.9999, ((value, 0.9999),), value, 1, "",
+                         ((value, share), (value + 1, 1 - share)))
+
+
+def test_a_writers_digits_read_right_are_those_two_confirmed_entries_hold() -> None:
+    """A digit is a seat's, read right, where two of its entries the rules confirm and whose
+    ink reads them at 0.99 or more hold it (a 26 counts its 2 and 6 once each); an entry
+    read on thin ink, a slip, or another seat's entry is no witness."""
+    entries = {Column("A", "pool"): (confirmed(26), confirmed(32), confirmed(36, share=0.9)),
+               Column("A", "whists", "B"): (confirmed(6), entry(15, 14)),
+               Column("B", "pool"): (confirmed(55), confirmed(5))}
+    assert digits_read_right(entries) == {"A": frozenset("26"), "B": frozenset("5")}
+
+
+def test_a_column_asking_about_a_misread_repeated_is_decoded_again_with_its_writers_digits(
+        ) -> None:
+    """Only a column that asks about one misread repeated is decoded again, and with its own
+    writer's digits."""
+    repeated = EntryDecision("doubtful", 8, 0.9, ((8, 0.9),), 6, 1,
+                             said("misread_repeated", confusion="6 read as 8"))
+    a_on_b, a_pool, b_pool = Column("A", "whists", "B"), Column("A", "pool"), Column("B", "pool")
+    entries = {a_on_b: (repeated,), a_pool: (confirmed(6), confirmed(16), confirmed(61)),
+               b_pool: (confirmed(2), confirmed(12))}
+    asked: list[tuple[Column, frozenset[str]]] = []
+
+    def decode(column: Column, witnessed: frozenset[str]) -> tuple[EntryDecision, ...]:
+        asked.append((column, witnessed))
+        return (entry(8, 6),)
+
+    decided = with_writers_digits(entries, decode)
+    assert asked == [(a_on_b, frozenset("16"))]
+    assert decided[a_on_b] == (entry(8, 6),)
+    assert decided[a_pool] == entries[a_pool]
