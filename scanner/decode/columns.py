@@ -514,13 +514,16 @@ def _above_ceiling(entry: ColumnEntry, decision: EntryDecision, ceiling: int) ->
 
 def _taken_under(decision: EntryDecision, under: float) -> bool:
     """Whether the values past the pool, weighed too, leave the decided value (``under``:
-    its posterior then, :func:`_share_under_ceiling`) short of what it was read at:
-    :data:`READ_POSTERIOR`, or, for a value read below it (a slip read on its ink, carried on
-    by the entries after it), that share of its own confidence. TRAINING part, a grey scan
-    (seed 397 sheet 014): a pool of 20 whose 17, a slip carried on, was read at 0.986 of
-    its ink; the 77 and 27 its ink gave 0.0008 and 0.0003 left it at 0.98618, and it was
-    asked as ink above the pool, alone on its sheet."""
-    if decision.status == "read" and decision.confidence < READ_POSTERIOR:
+    its posterior then, :func:`_share_under_ceiling`) short of what it was decided at:
+    :data:`READ_POSTERIOR`, or, for a value decided below it, that share of its own
+    confidence. A value read below the bar (a slip read on its ink, carried on by the entries
+    after it) was asked for the faintest ink past the pool (TRAINING part, a grey scan, seed
+    397 sheet 014: a pool of 20 whose 17, a slip carried on, was read at 0.986 of its ink;
+    the 77 and 27 its ink gave 0.0008 and 0.0003 left it at 0.98618, and it was asked,
+    alone on its sheet); a value doubtful for its own reason was said to be doubtful for
+    ink past the pool, and the entries beside it asked for it (seed 474 sheet 005: a 19 at
+    0.9949, its ink 79 at 0.0003)."""
+    if decision.confidence < READ_POSTERIOR:
         return under < READ_POSTERIOR * decision.confidence
     return under < READ_POSTERIOR
 

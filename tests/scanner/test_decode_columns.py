@@ -1094,3 +1094,22 @@ def test_a_slip_carried_on_below_the_pool_is_not_asked_for_faint_ink_past_it() -
     decisions = decode_column([EntryInk(i) for i in [inks[0], past, inks[2]]], expected,
                               ceiling=20)
     assert (decisions[1].status, decisions[1].note.code) == ("doubtful", "above_pool")
+
+
+def test_a_doubtful_total_keeps_its_own_note_beside_faint_ink_past_the_pool() -> None:
+    """A total doubtful for its own reason (its ink unsure of the rules' 10) is not said to
+    be doubtful for ink above the pool where that ink takes next to nothing from it: the
+    note a person reads names the doubt that holds (TRAINING part, seed 474 sheet 005: a 19
+    at 0.9949, its ink 79 at 0.0003, shown as "the ink says 79, above the pool of 20"), and
+    entries beside it are not asked for a slip past the pool nobody wrote (234 TRAINING
+    sheets: 7 right totals beside such entries read, 3 blank ones showing the rules' total,
+    right). Ink that gives a value past the pool a real share still names it."""
+    pool = Column("A", "pool")
+    expected = [SheetEntry(pool, deal, Fraction(step), Fraction(total))
+                for deal, step, total in ((1, 2, 2), (3, 4, 6), (5, 4, 10))]
+    unsure = {10: 0.01, 16: 0.99}
+    for last, note in ((unsure, "ink_unsure"), ({**unsure, 70: 0.0008, 28: 0.0003}, "ink_unsure"),
+                       ({**unsure, 28: 0.3}, "above_pool")):
+        decided = decode_column([EntryInk(i) for i in [{2: 0.99}, {6: 0.99}, last]], expected,
+                                ceiling=20)[2]
+        assert (decided.status, decided.value, decided.note.code) == ("doubtful", 10, note)
