@@ -308,7 +308,7 @@ def _decisions(entries: list[ColumnEntry], expected: Sequence[SheetEntry],
 
 def _slips_followed(entries: list[ColumnEntry], steps: list[EntryStep[ColumnEntry]],
                     expected: Sequence[SheetEntry], decisions: list[EntryDecision],
-                    witnessed: frozenset[str] = frozenset()) -> list[EntryDecision]:
+                    witnessed: frozenset[str]) -> list[EntryDecision]:
     """``decisions`` with a misread the rules cannot see made *doubtful*: an entry whose
     value is not the right running total (a slip, or a misread), followed by entries that
     differ from their right totals by the same digits read as the same others ("102, 112"
