@@ -1113,3 +1113,22 @@ def test_a_doubtful_total_keeps_its_own_note_beside_faint_ink_past_the_pool() ->
         decided = decode_column([EntryInk(i) for i in [{2: 0.99}, {6: 0.99}, last]], expected,
                                 ceiling=20)[2]
         assert (decided.status, decided.value, decided.note.code) == ("doubtful", 10, note)
+
+
+def test_a_slip_just_past_the_pool_is_read_whatever_the_ink_finds_far_past_it() -> None:
+    """TRAINING part, a colour scan (seed 366 sheet 014): a pool of 20 whose writer wrote 22,
+    its ink 22 at 0.997 and 72 at 0.012, was asked alone on its sheet: the 72, a 2 misread
+    as a 7, no value a writer of this pool might mean, took the 22 under 0.99 of the ink's
+    likelihood. The share is taken over the values a writer may have written: read as the
+    writer's slip. A value within the slip's reach that the ink finds as likely keeps it
+    asked."""
+    pool = Column("A", "pool")
+    expected = [SheetEntry(pool, deal, Fraction(step), Fraction(total))
+                for deal, step, total in ((1, 10, 10), (3, 6, 16), (5, 4, 20))]
+    slip = {22: 0.997, 72: 0.012, 12: 0.0015, 20: 0.0003}
+    inks: list[dict[int | None, float]] = [{10: 0.99}, {16: 0.99}, slip]
+    last = decode_column([EntryInk(i) for i in inks], expected, ceiling=20)[2]
+    assert (last.status, last.value) == ("read", 22)
+    near = {**slip, 24: 0.012}
+    last = decode_column([EntryInk(i) for i in [*inks[:2], near]], expected, ceiling=20)[2]
+    assert (last.status, last.value) == ("doubtful", 22)
