@@ -183,6 +183,14 @@ class EntryDecision:
         a value the rules did not expect, kept for the audit."""
         return self.status == "read" and getattr(self.note, "code", None) == "ink_clearly"
 
+    def confirmed_at(self, share: float) -> bool:
+        """Whether the entry is read as the rules' value and its ink alone reads that value
+        likeliest, at ``share`` of its likelihood or more: two readings that agree."""
+        return (self.status == "read" and self.value is not None
+                and self.value == self.expected
+                and bool(self.ink) and self.ink[0][0] == self.value
+                and self.ink[0][1] >= share * self.ink_total)
+
 
 def column_ceiling(column: Column, rules: RuleSet) -> int | None:
     """The largest running total ``column`` can hold (``None``: no bound): a pool never
@@ -490,8 +498,8 @@ def _above_ceiling(entry: ColumnEntry, decision: EntryDecision, ceiling: int) ->
     ink = dict(decision.ink) | above
     changes: dict[str, Any] = {"ink": tuple(sorted(ink.items(), key=lambda item: -item[1]))}
     ink_value = max(above, key=above.__getitem__)
-    slips = {v: p for v, p in above.items()
-             if v <= ceiling + PAST_POOL_MOST or v == decision.expected}
+    reach = ceiling + PAST_POOL_MOST  # the furthest past the pool a writer's slip goes
+    slips = {v: p for v, p in above.items() if v <= reach or v == decision.expected}
     under = _share_under_ceiling(decision, ink.get(decision.value, 0.0), sum(slips.values()))
     misread = max((p for v, p in above.items() if v not in slips), default=0.0)
     if _taken_under(decision, under) or misread >= INK_OUTWEIGHED * ink.get(decision.value, 0.0) \
@@ -501,8 +509,8 @@ def _above_ceiling(entry: ColumnEntry, decision: EntryDecision, ceiling: int) ->
                     "note": said("above_pool", ink=ink_value, pool=ceiling,
                                  value=value_said(decision.value))}
     share = ink[ink_value] / sum(p for v, p in ink.items()
-                                 if v is None or v <= ceiling + PAST_POOL_MOST or v == ink_value)
-    slip_sized = ink_value <= ceiling + PAST_POOL_MOST
+                                 if v is None or v <= reach or v == ink_value)
+    slip_sized = ink_value <= reach
     clear = share >= SHOWN_PAST_POOL and slip_sized and \
         changes.get("status", decision.status) == "doubtful"
     if ink_value == decision.expected or clear:  # doubtful: the ceiling's value is not it

@@ -321,10 +321,7 @@ def confirmed(decision: EntryDecision) -> bool:
     agree (the deal log's and the entry's own strokes), which lost strokes would not make
     agree (TRAINING part, ballpoint thresholded: every entry of a faint seat read so was
     right, but for one whose ink gave it 0.29)."""
-    return (decision.status == "read" and decision.value is not None
-            and decision.value == decision.expected
-            and bool(decision.ink) and decision.ink[0][0] == decision.value
-            and decision.ink[0][1] >= CONFIRMED_INK_SHARE * decision.ink_total)
+    return decision.confirmed_at(CONFIRMED_INK_SHARE)
 
 
 def _doubtful(decision: EntryDecision, who: Param) -> EntryDecision:

@@ -65,8 +65,7 @@ def digits_read_right(entries: Mapping[Column, Sequence[EntryDecision]]
     held: dict[str, Counter[str]] = defaultdict(Counter)
     for column, decisions in entries.items():
         for d in decisions:
-            if d.status == "read" and d.value is not None and d.value == d.expected \
-                    and d.ink and d.ink[0][0] == d.value and d.ink_share >= WITNESS_INK_CLEAR:
+            if d.confirmed_at(WITNESS_INK_CLEAR) and d.value is not None:
                 held[column.seat].update(set(str(abs(d.value))))
     return {seat: frozenset(digit for digit, count in counts.items()
                             if count >= WITNESS_ENTRIES) for seat, counts in held.items()}
