@@ -323,15 +323,26 @@ DRIFT_ROUNDS = 4
 this many times, until it settles (:mod:`scanner.image.drift`; the training part's far photos
 seen through a lens their markers do not show, drift up to 2 mm: two to four rounds; at
 most two left 6 doubtful fields on a phone-distant sheet, seed 41's 003, where four leave 1)."""
-LINE_INVISIBLE_TRANSMITTANCE = 0.9
-"""Borders letting through more light than this (the drop-out print in the red channel) are
-left as they are ..."""
-LINE_INVISIBLE_COARSE = 0.97
-"""... or than this on a page coarse enough for its borders to be settled
-(:data:`LINE_SETTLE_MIN_SPAN`): there a faint border (the drop-out print in a far photo's red
-channel lets through 0.90-0.93 on the TRAINING part) and the darker column lines beside the
-boxes blur into them, and left in place they read as crosses in blank mark boxes (a far
-photo's blank deal rows read as deals)."""
+LINE_SHOWS_UNDER = 0.97
+"""A border letting through less light than this shows: it is divided out
+(:func:`scanner.image.lines.clear_lines`) and the boxes follow it where it lies
+(:mod:`scanner.image.drift`); one letting through more (the drop-out print in a clean image's
+red channel) is left as it is. In a photo's or a colour scan's red channel the drop-out print
+lets through 0.89-0.94 (TRAINING part: the colour's resolution a JPEG halves), as dark as a
+faint pencil, and a box's floors cut the pencil away with the border's remnants: a writer's
+outlined digits in pencil on a steep photo read as dots (TRAINING seed 477 sheet 004, a 124
+read as nothing), a steep photo's ballpoint 76 read 92. Left as they were from 0.9 on a fine
+page (0.97 on a coarse one, whose faint borders and the darker column lines beside the boxes
+blur into one: left in place, they read as crosses in blank mark boxes), such borders are
+now divided out and followed on every page. TRAINING part, read again: five fresh sets
+(seeds 474-478, 115 sheets) doubtful 239 -> 217, sheets with no person 48 -> 51, right
+7,753 either way; ten sets (seeds 440-449, 224 sheets) doubtful 583 -> 553, no person
+101 -> 105, right 15,571 -> 15,576 (far photos' drift alone: doubtful 12 fewer); no silent
+field more; 0.95 and 0.99 read the five sets alike."""
+LINE_FAINT_TRANSMITTANCE = 0.9
+"""On a fine page whose borders let through this much light or more (the drop-out print's
+red channel), nothing left of them once divided out passes for writing: a stroke along a
+border is writing (:mod:`scanner.image.lying`)."""
 DOTS_JOIN_MM = 0.15
 """A black-and-white capture on which a seat's calibration strip is lost (its strokes broken
 into dots by the threshold: :func:`scanner.decode.faint.faint_seats`) is read again with its

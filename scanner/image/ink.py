@@ -348,7 +348,7 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
     (its top-left at ``origin_mm``), each box moved by its ``shifts`` row (``dx, dy``
     pixels, every box's), each border settled within ``settle`` pixels of its place
     (:func:`scanner.image.lines.clear_lines`); a neighbour holds only writing on its border
-    lines, and only where the page's lines do not show (the drop-out print's red channel:
+    lines, and only where the page's lines are faint (the drop-out print's red channel:
     no remnant of them can pass for writing). A ``fine`` page image
     (:data:`~scanner.constants.INK_FINE_PAGE_PX_PER_MM`) keeps fainter strokes where the
     borders drop out; on a ``flat`` view (a flatbed scan in grey) every floor is
@@ -363,7 +363,7 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
     starts = _window_starts(geometry, origin_mm, s, shifts, sizes, (h, w))
     near = _near(starts[live], sizes[live], starts + m, sizes - 2 * m)
     horizontal, vertical = border_lines(geometry, *origin_mm, s, shifts, near)
-    clean, bands, inside = clear_lines(content, horizontal, vertical, band, settle)
+    clean, bands, inside, faint = clear_lines(content, horizontal, vertical, band, settle)
     # a faint stroke is told from a border's remnant only where no remnant is left (a page
     # whose lines lie off their places keeps the higher floor when the boxes follow them)
     clean_floor = k.INK_MIN_PEAK_CONTRAST_FINE if fine else k.INK_MIN_PEAK_CONTRAST_CLEAN
@@ -375,9 +375,9 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
         shifts = shifts + box_drift(content, horizontal, vertical, starts + sizes / 2.0, s)
         starts = _window_starts(geometry, origin_mm, s, shifts, sizes, (h, w))
         horizontal, vertical = border_lines(geometry, *origin_mm, s, shifts, near)
-        clean, bands, _ = clear_lines(content, horizontal, vertical, band, settle)
+        clean, bands, _, faint = clear_lines(content, horizontal, vertical, band, settle)
     # writing on the border lines, where no remnant of them can pass for it (module doc)
-    borders = page_borders(geometry, s, *origin_mm, (h, w)) if bands is None else None
+    borders = page_borders(geometry, s, *origin_mm, (h, w)) if faint else None
     extra = live[:0] if borders is None else border_neighbours(geometry, live,
                                                                borders.writable)
     only_borders = np.r_[np.zeros(len(live), bool), np.ones(len(extra), bool)]

@@ -13,6 +13,8 @@ band laid beside the line would leave half of it as a stroke.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from scanner import constants as k
@@ -48,31 +50,44 @@ def settle_reach(px_per_mm: float, source_px_per_mm: float) -> int:
     return max(1, round(k.LINE_SETTLE_MM * px_per_mm))
 
 
+class Cleared(NamedTuple):
+    """A raster with its printed lines divided out (:func:`clear_lines`)."""
+
+    image: GreyImage
+    bands: GreyImage | None
+    """1 in each line's band; None where the lines were left as they are."""
+    inside: bool
+    """Whether the lines lay inside their bands (no remnant of them is left beside a band:
+    :func:`_inside_bands`)."""
+    faint: bool
+    """Whether the lines were faint (:data:`~scanner.constants.LINE_FAINT_TRANSMITTANCE`: the
+    drop-out print's red channel), so nothing left of them passes for writing on them;
+    on a coarse page (its borders settled) only where they were left as they are: there they
+    blur into the darker column lines beside the boxes (far photos: phantom 1s along them)."""
+
+
 def clear_lines(content: GreyImage, horizontal: Ints, vertical: Ints, band_px: int,
-                settle_px: int = 0) -> tuple[GreyImage, GreyImage | None, bool]:
-    """``content`` with the printed lines divided out, a map of where they were (1 in
-    each line's band), and whether the lines lay inside their bands (no remnant of them is
-    left beside a band: :func:`_inside_bands`); where the page's lines are all but invisible
-    (the drop-out print's red channel; on a page whose borders are settled, a coarse one, only
-    where they are nearly so: :data:`~scanner.constants.LINE_INVISIBLE_COARSE`) ``content``
-    itself, None and True. Horizontal lines first, then vertical ones on the result (their
-    crossings are cleared by both), each settled within ``settle_px`` of its place
-    (:func:`profiles`). Every eighth horizontal line tells first whether the lines show at
-    all; whether they lie inside their bands is told where the layout puts them."""
-    invisible = k.LINE_INVISIBLE_COARSE if settle_px else k.LINE_INVISIBLE_TRANSMITTANCE
-    if _typical(profiles(content, horizontal[::8], band_px)) >= invisible:
-        return content, None, True
+                settle_px: int = 0) -> Cleared:
+    """``content`` with the printed lines divided out; where they are all but invisible
+    (:data:`~scanner.constants.LINE_SHOWS_UNDER`) ``content`` itself. Horizontal lines
+    first, then vertical ones on the result (their crossings are cleared by both), each
+    settled within ``settle_px`` of its place (:func:`profiles`). Every eighth horizontal
+    line tells first whether the lines show at all; whether they lie inside their bands is
+    told where the layout puts them."""
+    if _typical(profiles(content, horizontal[::8], band_px)) >= k.LINE_SHOWS_UNDER:
+        return Cleared(content, None, True, True)
     across = profiles(content, horizontal, band_px)
     nominal = across + profiles(content.T, vertical, band_px)
     typical = _typical(nominal)
-    if typical >= invisible:
-        return content, None, True
+    if typical >= k.LINE_SHOWS_UNDER:
+        return Cleared(content, None, True, True)
     out = content.copy()
     bands = np.zeros(content.shape, np.uint8)
     _divide(out, bands, profiles(content, horizontal, band_px, settle_px) if settle_px
             else across, typical)
     _divide(out.T, bands.T, profiles(out.T, vertical, band_px, settle_px), typical)
-    return out, bands, _inside_bands(nominal)
+    return Cleared(out, bands, _inside_bands(nominal),
+                   not settle_px and typical >= k.LINE_FAINT_TRANSMITTANCE)
 
 
 def _inside_bands(profiles: list[Profile]) -> bool:

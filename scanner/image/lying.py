@@ -5,9 +5,10 @@ along an entry's outer border): the stroke has next to nothing inside any box's 
 :mod:`scanner.image.ink` takes it for print beside the boxes, and the box it belongs to reads
 blank (training tr11: "16" read 6, "19" read 9, "11" read 1). Such a stroke (mostly within
 the boxes' rectangles, dark as a pen, whole in its window) goes whole to one box beside it:
-the one holding no other stroke, a digit a box. Only where the page's lines do not show (the
-drop-out print's red channel): where they show, a line not quite divided out leaves pieces as
-dark as a pen along the same lines (training tr7 and tr11: phantom 1s past a column's end).
+the one holding no other stroke, a digit a box. Only where the page's lines are faint (the
+drop-out print's red channel: :attr:`scanner.image.lines.Cleared.faint`): where they show
+darker, a line not quite divided out leaves pieces as dark as a pen along the same lines
+(training tr7 and tr11: phantom 1s past a column's end).
 """
 
 from __future__ import annotations
