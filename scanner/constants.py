@@ -385,6 +385,18 @@ then dropped with it as the line's remnant (half the "1"s of
 ``test_a_one_on_the_line_between_two_boxes_is_the_empty_boxs_digit`` lost), and JPEG noise
 made two ballpoint entries unsure (seed 7). On a photo the same floors read noise as writing
 (phone-near in pencil: 20 fields wrong or doubtful, 61 and 9 silent at 0.5)."""
+INK_FAINT_SEAT_FLOORS = (0.09, 0.09, 0.06)
+"""A seat whose calibration strip a grey or colour capture lost (a faint pencil,
+:func:`scanner.decode.faint.faint_seats`) has its digit boxes cut again with these floors
+for the window's darkest ink, the paper right around it and a pixel (else
+:data:`INK_MIN_PEAK_CONTRAST_FINE`, :data:`INK_MIN_LOCAL_CONTRAST_FINE`,
+:data:`INK_MIN_CONTRAST`): a writer's pencil at 0.07-0.14 of the paper, legible to a person,
+read as dots or nothing (TRAINING seed 477 sheet 004: outlined digits in pencil on a steep
+photo, a whists column of 100, 124, 138, 140 read blank). Lower floors on every box of such
+pages find phantom ink in the paper's grain and in other seats' empty boxes (the
+forty-sixth round: doubtful 825 -> 866-911 on 15 sets); only a seat whose own strip says
+its ink is lost is cut so, its entries then confirmed only by ink that reads the rules'
+value surely (:data:`scanner.decode.faint.CONFIRMED_RECUT_SHARE`)."""
 INK_FAINT_PEAK_SHARE = 0.25
 """A stroke is the ink darker than this share of its window's darkest, joined, around ink
 darker than :data:`INK_PEAK_SHARE` of it (a thin stroke's light parts stay in it)."""

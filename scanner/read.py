@@ -159,7 +159,7 @@ def read_page(registered: RegisteredPage, layout: Layout, recognizer: DigitRecog
               writers: dict[str, WriterAdaptation] | None = None,
               thresholds: MarkThresholds | None = None, scorer: str | None = None,
               keep_crops: bool = False, clock: StageClock | None = None,
-              joined: bool = False) -> PageReading:
+              joined: bool = False, faint_seats: tuple[str, ...] = ()) -> PageReading:
     """Read every box of one registered page of ``layout``.
 
     ``writers`` gives adaptations learned elsewhere (the triangle page's calibration strips,
@@ -168,7 +168,8 @@ def read_page(registered: RegisteredPage, layout: Layout, recognizer: DigitRecog
     ``thresholds`` are the sheet's mark thresholds (by default this page's own). ``clock``
     gets the time of the stages (warp, cut, marks, digits), as :attr:`PageReading.timings_s`
     does. ``joined``: strokes a black-and-white page broke into dots are read joined
-    (:attr:`LostInk.dots`; a page in grey or colour is read as it is).
+    (:attr:`LostInk.dots`; a page in grey or colour is read as it is). ``faint_seats``:
+    seats whose digit boxes are cut at the faint floors (:attr:`LostInk.recut`).
     """
     own = StageClock()
     boxes = layout.boxes_for(registered.page_index)
@@ -176,9 +177,10 @@ def read_page(registered: RegisteredPage, layout: Layout, recognizer: DigitRecog
         return PageReading(registered, (), (), registered.warnings, (), {})
     black_and_white = is_black_and_white(registered.image)
     with own.stage("warp"):
-        raster = rasterize(registered, boxes, joined=joined and black_and_white)
+        raster = rasterize(registered, boxes, joined=joined and black_and_white,
+                           faint_seats=faint_seats)
     with own.stage("cut"):
-        cells = cut_cells(raster, boxes, registered.px_per_mm)
+        cells = cut_cells(raster, boxes, registered.px_per_mm, faint_seats)
     with own.stage("marks"):
         marks = read_marks(cells, thresholds)
     with own.stage("digits"):
@@ -313,6 +315,8 @@ class LostInk:
     rows: bool
     page: RegisteredPage | None = field(compare=False, repr=False)
     black_and_white: bool
+    cut_faint: bool = False
+    """Whether the faint seats' boxes were cut at the faint floors (:attr:`recut`)."""
 
     @property
     def dots(self) -> bool:
@@ -320,6 +324,17 @@ class LostInk:
         (:data:`~scanner.constants.DOTS_JOIN_MM`): a black-and-white capture that lost a
         seat's strip broke its strokes into dots."""
         return self.black_and_white and bool(self.seats)
+
+    @property
+    def recut(self) -> bool:
+        """Whether the sheet is to be read again with the faint seats' boxes cut at the
+        faint floors (:data:`~scanner.constants.INK_FAINT_SEAT_FLOORS`): a grey or colour
+        capture that lost a seat's strip lost its faint pencil, and its strips' page is
+        fine (:data:`~scanner.constants.INK_FINE_PAGE_PX_PER_MM`; a far photo's grain is
+        as dark as that pencil: TRAINING part, 26 far pencil photos with a faint seat, blank
+        boxes asked 154 -> 588 at those floors)."""
+        return not self.black_and_white and bool(self.seats) and not self.cut_faint \
+            and self.page is not None and self.page.px_per_mm >= k.INK_FINE_PAGE_PX_PER_MM
 
 
 def lost_ink(readings: dict[int, PageReading], before: LostInk | None = None) -> LostInk:
@@ -347,18 +362,22 @@ def read_sheet_pages(sheet: SheetPages, recognizer: DigitRecognizer, *,
     """Every page of ``sheet`` read (:func:`read_page`), its marks judged against the
     sheet's (:func:`with_sheet_marks`), and what the reading lost from the image
     (:func:`lost_ink`): a black-and-white capture that lost a seat's strip (its strokes
-    broken into dots) is read again with its dots joined, what it lost kept lost."""
+    broken into dots) is read again with its dots joined, a grey or colour one with that
+    seat's boxes cut at the faint floors; what it lost kept lost."""
 
-    def read_all(joined: bool) -> dict[int, PageReading]:
+    def read_all(joined: bool, faint: tuple[str, ...] = ()) -> dict[int, PageReading]:
         return with_sheet_marks({p.page.page_index: read_page(
             p.page, sheet.layout, recognizer, keep_crops=keep_crops, clock=clock,
-            joined=joined) for p in sheet.pages})
+            joined=joined, faint_seats=faint) for p in sheet.pages})
 
     readings = read_all(False)
     lost = lost_ink(readings)
     if lost.dots:
         readings = read_all(True)
         lost = lost_ink(readings, lost)
+    elif lost.recut:
+        readings = read_all(False, lost.seats)
+        lost = replace(lost_ink(readings, lost), cut_faint=True)
     return readings, lost
 
 
@@ -381,7 +400,7 @@ def sheet_evidence(identity: SheetIdentity, layout: Layout,
                              page.source, page.index_in_file)
     return SheetEvidence(identity.rule_set(), identity.seats, row_evidence(readings),
                          column_evidence(layout, readings), names, lost.seats,
-                         page.label if page else "")
+                         page.label if page else "", lost.cut_faint)
 
 
 def refuse_if_no_deal_read(readings: dict[int, PageReading], lost: LostInk,

@@ -265,14 +265,16 @@ whose ink is lost too), every field as before; 38 sets (seeds 271-322, 608 sheet
 145 blank boxes so asked, 69 one past the end and 76 two past it, none held writing."""
 
 
-def faint_entries(entries: Mapping[Column, Sequence[EntryDecision]], faint: Sequence[str]
-                  ) -> dict[Column, tuple[EntryDecision, ...]]:
+def faint_entries(entries: Mapping[Column, Sequence[EntryDecision]], faint: Sequence[str],
+                  cut_faint: bool = False) -> dict[Column, tuple[EntryDecision, ...]]:
     """``entries`` with each entry of a column written by a ``faint`` seat *doubtful*: an
     empty one may have lost its ink, a read one may have lost strokes (a 15 broken into dots
-    reads 18), unless the rules confirm it (:func:`confirmed`). A blank entry more than
+    reads 18), unless the rules confirm it (:func:`confirmed`; its boxes ``cut_faint`` at the
+    faint floors: at :data:`CONFIRMED_CUT_FAINT_SHARE`). A blank entry more than
     :data:`LOST_INK_GAP` past the column's end (its last entry read or written by the deal
     log) stays *empty*: the rules write nothing there, and the lost ink cannot say more."""
-    return {column: _faint_column(decisions, said("seat_of", seat=column.seat))
+    share = CONFIRMED_CUT_FAINT_SHARE if cut_faint else CONFIRMED_INK_SHARE
+    return {column: _faint_column(decisions, said("seat_of", seat=column.seat), share)
             if column.seat in faint else tuple(decisions)
             for column, decisions in entries.items()}
 
@@ -285,12 +287,13 @@ def _column_end(decisions: Sequence[EntryDecision]) -> int:
                default=-1)
 
 
-def _faint_column(decisions: Sequence[EntryDecision], who: Param
+def _faint_column(decisions: Sequence[EntryDecision], who: Param, share: float
                   ) -> tuple[EntryDecision, ...]:
-    """One faint seat's column (``who``) as :func:`faint_entries` leaves it."""
+    """One faint seat's column (``who``) as :func:`faint_entries` leaves it, its entries
+    confirmed at ``share``."""
     end = _column_end(decisions)
     return tuple(d if d.status == "empty" and i > end + LOST_INK_GAP
-                 else _doubtful(d, who) for i, d in enumerate(decisions))
+                 else _doubtful(d, who, share) for i, d in enumerate(decisions))
 
 
 def holds_ink(decision: EntryDecision) -> bool:
@@ -314,18 +317,26 @@ at 0.27, read 4 as a misread deal log expected, silently), 7 right ones under 0.
 274-293 and 314-322 (far pencil photos and the like), 37 entries, none wrong, 7 under 0.5.
 Those 14 are asked now: doubtful where they stood read."""
 
+CONFIRMED_CUT_FAINT_SHARE = 0.9
+"""... and at this share where its boxes were cut at the faint floors
+(:data:`~scanner.constants.INK_FAINT_SEAT_FLOORS`): ink read out of the paper's grain
+misreads a faint digit more often, and a writer's slip that such ink reads as the rules'
+value would pass unseen (TRAINING part, 37 photos with a faint seat: at 0.75 a pool's 7
+written where the rules make 8 read 8 at 0.67-0.8 on two sheets of three floors tried; at
+0.9 none, right fields 2,480 -> 2,515, doubtful 835 -> 808)."""
 
-def confirmed(decision: EntryDecision) -> bool:
+
+def confirmed(decision: EntryDecision, share: float = CONFIRMED_INK_SHARE) -> bool:
     """Whether an entry read is what the rules expect there and what its ink alone reads
     likeliest, at :data:`CONFIRMED_INK_SHARE` of its likelihood or more: two readings that
     agree (the deal log's and the entry's own strokes), which lost strokes would not make
     agree (TRAINING part, ballpoint thresholded: every entry of a faint seat read so was
     right, but for one whose ink gave it 0.29)."""
-    return decision.confirmed_at(CONFIRMED_INK_SHARE)
+    return decision.confirmed_at(share)
 
 
-def _doubtful(decision: EntryDecision, who: Param) -> EntryDecision:
-    if decision.status == "doubtful" or confirmed(decision):
+def _doubtful(decision: EntryDecision, who: Param, share: float) -> EntryDecision:
+    if decision.status == "doubtful" or confirmed(decision, share):
         return decision
     if decision.status == "read":
         return replace(decision, status="doubtful", note=said("read_lost", who=who))

@@ -12,7 +12,7 @@ turned upright for their writer (``rotation_deg``, :mod:`forms.model`).
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -89,7 +89,8 @@ def _edge_offsets(border: GreyImage, lo: Ints, hi: Ints, a0: Ints, a1: Ints, sea
 
 
 def cut_cells(raster: PageRaster, boxes: Sequence[Box],
-              source_px_per_mm: float | None = None) -> tuple[CellImage, ...]:
+              source_px_per_mm: float | None = None, faint_seats: Collection[str] = ()
+              ) -> tuple[CellImage, ...]:
     """Find each box on its border and return its own ink, upright, with its measures.
 
     A box the coarse look found blank (:meth:`PageRaster.live`) is not looked at: its crop
@@ -98,7 +99,8 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box],
     each settled on their own place (:func:`scanner.image.lines.settle_reach`), and its
     faint ink held to the floors of a coarse page (:data:`INK_FINE_PAGE_PX_PER_MM`); a flat
     view's (:attr:`PageRaster.flat`) in grey to a share of a photo's
-    (:data:`~scanner.constants.FLAT_INK_FLOOR_SHARE`)."""
+    (:data:`~scanner.constants.FLAT_INK_FLOOR_SHARE`). The digit boxes of ``faint_seats``
+    are cut at a faint seat's floors (:data:`~scanner.constants.INK_FAINT_SEAT_FLOORS`)."""
     if not boxes:
         return ()
     s = raster.px_per_mm
@@ -110,6 +112,8 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box],
     ys = (plan.places[:, 1] - raster.y_mm) * s
     ws = plan.places[:, 2] * s
     hs = plan.places[:, 3] * s
+    faint = np.array([b.kind == "digit" and getattr(b.meaning, "seat", None) in faint_seats
+                      for b in boxes], bool)
     live = raster.live(boxes)
 
     def clip(v: Doubles, hi: int) -> Ints:
@@ -134,7 +138,7 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box],
     inked, found = cut_ink(raster.content, (raster.x_mm, raster.y_mm), s, shapes,
                            np.flatnonzero(live), np.stack([dx, dy], 1),
                            settle_reach(s, source), source >= k.INK_FINE_PAGE_PX_PER_MM,
-                           raster.flat and not raster.colour)
+                           raster.flat and not raster.colour, faint)
     crops = _upright([plan.turns[i] for i in inked.tolist()], [ink.crop for ink in found])
     for i, ink, crop, shift_x, shift_y in zip(inked.tolist(), found, crops,
                                               (dx[inked] / s).tolist(),

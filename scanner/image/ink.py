@@ -342,7 +342,8 @@ def _out_of_reach(comp: Ints, best: Ints, inside: Mask, given_whole: Mask, reach
 
 def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float,
             geometry: BoxGeometry, live: Ints, shifts: Doubles, settle: int = 0,
-            fine: bool = False, flat: bool = False) -> tuple[Ints, list[BoxInk]]:
+            fine: bool = False, flat: bool = False, faint_boxes: Mask | None = None
+            ) -> tuple[Ints, list[BoxInk]]:
     """The boxes cut (the ``live`` boxes of ``geometry``, indices, then their
     :func:`border_neighbours`) and the :class:`BoxInk` of each, in the raster ``content``
     (its top-left at ``origin_mm``), each box moved by its ``shifts`` row (``dx, dy``
@@ -354,7 +355,8 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
     borders drop out; on a ``flat`` view (a flatbed scan in grey) every floor is
     :data:`~scanner.constants.FLAT_INK_FLOOR_SHARE` of a photo's. On a quiet page
     (:data:`~scanner.constants.QUIET_PAGE_NOISE`) a box that higher floors left without ink
-    is cut again at a fine page's."""
+    is cut again at a fine page's. The boxes ``faint_boxes`` marks (per box of ``geometry``: a
+    faint seat's) are cut at :data:`~scanner.constants.INK_FAINT_SEAT_FLOORS`."""
     s, (h, w) = px_per_mm, content.shape
     m = round(k.INK_SPILL_MM * s)
     p = geometry.places
@@ -391,10 +393,11 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
                                   starts[:, 1:], starts[:, 1:] + sizes[:, 1:]], axis=1)
     out: list[BoxInk | None] = [None] * len(live)
 
-    floors_of: dict[int, tuple[float, float]] = {}
+    floors_of: dict[int, tuple[float, float, float]] = {}
 
-    def cut(places: list[int], floors: tuple[float, float]) -> None:
-        """Cut the boxes ``live[places]`` (by window size) with these floors into ``out``."""
+    def cut(places: list[int], floors: tuple[float, float, float]) -> None:
+        """Cut the boxes ``live[places]`` (by window size) with these floors (the window's
+        darkest ink, the paper around it, a pixel) into ``out``."""
         by_size: dict[tuple[int, int, bool], list[int]] = {}
         for j in places:
             floors_of[j] = floors
@@ -406,23 +409,27 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
             found = window_ink(clean, bands, owners, chosen, len(p), starts[chosen],
                                (rows, cols), interiors[chosen], s, not mark, floors[0],
                                None if mark else borders,
-                               only_borders[members], floors[1], least, box_windows, mark)
+                               only_borders[members], floors[1], floors[2], box_windows,
+                               mark)
             for j, one in zip(members, found, strict=True):
                 out[j] = one
 
-    cut(list(range(len(live))), (floor, local_floor))
-    quiet = (k.INK_MIN_PEAK_CONTRAST_FINE * share, k.INK_MIN_LOCAL_CONTRAST_FINE * share)
+    seat_faint = np.zeros(len(live), bool) if faint_boxes is None else faint_boxes[live]
+    cut(np.flatnonzero(~seat_faint).tolist(), (floor, local_floor, least))
+    cut(np.flatnonzero(seat_faint).tolist(),
+        tuple(v * share for v in k.INK_FAINT_SEAT_FLOORS))  # type: ignore[arg-type]
+    quiet = (k.INK_MIN_PEAK_CONTRAST_FINE * share, k.INK_MIN_LOCAL_CONTRAST_FINE * share, least)
     if (floor > quiet[0] or local_floor > quiet[1]) and \
             quiet_page(_all_boxes(geometry, live, out)):
         cut([j for j, one in enumerate(out) if one is not None and one.fill == 0.0
-             and one.darkness >= quiet[0]], quiet)
+             and one.darkness >= quiet[0] and not seat_faint[j]], quiet)
 
     for j, beside in _marks_beside_marks(geometry, live, out, starts, sizes, m).items():
         i, one = int(live[j]), out[j]
         _, own, _, _ = window_strokes(clean, bands, owners, live[[j]], len(p), starts[[i]],
                                       (int(sizes[i, 0]), int(sizes[i, 1])), interiors[i], s,
                                       floors_of[j][0], None, only_borders[[j]],
-                                      floors_of[j][1], least, box_windows, True)
+                                      floors_of[j][1], floors_of[j][2], box_windows, True)
         toward = [b for b in beside
                   if _near_half_only(own[0], interiors[i], starts[b] - starts[i])]
         if toward and one is not None:  # read over a window that holds the marks beside it
@@ -432,7 +439,7 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
                                  (int(size[0]), int(size[1])),
                                  (interiors[i] + np.repeat(starts[i] - top, 2))[None], s,
                                  False, floors_of[j][0], None, only_borders[[j]],
-                                 floors_of[j][1], least, box_windows, True)
+                                 floors_of[j][1], floors_of[j][2], box_windows, True)
             out[j] = replace(one, fill=wide.fill, cover=wide.cover,
                              stroke_darkness=wide.stroke_darkness)
     return live, [o for o in out if o is not None]
