@@ -324,25 +324,33 @@ this many times, until it settles (:mod:`scanner.image.drift`; the training part
 seen through a lens their markers do not show, drift up to 2 mm: two to four rounds; at
 most two left 6 doubtful fields on a phone-distant sheet, seed 41's 003, where four leave 1)."""
 LINE_SHOWS_UNDER = 0.97
-"""A border letting through less light than this shows: it is divided out
-(:func:`scanner.image.lines.clear_lines`) and the boxes follow it where it lies
-(:mod:`scanner.image.drift`); one letting through more (the drop-out print in a clean image's
-red channel) is left as it is. In a photo's or a colour scan's red channel the drop-out print
-lets through 0.89-0.94 (TRAINING part: the colour's resolution a JPEG halves), as dark as a
-faint pencil, and a box's floors cut the pencil away with the border's remnants: a writer's
-outlined digits in pencil on a steep photo read as dots (TRAINING seed 477 sheet 004, a 124
-read as nothing), a steep photo's ballpoint 76 read 92. Left as they were from 0.9 on a fine
-page (0.97 on a coarse one, whose faint borders and the darker column lines beside the boxes
-blur into one: left in place, they read as crosses in blank mark boxes), such borders are
-now divided out and followed on every page. TRAINING part, read again: five fresh sets
-(seeds 474-478, 115 sheets) doubtful 239 -> 217, sheets with no person 48 -> 51, right
-7,753 either way; ten sets (seeds 440-449, 224 sheets) doubtful 583 -> 553, no person
-101 -> 105, right 15,571 -> 15,576 (far photos' drift alone: doubtful 12 fewer); no silent
-field more; 0.95 and 0.99 read the five sets alike."""
+"""A border letting through less light than this on a fine page
+(:data:`INK_FINE_PAGE_PX_PER_MM`) or a coarse one (:data:`LINE_SETTLE_MIN_SPAN`) is divided
+out (:func:`scanner.image.lines.clear_lines`); one letting through more (the drop-out print
+in a clean image's red channel) is left as it is. In a photo's or a colour scan's red
+channel the drop-out print lets through 0.89-0.94 (TRAINING part: the colour's resolution a
+JPEG halves), as dark as a faint pencil, and a box's floors cut the pencil away with the
+border's remnants: a steep photo's ballpoint 76 read 92, 68 read 64 (TRAINING seed 475
+sheet 016). Left as they were from 0.9 on a fine page, a coin flip per page, such borders
+are divided out up to 0.97 there since the forty-eighth round, as on a coarse page, whose
+faint borders and the darker column lines beside the boxes blur into one (left in place,
+they read as crosses in blank mark boxes). Between the two (102-140 dpi) a page's faint
+borders lie off their bands unsettled, and divided out there they left halves that cut a
+far pencil's strokes (four sets made after the change was first chosen, seeds 479-482: 10
+fields less right, a written 12 read as an empty box, silently, seed 482 sheet 023): they
+keep :data:`LINE_FAINT_TRANSMITTANCE`. TRAINING part, read again with the round's first
+main and this: five fresh sets (seeds 474-478, 115 sheets) doubtful 239 -> 218, sheets with
+no person 48 -> 50, right 7,753 -> 7,759 (with the faint seats' cut); ten sets (seeds
+440-449, 224 sheets) doubtful 583 -> 561, no person 101 -> 105, right 15,571 -> 15,573;
+seeds 479-482 (95 sheets) doubtful 209 -> 200, no person 39 -> 40, every field right as
+before; no silent field more; 0.95 and 0.99 read the five sets alike."""
 LINE_FAINT_TRANSMITTANCE = 0.9
-"""On a fine page whose borders let through this much light or more (the drop-out print's
-red channel), nothing left of them once divided out passes for writing: a stroke along a
-border is writing (:mod:`scanner.image.lying`)."""
+"""A border letting through less light than this shows: the boxes follow it where it lies
+(:mod:`scanner.image.drift`; followed up to :data:`LINE_SHOWS_UNDER`, four fresh far-photo
+sets lost two right fields). On a fine page whose borders let through this much or more
+(the drop-out print's red channel), nothing left of them once divided out passes for
+writing: a stroke along a border is writing (:mod:`scanner.image.lying`). Between a fine
+and a coarse page, borders this faint are left in place (:data:`LINE_SHOWS_UNDER`)."""
 DOTS_JOIN_MM = 0.15
 """A black-and-white capture on which a seat's calibration strip is lost (its strokes broken
 into dots by the threshold: :func:`scanner.decode.faint.faint_seats`) is read again with its
@@ -395,8 +403,11 @@ read as dots or nothing (TRAINING seed 477 sheet 004: outlined digits in pencil 
 photo, a whists column of 100, 124, 138, 140 read blank). Lower floors on every box of such
 pages find phantom ink in the paper's grain and in other seats' empty boxes (the
 forty-sixth round: doubtful 825 -> 866-911 on 15 sets); only a seat whose own strip says
-its ink is lost is cut so, its entries then confirmed only by ink that reads the rules'
-value surely (:data:`scanner.decode.faint.CONFIRMED_RECUT_SHARE`)."""
+its ink is lost is cut so, on a fine page only, its entries then confirmed only by ink that
+reads the rules' value surely (:data:`scanner.decode.faint.CONFIRMED_CUT_FAINT_SHARE`).
+TRAINING part, read again: the 37 photos with a faint seat right 2,480 -> 2,516, doubtful
+835 -> 758; 339 other sheets right 23,329 -> 23,335, doubtful 770 -> 762; no silent field
+more. EVALUATION part, read after: right 6,245 -> 6,251 of 6,282, doubtful 274 -> 253."""
 INK_FAINT_PEAK_SHARE = 0.25
 """A stroke is the ink darker than this share of its window's darkest, joined, around ink
 darker than :data:`INK_PEAK_SHARE` of it (a thin stroke's light parts stay in it)."""

@@ -331,8 +331,8 @@ class LostInk:
         faint floors (:data:`~scanner.constants.INK_FAINT_SEAT_FLOORS`): a grey or colour
         capture that lost a seat's strip lost its faint pencil, and its strips' page is
         fine (:data:`~scanner.constants.INK_FINE_PAGE_PX_PER_MM`; a far photo's grain is
-        as dark as that pencil: TRAINING part, 26 far pencil photos with a faint seat, blank
-        boxes asked 154 -> 588 at those floors)."""
+        as dark as that pencil: TRAINING part, 20 far photos with a faint seat, blank
+        boxes asked 159 -> 630 at those floors)."""
         return not self.black_and_white and bool(self.seats) and not self.cut_faint \
             and self.page is not None and self.page.px_per_mm >= k.INK_FINE_PAGE_PX_PER_MM
 

@@ -321,9 +321,10 @@ CONFIRMED_CUT_FAINT_SHARE = 0.9
 """... and at this share where its boxes were cut at the faint floors
 (:data:`~scanner.constants.INK_FAINT_SEAT_FLOORS`): ink read out of the paper's grain
 misreads a faint digit more often, and a writer's slip that such ink reads as the rules'
-value would pass unseen (TRAINING part, 37 photos with a faint seat: at 0.75 a pool's 7
-written where the rules make 8 read 8 at 0.67-0.8 on two sheets of three floors tried; at
-0.9 none, right fields 2,480 -> 2,515, doubtful 835 -> 808)."""
+value would pass unseen (TRAINING part, 37 photos with a faint seat, first read at other
+floors: at 0.5 and at 0.75 a pool's 7 written where the rules make 8 read 8, silently, on
+seeds 425 and 456; at 0.9 none, and with these floors on fine pages right fields 2,480 ->
+2,516, wrong 133 -> 97, doubtful 835 -> 758, blank boxes asked 278 -> 294)."""
 
 
 def confirmed(decision: EntryDecision, share: float = CONFIRMED_INK_SHARE) -> bool:

@@ -51,14 +51,14 @@ DRIFT_MIN_LINES = 12
 def line_offsets(found: list[Profile], reach_px: int) -> tuple[Doubles, Doubles]:
     """Each line's place along and across it (its middle: the window's row ``reach_px + 1``
     is where the layout puts it) and its offset from there in pixels, for the lines that show
-    (darker than :data:`~scanner.constants.LINE_SHOWS_UNDER` at their darkest row).
+    (darker than :data:`~scanner.constants.LINE_FAINT_TRANSMITTANCE` at their darkest row).
     The darkest row is taken over three rows (a blurred line is two or three wide)."""
     places, offsets = [], []
     for r0s, c0s, blocks, transmit in found:
         length = blocks.shape[2]
         smooth = (transmit[:, :-2] + transmit[:, 1:-1] + transmit[:, 2:]) / 3.0
         darkest = smooth.argmin(axis=1)
-        shows = smooth.min(axis=1) < k.LINE_SHOWS_UNDER
+        shows = smooth.min(axis=1) < k.LINE_FAINT_TRANSMITTANCE
         places.append(np.stack([r0s + reach_px + 1, c0s + length / 2.0], 1)[shows])
         offsets.append((darkest + 1 - (reach_px + 1))[shows])
     if not places:

@@ -365,7 +365,7 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
     starts = _window_starts(geometry, origin_mm, s, shifts, sizes, (h, w))
     near = _near(starts[live], sizes[live], starts + m, sizes - 2 * m)
     horizontal, vertical = border_lines(geometry, *origin_mm, s, shifts, near)
-    clean, bands, inside, faint = clear_lines(content, horizontal, vertical, band, settle)
+    clean, bands, inside, faint = clear_lines(content, horizontal, vertical, band, settle, fine)
     # a faint stroke is told from a border's remnant only where no remnant is left (a page
     # whose lines lie off their places keeps the higher floor when the boxes follow them)
     clean_floor = k.INK_MIN_PEAK_CONTRAST_FINE if fine else k.INK_MIN_PEAK_CONTRAST_CLEAN
@@ -377,7 +377,7 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
         shifts = shifts + box_drift(content, horizontal, vertical, starts + sizes / 2.0, s)
         starts = _window_starts(geometry, origin_mm, s, shifts, sizes, (h, w))
         horizontal, vertical = border_lines(geometry, *origin_mm, s, shifts, near)
-        clean, bands, _, faint = clear_lines(content, horizontal, vertical, band, settle)
+        clean, bands, _, faint = clear_lines(content, horizontal, vertical, band, settle, fine)
     # writing on the border lines, where no remnant of them can pass for it (module doc)
     borders = page_borders(geometry, s, *origin_mm, (h, w)) if faint else None
     extra = live[:0] if borders is None else border_neighbours(geometry, live,

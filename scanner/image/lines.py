@@ -67,19 +67,22 @@ class Cleared(NamedTuple):
 
 
 def clear_lines(content: GreyImage, horizontal: Ints, vertical: Ints, band_px: int,
-                settle_px: int = 0) -> Cleared:
+                settle_px: int = 0, fine: bool = True) -> Cleared:
     """``content`` with the printed lines divided out; where they are all but invisible
-    (:data:`~scanner.constants.LINE_SHOWS_UNDER`) ``content`` itself. Horizontal lines
+    (:data:`~scanner.constants.LINE_SHOWS_UNDER` on a ``fine`` page and on one whose borders
+    are settled, :data:`~scanner.constants.LINE_FAINT_TRANSMITTANCE` between: a page of
+    102-140 dpi, whose faint borders lie off their bands) ``content`` itself. Horizontal lines
     first, then vertical ones on the result (their crossings are cleared by both), each
     settled within ``settle_px`` of its place (:func:`profiles`). Every eighth horizontal
     line tells first whether the lines show at all; whether they lie inside their bands is
     told where the layout puts them."""
-    if _typical(profiles(content, horizontal[::8], band_px)) >= k.LINE_SHOWS_UNDER:
+    shows_under = k.LINE_SHOWS_UNDER if settle_px or fine else k.LINE_FAINT_TRANSMITTANCE
+    if _typical(profiles(content, horizontal[::8], band_px)) >= shows_under:
         return Cleared(content, None, True, True)
     across = profiles(content, horizontal, band_px)
     nominal = across + profiles(content.T, vertical, band_px)
     typical = _typical(nominal)
-    if typical >= k.LINE_SHOWS_UNDER:
+    if typical >= shows_under:
         return Cleared(content, None, True, True)
     out = content.copy()
     bands = np.zeros(content.shape, np.uint8)
@@ -168,10 +171,11 @@ def _divide(image: GreyImage, bands: GreyImage, profiles: list[Profile],
         else:  # opaque: a band pixel is ink where both sides of the band are
             beyond = np.maximum(blocks[:, :1], blocks[:, -1:])
             cleared = np.where(transmit[:, :, None] < 0.5, beyond, blocks)
-        ri = r0s[:, None, None] + np.arange(1, blocks.shape[1] - 1)[None, :, None]
-        ci = c0s[:, None, None] + np.arange(blocks.shape[2])[None, None, :]
-        image[ri, ci] = np.minimum(cleared[:, 1:-1], 255.0).astype(np.uint8)
-        bands[ri, ci] = 1
+        levels = np.minimum(cleared[:, 1:-1], 255.0).astype(np.uint8)
+        rows, length = levels.shape[1:]
+        for r0, c0, level in zip((r0s + 1).tolist(), c0s.tolist(), levels, strict=True):
+            image[r0:r0 + rows, c0:c0 + length] = level  # a line's band, each in turn
+            bands[r0:r0 + rows, c0:c0 + length] = 1
 
 
 def windows(image: np.ndarray, origins: Ints, size: tuple[int, int]) -> np.ndarray:  # type: ignore[type-arg]
