@@ -46,7 +46,7 @@ from scanner.image.identify import SheetPages
 from scanner.image.light_ink import as_light, light_cells
 from scanner.image.marks import MarkReading, MarkThresholds, read_marks, sheet_marks
 from scanner.image.minus import minus_share
-from scanner.image.raster import rasterize
+from scanner.image.raster import rasterize, seat_digit_boxes
 from scanner.image.register import RegisteredPage
 from scanner.image.strips import entry_strip, strip_glyphs
 from scanner.timing import StageClock
@@ -177,10 +177,10 @@ def read_page(registered: RegisteredPage, layout: Layout, recognizer: DigitRecog
         return PageReading(registered, (), (), registered.warnings, (), {})
     black_and_white = is_black_and_white(registered.image)
     with own.stage("warp"):
-        raster = rasterize(registered, boxes, joined=joined and black_and_white,
-                           faint_seats=faint_seats)
+        faint = seat_digit_boxes(boxes, faint_seats)
+        raster = rasterize(registered, boxes, joined=joined and black_and_white, faint=faint)
     with own.stage("cut"):
-        cells = cut_cells(raster, boxes, registered.px_per_mm, faint_seats)
+        cells = cut_cells(raster, boxes, registered.px_per_mm, faint)
     with own.stage("marks"):
         marks = read_marks(cells, thresholds)
     with own.stage("digits"):

@@ -92,7 +92,7 @@ class SheetEvidence:
     """Seats whose calibration strip is lost from the image (:mod:`scanner.decode.faint`)."""
     strip_page: str = ""
     """The file and page of the calibration strips, as the sheet's problems name it."""
-    faint_cut: bool = False
+    cut_faint: bool = False
     """Whether the faint seats' boxes were cut at the faint floors
     (:data:`~scanner.constants.INK_FAINT_SEAT_FLOORS`): their ink is read out of the
     paper's grain."""
@@ -174,7 +174,7 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
                           evidence.columns, sheet),
         evidence, sheet, runner_ups), evidence.columns, rows, evidence.faint)
     entries = correction_room_asked(rising_value_shown(rules_value_shown(
-        faint_entries(entries, evidence.faint, evidence.faint_cut), evidence.columns,
+        faint_entries(entries, evidence.faint, evidence.cut_faint), evidence.columns,
         evidence.faint)), sheet)
     rows, entries = rows_against_entries(rows, entries)
     rows = talon_ink_shown(rows, candidates, picks, ranking.posterior)

@@ -12,7 +12,7 @@ turned upright for their writer (``rotation_deg``, :mod:`forms.model`).
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -20,7 +20,7 @@ import numpy as np
 
 from forms.model import Box
 from scanner import constants as k
-from scanner.arrays import Doubles, GreyImage, Ints
+from scanner.arrays import Doubles, GreyImage, Ints, Mask
 from scanner.image.ink import cut_ink
 from scanner.image.lines import settle_reach
 from scanner.image.raster import BoxGeometry, PageRaster
@@ -89,7 +89,7 @@ def _edge_offsets(border: GreyImage, lo: Ints, hi: Ints, a0: Ints, a1: Ints, sea
 
 
 def cut_cells(raster: PageRaster, boxes: Sequence[Box],
-              source_px_per_mm: float | None = None, faint_seats: Collection[str] = ()
+              source_px_per_mm: float | None = None, faint: Mask | None = None
               ) -> tuple[CellImage, ...]:
     """Find each box on its border and return its own ink, upright, with its measures.
 
@@ -99,8 +99,8 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box],
     each settled on their own place (:func:`scanner.image.lines.settle_reach`), and its
     faint ink held to the floors of a coarse page (:data:`INK_FINE_PAGE_PX_PER_MM`); a flat
     view's (:attr:`PageRaster.flat`) in grey to a share of a photo's
-    (:data:`~scanner.constants.FLAT_INK_FLOOR_SHARE`). The digit boxes of ``faint_seats``
-    are cut at a faint seat's floors (:data:`~scanner.constants.INK_FAINT_SEAT_FLOORS`)."""
+    (:data:`~scanner.constants.FLAT_INK_FLOOR_SHARE`). The boxes ``faint`` marks (a faint
+    seat's digit boxes) are cut at its floors (:data:`~scanner.constants.INK_FAINT_SEAT_FLOORS`)."""
     if not boxes:
         return ()
     s = raster.px_per_mm
@@ -112,8 +112,6 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box],
     ys = (plan.places[:, 1] - raster.y_mm) * s
     ws = plan.places[:, 2] * s
     hs = plan.places[:, 3] * s
-    faint = np.array([b.kind == "digit" and getattr(b.meaning, "seat", None) in faint_seats
-                      for b in boxes], bool)
     live = raster.live(boxes)
 
     def clip(v: Doubles, hi: int) -> Ints:

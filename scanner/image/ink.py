@@ -416,8 +416,9 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
 
     seat_faint = np.zeros(len(live), bool) if faint_boxes is None else faint_boxes[live]
     cut(np.flatnonzero(~seat_faint).tolist(), (floor, local_floor, least))
+    faint_peak, faint_local, faint_pixel = k.INK_FAINT_SEAT_FLOORS
     cut(np.flatnonzero(seat_faint).tolist(),
-        tuple(v * share for v in k.INK_FAINT_SEAT_FLOORS))  # type: ignore[arg-type]
+        (faint_peak * share, faint_local * share, faint_pixel * share))
     quiet = (k.INK_MIN_PEAK_CONTRAST_FINE * share, k.INK_MIN_LOCAL_CONTRAST_FINE * share, least)
     if (floor > quiet[0] or local_floor > quiet[1]) and \
             quiet_page(_all_boxes(geometry, live, out)):

@@ -93,14 +93,23 @@ TILED_MAX_COVER = 0.85
 this share of it (else whole: one warp costs less than many)."""
 
 
+def seat_digit_boxes(boxes: Sequence[Box], seats: Collection[str]) -> Mask | None:
+    """Which of ``boxes`` are digit boxes of ``seats`` (None where no seat is named)."""
+    if not seats:
+        return None
+    return np.array([b.kind == "digit" and getattr(b.meaning, "seat", None) in seats
+                     for b in boxes], bool)
+
+
 def rasterize(page: RegisteredPage, boxes: Sequence[Box],
               px_per_mm: float = k.WORK_PX_PER_MM, joined: bool = False,
-              faint_seats: Collection[str] = ()) -> PageRaster:
+              faint: Mask | None = None) -> PageRaster:
     """Warp the rectangle holding ``boxes`` (plus the search margin); ``joined``: a grey
     raster whose dark dots are grown by :data:`~scanner.constants.DOTS_GROW_MM` and then
     smoothed over :data:`~scanner.constants.DOTS_JOIN_MM` (a black-and-white capture's
-    strokes broken into dots, joined). The digit boxes of ``faint_seats`` (their ink lost
-    from the image, under the coarse look's darkness) may hold ink, however blank they look.
+    strokes broken into dots, joined). The boxes ``faint`` marks (a faint seat's digit
+    boxes, :func:`seat_digit_boxes`: their ink lost from the image, under the coarse look's
+    darkness) may hold ink, however blank they look.
 
     Only the blocks (:data:`TILE_PX`) that a box which may hold ink (:func:`may_hold_ink`)
     reaches into are warped, each on the pixel grid of the whole rectangle, unless they
@@ -121,9 +130,9 @@ def rasterize(page: RegisteredPage, boxes: Sequence[Box],
     coarse = CoarseRect(page, x0, y0, x1, y1)
     flat = page.affine is not None
     flags = may_hold_ink(boxes, coarse, flat)
-    inked = np.array(flags, bool) | np.array(
-        [b.kind == "digit" and getattr(b.meaning, "seat", None) in faint_seats for b in boxes],
-        bool)
+    inked = np.array(flags, bool)
+    if faint is not None:
+        inked |= faint
     inked.flags.writeable = False
     kept = tuple(boxes)
     used = _used_blocks(places[inked], x0, y0, width, height,
