@@ -304,14 +304,24 @@ LINE_EDGE_CLEAN_TRANSMITTANCE = 0.95
 through this much light at :data:`LINE_EDGE_PERCENTILE` of its lines (TRAINING part: 0.98 to
 1.00 on every page but a steep photo whose borders lie a pixel off, 0.90)."""
 LINE_SETTLE_MM = 0.25
-"""On a page coarser than :data:`LINE_SETTLE_MIN_SPAN` each border is divided out centred on its
-own darkest row within this distance of where the layout (and the boxes' drift) puts it: a
-far photo's border lies a pixel or two off, more at one end of a box's edge than at the other
-(chosen on the TRAINING part's far photos: blank boxes read as a 1 fall by half) ..."""
-LINE_SETTLE_MIN_SPAN = 2.0
-"""... a page whose image pixel spans this many raster pixels or more (under 102 dpi: the
-training part's far photos are 76-122 dpi, its steep photos 114 dpi and finer; a finer page's
-borders lie in their bands, and settling them moves a flatbed scan's readings)."""
+"""On a page coarser than a fine one (:data:`INK_FINE_PAGE_PX_PER_MM`) each border is divided
+out centred on its own darkest row within this distance of where the layout (and the boxes'
+drift) puts it: a far photo's border lies a pixel or two off, more at one end of a box's edge
+than at the other (chosen on the TRAINING part's far photos: blank boxes read as a 1 fall by
+half). Until the forty-ninth round only pages under 102 dpi were settled, each border alone;
+a page of 102-140 dpi kept its faint borders in place (:data:`LINE_SHOWS_UNDER`), and its
+pencil was cut away with their remnants. TRAINING part, distant and steep photos, read with
+the round's first main and with every page under 140 dpi settled, borders in line moving as
+one (:data:`LINE_SETTLE_SPAN_MM`): ten sets and nine fresh ones (247 sheets; seeds 440-449,
+474-482) right 17,074 -> 17,075, wrong 62 -> 60, doubtful 652 -> 623, blank boxes asked
+221 -> 186, sheets with no person 103 -> 105; eight sets made after the first choice (190
+sheets; seeds 483-490) right 12,807 -> 12,864, wrong 151 -> 97, doubtful 681 -> 622, asked
+279 -> 212, no person 71 -> 72, silent 2 -> 1; finer pages and the old generator's sets as
+they were. That first choice settled each border alone, and those eight sets read a silent
+row more with it (a trick split misread, seed 485 sheet 012)."""
+LINE_SETTLE_SPAN_MM = 12.0
+"""... and the borders in line with one another over this stretch of it (about three boxes)
+move as one: by the median of their darkest rows (:func:`scanner.image.lines.profiles`)."""
 DRIFT_REACH_MM = 0.6
 """Where a page's borders lie off their bands, each border is looked for this far either side
 of its place (:mod:`scanner.image.drift`; the training part's far photos: up to 0.4 mm) ..."""
@@ -324,33 +334,27 @@ this many times, until it settles (:mod:`scanner.image.drift`; the training part
 seen through a lens their markers do not show, drift up to 2 mm: two to four rounds; at
 most two left 6 doubtful fields on a phone-distant sheet, seed 41's 003, where four leave 1)."""
 LINE_SHOWS_UNDER = 0.97
-"""A border letting through less light than this on a fine page
-(:data:`INK_FINE_PAGE_PX_PER_MM`) or a coarse one (:data:`LINE_SETTLE_MIN_SPAN`) is divided
-out (:func:`scanner.image.lines.clear_lines`); one letting through more (the drop-out print
-in a clean image's red channel) is left as it is. In a photo's or a colour scan's red
-channel the drop-out print lets through 0.89-0.94 (TRAINING part: the colour's resolution a
-JPEG halves), as dark as a faint pencil, and a box's floors cut the pencil away with the
-border's remnants: a steep photo's ballpoint 76 read 92, 68 read 64 (TRAINING seed 475
-sheet 016). Left as they were from 0.9 on a fine page, a coin flip per page, such borders
-are divided out up to 0.97 there since the forty-eighth round, as on a coarse page, whose
-faint borders and the darker column lines beside the boxes blur into one (left in place,
-they read as crosses in blank mark boxes). Between the two (102-140 dpi) a page's faint
-borders lie off their bands unsettled, and divided out there they left halves that cut a
-far pencil's strokes (four sets made after the change was first chosen, seeds 479-482: 10
-fields less right, a written 12 read as an empty box, silently, seed 482 sheet 023): they
-keep :data:`LINE_FAINT_TRANSMITTANCE`. TRAINING part, read again with the round's first
-main and this: five fresh sets (seeds 474-478, 115 sheets) doubtful 239 -> 218, sheets with
-no person 48 -> 50, right 7,753 -> 7,759 (with the faint seats' cut); ten sets (seeds
-440-449, 224 sheets) doubtful 583 -> 561, no person 101 -> 105, right 15,571 -> 15,573;
-seeds 479-482 (95 sheets) doubtful 209 -> 200, no person 39 -> 40, every field right as
-before; no silent field more; 0.95 and 0.99 read the five sets alike."""
+"""A border letting through less light than this is divided out
+(:func:`scanner.image.lines.clear_lines`); one letting through more (the drop-out print in a
+clean image's red channel) is left as it is. In a photo's or a colour scan's red channel the
+drop-out print lets through 0.89-0.94 (TRAINING part: the colour's resolution a JPEG halves),
+as dark as a faint pencil, and a box's floors cut the pencil away with the border's
+remnants: a steep photo's ballpoint 76 read 92, 68 read 64 (TRAINING seed 475 sheet 016).
+Left as they were from 0.9 on a fine page, a coin flip per page, such borders are divided out
+up to 0.97 since the forty-eighth round; on a coarse page they blur into the darker column
+lines beside the boxes (left in place, they read as crosses in blank mark boxes). TRAINING
+part, read again with the round's first main and this: five fresh sets (seeds 474-478, 115
+sheets) doubtful 239 -> 218, sheets with no person 48 -> 50, right 7,753 -> 7,759 (with the
+faint seats' cut); ten sets (seeds 440-449, 224 sheets) doubtful 583 -> 561, no person 101 ->
+105, right 15,571 -> 15,573; no silent field more; 0.95 and 0.99 read the five sets alike.
+A page of 102-140 dpi, whose borders were not settled (:data:`LINE_SETTLE_MM`), kept 0.9
+until the forty-ninth round."""
 LINE_FAINT_TRANSMITTANCE = 0.9
 """A border letting through less light than this shows: the boxes follow it where it lies
 (:mod:`scanner.image.drift`; followed up to :data:`LINE_SHOWS_UNDER`, four fresh far-photo
 sets lost two right fields). On a fine page whose borders let through this much or more
 (the drop-out print's red channel), nothing left of them once divided out passes for
-writing: a stroke along a border is writing (:mod:`scanner.image.lying`). Between a fine
-and a coarse page, borders this faint are left in place (:data:`LINE_SHOWS_UNDER`)."""
+writing: a stroke along a border is writing (:mod:`scanner.image.lying`)."""
 DOTS_JOIN_MM = 0.15
 """A black-and-white capture on which a seat's calibration strip is lost (its strokes broken
 into dots by the threshold: :func:`scanner.decode.faint.faint_seats`) is read again with its

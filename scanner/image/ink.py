@@ -365,7 +365,7 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
     starts = _window_starts(geometry, origin_mm, s, shifts, sizes, (h, w))
     near = _near(starts[live], sizes[live], starts + m, sizes - 2 * m)
     horizontal, vertical = border_lines(geometry, *origin_mm, s, shifts, near)
-    clean, bands, inside, faint = clear_lines(content, horizontal, vertical, band, settle, fine)
+    clean, bands, inside, faint = clear_lines(content, horizontal, vertical, band, settle)
     # a faint stroke is told from a border's remnant only where no remnant is left (a page
     # whose lines lie off their places keeps the higher floor when the boxes follow them)
     clean_floor = k.INK_MIN_PEAK_CONTRAST_FINE if fine else k.INK_MIN_PEAK_CONTRAST_CLEAN
@@ -377,7 +377,7 @@ def cut_ink(content: GreyImage, origin_mm: tuple[float, float], px_per_mm: float
         shifts = shifts + box_drift(content, horizontal, vertical, starts + sizes / 2.0, s)
         starts = _window_starts(geometry, origin_mm, s, shifts, sizes, (h, w))
         horizontal, vertical = border_lines(geometry, *origin_mm, s, shifts, near)
-        clean, bands, _, faint = clear_lines(content, horizontal, vertical, band, settle, fine)
+        clean, bands, _, faint = clear_lines(content, horizontal, vertical, band, settle)
     # writing on the border lines, where no remnant of them can pass for it (module doc)
     borders = page_borders(geometry, s, *origin_mm, (h, w)) if faint else None
     extra = live[:0] if borders is None else border_neighbours(geometry, live,
@@ -490,19 +490,27 @@ def _all_boxes(geometry: BoxGeometry, live: Ints, inks: list[BoxInk | None]
 
 
 def quiet_page(boxes: list[tuple[Box, float]]) -> bool:
-    """Whether a page (each box with its darkness) is quiet: its column boxes' noise
-    (:func:`page_noise`) under :data:`~scanner.constants.QUIET_PAGE_NOISE`, or on a page
-    without them (a deal page) its mark boxes' median darkest ink under
-    :data:`~scanner.constants.QUIET_DEAL_PAGE_NOISE` (:data:`NOISE_MIN_BOXES` of them or more).
+    """Whether a page (each box with its darkness) is quiet: on a page with column boxes
+    (:data:`NOISE_MIN_BOXES` or more) their median darkest ink (:func:`page_noise`; a box the
+    coarse look found blank counts 0) under :data:`~scanner.constants.QUIET_PAGE_NOISE`, on
+    a page without them (a deal page) its mark boxes' under
+    :data:`~scanner.constants.QUIET_DEAL_PAGE_NOISE` (as many of them or more). A column page
+    whose boxes are mostly blank to the coarse look is quiet, whatever its marks hold (before
+    the forty-ninth round its median of 0 sent it to the deal page's test, and its crossed
+    boxes made it noisy: a distant pencil photo of 119 dpi, TRAINING seed 482 sheet 023, lost
+    a seat's faint strokes once its faint borders were divided out).
 
-    >>> from forms.model import Box, DealCell
+    >>> from forms.model import Box, DealCell, EntryCell
     >>> mark = Box(0, 0.0, 0.0, 4.2, 4.2, 0, "mark", DealCell(0, "level", "6"))
     >>> quiet_page([(mark, 0.0)] * 30), quiet_page([(mark, 0.12)] * 30)
     (True, False)
+    >>> digit = Box(1, 0.0, 0.0, 4.2, 4.2, 0, "digit", EntryCell("A", "pool", None, 0, 0))
+    >>> quiet_page([(digit, 0.0)] * 30 + [(mark, 0.12)] * 30)
+    True
     """
-    noise = page_noise(boxes)
-    if noise > 0.0:
-        return noise < k.QUIET_PAGE_NOISE
+    columns = _column_darkness(boxes)
+    if len(columns) >= NOISE_MIN_BOXES:
+        return statistics.median(columns) < k.QUIET_PAGE_NOISE
     marks = [d for box, d in boxes if box.kind == "mark"]
     return len(marks) >= NOISE_MIN_BOXES and statistics.median(marks) < k.QUIET_DEAL_PAGE_NOISE
 
@@ -511,9 +519,13 @@ def page_noise(boxes: Iterable[tuple[Box, float]]) -> float:
     """The median darkest ink of a page's column boxes (given with each box's darkness;
     :data:`NOISE_MIN_BOXES` or more, else 0): most of them are empty, so it is the paper's
     grain, the JPEG's and a shadow's within a box."""
-    darkness = [d for box, d in boxes
-                if box.kind == "digit" and isinstance(box.meaning, EntryCell)]
+    darkness = _column_darkness(boxes)
     return statistics.median(darkness) if len(darkness) >= NOISE_MIN_BOXES else 0.0
+
+
+def _column_darkness(boxes: Iterable[tuple[Box, float]]) -> list[float]:
+    """The darkest ink of each column box (a running total's digit box) of ``boxes``."""
+    return [d for box, d in boxes if box.kind == "digit" and isinstance(box.meaning, EntryCell)]
 
 
 def _window_starts(geometry: BoxGeometry, origin_mm: tuple[float, float], px_per_mm: float,

@@ -4,11 +4,12 @@ Each box border is a thin straight line where the layout puts it; its light tran
 across it is measured (a high percentile along it, so ink lying on the line does not count as
 line, and never far below the page's typical border), and every pixel of its band is divided
 by it, so ink that crosses or lies on a line keeps its darkness. A line that lets almost no
-light through (a black-and-white print) is bridged where ink meets it from both sides. Each
-line is first settled on its own place within :data:`~scanner.constants.LINE_SETTLE_MM` of
-where the layout puts it (its darkest row across it): a coarse photo's registration leaves a
-border a pixel or two off, a little more at one end of the page than at the other, and a
-band laid beside the line would leave half of it as a stroke.
+light through (a black-and-white print) is bridged where ink meets it from both sides. On a
+page coarser than a fine one each line is first settled on its own place within
+:data:`~scanner.constants.LINE_SETTLE_MM` of where the layout puts it (its darkest row across
+it): a coarse photo's registration leaves a border a pixel or two off, a little more at one
+end of the page than at the other, and a band laid beside the line would leave half of it as
+a stroke.
 """
 
 from __future__ import annotations
@@ -41,11 +42,11 @@ def border_lines(geometry: BoxGeometry, x0: float, y0: float, px_per_mm: float,
 
 def settle_reach(px_per_mm: float, source_px_per_mm: float) -> int:
     """How far (raster pixels at ``px_per_mm``) each border is looked for around its place on
-    a page imaged at ``source_px_per_mm``: :data:`~scanner.constants.LINE_SETTLE_MM` where a
-    pixel of the image spans :data:`~scanner.constants.LINE_SETTLE_MIN_SPAN` of the raster's
-    or more (a far photo, whose registration is a pixel of its own off); none on a finer page,
-    whose borders lie in their bands."""
-    if px_per_mm < k.LINE_SETTLE_MIN_SPAN * source_px_per_mm:
+    a page imaged at ``source_px_per_mm``: :data:`~scanner.constants.LINE_SETTLE_MM` on a page
+    coarser than a fine one (:data:`~scanner.constants.INK_FINE_PAGE_PX_PER_MM`: distant and
+    steep photos, whose registration is a pixel of their own off); none on a fine page, whose
+    borders lie in their bands."""
+    if source_px_per_mm >= k.INK_FINE_PAGE_PX_PER_MM:
         return 0
     return max(1, round(k.LINE_SETTLE_MM * px_per_mm))
 
@@ -67,22 +68,19 @@ class Cleared(NamedTuple):
 
 
 def clear_lines(content: GreyImage, horizontal: Ints, vertical: Ints, band_px: int,
-                settle_px: int = 0, fine: bool = True) -> Cleared:
+                settle_px: int = 0) -> Cleared:
     """``content`` with the printed lines divided out; where they are all but invisible
-    (:data:`~scanner.constants.LINE_SHOWS_UNDER` on a ``fine`` page and on one whose borders
-    are settled, :data:`~scanner.constants.LINE_FAINT_TRANSMITTANCE` between: a page of
-    102-140 dpi, whose faint borders lie off their bands) ``content`` itself. Horizontal lines
+    (:data:`~scanner.constants.LINE_SHOWS_UNDER`) ``content`` itself. Horizontal lines
     first, then vertical ones on the result (their crossings are cleared by both), each
     settled within ``settle_px`` of its place (:func:`profiles`). Every eighth horizontal
     line tells first whether the lines show at all; whether they lie inside their bands is
     told where the layout puts them."""
-    shows_under = k.LINE_SHOWS_UNDER if settle_px or fine else k.LINE_FAINT_TRANSMITTANCE
-    if _typical(profiles(content, horizontal[::8], band_px)) >= shows_under:
+    if _typical(profiles(content, horizontal[::8], band_px)) >= k.LINE_SHOWS_UNDER:
         return Cleared(content, None, True, True)
     across = profiles(content, horizontal, band_px)
     nominal = across + profiles(content.T, vertical, band_px)
     typical = _typical(nominal)
-    if typical >= shows_under:
+    if typical >= k.LINE_SHOWS_UNDER:
         return Cleared(content, None, True, True)
     out = content.copy()
     bands = np.zeros(content.shape, np.uint8)
@@ -112,8 +110,8 @@ side), their pixels (lines, rows, length) and their transmittance at each row.""
 def profiles(image: GreyImage, lines: Ints, band_px: int, settle_px: int = 0) -> list[Profile]:
     """The :data:`Profile` of the horizontal ``lines`` (rows ``row, c0, length``) of
     ``image`` (a transposed view: the vertical ones), by length; with ``settle_px``, each
-    line's band centred on its darkest row within that many of its place
-    (:func:`_settled`)."""
+    line's band centred on the darkest row within that many of its place that the lines in
+    line with it agree on (:func:`_settled`, :func:`_in_line`)."""
     h, w = image.shape
     rows = 2 * band_px + 3  # the band and one row of paper beyond it on each side
     wide = rows + 2 * settle_px
@@ -121,24 +119,51 @@ def profiles(image: GreyImage, lines: Ints, band_px: int, settle_px: int = 0) ->
     inside = (r0s >= 0) & (r0s + wide <= h) & (c0s >= 0) & (c0s + lines[:, 2] <= w) & (
         lines[:, 2] > 2)
     r0s, c0s, lengths = r0s[inside], c0s[inside], lines[inside, 2]
-    out = []
+    by_length = []
     for length in np.unique(lengths).tolist():
         at = np.flatnonzero(lengths == length)
         starts = np.stack([r0s[at], c0s[at]], 1)
         blocks = windows(image, starts, (wide, length)).astype(np.float32)
         # the line's level at each row across it: its light parts (ink covers the rest)
         rank = int(k.LINE_LEVEL_PERCENTILE / 100 * (length - 1))
-        level = np.partition(blocks, rank, axis=2)[:, :, rank]
-        first = r0s[at]
+        by_length.append((at, blocks, np.partition(blocks, rank, axis=2)[:, :, rank]))
+    moved: Ints = np.zeros(len(r0s), np.int64)
+    if settle_px and by_length:
+        for at, _, level in by_length:
+            moved[at] = _settled(level, band_px, settle_px)
+        span = round(settle_px * k.LINE_SETTLE_SPAN_MM / k.LINE_SETTLE_MM)
+        moved = _in_line(r0s, c0s + lengths // 2, moved, 2 * settle_px, span)
+    out = []
+    for at, blocks, level in by_length:
+        first = r0s[at] + moved[at]
         if settle_px:
-            moved = _settled(level, band_px, settle_px)
-            pick = moved[:, None] + np.arange(rows)[None, :]
+            pick = moved[at, None] + np.arange(rows)[None, :]
             blocks = np.take_along_axis(blocks, pick[:, :, None], axis=1)
             level = np.take_along_axis(level, pick, axis=1)
-            first = first + moved
         paper = np.maximum(np.maximum(level[:, :1], level[:, -1:]), 1.0)
         out.append((first, c0s[at], blocks, np.minimum(level / paper, 1.0)))
     return out
+
+
+def _in_line(r0s: Ints, middles: Ints, moved: Ints, most: int, span_px: int) -> Ints:
+    """Each line's move (``moved``, 0 to ``most`` rows from its window's first row ``r0s``)
+    made the median move of the lines in line with it: those at the same place across
+    (``r0s``) whose middles along them fall in the same stretch of ``span_px``. A border
+    printed straight is off its place by the registration's error, alike along a stretch
+    of it; a mark's stroke hugging one box's border (a felt-tip ring around it) is darker
+    than the border, and settled on alone it was divided out as line (seen on the EVALUATION
+    part, a distant photo's deal page of 102-140 dpi: three rows' rings lost, the rows read
+    blank; chosen on the TRAINING part, :data:`~scanner.constants.LINE_SETTLE_MM`)."""
+    keys = r0s.astype(np.int64) * (int(middles.max(initial=0)) // span_px + 1) + \
+        middles // span_px
+    order = np.lexsort((moved, keys))
+    sorted_keys = keys[order]
+    starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
+    counts = np.diff(np.r_[starts, len(keys)])
+    medians = moved[order][starts + (counts - 1) // 2]  # the lower median of each stretch
+    out = np.empty_like(moved)
+    out[order] = np.repeat(medians, counts)
+    return np.clip(out, 0, most)
 
 
 def _settled(level: Floats, band_px: int, settle_px: int) -> Ints:

@@ -38,11 +38,15 @@ def test_a_talon_prize_lost_from_a_far_photo_is_asked_not_blamed_on_the_dealer(
     32, 56, fit the prize (the 8) better than a slip of 8 where 24 was due, but by odds of
     about 80 only, under the 1,000 of a strong disagreement: the row was read without its
     prize at 0.9992, and the dealer's 8 read as his slip. Weighed as a lost digit, the
-    prize leaves the row doubtful, and the findings resting on it wait for a person."""
+    prize left the row doubtful (the talon's quick tricks named), and the findings resting
+    on it wait for a person. Since the forty-ninth round the page's borders are settled
+    (:func:`scanner.image.lines.settle_reach`), more of the dealer's later totals are read,
+    and the totals favour another reading of the row outright: it is asked all the same."""
     row = _row_read(tmp_path, "font", "scribble-zigzag", 396, 4, "row:0")
     assert "talon" not in row.value
     assert row.status == "doubtful"
-    assert "the talon's quick tricks" in str(row.note)
+    assert any(word in str(row.note) for word in ("the talon's quick tricks",
+                                                   "fit another reading of this row"))
 
 
 @pytest.mark.slow
@@ -69,11 +73,15 @@ def test_a_prize_that_catches_up_an_earlier_slip_is_asked_where_the_step_says_no
     0.41; the prize's 2 whists catch the slip up at the last total, so the running totals
     favoured it by odds of 9,000, and the row was read with it at 0.9999, C's right 29
     taken for his slip. The step the column shows at that deal, 27 to 29, is the 2 of no
-    prize: the row is doubtful (scanner.decode.talons.talon_checked, steps_fit_other)."""
+    prize: the row is doubtful (scanner.decode.talons.talon_checked, steps_fit_other).
+    Since the forty-ninth round the page's borders are settled
+    (:func:`scanner.image.lines.settle_reach`) and the talon cell reads blank likelier than
+    1: the totals overturn the ink's reading, and the row is asked so."""
     row = _row_read(tmp_path, "strokes", "loop-sprawl", 407, 23, "row:22",
                     capture="phone-distant")
     assert row.status == "doubtful"
-    assert "a total before it may hold the writer's slip" in str(row.note)
+    assert any(words in str(row.note) for words in (
+        "a total before it may hold the writer's slip", "the ink reads this row otherwise"))
 
 
 def _row_read(tmp_path: Path, glyphs: str, marks: str, seed: int, index: int, key: str,
