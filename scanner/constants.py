@@ -318,7 +318,9 @@ one (:data:`LINE_SETTLE_SPAN_MM`): ten sets and nine fresh ones (247 sheets; see
 sheets; seeds 483-490) right 12,807 -> 12,864, wrong 151 -> 97, doubtful 681 -> 622, asked
 279 -> 212, no person 71 -> 72, silent 2 -> 1; finer pages and the old generator's sets as
 they were. That first choice settled each border alone, and those eight sets read a silent
-row more with it (a trick split misread, seed 485 sheet 012)."""
+row more with it (a trick split misread, seed 485 sheet 012). Four sets made after the final
+choice (seeds 491-494, 94 sheets): right 6,449 -> 6,445, doubtful 314 -> 311, asked 119 ->
+143 (one distant pencil sheet 24 of them), none silent either way."""
 LINE_SETTLE_SPAN_MM = 12.0
 """... and the borders in line with one another over this stretch of it (about three boxes)
 move as one: by the median of their darkest rows (:func:`scanner.image.lines.profiles`)."""
