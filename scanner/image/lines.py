@@ -7,9 +7,10 @@ by it, so ink that crosses or lies on a line keeps its darkness. A line that let
 light through (a black-and-white print) is bridged where ink meets it from both sides. On a
 page coarser than a fine one each line is first settled on its own place within
 :data:`~scanner.constants.LINE_SETTLE_MM` of where the layout puts it (its darkest row across
-it): a coarse photo's registration leaves a border a pixel or two off, a little more at one
-end of the page than at the other, and a band laid beside the line would leave half of it as
-a stroke.
+it, as the lines in line with it over :data:`~scanner.constants.LINE_SETTLE_SPAN_MM` agree):
+a coarse photo's registration leaves a border a pixel or two off, a little more at one end of
+the page than at the other, and a band laid beside the line would leave half of it as a
+stroke.
 """
 
 from __future__ import annotations
@@ -132,7 +133,7 @@ def profiles(image: GreyImage, lines: Ints, band_px: int, settle_px: int = 0) ->
         for at, _, level in by_length:
             moved[at] = _settled(level, band_px, settle_px)
         span = round(settle_px * k.LINE_SETTLE_SPAN_MM / k.LINE_SETTLE_MM)
-        moved = _in_line(r0s, c0s + lengths // 2, moved, 2 * settle_px, span)
+        moved = _in_line(r0s, c0s + lengths // 2, moved, span)
     out = []
     for at, blocks, level in by_length:
         first = r0s[at] + moved[at]
@@ -145,9 +146,9 @@ def profiles(image: GreyImage, lines: Ints, band_px: int, settle_px: int = 0) ->
     return out
 
 
-def _in_line(r0s: Ints, middles: Ints, moved: Ints, most: int, span_px: int) -> Ints:
-    """Each line's move (``moved``, 0 to ``most`` rows from its window's first row ``r0s``)
-    made the median move of the lines in line with it: those at the same place across
+def _in_line(r0s: Ints, middles: Ints, moved: Ints, span_px: int) -> Ints:
+    """Each line's move (``moved``: rows from its window's first row ``r0s``) made the
+    median move of the lines in line with it: those at the same place across
     (``r0s``) whose middles along them fall in the same stretch of ``span_px``. A border
     printed straight is off its place by the registration's error, alike along a stretch
     of it; a mark's stroke hugging one box's border (a felt-tip ring around it) is darker
@@ -163,7 +164,7 @@ def _in_line(r0s: Ints, middles: Ints, moved: Ints, most: int, span_px: int) -> 
     medians = moved[order][starts + (counts - 1) // 2]  # the lower median of each stretch
     out = np.empty_like(moved)
     out[order] = np.repeat(medians, counts)
-    return np.clip(out, 0, most)
+    return out
 
 
 def _settled(level: Floats, band_px: int, settle_px: int) -> Ints:
