@@ -132,11 +132,10 @@ def cut_cells(raster: PageRaster, boxes: Sequence[Box],
     # would pull the box onto it and cut the digit; the homography places boxes (a flat scan,
     # fit error a few hundredths of a millimetre)
     cells = list(plan.blank)
-    source = source_px_per_mm or s
+    fine = (source_px_per_mm or s) >= k.INK_FINE_PAGE_PX_PER_MM
     inked, found = cut_ink(raster.content, (raster.x_mm, raster.y_mm), s, shapes,
-                           np.flatnonzero(live), np.stack([dx, dy], 1),
-                           settle_reach(s, source), source >= k.INK_FINE_PAGE_PX_PER_MM,
-                           raster.flat and not raster.colour, faint)
+                           np.flatnonzero(live), np.stack([dx, dy], 1), settle_reach(s, fine),
+                           fine, raster.flat and not raster.colour, faint)
     crops = _upright([plan.turns[i] for i in inked.tolist()], [ink.crop for ink in found])
     for i, ink, crop, shift_x, shift_y in zip(inked.tolist(), found, crops,
                                               (dx[inked] / s).tolist(),

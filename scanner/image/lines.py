@@ -41,15 +41,13 @@ def border_lines(geometry: BoxGeometry, x0: float, y0: float, px_per_mm: float,
             np.unique(vertical.astype(np.int64), axis=0))
 
 
-def settle_reach(px_per_mm: float, source_px_per_mm: float) -> int:
-    """How far (raster pixels at ``px_per_mm``) each border is looked for around its place on
-    a page imaged at ``source_px_per_mm``: :data:`~scanner.constants.LINE_SETTLE_MM` on a page
-    coarser than a fine one (:data:`~scanner.constants.INK_FINE_PAGE_PX_PER_MM`: distant and
-    steep photos, whose registration is a pixel of their own off); none on a fine page, whose
-    borders lie in their bands."""
-    if source_px_per_mm >= k.INK_FINE_PAGE_PX_PER_MM:
-        return 0
-    return max(1, round(k.LINE_SETTLE_MM * px_per_mm))
+def settle_reach(px_per_mm: float, fine: bool) -> int:
+    """How far (raster pixels at ``px_per_mm``) each border is looked for around its place:
+    :data:`~scanner.constants.LINE_SETTLE_MM` on a page coarser than a ``fine`` one
+    (:data:`~scanner.constants.INK_FINE_PAGE_PX_PER_MM`: distant and steep photos, whose
+    registration is a pixel of their own off); none on a fine page, whose borders lie in
+    their bands."""
+    return 0 if fine else max(1, round(k.LINE_SETTLE_MM * px_per_mm))
 
 
 class Cleared(NamedTuple):
