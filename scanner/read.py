@@ -398,9 +398,11 @@ def sheet_evidence(identity: SheetIdentity, layout: Layout,
     if page is not None:
         refuse_if_unreadable(lost.seats, identity.seats, lost.rows, lost.black_and_white,
                              page.source, page.index_in_file)
+    fine = page is not None and not lost.black_and_white and \
+        page.px_per_mm >= k.INK_FINE_PAGE_PX_PER_MM
     return SheetEvidence(identity.rule_set(), identity.seats, row_evidence(readings),
                          column_evidence(layout, readings), names, lost.seats,
-                         page.label if page else "", lost.cut_faint)
+                         page.label if page else "", lost.cut_faint, fine)
 
 
 def refuse_if_no_deal_read(readings: dict[int, PageReading], lost: LostInk,

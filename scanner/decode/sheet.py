@@ -96,6 +96,10 @@ class SheetEvidence:
     """Whether the faint seats' boxes were cut at the faint floors
     (:data:`~scanner.constants.INK_FAINT_SEAT_FLOORS`): their ink is read out of the
     paper's grain."""
+    columns_fine: bool = False
+    """Whether the columns' page is fine (:data:`~scanner.constants.INK_FINE_PAGE_PX_PER_MM`)
+    and in grey or colour: a written digit other than 1 leaves a trace there
+    (:func:`~scanner.decode.unwritten.lost_whole`)."""
 
 
 @dataclass(frozen=True)
@@ -172,7 +176,8 @@ def decode_sheet(evidence: SheetEvidence) -> DecodedSheet:
     entries = unwritten_totals(unsettled_otherwise(
         doubted_with_rows(entries, rows, _resting_on_doubt(runner_ups, sheet),
                           evidence.columns, sheet),
-        evidence, sheet, runner_ups), evidence.columns, rows, evidence.faint)
+        evidence, sheet, runner_ups), evidence.columns, rows, evidence.faint,
+        evidence.columns_fine)
     entries = correction_room_asked(rising_value_shown(rules_value_shown(
         faint_entries(entries, evidence.faint, evidence.cut_faint), evidence.columns,
         evidence.faint)), sheet)
