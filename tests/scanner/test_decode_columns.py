@@ -880,6 +880,24 @@ def test_an_entry_read_on_the_rules_word_after_a_doubtful_one_is_doubtful() -> N
     assert all(d.status == "read" for d in decisions[5:len(values)])
 
 
+def test_a_slip_corrected_in_the_next_box_is_read_though_its_ink_finds_the_slip_again(
+) -> None:
+    """A writer's slip of ten (18 for 8) corrected in the next box (4.2.7): the correction
+    is the same deal's total, and its ink finds the slip's value only as its own with a
+    leading 1 lost (0.01 of its likelihood). Nothing is carried on within one deal, so the
+    correction is read, as the slip is (TRAINING part, five sheets asked about such a
+    correction alone, every one written so; main: doubtful, "carried_from_slip")."""
+    expected, values = long_column()
+    slip = values[1] + 10
+    inks = [{values[0]: 0.99}, {slip: 0.99, values[1]: 0.001},
+            {values[1]: 0.98, slip: 0.0098}, *({v: 0.99} for v in values[2:])]
+    decisions = decode_column([EntryInk(ink) for ink in inks], expected)
+    assert (decisions[1].status, decisions[1].value) == ("read", slip)
+    assert (decisions[2].status, decisions[2].value) == ("read", values[1])
+    assert decisions[2].deal == decisions[1].deal
+    assert all(d.status == "read" for d in decisions[3:len(inks)])
+
+
 def test_an_unsure_entry_after_one_read_against_its_lost_ink_is_doubtful() -> None:
     """A column's first total lost with its ink (the rules make it, doubtful), and the next
     entry's ink saying mostly another value than the rules' step from it (TRAINING part, a
