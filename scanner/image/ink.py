@@ -508,9 +508,9 @@ def quiet_page(boxes: list[tuple[Box, float]]) -> bool:
     >>> quiet_page([(digit, 0.0)] * 30 + [(mark, 0.12)] * 30)
     True
     """
-    columns = _column_darkness(boxes)
-    if len(columns) >= NOISE_MIN_BOXES:
-        return statistics.median(columns) < k.QUIET_PAGE_NOISE
+    noise = _column_noise(boxes)
+    if noise is not None:
+        return noise < k.QUIET_PAGE_NOISE
     marks = [d for box, d in boxes if box.kind == "mark"]
     return len(marks) >= NOISE_MIN_BOXES and statistics.median(marks) < k.QUIET_DEAL_PAGE_NOISE
 
@@ -519,13 +519,16 @@ def page_noise(boxes: Iterable[tuple[Box, float]]) -> float:
     """The median darkest ink of a page's column boxes (given with each box's darkness;
     :data:`NOISE_MIN_BOXES` or more, else 0): most of them are empty, so it is the paper's
     grain, the JPEG's and a shadow's within a box."""
-    darkness = _column_darkness(boxes)
-    return statistics.median(darkness) if len(darkness) >= NOISE_MIN_BOXES else 0.0
+    noise = _column_noise(boxes)
+    return 0.0 if noise is None else noise
 
 
-def _column_darkness(boxes: Iterable[tuple[Box, float]]) -> list[float]:
-    """The darkest ink of each column box (a running total's digit box) of ``boxes``."""
-    return [d for box, d in boxes if box.kind == "digit" and isinstance(box.meaning, EntryCell)]
+def _column_noise(boxes: Iterable[tuple[Box, float]]) -> float | None:
+    """The median darkest ink of the column boxes (running totals' digit boxes) of
+    ``boxes``; None for fewer than :data:`NOISE_MIN_BOXES` of them."""
+    darkness = [d for box, d in boxes
+                if box.kind == "digit" and isinstance(box.meaning, EntryCell)]
+    return statistics.median(darkness) if len(darkness) >= NOISE_MIN_BOXES else None
 
 
 def _window_starts(geometry: BoxGeometry, origin_mm: tuple[float, float], px_per_mm: float,
