@@ -326,15 +326,20 @@ class LostInk:
         return self.black_and_white and bool(self.seats)
 
     @property
+    def fine(self) -> bool:
+        """Whether the strips' page (the columns') is fine
+        (:data:`~scanner.constants.INK_FINE_PAGE_PX_PER_MM`) and in grey or colour."""
+        return self.page is not None and not self.black_and_white \
+            and self.page.px_per_mm >= k.INK_FINE_PAGE_PX_PER_MM
+
+    @property
     def recut(self) -> bool:
         """Whether the sheet is to be read again with the faint seats' boxes cut at the
         faint floors (:data:`~scanner.constants.INK_FAINT_SEAT_FLOORS`): a grey or colour
         capture that lost a seat's strip lost its faint pencil, and its strips' page is
-        fine (:data:`~scanner.constants.INK_FINE_PAGE_PX_PER_MM`; a far photo's grain is
-        as dark as that pencil: TRAINING part, 20 far photos with a faint seat, blank
-        boxes asked 159 -> 630 at those floors)."""
-        return not self.black_and_white and bool(self.seats) and not self.cut_faint \
-            and self.page is not None and self.page.px_per_mm >= k.INK_FINE_PAGE_PX_PER_MM
+        :attr:`fine` (a far photo's grain is as dark as that pencil: TRAINING part, 20 far
+        photos with a faint seat, blank boxes asked 159 -> 630 at those floors)."""
+        return bool(self.seats) and not self.cut_faint and self.fine
 
 
 def lost_ink(readings: dict[int, PageReading], before: LostInk | None = None) -> LostInk:
@@ -398,11 +403,9 @@ def sheet_evidence(identity: SheetIdentity, layout: Layout,
     if page is not None:
         refuse_if_unreadable(lost.seats, identity.seats, lost.rows, lost.black_and_white,
                              page.source, page.index_in_file)
-    fine = page is not None and not lost.black_and_white and \
-        page.px_per_mm >= k.INK_FINE_PAGE_PX_PER_MM
     return SheetEvidence(identity.rule_set(), identity.seats, row_evidence(readings),
                          column_evidence(layout, readings), names, lost.seats,
-                         page.label if page else "", lost.cut_faint, fine)
+                         page.label if page else "", lost.cut_faint, lost.fine)
 
 
 def refuse_if_no_deal_read(readings: dict[int, PageReading], lost: LostInk,
