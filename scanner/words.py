@@ -133,6 +133,9 @@ WORDS: dict[str, str] = {
     "next_from_rules": N_("the ink clearly says {ink}; the rules expected {expected}, but "
                           "the next total, {next}, goes on from {expected}, not from {ink}: a "
                           "digit the reader may have misread"),
+    "carried_from_short": N_("read {value} as carried on from the {slip} before it, a total "
+                             "the rules make {expected}: a digit the reader lost there would "
+                             "be lost here too"),
     "falls_past_deal": N_("the ink clearly says {ink}; the rules expected {expected}, but "
                           "the total before it is {before}, and a slip does not drop these "
                           "totals by more than the deal adds: a digit the reader may have "

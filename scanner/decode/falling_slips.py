@@ -7,7 +7,8 @@ A value the rules do not expect, its ink clear, is read as the writer's slip, fo
 deal's amount for adding it, or swaps a digit: the total may fall below the one before it,
 but not by a digit, nor by more than the deal adds. The reader does both, losing a 1 in
 pencil or on a border. Such a reading is *doubtful*: a digit the reader lost, shown as the
-writer's slip, would blame the writer.
+writer's slip, would blame the writer; and so is every total read after it as that slip
+carried on, which the same lost digit would make.
 """
 
 from __future__ import annotations
@@ -24,8 +25,10 @@ if TYPE_CHECKING:  # the column decoder imports this module
 def falling_slips_asked(decisions: list[EntryDecision]) -> list[EntryDecision]:
     """``decisions`` (a column whose totals only rise) with each slip read as written that
     has fewer digits than the total before it (:func:`_digit_short_of_before`), or falls
-    below it by more than its deal adds (:func:`_falls_past_its_deal`), *doubtful*."""
-    return _falls_past_its_deal(_digit_short_of_before(decisions))
+    below it by more than its deal adds (:func:`_falls_past_its_deal`), *doubtful*, and the
+    totals read after it as that slip carried on (:func:`_carried_from_asked`)."""
+    asked = _falls_past_its_deal(_digit_short_of_before(decisions))
+    return _carried_from_asked(decisions, asked)
 
 
 def _digit_short_of_before(decisions: list[EntryDecision]) -> list[EntryDecision]:
@@ -71,4 +74,30 @@ def _falls_past_its_deal(decisions: list[EntryDecision]) -> list[EntryDecision]:
             out[i] = replace(d, status="doubtful", note=said(
                 "falls_past_deal", ink=value_said(d.value), before=value_said(before.value),
                 expected=value_said(d.expected)))
+    return out
+
+
+def _carried_from_asked(decisions: list[EntryDecision], asked: list[EntryDecision]
+                        ) -> list[EntryDecision]:
+    """``asked`` (``decisions`` with the falling slips made doubtful) with each total read
+    after such a slip below the rules' total at the slip *doubtful*, up to the first total
+    at or above it: the column only rises, so such a total is the slip carried on, and where
+    the slip is a digit the reader lost, the reader lost it here too (TRAINING part, a
+    flatbed colour scan, seed 475 sheet 002: a pool written 10, 14, 16, the 1s of 14 and 16
+    on the boxes' border and lost; the 4 asked as a digit short of the 10 before it, the 6
+    read sure as that slip carried on, silently)."""
+    out = list(asked)
+    for i, (was, now) in enumerate(zip(decisions, asked, strict=True)):
+        if was.status != "read" or now.status != "doubtful" or now.expected is None:
+            continue
+        for j in range(i + 1, len(out)):
+            after = out[j]
+            if after.value is None:
+                continue
+            if after.value >= now.expected:
+                break
+            if after.status == "read":
+                out[j] = replace(after, status="doubtful", note=said(
+                    "carried_from_short", value=value_said(after.value),
+                    slip=value_said(now.value), expected=value_said(now.expected)))
     return out

@@ -605,6 +605,34 @@ def test_a_slip_falling_below_the_total_before_it_by_more_than_its_deal_adds_is_
     assert (mountain.value, mountain.status) == (before - adds - 1, "read")
 
 
+def test_a_total_carried_on_from_a_slip_a_digit_short_is_doubtful_too() -> None:
+    """Issue 13, classes 1 and 9: TRAINING part, seed 475 sheet 002 (a flatbed colour scan):
+    a pool written 10, 14, 16 where the rules made 10, 12, 14 (a slip of 2, carried on), the
+    1s of 14 and 16 on the boxes' border and lost. The 4 was asked (a digit short of the 10
+    before it), but the 6 was read sure as that slip carried on, silently. A total read
+    below the rules' total at such a slip is the slip carried on: doubtful, up to the first
+    total at or above it; a mountain, which may fall, keeps both read."""
+    expected, values = _game_column(lambda values: len(values) >= 4 and values[-3] >= 10
+                                    and all(10 <= v < 18 for v in values[-2:])
+                                    and values[-2] < values[-1])
+    inks = [{v: 0.99, None: 1e-6} for v in values[:-2]]
+    slip, carried = values[-2] + 2, values[-1] + 2
+    lost = [{slip - 10: 0.998, slip: 1e-3, None: 1e-6},
+            {carried - 10: 0.99, carried: 0.0099, None: 1e-6}]
+
+    def last_two(rising: bool) -> list[EntryDecision]:
+        return decode_column([EntryInk(i) for i in [*inks, *lost]], expected,
+                             rising=rising)[len(inks):len(inks) + 2]
+
+    short, after = last_two(True)
+    assert (short.value, short.status, short.note.code) == (slip - 10, "doubtful",
+                                                            "ink_short_of_before")
+    assert (after.value, after.status) == (carried - 10, "doubtful")
+    assert after.note.code == "carried_from_short"
+    assert [(d.value, d.status) for d in last_two(False)] == [(slip - 10, "read"),
+                                                            (carried - 10, "read")]
+
+
 def test_a_running_total_the_deal_log_writes_but_the_ink_lost_is_doubtful() -> None:
     """Issue 13, class 4/7: the last entries of a column read blank (their ink lost) while the
     deal log writes totals there: they are *doubtful* with the expected value, never empty."""
