@@ -70,8 +70,6 @@ def test_a_border_off_its_band_is_divided_out_whole() -> None:
     assert unsettled[24:38, 20:100].min() < 0.9 * 230
 
 
-
-
 def test_a_ring_hugging_one_boxs_border_does_not_move_the_line_onto_itself() -> None:
     """Three boxes side by side, their top border printed at its place (rows 29-31); a
     felt-tip ring drawn around the middle box hugs that border just below it (rows 32-34,
@@ -88,6 +86,7 @@ def test_a_ring_hugging_one_boxs_border_does_not_move_the_line_onto_itself() -> 
     assert cleared[32:35, 37:62].max() <= 100, cleared[32:35, 37:62].max()
     assert cleared[29:32, 8:30].min() >= 0.9 * 230
     assert cleared[29:32, 68:90].min() >= 0.9 * 230
+
 
 def test_a_faint_border_is_divided_out_and_faint_pencil_across_it_kept() -> None:
     """A drop-out border in a photo's red channel lets through 0.92 of the light, as dark as
