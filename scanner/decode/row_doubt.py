@@ -73,8 +73,10 @@ def doubted_with_rows(entries: Mapping[Column, tuple[EntryDecision, ...]],
     """``entries`` with each entry whose deal's row is *doubtful* made *doubtful* where its
     ink finds another value :data:`INK_AGAINST` times likelier than the one read (module
     doc). So is an entry read whose total another reading of a doubtful
-    row would make otherwise (``resting``: each column's deal numbers, with each such row's
-    number and the other total) where its ink finds the value read less than
+    row would make otherwise, and otherwise than the value read (``resting``: each column's
+    deal numbers, with each such row's number and the other total; a writer's slip carried
+    on may read as that reading's totals, and then stands whichever way the row reads:
+    TRAINING part, seed 445 sheet 017), where its ink finds the value read less than
     :data:`RESTING_INK_ODDS` times likelier than the other total, or, where another entry
     of the column resting on that row reads by its ink the total the row's other reading
     makes (:func:`_backed_otherwise`), gives it less than :data:`RESTING_INK_SHARE` of its
@@ -227,6 +229,8 @@ def _doubted(decision: EntryDecision, deal_rows: Sequence[RowDecision], rests_on
     read_p = ink.get(decision.value, 0.0)
     row = deal_rows[decision.deal - 1]
     for other_row, other in rests_on:
+        if other == decision.value:
+            continue  # that reading makes the value read too: the value does not rest on it
         if other_row in backed and read_p < RESTING_INK_SHARE * sum(ink.values()) \
                 or read_p < RESTING_INK_ODDS * ink.get(other, min(ink.values())):
             return replace(decision, status="doubtful", note=said(

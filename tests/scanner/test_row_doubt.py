@@ -22,7 +22,7 @@ from scanner.decode.sheet import SheetEvidence
 from scoring.columns import Column
 from scoring.rules import RuleSet
 from scoring.sheet import ExpectedSheet, SheetEntry
-from tests.scanner.training_sheets import read_field
+from tests.scanner.training_sheets import read_field, read_sheet
 
 DEAL = {"dealer": "A", "type": "allpass", "tricks": {"A": 4, "B": 3, "C": 3}}
 COLUMN = Column("B", "whists", "C")
@@ -76,6 +76,22 @@ def test_an_entry_whose_ink_cannot_tell_the_doubtful_rows_other_total_is_doubtfu
     assert judged[0].note == "the ink is unsure of 22, and deal row 2 that makes it so is " \
         "itself doubtful"
     assert [e.status for e in doubted_with_rows(entries, rows)[COLUMN]] == ["read"] * 3
+
+
+def test_an_entry_the_doubtful_rows_other_reading_writes_as_read_does_not_rest_on_it() -> None:
+    """TRAINING part, a steep photo of felt-tip, seed 445 sheet 017: a writer's slip in a
+    whists column (16 for 12) carried on, 18, 20, 24, 34, 41, 45, each read at 0.994 to 0.997 of
+    its ink. An earlier doubtful row's other reading leaves that deal's 2 whists out, and
+    makes those totals 18, 20, 24, ... too: whichever way the row reads, each entry holds
+    the value read, so it does not rest on the row. They were asked all the same, as if the
+    ink could not tell the value read from the other total (it is the same number). Read
+    now; an entry whose other total differs still needs its odds against it."""
+    rows = (RowDecision(0, "read", DEAL, 1.0, ()), RowDecision(1, "doubtful", DEAL, 0.99, ()))
+    carried = ((18, 0.9937), (78, 0.0018), (8, 0.0014))
+    entries = {COLUMN: (_entry(18, 2, carried), _entry(20, 2, ((20, 0.6), (18, 0.4))))}
+    resting = {COLUMN: {2: ((1, 18),)}}
+    judged = doubted_with_rows(entries, rows, resting=resting)[COLUMN]
+    assert [e.status for e in judged] == ["read", "doubtful"]
 
 
 @pytest.mark.parametrize("backed", [True, False])
@@ -271,3 +287,18 @@ def test_a_total_two_doubtful_rows_make_otherwise_rests_on_both(tmp_path: Path) 
                                            "plus-upright", "black"), 456, 22,
                        "entry:C:mountain:4")
     assert entry.status == "doubtful" or entry.value == 48, entry
+
+
+@pytest.mark.slow
+def test_a_slip_carried_on_as_a_doubtful_rows_other_reading_writes_is_read(tmp_path: Path
+                                                                         ) -> None:
+    """Issue 13, class 9: TRAINING part, seed 445 sheet 017 (``reader_eval --part training
+    --seed 445``), a steep photo of felt-tip. D wrote 16 for 12 in his whists on B and carried
+    on: 18, 20, 24, 34, 41, 45, each read at 0.994 or more of its ink. Row 4, doubtful in its
+    talon, has another reading that leaves the 2 whists of deal 4 out, and so makes those
+    totals 18, 20, 24, ... too: the six were asked as resting on that row. Read now."""
+    plan = SheetPlan("open", Part.TRAINING, "strokes", "phone-steep", "loop-circle", "felt-tip")
+    fields = {f.key: f for f in read_sheet(tmp_path, plan, 445, 17).fields}
+    for index, value in zip(range(2, 8), (18, 20, 24, 34, 41, 45), strict=True):
+        entry = fields[f"entry:D:whists:B:{index}"]
+        assert (entry.status, entry.value) == ("read", value), entry

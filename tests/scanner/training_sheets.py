@@ -22,12 +22,18 @@ def scored_sheet(tmp_path: Path, plan: SheetPlan, seed: int, index: int) -> Tall
     return score_sheet(json.loads((folder / "truth.json").read_text(encoding="utf-8")), scan)
 
 
-def read_field(tmp_path: Path, plan: SheetPlan, seed: int, index: int, key: str
-               ) -> FieldReading:
-    """Field ``key`` of sheet ``index`` of the set of ``seed``, made as ``plan`` says under
-    ``tmp_path`` and read (one sheet, not refused)."""
+def read_sheet(tmp_path: Path, plan: SheetPlan, seed: int, index: int) -> SheetScan:
+    """Sheet ``index`` of the set of ``seed``, made as ``plan`` says under ``tmp_path`` and
+    read (one sheet, not refused)."""
     folder = tmp_path / "sheet"
     make_sheet(folder, plan, seed, index)
     (scan,) = scan_paths([folder], tmp_path / "out")
     assert isinstance(scan, SheetScan), scan
-    return next(f for f in scan.fields if f.key == key)
+    return scan
+
+
+def read_field(tmp_path: Path, plan: SheetPlan, seed: int, index: int, key: str
+               ) -> FieldReading:
+    """Field ``key`` of sheet ``index`` of the set of ``seed``, made as ``plan`` says under
+    ``tmp_path`` and read (one sheet, not refused)."""
+    return next(f for f in read_sheet(tmp_path, plan, seed, index).fields if f.key == key)
