@@ -92,6 +92,9 @@ WORDS: dict[str, str] = {
                           "may stand here"),
     "before_above_pool": N_("the ink says {ink}; the rules make it {value}, but a later entry's "
                             "ink passes the pool: a slip the writer carried on may start here"),
+    "slip_before_above_pool": N_("read {value} as the writer's slip (the rules expected "
+                                 "{expected}), but a later entry's ink passes the pool: the "
+                                 "slip carried on there may be another value, a digit lost"),
     "read_in_pair": N_("the running totals fit this reading only together with another "
                        "reading of row {row}: check both rows"),
     "read_as_overturned": N_("this is how the ink reads deal row {row}, which the running "

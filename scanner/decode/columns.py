@@ -265,7 +265,32 @@ def decode_column(entries: Sequence[ColumnEntry], expected: Sequence[SheetEntry]
     decisions = slips_not_carried(decisions, expected)
     if rising:
         decisions = falling_slips_asked(decisions)
+    if ceiling is not None:
+        decisions = _slips_before_above_pool(decisions, ceiling)
     return _between_entries(decisions) + _column_end(entries[written:], expected, written)
+
+
+def _slips_before_above_pool(decisions: list[EntryDecision], ceiling: int
+                             ) -> list[EntryDecision]:
+    """``decisions`` with each writer's slip read as its ink says (a value up to
+    ``ceiling`` the rules do not expect there) *doubtful* where a later entry is doubtful
+    for ink above the pool (:func:`_above_ceiling`): the column was weighed without the
+    values above the pool, so the totals the slip was carried on to had no say on it, and
+    a digit the reader lost reads as another slip (TRAINING part, seed 483 sheet 017: a
+    pool of 20 written 6, 15, 23, a slip of 7 carried on; the 1 of 15 lost, the 5 read as
+    the slip at 0.9997, silently; the 23 asked). Where no later entry is asked so, the
+    slip stands as read."""
+    asked = [i for i, d in enumerate(decisions) if d.status == "doubtful"
+             and getattr(d.note, "code", None) == "above_pool"]
+    if not asked:
+        return decisions
+    return [replace(d, status="doubtful", note=said(
+                "slip_before_above_pool", value=value_said(d.value),
+                expected=value_said(d.expected)))
+            if i < asked[-1] and d.status == "read" and d.value is not None
+            and d.value <= ceiling and d.expected is not None and d.value != d.expected
+            and d.ink and d.ink[0][0] == d.value else d
+            for i, d in enumerate(decisions)]
 
 
 

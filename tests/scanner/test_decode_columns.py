@@ -17,6 +17,7 @@ from scanner.decode.columns import (
     EntryCells,
     EntryDecision,
     EntryInk,
+    _slips_before_above_pool,
     decode_column,
     digit_confusion,
 )
@@ -25,6 +26,7 @@ from scanner.decode.numbers import MISSED_DIGIT
 from scanner.decode.presence import present_column
 from scanner.decode.redecode import EntryEvidence
 from scanner.decode.sheet import decode_sheet
+from scanner.words import said
 from scoring import RuleSet, expected_sheet, parse_record
 from scoring.columns import Column
 from scoring.random_games import random_record, written_columns
@@ -1195,3 +1197,37 @@ def test_a_slip_just_past_the_pool_is_read_whatever_the_ink_finds_far_past_it() 
     near = {**slip, 24: 0.012}
     last = decode_column([EntryInk(i) for i in [*inks[:2], near]], expected, ceiling=20)[2]
     assert (last.status, last.value) == ("doubtful", 22)
+
+
+
+
+
+def test_a_slip_read_before_an_entry_whose_ink_passes_the_pool_is_doubtful() -> None:
+    """A pool of 20 the rules make ..., 8, 16: the writer's slip of 7 carried on, 15, 23.
+    The 1 of 15 lost, its 5 read as the writer's slip; the 23 doubtful for ink above the
+    pool, which the column's paths do not weigh, so the totals the slip was carried on to
+    had no say on it. The slip is doubtful, saying why; so is no slip read where no later
+    entry is asked for ink past the pool, nor an entry read as the rules make it."""
+    above = EntryDecision("doubtful", 16, 0.9998, ((16, 0.9998),), 16, 11,
+                          said("above_pool", ink=23, pool=20, value=16), ((23, 0.45),))
+    slip = EntryDecision("read", 5, 0.9997, ((5, 0.9997),), 8, 8, "", ((5, 0.997), (15, 0.04)))
+    right = EntryDecision("read", 6, 1.0, ((6, 1.0),), 6, 7, "", ((6, 0.99),))
+    asked = _slips_before_above_pool([right, slip, above], 20)
+    assert [d.status for d in asked] == ["read", "doubtful", "doubtful"]
+    assert asked[1].note == "read 5 as the writer's slip (the rules expected 8), but a later " \
+        "entry's ink passes the pool: the slip carried on there may be another value, a " \
+        "digit lost"
+    assert _slips_before_above_pool([right, slip], 20) == [right, slip]
+    assert _slips_before_above_pool([right, above, slip], 20)[2] == slip
+
+
+@pytest.mark.slow
+def test_a_slip_whose_1_was_lost_before_totals_past_the_pool_is_asked(tmp_path: Path) -> None:
+    """The sheet the test above comes from, made and read as ``pulka scan`` reads it
+    (TRAINING part, seed 483 sheet 017, ``reader_eval --part training --seed 483``): A's
+    pool written 4, 5, 6, 15, 23, 25, 27, its 15 read 5 at 0.9997 as the writer's slip,
+    silently. Asked now."""
+    entry = read_field(tmp_path, SheetPlan("open", Part.TRAINING, "strokes", "phone-steep",
+                                           "loop-circle", "felt-tip"), 483, 17,
+                       "entry:A:pool:3")
+    assert entry.status == "doubtful" or entry.value == 15, entry
