@@ -293,7 +293,6 @@ def _slips_before_above_pool(decisions: list[EntryDecision], ceiling: int
             for i, d in enumerate(decisions)]
 
 
-
 def _between_entries(decisions: list[EntryDecision]) -> list[EntryDecision]:
     """``decisions`` with each empty entry before one that holds a value *doubtful*: a column
     is written box after box, so it is ink the reader lost, or a box skipped."""
