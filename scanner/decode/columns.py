@@ -280,14 +280,14 @@ def _slips_before_above_pool(decisions: list[EntryDecision], ceiling: int
     pool of 20 written 6, 15, 23, a slip of 7 carried on; the 1 of 15 lost, the 5 read as
     the slip at 0.9997, silently; the 23 asked). Where no later entry is asked so, the
     slip stands as read."""
-    asked = [i for i, d in enumerate(decisions) if d.status == "doubtful"
-             and getattr(d.note, "code", None) == "above_pool"]
-    if not asked:
+    last_asked = max((i for i, d in enumerate(decisions) if d.status == "doubtful"
+                      and getattr(d.note, "code", None) == "above_pool"), default=-1)
+    if last_asked < 0:
         return decisions
     return [replace(d, status="doubtful", note=said(
                 "slip_before_above_pool", value=value_said(d.value),
                 expected=value_said(d.expected)))
-            if i < asked[-1] and d.status == "read" and d.value is not None
+            if i < last_asked and d.status == "read" and d.value is not None
             and d.value <= ceiling and d.expected is not None and d.value != d.expected
             and d.ink and d.ink[0][0] == d.value else d
             for i, d in enumerate(decisions)]

@@ -1199,9 +1199,6 @@ def test_a_slip_just_past_the_pool_is_read_whatever_the_ink_finds_far_past_it() 
     assert (last.status, last.value) == ("doubtful", 22)
 
 
-
-
-
 def test_a_slip_read_before_an_entry_whose_ink_passes_the_pool_is_doubtful() -> None:
     """A pool of 20 the rules make ..., 8, 16: the writer's slip of 7 carried on, 15, 23.
     The 1 of 15 lost, its 5 read as the writer's slip; the 23 doubtful for ink above the

@@ -11,21 +11,22 @@ from samplegen.profiles import SheetPlan
 from scanner.pipeline import scan_paths
 from scanner.results import FieldReading, SheetScan
 
+SHEET_FOLDER = "sheet"
+"""Where under a test's ``tmp_path`` the sheet is made (its pages and ``truth.json``)."""
+
 
 def scored_sheet(tmp_path: Path, plan: SheetPlan, seed: int, index: int) -> Tally:
     """Sheet ``index`` of the set of ``seed`` made as ``plan`` says under ``tmp_path``, read
     (one sheet, not refused) and scored."""
-    folder = tmp_path / "sheet"
-    make_sheet(folder, plan, seed, index)
-    (scan,) = scan_paths([folder], tmp_path / "out")
-    assert isinstance(scan, SheetScan), scan
-    return score_sheet(json.loads((folder / "truth.json").read_text(encoding="utf-8")), scan)
+    scan = read_sheet(tmp_path, plan, seed, index)
+    truth = (tmp_path / SHEET_FOLDER / "truth.json").read_text(encoding="utf-8")
+    return score_sheet(json.loads(truth), scan)
 
 
 def read_sheet(tmp_path: Path, plan: SheetPlan, seed: int, index: int) -> SheetScan:
     """Sheet ``index`` of the set of ``seed``, made as ``plan`` says under ``tmp_path`` and
     read (one sheet, not refused)."""
-    folder = tmp_path / "sheet"
+    folder = tmp_path / SHEET_FOLDER
     make_sheet(folder, plan, seed, index)
     (scan,) = scan_paths([folder], tmp_path / "out")
     assert isinstance(scan, SheetScan), scan
