@@ -7,9 +7,11 @@ of the boxes one by one spells the number. The boxes' own strokes (:mod:`scanner
 the printed lines taken out, each stroke given to one box) are laid side by side as the writer
 sees them, and the strip's ink is cut into glyphs by where it lies, not by the boxes: strokes
 that touch are one glyph, strokes one above another are joined (a 5's flag, a 4 in two
-strokes), a glyph wider than tall is split at its thinnest column (two digits run
-together). Each glyph is read by the digit model on its own; :mod:`scanner.decode.numbers`
-weighs the strip's reading beside the boxes'.
+strokes), a glyph whose strokes' cores stand apart, touching only by their soft edges, is
+one glyph a core (a "1" written close beside the next digit), and a glyph wider than tall
+is split at its thinnest column (two digits run together). Each glyph is read by the digit
+model on its own; :mod:`scanner.decode.numbers` weighs the strip's reading beside the
+boxes'.
 """
 
 from __future__ import annotations
@@ -38,6 +40,21 @@ and split from 0.8 the second reading took so much of the ink's likelihood from 
 that clear slips and unsure entries lost their share (5.5 %)."""
 SPLIT_SPAN = (0.3, 0.7)
 GLYPH_PAD_PX = 2
+CORE_INK_LEVEL = 140
+"""A strip pixel darker than this is a stroke's core, not its soft edge: two digits written
+close ("18", a "1" squeezed beside the next digit in one box) touch only by their edges'
+light pixels at :data:`STRIP_INK_LEVEL`, and are one glyph there. 744 TRAINING sheets
+(seeds 440-449, 474-494; with the lying strokes of :mod:`scanner.image.lying`): written
+entries whose ink reads likeliest as written 34,434 at 170 (before: 34,406), 34,427 at 200,
+34,444 at 140, 34,446 at 110; doubtful fields 1,103, 1,106, 1,103, 1,099 and sheets with no
+person 364, 363, 363, 362 (the same within a few). A crop's darkest ink is stretched to
+a pen's (:data:`~scanner.constants.INK_STRETCH_TARGET`, at most
+:data:`~scanner.constants.INK_STRETCH_MAX` times): a pencil too light to reach this level
+shows no two cores and stays one glyph, as before."""
+CORE_TALL_SHARE = 0.6
+"""A glyph is two digits touching by their soft edges where its cores fall into two or more
+column-apart parts (:data:`JOIN_OVERLAP`) each at least this share of the glyph's height: a
+5's flag or a 4's crossbar is shorter, and lies over its body's columns."""
 
 
 def entry_strip(crops: Sequence[GreyImage], offsets_px: Sequence[int]) -> GreyImage:
@@ -58,17 +75,8 @@ def strip_glyphs(strip: GreyImage, px_per_mm: float) -> list[GreyImage]:
     :data:`~scanner.constants.INK_SPECK_MM2` left out)."""
     mask = (strip < STRIP_INK_LEVEL).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    speck = k.INK_SPECK_MM2 * px_per_mm ** 2
-    strokes = sorted((i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= speck),
-                     key=lambda i: int(stats[i, cv2.CC_STAT_LEFT]))
-    groups: list[list[int]] = []
-    for stroke in strokes:
-        if groups and _overlap(stats, groups[-1], stroke) >= JOIN_OVERLAP:
-            groups[-1].append(stroke)
-        else:
-            groups.append([stroke])
     glyphs: list[GreyImage] = []
-    for group in groups:
+    for group in _grouped(stats, count, px_per_mm):
         # the group's ink and a margin the glyph's cut reaches into (its edge, its pad): the
         # rest of the strip holds none of it
         left, right = _columns(stats, group)
@@ -80,8 +88,27 @@ def strip_glyphs(strip: GreyImage, px_per_mm: float) -> list[GreyImage]:
         cols = slice(max(0, left - margin), right + margin)
         near = labels[rows, cols]
         ink = near == group[0] if len(group) == 1 else np.isin(near, group)
-        glyphs += [_cut(strip[rows, cols], part) for part in _split(ink)]
+        glyphs += [_cut(strip[rows, cols], part)
+                   for touching in _split_cores(ink, strip[rows, cols], px_per_mm)
+                   for part in _split(touching)]
     return glyphs
+
+
+def _grouped(stats: np.ndarray, count: int,  # type: ignore[type-arg]
+             px_per_mm: float) -> list[list[int]]:
+    """The components of a labelling (``stats``, ``count`` labels, 0 the background) that
+    are no speck, left to right, those whose columns overlap by :data:`JOIN_OVERLAP` in one
+    group (a 5's flag above its body, a 4 written in two strokes)."""
+    speck = k.INK_SPECK_MM2 * px_per_mm ** 2
+    strokes = sorted((i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= speck),
+                     key=lambda i: int(stats[i, cv2.CC_STAT_LEFT]))
+    groups: list[list[int]] = []
+    for stroke in strokes:
+        if groups and _overlap(stats, groups[-1], stroke) >= JOIN_OVERLAP:
+            groups[-1].append(stroke)
+        else:
+            groups.append([stroke])
+    return groups
 
 
 def _columns(stats: np.ndarray, strokes: list[int]) -> tuple[int, int]:  # type: ignore[type-arg]
@@ -96,6 +123,32 @@ def _overlap(stats: np.ndarray, group: list[int], stroke: int) -> float:  # type
     b0, b1 = _columns(stats, [stroke])
     shared = min(a1, b1) - max(a0, b0)
     return shared / max(1, min(a1 - a0, b1 - b0))
+
+
+def _split_cores(ink: np.ndarray, strip: GreyImage,  # type: ignore[type-arg]
+                 px_per_mm: float) -> list[np.ndarray]:  # type: ignore[type-arg]
+    """A glyph's ink, or its parts where its cores (:data:`CORE_INK_LEVEL`) fall into two or
+    more column-apart tall parts (:data:`CORE_TALL_SHARE`): each ink pixel goes to the part
+    whose core is nearest."""
+    rows = np.flatnonzero(ink.any(axis=1))
+    height = rows[-1] - rows[0] + 1
+    core = (ink & (strip < CORE_INK_LEVEL)).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
+    tall = [part for part in _grouped(stats, count, px_per_mm)
+            if max(int(stats[i, cv2.CC_STAT_TOP] + stats[i, cv2.CC_STAT_HEIGHT]) for i in part)
+            - min(int(stats[i, cv2.CC_STAT_TOP]) for i in part) >= CORE_TALL_SHARE * height]
+    if len(tall) < 2:
+        return [ink]
+    owner = np.zeros(count, np.int32)
+    for n, part in enumerate(tall, start=1):
+        owner[part] = n
+    seeds = owner[labels]
+    _, nearest = cv2.distanceTransformWithLabels((seeds == 0).astype(np.uint8), cv2.DIST_L2,
+                                                 3, labelType=cv2.DIST_LABEL_PIXEL)
+    lut = np.zeros(int(nearest.max()) + 1, np.int32)
+    lut[nearest[seeds > 0]] = seeds[seeds > 0]
+    goes = lut[nearest]
+    return [ink & (goes == n) for n in range(1, len(tall) + 1)]
 
 
 def _split(ink: np.ndarray) -> list[np.ndarray]:  # type: ignore[type-arg]

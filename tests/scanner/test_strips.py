@@ -63,3 +63,28 @@ def test_two_digits_that_touch_are_split_though_little_wider_than_tall() -> None
     strip[10:38, 70:92] = 40  # a wide 0: 22 px wide, 28 tall
     widths = [g.shape[1] for g in strip_glyphs(strip, PX_PER_MM)]
     assert len(widths) == 3 and max(widths[:2]) < 22 and widths[2] == 26, widths
+
+
+def test_two_digits_joined_only_by_their_soft_edges_are_two_glyphs() -> None:
+    """A "1" written close beside an "8" (TRAINING seed 441 sheet 017: "18" in one box,
+    read 8 by the boxes and by the strip, which took it for one glyph narrower than tall):
+    their cores apart, only the strokes' light edge pixels between them, they are two
+    glyphs, each with its own edge."""
+    strip = _paper(48, 60)
+    strip[8:40, 10:14] = 40  # the 1
+    strip[8:40, 18:34] = 40  # the 8: the two 24 px wide, 32 tall
+    strip[8:40, 14:18] = 210  # their soft edges, touching
+    glyphs = strip_glyphs(strip, PX_PER_MM)
+    assert [g.shape[1] for g in glyphs] == [10, 22]
+    assert (glyphs[0] < 100).sum() == 32 * 4 and (glyphs[1] < 100).sum() == 32 * 16
+
+
+def test_a_short_core_beside_a_digit_keeps_to_it() -> None:
+    """A digit whose core breaks into a tall body and a short piece apart (a 4's crossbar
+    past its stem, joined by light pixels) stays one glyph: only parts as tall as a digit
+    are digits of their own."""
+    strip = _paper(48, 60)
+    strip[8:40, 20:26] = 40  # the stem
+    strip[24:28, 30:38] = 40  # a short piece right of it ...
+    strip[24:28, 26:30] = 210  # ... joined by light pixels
+    assert len(strip_glyphs(strip, PX_PER_MM)) == 1
