@@ -426,10 +426,11 @@ INK_SPLIT_MIN_SHARE = 0.25
 (a digit's tail over the border) goes with the rest."""
 INK_BORDER_FRAMED_SHARE = 0.6
 """A stroke no box took, with under :data:`INK_MIN_INSIDE_SHARE` of it inside any box's
-interior but this share of it within the boxes' rectangles (grown by :data:`LINE_BAND_MM`),
-lies on their border lines: a writer's "1" drawn along the line between two boxes (training
-tr11: whists, pool and mountain entries of writers who spill over the lines), not print
-beside the boxes ..."""
+interior but this share of it within the boxes' rectangles (grown by :data:`LINE_BAND_MM`)
+or the gaps between entries, lies on their border lines or between them: a writer's "1"
+drawn along the line between two boxes (training tr11: whists, pool and mountain entries of
+writers who spill over the lines) or spilled out of its entry, not print beside the
+boxes ..."""
 INK_BORDER_MIN_CONTRAST = 0.4
 """... and is writing when a speck of it is darker than this share of the paper: twice a
 border's remnant (:data:`INK_MIN_PEAK_CONTRAST`), above a shadow's edge or paper grain

@@ -1,11 +1,13 @@
 """Stage 5c, ink on the lines: writing that lies on the boxes' printed border lines.
 
 A writer whose digits spill over the boxes draws a "1" along the line between two boxes (or
-along an entry's outer border): the stroke has next to nothing inside any box's interior, so
-:mod:`scanner.image.ink` takes it for print beside the boxes, and the box it belongs to reads
-blank (training tr11: "16" read 6, "19" read 9, "11" read 1). Such a stroke (mostly within
-the boxes' rectangles, dark as a pen, whole in its window) goes whole to one box beside it:
-the one holding no other stroke, a digit a box. Only where the page's lines are faint (the
+along an entry's outer border, or in the gap between two entries of a column): the stroke
+has next to nothing inside any box's interior, so :mod:`scanner.image.ink` takes it for print
+beside the boxes, and the box it belongs to reads blank (training tr11: "16" read 6, "19"
+read 9, "11" read 1; TRAINING seed 442 sheet 003: a "12" whose 1 stood in the gap before it,
+read 2). Such a stroke (mostly within the boxes' rectangles or the gaps between entries,
+dark as a pen, whole in its window) goes whole to one box beside it: the one holding no
+other stroke, a digit a box. Only where the page's lines are faint (the
 drop-out print's red channel: :attr:`scanner.image.lines.Cleared.faint`): where they show
 darker, a line not quite divided out leaves pieces as dark as a pen along the same lines
 (training tr7 and tr11: phantom 1s past a column's end).
@@ -13,11 +15,15 @@ darker, a line not quite divided out leaves pieces as dark as a pen along the sa
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import cv2
 import numpy as np
 
+from forms.geometry.constants import ENTRY_GAP_MM
+from forms.model import Box, EntryCell
 from scanner import constants as k
 from scanner.arrays import Doubles, GreyImage, Ints, Mask
 from scanner.image.raster import BoxGeometry
@@ -28,11 +34,16 @@ class Borders:
     """What tells writing on the boxes' border lines where it goes, for one raster."""
 
     frames: GreyImage
-    """1 on a pixel within a box's rectangle grown by :data:`LINE_BAND_MM`."""
+    """1 on a pixel within a box's rectangle grown by :data:`LINE_BAND_MM`, or in a gap
+    between two entries of a column (:func:`_frame_map`)."""
     writable: Mask
     """Per box: a digit box (a stroke on a border may be its digit)."""
     centres: Doubles
     """Per box: its centre (mm)."""
+    entry_of: Ints
+    """Per box: its entry (one number shared by an entry's digit boxes), or -1."""
+    units: Mask
+    """Per box: the last digit box of its entry, where a written number's units stand."""
 
 
 @dataclass(frozen=True)
@@ -54,16 +65,37 @@ def page_borders(geometry: BoxGeometry, px_per_mm: float, x0: float, y0: float,
     frames = geometry.plan(f"frames {x0} {y0} {shape}", px_per_mm,
                            lambda g, ppm: _frame_map(g, ppm, x0, y0, shape))
     return Borders(frames, np.array([b.kind == "digit" for b in geometry.boxes], bool),
-                   p[:, :2] + p[:, 2:] / 2)
+                   p[:, :2] + p[:, 2:] / 2,
+                   *geometry.plan("entries", px_per_mm, lambda g, _: _entries(g.boxes)))
+
+
+def _entries(boxes: Sequence[Box]) -> tuple[Ints, Mask]:
+    """:attr:`Borders.entry_of` and :attr:`Borders.units` of ``boxes``."""
+    entry_of = np.full(len(boxes), -1, np.int64)
+    last: dict[tuple[object, ...], tuple[int, int]] = {}
+    for i, box in enumerate(boxes):
+        meaning = box.meaning
+        if box.kind == "digit" and isinstance(meaning, EntryCell):
+            key = (meaning.seat, meaning.column, meaning.on, meaning.entry)
+            entry_of[i] = len(last) if key not in last else entry_of[last[key][1]]
+            if meaning.position >= last.get(key, (-1, -1))[0]:
+                last[key] = (meaning.position, i)
+    units = np.zeros(len(boxes), bool)
+    units[[i for _, i in last.values()]] = True
+    return entry_of, units
 
 
 def _frame_map(geometry: BoxGeometry, px_per_mm: float, x0: float, y0: float,
                shape: tuple[int, int]) -> GreyImage:
-    """:attr:`Borders.frames` of a raster (origin ``x0, y0`` mm, ``shape``)."""
+    """:attr:`Borders.frames` of a raster (origin ``x0, y0`` mm, ``shape``), the gaps
+    between two entries of a column (:data:`~forms.geometry.constants.ENTRY_GAP_MM`)
+    filled: a "1" spilled out of its box lies there, clear of both entries' lines."""
     frames = np.zeros(shape, np.uint8)
     for r0, r1, c0, c1 in geometry.pixel_rects(px_per_mm, x0, y0, k.LINE_BAND_MM):
         frames[r0:r1, c0:c1] = 1
-    return frames
+    side = max(3, round(ENTRY_GAP_MM * px_per_mm) | 1)
+    return cast(GreyImage, cv2.morphologyEx(frames, cv2.MORPH_CLOSE,
+                                            np.ones((side, side), np.uint8)))
 
 
 def border_neighbours(geometry: BoxGeometry, live: Ints, writable: Mask) -> Ints:
@@ -135,10 +167,16 @@ def give_lying(goes: Ints, comp: Ints, owners: Ints, own: Ints, at: Ints, stats:
 
 def _empty_neighbour(near: Ints, holds: Mask, borders: Borders) -> int:
     """Of the boxes ``near`` a stroke on their border (most of its pixels first), the digit
-    box that ``holds`` no ink (a digit a box); of two, the one nearer a box that does (the
-    rest of the number); -1 when none is empty (between two written boxes it is no digit of
-    its own)."""
+    box that ``holds`` no ink (a digit a box); of two, the units box of an entry whose other
+    boxes hold ink (a number is never written without its units: the units digit spilled
+    past its entry into the gap before the next one), else the one nearer a box that holds
+    ink (the rest of the number); -1 when none is empty (between two written boxes it is no
+    digit of its own)."""
     empty = near[borders.writable[near] & ~holds[near]]
+    short = [b for b in empty.tolist() if borders.units[b]
+             and holds[borders.entry_of == borders.entry_of[b]].any()]
+    if len(short) == 1:
+        return int(short[0])
     if len(empty) < 2 or not holds.any():
         return int(empty[0]) if len(empty) else -1
     inked = borders.centres[holds]

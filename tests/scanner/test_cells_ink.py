@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from bench.reader_eval import make_sheet
+from forms.geometry.constants import ENTRY_GAP_MM
 from forms.layout import build_layout
 from forms.model import Box
 from samplegen.profiles import SheetPlan
@@ -19,6 +20,7 @@ from scanner.decode.columns import INK_OUTWEIGHED, EntryCells
 from scanner.decode.numbers import STRIP_GLYPH_SURE, strip_values
 from scanner.image import ink
 from scanner.image.load import PageImage
+from scanner.image.lying import Borders, _empty_neighbour
 from scanner.image.register import register
 from scanner.pipeline import scan_paths
 from scanner.read import EMPTY, read_page
@@ -204,6 +206,54 @@ def test_a_one_on_the_line_between_two_boxes_is_the_empty_boxs_digit() -> None:
     read = ["".join(str(cells[b].best) if cells[b].best != EMPTY else "_" for b in e)
             for e in entries]
     assert read.count("_16") >= 9, read
+
+
+def _one_at(image: np.ndarray, box: Box, x_mm: float) -> None:  # type: ignore[type-arg]
+    """A pen "1" (0.3 mm wide) drawn straight down at ``x_mm``, over the middle 70 % of
+    ``box``'s height."""
+    canvas = np.zeros(image.shape[:2], np.float32)
+    x = round((x_mm * PX_PER_MM - 0.5) * 16)
+    top, bottom = (round((box.y_mm + f * box.h_mm) * PX_PER_MM * 16) for f in (0.15, 0.85))
+    cv2.line(canvas, (x, top), (x, bottom), 1.0, round(0.3 * PX_PER_MM), cv2.LINE_AA, shift=4)
+    ink = canvas[..., None]
+    image[:] = np.minimum(image, image * (1 - ink) + PEN * ink).astype(np.uint8)
+
+
+def _spelled(cells: dict, entry: tuple[Box, ...]) -> str:  # type: ignore[type-arg]
+    return "".join(str(cells[b].best) if cells[b].best != EMPTY else "_" for b in entry)
+
+
+def test_a_one_spilled_into_the_gap_before_its_entry_is_its_first_digit() -> None:
+    """Issue 13, class 1: a writer who spills over the lines puts the "1" of "16" left of
+    the entry's tens box, in the gap between this entry and the one before (TRAINING seed 442
+    sheet 003: "12" read 2, the 1 standing in the gap beside the 8 before it). Nothing of it
+    lies inside a box or on a line: it is the empty tens box's digit, not print beside the
+    boxes."""
+    img, g = page_bgr(4, 0), glyphs(18)
+    entries = entry_boxes(4, 0, 2)[:10]
+    for tens, units in entries:
+        _one_at(img, tens, tens.x_mm - ENTRY_GAP_MM / 2)
+        place_glyph(img, units, g[6].pop())
+    read = [_spelled(_colour_read(img), e) for e in entries]
+    assert read.count("16") >= 9, read
+
+
+def test_a_stroke_between_two_empty_boxes_is_the_units_of_an_entry_written_without_them(
+        ) -> None:
+    """A "41" whose 1 went past the entry's units box into the gap before the next entry, a
+    "9" there in its units box (TRAINING seed 449 sheet 017: the 1 given to the next entry,
+    read 149 for 49): the stroke lies between two empty boxes, the units box of an entry
+    written without its units and the next entry's leading box, each as near an inked box
+    of its own entry. A number is never written without its units: the stroke is the first
+    entry's. Between a leading box and a units box whose entry holds no ink, the nearer
+    inked box still decides."""
+    # boxes: entry 0 = (0, 1), entry 1 = (2, 3), 4.5 mm apart along one row
+    centres = np.array([[0.0, 0.0], [4.5, 0.0], [10.2, 0.0], [14.7, 0.0]])
+    borders = Borders(np.zeros((1, 1), np.uint8), np.ones(4, bool), centres,
+                      np.array([0, 0, 1, 1]), np.array([False, True, False, True]))
+    near = np.array([1, 2])
+    assert _empty_neighbour(near, np.array([True, False, False, True]), borders) == 1
+    assert _empty_neighbour(near, np.array([False, False, False, True]), borders) == 2
 
 
 def test_a_shadow_across_blank_boxes_is_no_ink() -> None:
