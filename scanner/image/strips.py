@@ -51,6 +51,9 @@ person 364, 363, 363, 362 (the same within a few). A crop's darkest ink is stret
 a pen's (:data:`~scanner.constants.INK_STRETCH_TARGET`, at most
 :data:`~scanner.constants.INK_STRETCH_MAX` times): a pencil too light to reach this level
 shows no two cores and stays one glyph, as before."""
+SOFT_EDGE_MM = 0.25
+"""How far from a stroke's core its soft edge reaches (a pixel or two of anti-aliasing and
+blur at :data:`~scanner.constants.WORK_PX_PER_MM`)."""
 CORE_TALL_SHARE = 0.6
 """A glyph is two digits touching by their soft edges where its cores fall into two or more
 column-apart parts (:data:`JOIN_OVERLAP`) each at least this share of the glyph's height: a
@@ -88,9 +91,9 @@ def strip_glyphs(strip: GreyImage, px_per_mm: float) -> list[GreyImage]:
         cols = slice(max(0, left - margin), right + margin)
         near = labels[rows, cols]
         ink = near == group[0] if len(group) == 1 else np.isin(near, group)
+        cores = _split_cores(ink, strip[rows, cols], px_per_mm)
         glyphs += [_cut(strip[rows, cols], part)
-                   for touching in _split_cores(ink, strip[rows, cols], px_per_mm)
-                   for part in _split(touching)]
+                   for part in (cores if len(cores) > 1 else _split(ink))]
     return glyphs
 
 
@@ -129,7 +132,9 @@ def _split_cores(ink: np.ndarray, strip: GreyImage,  # type: ignore[type-arg]
                  px_per_mm: float) -> list[np.ndarray]:  # type: ignore[type-arg]
     """A glyph's ink, or its parts where its cores (:data:`CORE_INK_LEVEL`) fall into two or
     more column-apart tall parts (:data:`CORE_TALL_SHARE`): each ink pixel goes to the part
-    whose core is nearest."""
+    whose core is nearest. Each part is one digit (a wide one is not cut again by
+    :func:`_split`: TRAINING seed 444 sheet 012, a bold "30" whose 0 is wider than tall
+    read as 3, 4 and 0)."""
     rows = np.flatnonzero(ink.any(axis=1))
     height = rows[-1] - rows[0] + 1
     core = (ink & (strip < CORE_INK_LEVEL)).astype(np.uint8)
@@ -148,7 +153,25 @@ def _split_cores(ink: np.ndarray, strip: GreyImage,  # type: ignore[type-arg]
     lut = np.zeros(int(nearest.max()) + 1, np.int32)
     lut[nearest[seeds > 0]] = seeds[seeds > 0]
     goes = lut[nearest]
+    if _joined_by_light_strokes(ink, core, goes, px_per_mm):
+        return [ink]
     return [ink & (goes == n) for n in range(1, len(tall) + 1)]
+
+
+def _joined_by_light_strokes(ink: np.ndarray, core: np.ndarray,  # type: ignore[type-arg]
+                             parts: np.ndarray, px_per_mm: float  # type: ignore[type-arg]
+                             ) -> bool:
+    """Whether ink farther than :data:`SOFT_EDGE_MM` from every core (a stroke drawn
+    lighter, not a core's soft edge) runs from one of the ``parts`` (each pixel's nearest
+    part) to another: the arcs of a "0" or the bar of an open "4" under the core level
+    join its sides, where two digits written close touch only by their edges."""
+    reach = 2 * max(1, round(SOFT_EDGE_MM * px_per_mm)) + 1
+    edges = cv2.dilate(core, np.ones((reach, reach), np.uint8)) > 0
+    light = (ink & ~edges).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(light, connectivity=8)
+    speck = k.INK_SPECK_MM2 * px_per_mm ** 2
+    return any(stats[i, cv2.CC_STAT_AREA] >= speck and len(np.unique(parts[labels == i])) > 1
+               for i in range(1, count))
 
 
 def _split(ink: np.ndarray) -> list[np.ndarray]:  # type: ignore[type-arg]

@@ -88,3 +88,26 @@ def test_a_short_core_beside_a_digit_keeps_to_it() -> None:
     strip[24:28, 30:38] = 40  # a short piece right of it ...
     strip[24:28, 26:30] = 210  # ... joined by light pixels
     assert len(strip_glyphs(strip, PX_PER_MM)) == 1
+
+
+def test_a_ring_whose_arcs_are_drawn_lighter_than_its_sides_stays_one_glyph() -> None:
+    """A "0" whose sides are dark and whose top and bottom arcs a lighter stroke (a pen
+    lifted a little: TRAINING seed 444 sheet 012, "30" read as 3, 4 and 0): its cores are
+    two tall sides, but a stroke, not a soft edge, joins them; it is one glyph."""
+    strip = _paper(48, 60)
+    strip[8:40, 14:18] = 40  # the left side
+    strip[8:40, 30:34] = 40  # the right side
+    strip[8:11, 18:30] = 180  # the top arc, lighter
+    strip[37:40, 18:30] = 180  # the bottom arc
+    assert len(strip_glyphs(strip, PX_PER_MM)) == 1
+
+
+def test_a_wide_digit_split_off_by_its_core_is_not_cut_again() -> None:
+    """A "10" whose bold 0 is wider than tall, touching the 1 only by their soft edges
+    (TRAINING seed 444 sheet 012: a "30" read as 3, 4 and 0): the core split gives the two
+    digits, and the 0 is not halved as two digits run together."""
+    strip = _paper(48, 80)
+    strip[8:40, 10:14] = 40  # the 1
+    strip[8:40, 18:56] = 40  # a 0 38 px wide, 32 tall
+    strip[8:40, 14:18] = 210  # their soft edges, touching
+    assert len(strip_glyphs(strip, PX_PER_MM)) == 2
