@@ -44,7 +44,8 @@ CORE_INK_LEVEL = 140
 """A strip pixel darker than this is a stroke's core, not its soft edge: two digits written
 close ("18", a "1" squeezed beside the next digit in one box) touch only by their edges'
 light pixels at :data:`STRIP_INK_LEVEL`, and are one glyph there. 744 TRAINING sheets
-(seeds 440-449, 474-494; with the lying strokes of :mod:`scanner.image.lying`): written
+(seeds 440-449, 474-494; with the lying strokes of :mod:`scanner.image.lying`, before
+:func:`_joined_by_light_strokes` and with the parts split again by :func:`_split`): written
 entries whose ink reads likeliest as written 34,434 at 170 (before: 34,406), 34,427 at 200,
 34,444 at 140, 34,446 at 110; doubtful fields 1,103, 1,106, 1,103, 1,099 and sheets with no
 person 364, 363, 363, 362 (the same within a few). A crop's darkest ink is stretched to
