@@ -72,14 +72,15 @@ def page_borders(geometry: BoxGeometry, px_per_mm: float, x0: float, y0: float,
 def _entries(boxes: Sequence[Box]) -> tuple[Ints, Mask]:
     """:attr:`Borders.entry_of` and :attr:`Borders.units` of ``boxes``."""
     entry_of = np.full(len(boxes), -1, np.int64)
-    last: dict[tuple[object, ...], tuple[int, int]] = {}
+    ids: dict[tuple[object, ...], int] = {}
+    last: dict[int, tuple[int, int]] = {}  # per entry: its highest position and that box
     for i, box in enumerate(boxes):
         meaning = box.meaning
         if box.kind == "digit" and isinstance(meaning, EntryCell):
-            key = (meaning.seat, meaning.column, meaning.on, meaning.entry)
-            entry_of[i] = len(last) if key not in last else entry_of[last[key][1]]
-            if meaning.position >= last.get(key, (-1, -1))[0]:
-                last[key] = (meaning.position, i)
+            entry = ids.setdefault((meaning.seat, meaning.column, meaning.on, meaning.entry),
+                                   len(ids))
+            entry_of[i] = entry
+            last[entry] = max(last.get(entry, (-1, -1)), (meaning.position, i))
     units = np.zeros(len(boxes), bool)
     units[[i for _, i in last.values()]] = True
     return entry_of, units

@@ -180,15 +180,21 @@ def test_a_light_pencil_on_a_grey_flatbed_scan_is_read() -> None:
     _assert_read(_read(img), entries)
 
 
-def _one_on_the_line(image: np.ndarray, box: Box) -> None:  # type: ignore[type-arg]
-    """A pen "1" (0.3 mm wide) drawn straight down the printed left border of ``box``, over
-    its middle 70 %: nothing of it inside either box's interior."""
+def _one_at(image: np.ndarray, box: Box, x_mm: float) -> None:  # type: ignore[type-arg]
+    """A pen "1" (0.3 mm wide) drawn straight down at ``x_mm``, over the middle 70 % of
+    ``box``'s height."""
     canvas = np.zeros(image.shape[:2], np.float32)
-    x = round((box.x_mm * PX_PER_MM - 0.5) * 16)
+    x = round((x_mm * PX_PER_MM - 0.5) * 16)
     top, bottom = (round((box.y_mm + f * box.h_mm) * PX_PER_MM * 16) for f in (0.15, 0.85))
     cv2.line(canvas, (x, top), (x, bottom), 1.0, round(0.3 * PX_PER_MM), cv2.LINE_AA, shift=4)
     ink = canvas[..., None]
     image[:] = np.minimum(image, image * (1 - ink) + PEN * ink).astype(np.uint8)
+
+
+def _one_on_the_line(image: np.ndarray, box: Box) -> None:  # type: ignore[type-arg]
+    """A pen "1" drawn straight down the printed left border of ``box`` (:func:`_one_at`):
+    nothing of it inside either box's interior."""
+    _one_at(image, box, box.x_mm)
 
 
 def test_a_one_on_the_line_between_two_boxes_is_the_empty_boxs_digit() -> None:
@@ -206,17 +212,6 @@ def test_a_one_on_the_line_between_two_boxes_is_the_empty_boxs_digit() -> None:
     read = ["".join(str(cells[b].best) if cells[b].best != EMPTY else "_" for b in e)
             for e in entries]
     assert read.count("_16") >= 9, read
-
-
-def _one_at(image: np.ndarray, box: Box, x_mm: float) -> None:  # type: ignore[type-arg]
-    """A pen "1" (0.3 mm wide) drawn straight down at ``x_mm``, over the middle 70 % of
-    ``box``'s height."""
-    canvas = np.zeros(image.shape[:2], np.float32)
-    x = round((x_mm * PX_PER_MM - 0.5) * 16)
-    top, bottom = (round((box.y_mm + f * box.h_mm) * PX_PER_MM * 16) for f in (0.15, 0.85))
-    cv2.line(canvas, (x, top), (x, bottom), 1.0, round(0.3 * PX_PER_MM), cv2.LINE_AA, shift=4)
-    ink = canvas[..., None]
-    image[:] = np.minimum(image, image * (1 - ink) + PEN * ink).astype(np.uint8)
 
 
 def _spelled(cells: dict, entry: tuple[Box, ...]) -> str:  # type: ignore[type-arg]

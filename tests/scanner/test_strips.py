@@ -92,8 +92,8 @@ def test_a_short_core_beside_a_digit_keeps_to_it() -> None:
 
 def test_a_ring_whose_arcs_are_drawn_lighter_than_its_sides_stays_one_glyph() -> None:
     """A "0" whose sides are dark and whose top and bottom arcs a lighter stroke (a pen
-    lifted a little: TRAINING seed 444 sheet 012, "30" read as 3, 4 and 0): its cores are
-    two tall sides, but a stroke, not a soft edge, joins them; it is one glyph."""
+    lifted a little; a drawn case, not one seen on a sheet): its cores are two tall sides,
+    but a stroke, not a soft edge, joins them; it is one glyph."""
     strip = _paper(48, 60)
     strip[8:40, 14:18] = 40  # the left side
     strip[8:40, 30:34] = 40  # the right side
