@@ -27,7 +27,9 @@ from typing import Any, cast
 from bench.reader_eval import note_cause, truth_fields
 from pulka.store.rebuild import parse_key
 from scanner.decode.column_paths import entry_posteriors
-from scanner.decode.columns import ColumnEntry, EntryInk, EntryPinned, _entry_ink, column_ceiling
+from scanner.decode.columns import _entry_ink
+from scanner.decode.entries import ColumnEntry, EntryInk, EntryPinned
+from scanner.decode.past_pool import column_ceiling
 from scanner.decode.redecode import expected_for, ink_mapping
 from scoring.columns import Column, ColumnKind
 from scoring.rules import RuleSet

@@ -25,8 +25,8 @@ from forms.layout import entry_cells
 from forms.model import Box, CalibrationCell, DealCell, EntryCell, Layout
 from scanner import constants as k
 from scanner.arrays import Floats, GreyImage, Image
-from scanner.decode.columns import EntryCells
 from scanner.decode.deals import RowEvidence
+from scanner.decode.entries import EntryCells
 from scanner.decode.faint import (
     StripCell,
     faint_seats,

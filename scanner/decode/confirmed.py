@@ -27,8 +27,8 @@ Entry = TypeVar("Entry")
 
 OVERRULED_READ = 0.999
 """The posterior at which the rules' value over ink that reads another (ink
-:data:`~scanner.decode.columns.INK_OUTWEIGHED` times surer of its own) is *read*: stricter
-than :data:`~scanner.decode.columns.READ_POSTERIOR`, since a misread deal row makes the rules
+:data:`~scanner.decode.entries.INK_OUTWEIGHED` times surer of its own) is *read*: stricter
+than :data:`~scanner.decode.entries.READ_POSTERIOR`, since a misread deal row makes the rules
 expect a wrong value that the later entries may fit as well (a fresh training set, seed 31:
 a column's written 4 made the rules' 8 at 0.989, later odds 1434, the next entry 12 either
 way). Chosen on the training part: the wrong ones 0.43-0.989; 22 of the 55 right ones
@@ -187,7 +187,7 @@ def overruling_confirmed(step: EntryStep[Entry], value: int | None, ink_value: i
 def lost_digit_confirmed(step: EntryStep[Entry], value: int, ink_value: int | None,
                          confidence: float, last: bool) -> bool:
     """Whether the rules' ``value``, where the ink reads it likeliest with one digit left out
-    but not :data:`~scanner.decode.columns.INK_OUTWEIGHED` times surer of that, is *read* on
+    but not :data:`~scanner.decode.entries.INK_OUTWEIGHED` times surer of that, is *read* on
     the bars that read it over ink that is (:func:`overruling_confirmed`): ink that gives the
     full value more of its likelihood is no reason to ask more. TRAINING part, 52 sets
     (seeds 271-345): 20 such entries doubtful at 0.95 or more, every one right (a 46 read 6

@@ -22,13 +22,10 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from scanner.decode.confirmed import INK_CARRIED_ON, short_of, sign_turned
+from scanner.decode.entries import EntryDecision
 from scanner.words import said, value_said
-
-if TYPE_CHECKING:  # the column decoder imports this module
-    from scanner.decode.columns import EntryDecision
 
 
 def corrected_next(decisions: Sequence[EntryDecision]) -> list[EntryDecision]:

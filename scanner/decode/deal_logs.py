@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from scanner.decode.columns import EntryCells
 from scanner.decode.deals import RowCandidate
+from scanner.decode.entries import EntryCells
 from scanner.decode.steps import step_log_likelihood
 from scoring.columns import Column
 from scoring.deals import Deal, make_deal

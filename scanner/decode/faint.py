@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from scanner.decode.columns import EntryDecision
+from scanner.decode.entries import EntryDecision
 from scanner.errors import PoorQuality
 from scanner.words import and_list, said
 from scoring.columns import Column

@@ -14,12 +14,9 @@ carried on, which the same lost digit would make.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
+from scanner.decode.entries import EntryDecision
 from scanner.words import said, value_said
-
-if TYPE_CHECKING:  # the column decoder imports this module
-    from scanner.decode.columns import EntryDecision
 
 
 def falling_slips_asked(decisions: list[EntryDecision]) -> list[EntryDecision]:

@@ -42,14 +42,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
-from scanner.decode.columns import (
-    EntryCells,
-    EntryDecision,
-    EntryInk,
-    EntryPinned,
-    decode_column,
-)
+from scanner.decode.columns import decode_column
 from scanner.decode.deals import RowEvidence
+from scanner.decode.entries import EntryCells, EntryDecision, EntryInk, EntryPinned
 from scanner.decode.numbers import EMPTY
 from scanner.words import said
 from scoring.columns import Column

@@ -8,7 +8,7 @@ after it; when a person verifies an entry, its value is the writer's previous to
 entries after it. :func:`redecode_columns` runs the same decision again with what is known now:
 
 * an entry with its ink kept (``FieldReading.ink``, P(ink | value) for the values weighed) is
-  decoded from it (:class:`~scanner.decode.columns.EntryInk`), so an entry the rules now
+  decoded from it (:class:`~scanner.decode.entries.EntryInk`), so an entry the rules now
   expect differently may become *read*, or *doubtful*;
 * a verified entry is pinned to its value (*read*, confidence 1);
 * an entry without ink (a scan from before the ink was kept) keeps the value it has, as if
@@ -24,14 +24,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scanner.decode.columns import (
-    ColumnEntry,
-    EntryDecision,
-    EntryInk,
-    EntryPinned,
-    column_ceiling,
-    only_rises,
-)
+from scanner.decode.columns import only_rises
+from scanner.decode.entries import ColumnEntry, EntryDecision, EntryInk, EntryPinned
+from scanner.decode.past_pool import column_ceiling
 from scanner.decode.presence import present_column, with_rules_value
 from scanner.decode.writer_slips import with_writers_digits
 from scoring.columns import Column

@@ -17,12 +17,9 @@ twice (TRAINING part, 20 such totals on seeds 383-467, every one right).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
+from scanner.decode.entries import EntryDecision
 from scanner.words import said, value_said
-
-if TYPE_CHECKING:  # the column decoder imports this module
-    from scanner.decode.columns import EntryDecision
 
 
 def written_twice(decisions: list[EntryDecision]) -> list[EntryDecision]:

@@ -22,7 +22,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from scanner.decode.columns import EntryDecision, only_rises
+from scanner.decode.columns import only_rises
+from scanner.decode.entries import EntryDecision
 from scoring.columns import Column
 
 

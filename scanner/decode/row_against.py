@@ -23,8 +23,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from scanner.decode.columns import EntryDecision
 from scanner.decode.confirmed import INK_SLIP_UNCONTESTED
+from scanner.decode.entries import EntryDecision
 from scanner.decode.row_decision import RowDecision
 from scanner.words import said, value_said
 from scoring.columns import Column

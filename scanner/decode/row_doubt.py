@@ -19,13 +19,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from scanner.decode.columns import (
-    ColumnEntry,
-    EntryDecision,
-    column_ceiling,
-    is_blank,
-    only_rises,
-)
+from scanner.decode.columns import only_rises
+from scanner.decode.entries import ColumnEntry, EntryDecision, is_blank
+from scanner.decode.past_pool import column_ceiling
 from scanner.decode.presence import present_column, written_totals
 from scanner.decode.writer_slips import digits_read_right
 from scanner.words import said, value_said
@@ -190,7 +186,7 @@ def _past_end_asked(decisions: tuple[EntryDecision, ...],
     ink is lost in places (an entry the deal log writes read blank and asked; TRAINING part,
     a far photo of pencil, seed 96: a seat's ink lost, a row read 0.77 with the whister's 0
     tricks for 1, his third whist total dropped from ``scan.json``), or the box's own
-    ``cells`` are not blank beyond doubt (:func:`~scanner.decode.columns.is_blank`: ink the
+    ``cells`` are not blank beyond doubt (:func:`~scanner.decode.entries.is_blank`: ink the
     decoding took for nothing where the log writes nothing; a fresh TRAINING set, a pencil
     far photo at 85 dpi, seed 219: every deal row doubtful without a deal, a pool's only
     entry, its units cell 0.74 blank, dropped). So is a column where a total the picked log

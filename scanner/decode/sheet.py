@@ -24,20 +24,17 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from forms.geometry.deal_column import SUITS
-from scanner.decode.columns import (
-    EntryCells,
-    EntryDecision,
-    column_ceiling,
-    only_rises,
-)
+from scanner.decode.columns import only_rises
 from scanner.decode.deal_logs import DealLogs
 from scanner.decode.deals import RowCandidate, RowEvidence, decode_row
+from scanner.decode.entries import EntryCells, EntryDecision
 from scanner.decode.faint import (
     faint_entries,
     lost_ink_problem,
 )
 from scanner.decode.legality import verdicts
 from scanner.decode.lost_rows import illegible_unvouched
+from scanner.decode.past_pool import column_ceiling
 from scanner.decode.presence import (
     STRAY_INK_GAP,
     last_written,

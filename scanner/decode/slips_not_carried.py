@@ -17,14 +17,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from itertools import pairwise
-from typing import TYPE_CHECKING
 
 from scanner.decode.confirmed import INK_SLIP_UNCONTESTED
+from scanner.decode.entries import EntryDecision
 from scanner.words import said, value_said
 from scoring.sheet import SheetEntry
-
-if TYPE_CHECKING:  # the column decoder imports this module
-    from scanner.decode.columns import EntryDecision
 
 
 def slips_not_carried(decisions: list[EntryDecision], expected: Sequence[SheetEntry]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from scanner.decode.columns import EntryCells
+from scanner.decode.entries import EntryCells
 
 STEP_START_READINGS = 4
 """How many of the entry before's likeliest values a step is weighed from (its ink's)."""

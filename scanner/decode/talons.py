@@ -16,9 +16,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from scanner.decode.columns import EntryDecision
 from scanner.decode.deal_logs import DealLogs
 from scanner.decode.deals import RowCandidate, talon_gap, talon_readings
+from scanner.decode.entries import EntryDecision
 from scanner.decode.faint import holds_ink, losing_seats
 from scanner.decode.row_odds import INK_DISAGREES_LOG, ROW_READ, TALON_OVERRULED_LOG
 from scanner.decode.row_words import digit_fields

@@ -23,13 +23,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
+from scanner.decode.entries import EntryDecision
 from scanner.words import said, value_said
 from scoring.sheet import SheetEntry
-
-if TYPE_CHECKING:  # the column decoder imports this module
-    from scanner.decode.columns import EntryDecision
 
 
 def carried_on_unseen(decisions: Sequence[EntryDecision], expected: Sequence[SheetEntry]

@@ -6,7 +6,7 @@ be lost from the image. It is taken as written blank (*empty*, the expected valu
 note saying the writer left it out) only when every sign says the image shows the writer's
 hand well: the seat's calibration strip is not lost (:mod:`scanner.decode.faint`), the
 entry's boxes hold no ink at all (not even a speck too small to read:
-:attr:`~scanner.decode.columns.EntryCells.traced`), every earlier entry of the column was read
+:attr:`~scanner.decode.entries.EntryCells.traced`), every earlier entry of the column was read
 sure, and the deal row that writes the total was read sure (a misread row expects a total
 nobody wrote), and the total is not written in 1s alone (:func:`thin_strokes`), nor, on a
 page whose ink may vanish whole (:func:`lost_whole`: coarser than a fine page, or thresholded
@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from scanner.decode.columns import EntryCells, EntryDecision, is_blank
+from scanner.decode.entries import EntryCells, EntryDecision, is_blank
 from scanner.decode.presence import DecidedRow
 from scanner.words import said, value_said
 from scoring.columns import Column

@@ -15,7 +15,8 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
-from scanner.decode.columns import EntryDecision, digit_confusion
+from scanner.decode.columns import digit_confusion
+from scanner.decode.entries import EntryDecision
 from scanner.words import comma_list, said
 from scoring.columns import Column
 

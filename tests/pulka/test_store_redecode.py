@@ -22,7 +22,8 @@ from pulka.store import review as review_store
 from pulka.store.database import Store
 from pulka.store.redecode import redecode_sheet
 from pulka.store.schema import MIGRATIONS, SCHEMA_VERSION, schema_version
-from scanner.decode.columns import column_ceiling, decode_column
+from scanner.decode.columns import decode_column
+from scanner.decode.past_pool import column_ceiling
 from scanner.decode.redecode import expected_for
 from scanner.results import FieldReading, SheetScan, entry_key, row_key
 from scanner.words import said

@@ -7,8 +7,8 @@ from typing import Any
 
 from forms.geometry.deal_column import CALLS, LEVELS, SUITS
 from forms.geometry.deal_column import RESULTS as RESULT_SIGNS
-from scanner.decode.columns import EntryCells
 from scanner.decode.deals import RowEvidence
+from scanner.decode.entries import EntryCells
 from scanner.decode.row_digits import expected_result
 from scanner.decode.sheet import SheetEvidence
 from scoring.columns import Column, sheet_columns

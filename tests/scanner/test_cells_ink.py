@@ -16,7 +16,7 @@ from forms.model import Box
 from samplegen.profiles import SheetPlan
 from samplegen.split import Part
 from scanner import constants as k
-from scanner.decode.columns import INK_OUTWEIGHED, EntryCells
+from scanner.decode.entries import INK_OUTWEIGHED, EntryCells
 from scanner.decode.numbers import STRIP_GLYPH_SURE, strip_values
 from scanner.image import ink
 from scanner.image.load import PageImage
@@ -323,7 +323,7 @@ def test_two_digits_crammed_into_one_box_are_read_as_one_strip() -> None:
     doubtful), the boxes read a one-digit value. The entry's boxes read as one strip of
     glyphs give the two digits in order for most of them (digits run together into a glyph
     narrower than tall are not split), and there the ink no longer outweighs the value
-    written (:data:`~scanner.decode.columns.INK_OUTWEIGHED`): the rules may read it."""
+    written (:data:`~scanner.decode.entries.INK_OUTWEIGHED`): the rules may read it."""
     read = 0
     for entry, value in _crammed_entries():
         assert all(v is None or v < 10 for v in entry.likeliest[:1])  # the boxes' own reading

@@ -9,10 +9,12 @@ from typing import Any
 
 import pytest
 
-from scanner.decode.columns import EntryCells, EntryInk, column_ceiling, decode_column
+from scanner.decode.columns import decode_column
 from scanner.decode.deal_logs import DealLogs
 from scanner.decode.deals import RowCandidate, decode_row
+from scanner.decode.entries import EntryCells, EntryInk
 from scanner.decode.legality import Legality
+from scanner.decode.past_pool import column_ceiling
 from scanner.decode.redecode import EntryEvidence, redecode_columns
 from scanner.decode.row_decision import RowDecision, _row_decision, _witnessed
 from scanner.decode.row_odds import ROW_READ, UNCHECKED_READ

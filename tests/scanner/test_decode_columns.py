@@ -13,16 +13,11 @@ import pytest
 
 from samplegen.profiles import SheetPlan
 from samplegen.split import Part
-from scanner.decode.columns import (
-    EntryCells,
-    EntryDecision,
-    EntryInk,
-    _slips_before_above_pool,
-    decode_column,
-    digit_confusion,
-)
+from scanner.decode.columns import decode_column, digit_confusion
 from scanner.decode.confirmed import LOST_DIGIT_LAST_READ
+from scanner.decode.entries import EntryCells, EntryDecision, EntryInk
 from scanner.decode.numbers import MISSED_DIGIT
+from scanner.decode.past_pool import slips_before_above_pool
 from scanner.decode.presence import present_column
 from scanner.decode.redecode import EntryEvidence
 from scanner.decode.sheet import decode_sheet
@@ -225,7 +220,7 @@ def test_a_one_digit_total_whose_ink_was_lost_is_read_where_the_next_confirms_it
     out would put the later totals one box off. Read (TRAINING part, 52 sets: 45 of 47 such
     entries right at 0.95 or more, before all doubtful): the blank keeps
     :data:`MISSED_DIGIT` of its likelihood for the lost digit, and the entries after it
-    carry the rules' value past :data:`~scanner.decode.columns.READ_POSTERIOR`. As the
+    carry the rules' value past :data:`~scanner.decode.entries.READ_POSTERIOR`. As the
     column's last entry, or a two-digit total read blank, it stays doubtful."""
     expected, values = long_column(5)
     blank = entry_cells(None, 3, sure=0.9999)
@@ -1209,13 +1204,13 @@ def test_a_slip_read_before_an_entry_whose_ink_passes_the_pool_is_doubtful() -> 
                           said("above_pool", ink=23, pool=20, value=16), ((23, 0.45),))
     slip = EntryDecision("read", 5, 0.9997, ((5, 0.9997),), 8, 8, "", ((5, 0.997), (15, 0.04)))
     right = EntryDecision("read", 6, 1.0, ((6, 1.0),), 6, 7, "", ((6, 0.99),))
-    asked = _slips_before_above_pool([right, slip, above], 20)
+    asked = slips_before_above_pool([right, slip, above], 20)
     assert [d.status for d in asked] == ["read", "doubtful", "doubtful"]
     assert asked[1].note == "read 5 as the writer's slip (the rules expected 8), but a later " \
         "entry's ink passes the pool: the slip carried on there may be another value, a " \
         "digit lost"
-    assert _slips_before_above_pool([right, slip], 20) == [right, slip]
-    assert _slips_before_above_pool([right, above, slip], 20)[2] == slip
+    assert slips_before_above_pool([right, slip], 20) == [right, slip]
+    assert slips_before_above_pool([right, above, slip], 20)[2] == slip
 
 
 @pytest.mark.slow

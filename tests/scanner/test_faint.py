@@ -19,7 +19,7 @@ from samplegen.glyphs import default_glyphs
 from samplegen.profiles import SheetPlan
 from samplegen.sheets import make_sample
 from samplegen.split import Part
-from scanner.decode.columns import EntryDecision
+from scanner.decode.entries import EntryDecision
 from scanner.decode.faint import LOST_INK_GAP, StripCell, faint_entries, faint_seats, rows_lost
 from scanner.decode.sheet import decode_sheet
 from scanner.errors import ScanFailure

@@ -8,8 +8,8 @@ from dataclasses import replace
 
 import pytest
 
-from scanner.decode.columns import EntryCells, EntryDecision, EntryInk, EntryPinned
 from scanner.decode.deals import RowEvidence
+from scanner.decode.entries import EntryCells, EntryDecision, EntryInk, EntryPinned
 from scanner.decode.faint import LOST_INK_GAP
 from scanner.decode.presence import (
     entries_present,

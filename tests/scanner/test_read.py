@@ -11,7 +11,7 @@ import pytest
 from forms.layout import build_layout, calibration_cells
 from forms.model import Box, DealCell, EntryCell
 from scanner.constants import EMPTY_MAX_INK_FRACTION
-from scanner.decode.columns import BLANK_CELL
+from scanner.decode.entries import BLANK_CELL
 from scanner.digits.adaptation import WriterAdaptation
 from scanner.digits.recognizer import DigitRecognizer
 from scanner.image.cells import cut_cells

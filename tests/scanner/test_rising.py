@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from scanner.decode.columns import EntryDecision
+from scanner.decode.entries import EntryDecision
 from scanner.decode.rising import rising_value_shown
 from scanner.decode.sheet import decode_sheet
 from scanner.words import said

@@ -9,7 +9,7 @@ import pytest
 
 from samplegen.profiles import SheetPlan
 from samplegen.split import Part
-from scanner.decode.columns import EntryDecision
+from scanner.decode.entries import EntryDecision
 from scanner.decode.row_against import rows_against_entries
 from scanner.decode.row_decision import RowDecision
 from scanner.words import said

@@ -10,7 +10,7 @@ import pytest
 
 from samplegen.profiles import SheetPlan
 from samplegen.split import Part
-from scanner.decode.columns import EntryCells, EntryDecision, EntryInk
+from scanner.decode.entries import EntryCells, EntryDecision, EntryInk
 from scanner.decode.presence import present_column
 from scanner.decode.row_decision import RowDecision
 from scanner.decode.row_doubt import (

@@ -10,7 +10,7 @@ import pytest
 
 from samplegen.profiles import SheetPlan
 from samplegen.split import Part
-from scanner.decode.columns import EntryDecision
+from scanner.decode.entries import EntryDecision
 from scanner.decode.slips_not_carried import slips_not_carried
 from scanner.words import said, value_said
 from scoring.columns import Column

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from scanner.decode.columns import EntryDecision, EntryInk
+from scanner.decode.entries import EntryDecision, EntryInk
 from scanner.decode.presence import present_column
 from scanner.decode.unseen_slips import carried_on_unseen
 from scanner.words import said

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from scanner.decode.columns import EntryCells, EntryDecision
+from scanner.decode.entries import EntryCells, EntryDecision
 from scanner.decode.sheet import DecodedSheet, SheetEvidence, decode_sheet
 from scanner.decode.unwritten import unwritten_totals
 from scanner.words import said

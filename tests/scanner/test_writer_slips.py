@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scanner.decode.columns import EntryDecision
+from scanner.decode.entries import EntryDecision
 from scanner.decode.writer_slips import digits_read_right, slips_alike, with_writers_digits
 from scanner.words import said
 from scoring.columns import Column
