@@ -354,9 +354,18 @@ until the forty-ninth round."""
 LINE_FAINT_TRANSMITTANCE = 0.9
 """A border letting through less light than this shows: the boxes follow it where it lies
 (:mod:`scanner.image.drift`; followed up to :data:`LINE_SHOWS_UNDER`, four fresh far-photo
-sets lost two right fields). On a fine page whose borders let through this much or more
-(the drop-out print's red channel), nothing left of them once divided out passes for
-writing: a stroke along a border is writing (:mod:`scanner.image.lying`)."""
+sets lost two right fields)."""
+LINE_DROPOUT_TRANSMITTANCE = 0.85
+"""On a fine page whose borders let through this much of the light or more (the drop-out
+print's red channel), nothing left of them once divided out passes for writing: a stroke
+along a border, or in the gap between two entries, is writing (:mod:`scanner.image.lying`).
+At 0.9 (:data:`LINE_FAINT_TRANSMITTANCE`, until the fifty-fourth round) the colour flatbed
+scans and phone photos whose red print lets through 0.85-0.9 kept a "1" on the line
+between two boxes from its box (TRAINING part, 744 sheets of seeds 440-449 and 474-494:
+leading 1s of 12 entries found, such as a pool's 14 read 4 on a colour scan of felt-tip,
+one lost digit's stroke given to an empty leading box, a 5 read 45 and still read 5 by
+the rules; doubtful 1,104 -> 1,101, no other field changed; 0.8 reads the same: no page
+lies between)."""
 DOTS_JOIN_MM = 0.15
 """A black-and-white capture on which a seat's calibration strip is lost (its strokes broken
 into dots by the threshold: :func:`scanner.decode.faint.faint_seats`) is read again with its

@@ -60,8 +60,8 @@ class Cleared(NamedTuple):
     """Whether the lines lay inside their bands (no remnant of them is left beside a band:
     :func:`_inside_bands`)."""
     faint: bool
-    """Whether the lines were faint (:data:`~scanner.constants.LINE_FAINT_TRANSMITTANCE`: the
-    drop-out print's red channel), so nothing left of them passes for writing on them;
+    """Whether the lines were faint (:data:`~scanner.constants.LINE_DROPOUT_TRANSMITTANCE`:
+    the drop-out print's red channel), so nothing left of them passes for writing on them;
     on a coarse page (its borders settled) only where they were left as they are: there they
     blur into the darker column lines beside the boxes (far photos: phantom 1s along them)."""
 
@@ -87,7 +87,7 @@ def clear_lines(content: GreyImage, horizontal: Ints, vertical: Ints, band_px: i
             else across, typical)
     _divide(out.T, bands.T, profiles(out.T, vertical, band_px, settle_px), typical)
     return Cleared(out, bands, _inside_bands(nominal),
-                   not settle_px and typical >= k.LINE_FAINT_TRANSMITTANCE)
+                   not settle_px and typical >= k.LINE_DROPOUT_TRANSMITTANCE)
 
 
 def _inside_bands(profiles: list[Profile]) -> bool:
