@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from scanner.decode.columns import only_rises
-from scanner.decode.entries import ColumnEntry, EntryDecision, is_blank
+from scanner.decode.entries import ColumnEntry, EntryDecision, is_blank, under_half
 from scanner.decode.past_pool import column_ceiling
 from scanner.decode.presence import present_column, written_totals
 from scanner.decode.writer_slips import digits_read_right
@@ -54,14 +54,6 @@ backing the other reading, 15 right ones held less than 0.9 (35 less than 0.99).
 on twenty-five sets (seeds 145-169, 27,673 fields) the rule makes 2 entries doubtful, the
 wrong one among them."""
 
-RESTING_INK_UNSURE = 0.5
-"""... and wherever the ink gives the value read less than this share of its likelihood (the
-rules chose it, the ink unsure, as :func:`scanner.decode.columns._decision`'s note says:
-:func:`doubted_with_rows`). Such an entry stands on a sheet that asks a person already (its
-row is doubtful). TRAINING part, 16 fresh sets (seeds 499-514, 384 sheets): one wrong entry
-read so asked, 15 right ones (their ink 0.003-0.49 of the value read), no sheet more asking a
-person; the EVALUATION part: 5 right entries asked, none wrong before."""
-
 
 Resting = tuple[tuple[int, int | None], ...]
 """The doubtful rows an entry's total rests on: each row's number and the total its other
@@ -81,11 +73,13 @@ def doubted_with_rows(entries: Mapping[Column, tuple[EntryDecision, ...]],
     deal numbers, with each such row's number and the other total; a writer's slip carried
     on may read as that reading's totals, and then stands whichever way the row reads:
     TRAINING part, seed 445 sheet 017), where its ink finds the value read less than
-    :data:`RESTING_INK_ODDS` times likelier than the other total, or gives it less than
-    :data:`RESTING_INK_UNSURE` of its likelihood (the rules chose it among values the ink
-    is unsure of: TRAINING part, a thresholded scan, seed 500 sheet 022: a whists 48, its
-    8 read 6, 4 or 0, the row's talon of 3 read 2 at 0.9865, read 40 at 0.997 on the row's
-    word, its ink 40 at 0.06 and 48 nowhere among its readings), or, where another entry
+    :data:`RESTING_INK_ODDS` times likelier than the other total, or gives it under half
+    its likelihood (:func:`~scanner.decode.entries.under_half`: the rules chose it among
+    values the ink is unsure of; TRAINING part, a thresholded scan, seed 500 sheet 022: a
+    whists 48, its 8 read 6, 4 or 0, the row's talon of 3 read 2 at 0.9865, read 40 at
+    0.997 on the row's word, its ink 40 at 0.06 and 48 nowhere among its readings; on 16
+    fresh sets, seeds 499-514, that one asked with 15 right ones, their ink 0.003-0.49,
+    no sheet more asking a person: the row's doubt asks already), or, where another entry
     of the column resting on that row reads by its ink the total the row's other reading
     makes (:func:`_backed_otherwise`), gives it less than :data:`RESTING_INK_SHARE` of its
     likelihood: the row's doubt is this entry's (TRAINING part, a thresholded scan, seed
@@ -241,7 +235,7 @@ def _doubted(decision: EntryDecision, deal_rows: Sequence[RowDecision], rests_on
             continue  # that reading makes the value read too: the value does not rest on it
         if other_row in backed and read_p < RESTING_INK_SHARE * sum(ink.values()) \
                 or read_p < RESTING_INK_ODDS * ink.get(other, min(ink.values())) \
-                or read_p < RESTING_INK_UNSURE * sum(ink.values()):
+                or under_half(ink, decision.value):
             return replace(decision, status="doubtful", note=said(
                 "unsure_from_doubtful_row", value=value_said(decision.value), row=other_row + 1))
     if row.status != "doubtful" or row.totals_sure:
