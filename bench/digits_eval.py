@@ -9,7 +9,9 @@ UCI digits (``sklearn.datasets.load_digits``: 1797 digits, 8x8, by writers not
 in the training data) are rendered at cell scale: upscaled to 45x45 px with
 cubic interpolation, smoothed, and centred in a 53x71 px cell (300 dpi).
 The held-out MNIST digits are also scored at low resolution (digit 10 px tall,
-enlarged back), a non-UCI check of blurred, coarse digits.
+enlarged back), a non-UCI check of blurred, coarse digits, and reduced as the UCI digits were
+(:func:`samplegen.uci.coarse_blocks`: 8 x 8 blocks of a 32 x 32 bitmap) and drawn as they are:
+what a choice made for coarse digits is measured on, the UCI digits only scored.
 Writer adaptation protocol (no writer ids are given): the digits are split once
 (fixed seed) into a calibration pool (30 %) and a test part (70 %); in each
 trial one calibration sample per digit is drawn from the pool, the model is
@@ -37,6 +39,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from samplegen.glyphs import glyph_to_cell, load_heldout_arrays  # noqa: E402
+from samplegen.uci import coarse_blocks  # noqa: E402
 from scanner.digits.adaptation import WriterAdaptation  # noqa: E402
 from scanner.digits.constants import (  # noqa: E402
     CELL_HEIGHT_300DPI_PX,
@@ -83,6 +86,13 @@ def heldout_cells() -> tuple[list[np.ndarray], np.ndarray]:
     """The held-out MNIST glyphs drawn into 53x71 px cells (digit 70 % of the cell height)."""
     images, labels = load_heldout_arrays()
     return [glyph_to_cell(g) for g in images], labels
+
+
+def coarse_cells() -> tuple[list[np.ndarray], np.ndarray]:
+    """The held-out MNIST glyphs reduced as the UCI digits were (8 x 8 blocks of 0-16), drawn
+    into cells as :func:`uci_cell` draws those."""
+    images, labels = load_heldout_arrays()
+    return [uci_cell(16.0 * coarse_blocks(g)) for g in images], labels
 
 
 def low_resolution_cells() -> tuple[list[np.ndarray], np.ndarray]:
@@ -295,7 +305,7 @@ def evaluate(trials: int = 20, temperature: float = 1.0, previous_model: Path | 
     rec = DigitRecognizer(model) if model is not None else DigitRecognizer()
     out: dict[str, dict[str, object]] = {}
     sets = {"heldout_mnist": heldout_cells(), "low_res_mnist": low_resolution_cells(),
-            "uci": uci_cells()}
+            "coarse_mnist": coarse_cells(), "uci": uci_cells()}
     for name, (cells, labels) in sets.items():
         probs, embeds = run_model(rec, cells)
         pred = probs.argmax(1)
@@ -337,7 +347,7 @@ def main() -> None:
         return
     r = evaluate(args.trials, float(info.get("calibration", {}).get("temperature", 1.0)),
                  args.previous_model, args.model)
-    for name in ("heldout_mnist", "low_res_mnist", "uci"):
+    for name in ("heldout_mnist", "low_res_mnist", "coarse_mnist", "uci"):
         x = r[name]
         a = x["adapt"]
         print(f"{name}: n={x['n']} accuracy {pct(x['acc'])} ({x['empty']} read as EMPTY), "

@@ -28,6 +28,7 @@ from scanner.digits.constants import (
 SETS = dict(heldout_mnist="held-out MNIST (53x71 px cells, digit 70 % tall)",
             low_res_mnist=f"held-out MNIST at low resolution (digit {LOW_RES_DIGIT_PX} px tall, "
                           "enlarged back)",
+            coarse_mnist="held-out MNIST in 8x8 blocks as the UCI digits (drawn as they are)",
             uci="UCI digits (8x8 upscaled to 45 px in 53x71 px cells)")
 """The sets of the figures table and their titles."""
 

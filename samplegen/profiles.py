@@ -1,15 +1,16 @@
 """Sample profiles: the old generator (``legacy``) and the open one, one part at a time.
 
 A :class:`SheetPlan` is the class of one sheet: its profile and part, the family of its glyph
-sources (``mnist`` for legacy, ``font`` or ``strokes``), its capture, the mark style of the
+sources (``mnist`` for legacy, ``font``, ``strokes`` or, in the evaluation part, ``uci``), its
+capture, the mark style of the
 seat that keeps the deal rows, and the ink every seat writes with. :func:`plan_sheets` spreads
 a run of sheets evenly over the classes of a part (each family meets every capture and every
 ink, each capture every ink); :func:`open_hands` gives each seat a writer
 of the plan: its own glyph source of the plan's family (no two seats share one where the part
 has enough), its own slant, pen and size.
 
->>> [p.capture for p in plan_sheets("open", Part.EVALUATION, 3)]
-['phone-tilted', 'phone-tilted', 'phone-far']
+>>> [(p.family, p.capture) for p in plan_sheets("open", Part.EVALUATION, 4)][2:]
+[('uci', 'phone-tilted'), ('font', 'phone-far')]
 """
 
 from __future__ import annotations
@@ -22,12 +23,13 @@ from samplegen.handwriting import make_writers
 from samplegen.marks import MARK_SHAPES
 from samplegen.split import Part, names
 from samplegen.strokes import STYLES, stroke_glyphs
+from samplegen.uci import UCI_SOURCE, uci_available, uci_glyphs
 from samplegen.writers import HEIGHT_RANGE, INKS, Hand, LegacyHand, OpenHand
 from scanner.arrays import GreyImage
 
 PROFILES = ("legacy", "open")
 LEGACY_CAPTURES = ("legacy-clean", "legacy-scan", "legacy-photo")
-FAMILIES = ("font", "strokes")
+FAMILIES = ("font", "strokes", "uci")
 SPECIMENS = 4
 """Specimens of each digit one writer draws from."""
 SPILL_SHARE = 0.5
@@ -59,7 +61,10 @@ def family_sources(family: str, part: Part) -> tuple[str, ...]:
     sources = names("glyphs", part)
     if family == "strokes":
         return tuple(s for s in sources if s in STYLES)
-    return available(tuple(s for s in sources if s not in STYLES and s != "mnist"))
+    if family == "uci":
+        return (UCI_SOURCE,) if UCI_SOURCE in sources and uci_available() else ()
+    return available(tuple(s for s in sources if s not in STYLES
+                           and s not in ("mnist", UCI_SOURCE)))
 
 
 def plan_sheets(profile: str, part: Part, count: int) -> list[SheetPlan]:
@@ -89,6 +94,8 @@ def plan_sheets(profile: str, part: Part, count: int) -> list[SheetPlan]:
 def _glyphs(source: str, rng: random.Random) -> dict[int, list[GreyImage]]:
     if source in STYLES:
         return stroke_glyphs(source, rng, SPECIMENS)
+    if source == UCI_SOURCE:
+        return uci_glyphs(rng, SPECIMENS)
     return font_glyphs(source, rng, SPECIMENS)
 
 

@@ -8,8 +8,9 @@ reports. The two parts share no font, no writer style and no mark or capture sty
 
 :data:`FORBIDDEN_FONTS` are reserved for an evaluation this project does not see: they are
 never fetched, drawn, trained or evaluated on here, nor any variant of them (a name that
-contains one, such as ``patrick-hand-sc``). The UCI digits (scikit-learn) are not a sample
-source either: they stay with :mod:`bench.digits_eval`, evaluation only.
+contains one, such as ``patrick-hand-sc``). The UCI digits (scikit-learn) are evaluation only:
+a glyph source of the EVALUATION part (:mod:`samplegen.uci`) and of :mod:`bench.digits_eval`,
+never trained, calibrated or tuned on.
 
 >>> part_of("glyphs", "handlee")
 <Part.TRAINING: 'training'>
@@ -37,10 +38,6 @@ FORBIDDEN_FONTS = (
 )
 """Handwriting fonts reserved for an independent evaluation; with their variants, never used."""
 
-FORBIDDEN_SOURCES = ("uci",)
-"""Digit sets kept out of the sample generator (evaluation-only elsewhere), matched as a whole
-word of the name."""
-
 T, E = Part.TRAINING, Part.EVALUATION
 
 GLYPH_SOURCES: dict[str, Part] = {
@@ -55,6 +52,8 @@ GLYPH_SOURCES: dict[str, Part] = {
     "rock-salt": E, "annie-use-your-telescope": E, "the-girl-next-door": E,
     "swanky-and-moo-moo": E, "permanent-marker": E, "homemade-apple": E,
     "nanum-brush-script": E,
+    # the UCI digits (samplegen.uci; the independent evaluation writes sheets with them too)
+    "uci": E,
     # pen-stroke writer styles (samplegen.strokes)
     "strokes-school": T, "strokes-continental": T, "strokes-quick": T,
     "strokes-engineer": E, "strokes-round": E, "strokes-hurried": E,
@@ -89,9 +88,8 @@ def _slug(name: str) -> str:
 def is_forbidden(name: str) -> bool:
     """Whether a font or source name is (a variant of) a reserved one."""
     slug = _slug(name)
-    fonts = any(f in slug or f.replace("-", "") in slug.replace("-", "")
-                for f in FORBIDDEN_FONTS)
-    return fonts or any(s in slug.split("-") for s in FORBIDDEN_SOURCES)
+    return any(f in slug or f.replace("-", "") in slug.replace("-", "")
+               for f in FORBIDDEN_FONTS)
 
 
 def part_of(kind: str, name: str) -> Part:

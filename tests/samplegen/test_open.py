@@ -58,7 +58,7 @@ def test_a_plan_whose_fonts_are_missing_says_what_to_run(
     plan = SheetPlan("open", Part.EVALUATION, "font", "flatbed-bw", "x-hasty", "black")
     with pytest.raises(ProfileError, match="python -m samplegen.fonts"):
         _sheet(plan, tmp_path / "out")
-    assert {p.family for p in plan_sheets("open", Part.EVALUATION, 4)} == {"strokes"}
+    assert {p.family for p in plan_sheets("open", Part.EVALUATION, 4)} == {"strokes", "uci"}
 
 
 def test_writers_go_over_box_borders(tmp_path: Path) -> None:

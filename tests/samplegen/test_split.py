@@ -24,6 +24,7 @@ from samplegen.split import (
     names,
 )
 from samplegen.strokes import STYLES, stroke_glyphs
+from samplegen.uci import UCI_SOURCE, uci_glyphs
 
 
 def test_no_font_source_is_reserved() -> None:
@@ -37,13 +38,13 @@ def test_no_font_source_is_reserved() -> None:
 
 @pytest.mark.parametrize("name", [*FORBIDDEN_FONTS, "patrick-hand-sc", "Caveat Brush",
                                   "IndieFlower-Regular.ttf", "kalam-latin-400-normal.woff",
-                                  "Nanum Pen Script", "uci", "UCI digits"])
+                                  "Nanum Pen Script"])
 def test_reserved_fonts_and_their_variants_are_recognised(name: str) -> None:
     assert is_forbidden(name)
 
 
 @pytest.mark.parametrize("name", ["handlee", "rock-salt", "comic-neue", "strokes-round",
-                                  "mnist", "lucida-handwriting"])
+                                  "mnist", "uci", "lucida-handwriting"])
 def test_other_sources_are_not_reserved(name: str) -> None:
     assert not is_forbidden(name)
 
@@ -62,7 +63,8 @@ def test_a_reserved_font_is_refused_before_anything_is_fetched(
 
 
 def test_every_source_is_in_exactly_one_part() -> None:
-    assert set(GLYPH_SOURCES) == {"mnist", *fonts.DEBIAN_FONTS, *fonts.NPM_FONTS, *STYLES}
+    assert set(GLYPH_SOURCES) == {"mnist", UCI_SOURCE, *fonts.DEBIAN_FONTS, *fonts.NPM_FONTS,
+                                  *STYLES}
     assert set(MARK_STYLES) == {*MARK_SHAPES, *CANCEL_STYLES}
     assert set(CAPTURES) == {*CAPTURE_PROFILES, *LEGACY_CAPTURES}
     for kind in ("glyphs", "marks", "captures"):
@@ -99,6 +101,8 @@ def _digests(part: Part) -> set[str]:
     for name in names("glyphs", part):
         if name in STYLES:
             glyphs = stroke_glyphs(name, random.Random(3), 2)
+        elif name == UCI_SOURCE:
+            glyphs = uci_glyphs(random.Random(3), 2)
         elif name in fonts.available((name,)):
             glyphs = fonts.font_glyphs(name, random.Random(3), 2)
         else:
@@ -134,7 +138,7 @@ def test_digit_training_fits_and_calibrates_on_disjoint_training_writer_sources(
     assert fit and calibration and not fit & calibration
     assert {GLYPH_SOURCES[s] for s in fit | calibration} == {Part.TRAINING}
     assert calibration <= set(CALIBRATION_SOURCES)
-    assert not [s for s in fit | calibration if is_forbidden(s) or s == "mnist"]
+    assert not [s for s in fit | calibration if is_forbidden(s) or s in ("mnist", UCI_SOURCE)]
 
 
 def test_the_networks_fonts_leave_out_the_calibration_writers() -> None:
@@ -158,3 +162,10 @@ def test_a_training_writer_writes_with_its_own_training_source_into_a_cut_cell()
     assert hand.source == "strokes-school" and GLYPH_SOURCES[hand.source] == Part.TRAINING
     assert cell.dtype == np.uint8 and 30 <= cell.shape[0] <= 60 and 20 <= cell.shape[1] <= 45
     assert blank.shape[0] > blank.shape[1]
+
+
+def test_the_uci_digits_are_an_evaluation_source_only() -> None:
+    assert GLYPH_SOURCES[UCI_SOURCE] == Part.EVALUATION
+    assert family_sources("uci", Part.EVALUATION) == (UCI_SOURCE,)
+    assert family_sources("uci", Part.TRAINING) == ()
+    assert UCI_SOURCE not in fonts.NPM_FONTS
