@@ -5,9 +5,9 @@ Run: ``python -m bench.reader_eval [--sheets 24] [--legacy 12] [--dpi 300] [--se
 [--out DIR [--reuse]] [--capture NAME] [--marks NAME] [--json FILE] [--model FILE ...]``.
 
 It makes ``--sheets`` evaluation sheets (:mod:`samplegen.profiles`, part EVALUATION: fonts,
-pen-stroke writers, marks and captures the reader never trained or was tuned on; 3 and 4
-players, every variant, one or two recording errors on two sheets in three) and ``--legacy``
-sheets of the old generator (clean, scanned, photographed), all seeded, reads each with
+pen-stroke writers, the UCI digits, marks and captures the reader never trained or was tuned
+on; 3 and 4 players, every variant, one or two recording errors on two sheets in three) and
+``--legacy`` sheets of the old generator (clean, scanned, photographed), all seeded, reads each with
 ``pulka scan``'s pipeline as it is (:func:`scanner.pipeline.scan_paths`) and compares the
 ``scan.json`` fields with the truth. A field is a deal row or a written running total of the
 truth, or a field the scan reports that the truth does not have. Per class (glyph source x
