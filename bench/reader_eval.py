@@ -2,7 +2,8 @@
 beside the old generator's sheets, in one run.
 
 Run: ``python -m bench.reader_eval [--sheets 24] [--legacy 12] [--dpi 300] [--seed 1]
-[--out DIR [--reuse]] [--capture NAME] [--marks NAME] [--json FILE] [--model FILE ...]``.
+[--out DIR [--reuse]] [--capture NAME] [--marks NAME] [--family NAME] [--json FILE]
+[--model FILE ...]``.
 
 It makes ``--sheets`` evaluation sheets (:mod:`samplegen.profiles`, part EVALUATION: fonts,
 pen-stroke writers, the UCI digits, marks and captures the reader never trained or was tuned
@@ -26,6 +27,8 @@ capture x marks x ink), per dimension of the class and overall it prints:
   writer's slip from its own misread, and never blames a misread on a player).
 
 ``--part training`` reads the TRAINING part's sheets instead (what tuning may look at);
+``--part training --family blocks`` its coarse digits (held-out MNIST reduced to 8 x 8 blocks
+as the UCI digits were), which no default run writes;
 ``--list`` prints every silent field with its class and cause (missing from ``scan.json``,
 read empty where ink was written, a wrong entry or row read sure) and the doubtful fields
 that were right, counted by the note that made them doubtful.
@@ -50,7 +53,7 @@ import cv2
 
 from samplegen.games import fitting_game
 from samplegen.glyphs import default_glyphs
-from samplegen.profiles import SheetPlan, plan_sheets
+from samplegen.profiles import ProfileError, SheetPlan, plan_sheets
 from samplegen.sheets import make_sample
 from samplegen.split import Part
 from scanner.arrays import GreyImage
@@ -190,14 +193,19 @@ def note_cause(kind: str, note: str | None) -> str:
     return f"{kind}: {seatless}"
 
 
-def open_plans(part: Part, sheets: int, capture: str | None, marks: str | None = None
-               ) -> list[SheetPlan]:
-    """``sheets`` plans of the ``part``, only those of ``capture`` and of ``marks`` where
-    they are named."""
-    if capture is None and marks is None:
-        return plan_sheets("open", part, sheets)
-    plans = [p for p in plan_sheets("open", part, sheets * 64)
-             if capture in (None, p.capture) and marks in (None, p.marks)]
+def open_plans(part: Part, sheets: int, capture: str | None, marks: str | None = None,
+               family: str | None = None) -> list[SheetPlan]:
+    """``sheets`` plans of the ``part``, only those of ``capture``, of ``marks`` and of the
+    glyph ``family`` where they are named (a family the part cycles through only when asked,
+    :data:`~samplegen.profiles.ASKED_FAMILIES`, is planned on its own)."""
+    families = None if family is None else (family,)
+    try:
+        if capture is None and marks is None:
+            return plan_sheets("open", part, sheets, families)
+        plans = [p for p in plan_sheets("open", part, sheets * 64, families)
+                 if capture in (None, p.capture) and marks in (None, p.marks)]
+    except ProfileError as error:
+        raise SystemExit(f"reader_eval: {error}") from None
     if not plans:
         raise SystemExit(f"reader_eval: the {part} part has no sheet of capture {capture!r} "
                          f"and marks {marks!r}")
@@ -206,11 +214,12 @@ def open_plans(part: Part, sheets: int, capture: str | None, marks: str | None =
 
 def make_set(folder: Path, sheets: int, legacy: int, dpi: int, seed: int,
              part: Part = Part.EVALUATION, capture: str | None = None,
-             reuse: bool = False, marks: str | None = None) -> list[tuple[SheetPlan, Path]]:
+             reuse: bool = False, marks: str | None = None,
+             family: str | None = None) -> list[tuple[SheetPlan, Path]]:
     """The ``part``'s open sheets and the legacy ones, seeded, under ``folder``; with
     ``reuse``, a sheet already made there (same arguments) is read again, not made anew."""
-    plans = open_plans(part, sheets, capture, marks) + plan_sheets("legacy", Part.TRAINING,
-                                                                   legacy)
+    plans = open_plans(part, sheets, capture, marks, family) + plan_sheets(
+        "legacy", Part.TRAINING, legacy)
     glyphs = default_glyphs()
     made = []
     for index, plan in enumerate(plans):
@@ -326,6 +335,8 @@ def main() -> None:
                         help="the open generator's part to read (default: evaluation)")
     parser.add_argument("--capture", help="only sheets of this capture profile")
     parser.add_argument("--marks", help="only sheets of this mark style")
+    parser.add_argument("--family", help="only sheets of this glyph family (font, strokes, "
+                        "uci; blocks: the TRAINING part's coarse digits, only when asked)")
     parser.add_argument("--reuse", action="store_true",
                         help="read the sheets already made under --out again (same arguments)")
     parser.add_argument("--list", action="store_true",
@@ -343,7 +354,7 @@ def main() -> None:
         start = time.perf_counter()
         made = make_set(work / "samples", args.sheets, args.legacy, args.dpi, args.seed,
                         Part(args.part), args.capture, args.reuse and args.out is not None,
-                        args.marks)
+                        args.marks, args.family)
         made_s = time.perf_counter() - start
         print(f"{len(made)} sheets: {made_s:.0f} s to make")
         results = {}

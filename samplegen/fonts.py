@@ -41,7 +41,8 @@ DEBIAN_FONTS = {
 fonts-humor-sans, fonts-dkg-handwriting, fonts-comic-neue, fonts-breip, fonts-femkeklaver,
 fonts-klee, fonts-kristi)."""
 NPM_FONTS = tuple(n for n in GLYPH_SOURCES if n not in DEBIAN_FONTS
-                  and n not in ("mnist", "uci") and not n.startswith("strokes-"))
+                  and n not in ("mnist", "mnist-blocks", "uci")
+                  and not n.startswith("strokes-"))
 """The ``@fontsource`` families the split names."""
 RENDER_PX = 96
 """Font size digits are drawn at, pixels."""

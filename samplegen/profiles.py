@@ -1,8 +1,8 @@
 """Sample profiles: the old generator (``legacy``) and the open one, one part at a time.
 
 A :class:`SheetPlan` is the class of one sheet: its profile and part, the family of its glyph
-sources (``mnist`` for legacy, ``font``, ``strokes`` or, in the evaluation part, ``uci``), its
-capture, the mark style of the
+sources (``mnist`` for legacy, ``font``, ``strokes`` or, in the evaluation part, ``uci``; in
+the training part, where a run asks for it, ``blocks``), its capture, the mark style of the
 seat that keeps the deal rows, and the ink every seat writes with. :func:`plan_sheets` spreads
 a run of sheets evenly over the classes of a part (each family meets every capture and every
 ink, each capture every ink); :func:`open_hands` gives each seat a writer
@@ -23,13 +23,17 @@ from samplegen.handwriting import make_writers
 from samplegen.marks import MARK_SHAPES
 from samplegen.split import Part, names
 from samplegen.strokes import STYLES, stroke_glyphs
-from samplegen.uci import UCI_SOURCE, uci_available, uci_glyphs
+from samplegen.uci import BLOCKS_SOURCE, UCI_SOURCE, blocks_glyphs, uci_available, uci_glyphs
 from samplegen.writers import HEIGHT_RANGE, INKS, Hand, LegacyHand, OpenHand
 from scanner.arrays import GreyImage
 
 PROFILES = ("legacy", "open")
 LEGACY_CAPTURES = ("legacy-clean", "legacy-scan", "legacy-photo")
 FAMILIES = ("font", "strokes", "uci")
+"""The glyph families a part's plans cycle through (those it has sources of)."""
+ASKED_FAMILIES = ("blocks",)
+"""Families a run writes only when it asks for them (``families``): the TRAINING part's
+coarse digits, kept out of the cycle so that every seed's sheets stay as they were."""
 SPECIMENS = 4
 """Specimens of each digit one writer draws from."""
 SPILL_SHARE = 0.5
@@ -63,12 +67,16 @@ def family_sources(family: str, part: Part) -> tuple[str, ...]:
         return tuple(s for s in sources if s in STYLES)
     if family == "uci":
         return (UCI_SOURCE,) if UCI_SOURCE in sources and uci_available() else ()
+    if family == "blocks":
+        return tuple(s for s in sources if s == BLOCKS_SOURCE)
     return available(tuple(s for s in sources if s not in STYLES
-                           and s not in ("mnist", UCI_SOURCE)))
+                           and s not in ("mnist", UCI_SOURCE, BLOCKS_SOURCE)))
 
 
-def plan_sheets(profile: str, part: Part, count: int) -> list[SheetPlan]:
-    """``count`` plans spread over the part's families, captures, mark styles and inks."""
+def plan_sheets(profile: str, part: Part, count: int,
+                families: tuple[str, ...] | None = None) -> list[SheetPlan]:
+    """``count`` plans spread over the part's families (only ``families`` where named),
+    captures, mark styles and inks."""
     if profile == "legacy":
         if part != Part.TRAINING:
             raise ProfileError("the legacy profile is the training part's old generator; "
@@ -77,16 +85,22 @@ def plan_sheets(profile: str, part: Part, count: int) -> list[SheetPlan]:
                 for i in range(count)]
     captures = [c for c in names("captures", part) if c not in LEGACY_CAPTURES]
     marks = [m for m in names("marks", part) if m in MARK_SHAPES]
-    families = [f for f in FAMILIES if family_sources(f, part)]
-    if not families:
+    if families is not None:
+        missing = [f for f in families if not family_sources(f, part)]
+        if missing:
+            raise ProfileError(f"the {part} part has no glyph source of the family "
+                               f"{missing[0]!r} here (families: "
+                               f"{', '.join(FAMILIES + ASKED_FAMILIES)})")
+    cycled = list(families or [f for f in FAMILIES if family_sources(f, part)])
+    if not cycled:
         raise ProfileError(f"no glyph source of the {part} part is here; run "
                            "python -m samplegen.fonts")
     inks = list(INKS)
     plans = []
     for i in range(count):
-        family, turn = i % len(families), i // len(families)
-        ink = turn + turn // len(captures) + family * len(inks) // len(families)
-        plans.append(SheetPlan("open", part, families[family], captures[turn % len(captures)],
+        family, turn = i % len(cycled), i // len(cycled)
+        ink = turn + turn // len(captures) + family * len(inks) // len(cycled)
+        plans.append(SheetPlan("open", part, cycled[family], captures[turn % len(captures)],
                                marks[i % len(marks)], inks[ink % len(inks)]))
     return plans
 
@@ -96,6 +110,8 @@ def _glyphs(source: str, rng: random.Random) -> dict[int, list[GreyImage]]:
         return stroke_glyphs(source, rng, SPECIMENS)
     if source == UCI_SOURCE:
         return uci_glyphs(rng, SPECIMENS)
+    if source == BLOCKS_SOURCE:
+        return blocks_glyphs(rng, SPECIMENS)
     return font_glyphs(source, rng, SPECIMENS)
 
 

@@ -43,6 +43,9 @@ T, E = Part.TRAINING, Part.EVALUATION
 GLYPH_SOURCES: dict[str, Part] = {
     # the MNIST sample the model trains on (its held-out writers drive the legacy profile)
     "mnist": T,
+    # those held-out writers reduced to 8 x 8 blocks as the UCI digits were (samplegen.uci),
+    # the TRAINING part's coarse digits, written only where a run asks for them (--family)
+    "mnist-blocks": T,
     # Debian handwriting fonts (training/train_digits.py trains on them)
     "humor-sans": T, "dkg-handwriting": T, "comic-neue": T, "breip": T, "femkeklaver": T,
     "klee": T, "kristi": T,

@@ -1,6 +1,7 @@
 """The UCI handwritten digits as a glyph source of the EVALUATION part: 8 x 8 blocks of 0-16
 (``sklearn.datasets.load_digits``: 1,797 digits of writers the digit model never saw), each
-enlarged into a glyph the open generator's writers draw like any other.
+enlarged into a glyph the open generator's writers draw like any other; and the TRAINING
+part's coarse digits, other writers reduced the same way (:func:`blocks_glyphs`).
 
 The independent evaluation writes whole sheets with them (issue 13: "the UCI digits stay
 evaluation-only"), so the evaluation part does too: they are never trained, calibrated or
@@ -18,10 +19,14 @@ from typing import cast
 import cv2
 import numpy as np
 
+from samplegen.glyphs import load_heldout_arrays
 from scanner.arrays import Floats, GreyImage, Ints
 
 UCI_SOURCE = "uci"
 """The glyph source's name (:data:`samplegen.split.GLYPH_SOURCES`)."""
+BLOCKS_SOURCE = "mnist-blocks"
+"""The TRAINING part's coarse digits: the held-out MNIST glyphs (the legacy profile's writers,
+never trained on) reduced as the UCI digits were (:func:`coarse_blocks`)."""
 GLYPH_PX = 64
 """Side of a glyph: the 8 x 8 block enlarged eight times."""
 BLUR_PX = 2.0
@@ -87,4 +92,15 @@ def uci_glyphs(rng: random.Random, specimens: int = 4) -> dict[int, list[GreyIma
     for digit in range(10):
         chosen = rng.sample(np.flatnonzero(labels == digit).tolist(), specimens)
         glyphs[digit] = [uci_glyph(blocks[i]) for i in chosen]
+    return glyphs
+
+
+def blocks_glyphs(rng: random.Random, specimens: int = 4) -> dict[int, list[GreyImage]]:
+    """``specimens`` coarse glyphs of each digit: held-out MNIST digits drawn at random,
+    reduced to 8 x 8 blocks and enlarged as the UCI digits are."""
+    images, labels = load_heldout_arrays()
+    glyphs: dict[int, list[GreyImage]] = {}
+    for digit in range(10):
+        chosen = rng.sample(np.flatnonzero(labels == digit).tolist(), specimens)
+        glyphs[digit] = [uci_glyph(coarse_blocks(images[i])) for i in chosen]
     return glyphs

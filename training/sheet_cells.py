@@ -49,11 +49,13 @@ def _place(page: int, x_mm: float, y_mm: float) -> Place:
 
 def training_sheets(root: Path) -> list[Path]:
     """The sample-sheet folders under ``root`` whose writers are the open generator's TRAINING
-    part (legacy sheets are left out: their glyphs are the held-out MNIST digits)."""
+    part (legacy sheets and coarse ``blocks`` ones are left out: their glyphs are the held-out
+    MNIST digits)."""
     out = []
     for truth in sorted(root.glob("*/truth.json")):
         plan = json.loads(truth.read_text(encoding="utf-8"))["writers"].get("plan") or {}
-        if plan.get("profile") == "open" and plan.get("part") == "training":
+        if plan.get("profile") == "open" and plan.get("part") == "training" \
+                and plan.get("family") != "blocks":
             out.append(truth.parent)
     return out
 

@@ -63,7 +63,8 @@ class WriterCells:
 def writer_sources(part: str) -> tuple[str, ...]:
     """The TRAINING glyph sources here, ``fit`` (training the network) or ``calibration``."""
     training = names("glyphs", Part.TRAINING)
-    here = available(tuple(s for s in training if s not in STYLES and s != "mnist"))
+    here = available(tuple(s for s in training if s not in STYLES
+                           and s not in ("mnist", "mnist-blocks")))
     here += tuple(s for s in training if s in STYLES)
     held = tuple(s for s in here if s in CALIBRATION_SOURCES)
     return held if part == "calibration" else tuple(s for s in here if s not in held)

@@ -24,7 +24,7 @@ from samplegen.split import (
     names,
 )
 from samplegen.strokes import STYLES, stroke_glyphs
-from samplegen.uci import UCI_SOURCE, uci_glyphs
+from samplegen.uci import BLOCKS_SOURCE, UCI_SOURCE, blocks_glyphs, uci_glyphs
 
 
 def test_no_font_source_is_reserved() -> None:
@@ -63,8 +63,8 @@ def test_a_reserved_font_is_refused_before_anything_is_fetched(
 
 
 def test_every_source_is_in_exactly_one_part() -> None:
-    assert set(GLYPH_SOURCES) == {"mnist", UCI_SOURCE, *fonts.DEBIAN_FONTS, *fonts.NPM_FONTS,
-                                  *STYLES}
+    assert set(GLYPH_SOURCES) == {"mnist", BLOCKS_SOURCE, UCI_SOURCE, *fonts.DEBIAN_FONTS,
+                                  *fonts.NPM_FONTS, *STYLES}
     assert set(MARK_STYLES) == {*MARK_SHAPES, *CANCEL_STYLES}
     assert set(CAPTURES) == {*CAPTURE_PROFILES, *LEGACY_CAPTURES}
     for kind in ("glyphs", "marks", "captures"):
@@ -103,6 +103,8 @@ def _digests(part: Part) -> set[str]:
             glyphs = stroke_glyphs(name, random.Random(3), 2)
         elif name == UCI_SOURCE:
             glyphs = uci_glyphs(random.Random(3), 2)
+        elif name == BLOCKS_SOURCE:
+            glyphs = blocks_glyphs(random.Random(3), 2)
         elif name in fonts.available((name,)):
             glyphs = fonts.font_glyphs(name, random.Random(3), 2)
         else:
@@ -138,7 +140,8 @@ def test_digit_training_fits_and_calibrates_on_disjoint_training_writer_sources(
     assert fit and calibration and not fit & calibration
     assert {GLYPH_SOURCES[s] for s in fit | calibration} == {Part.TRAINING}
     assert calibration <= set(CALIBRATION_SOURCES)
-    assert not [s for s in fit | calibration if is_forbidden(s) or s in ("mnist", UCI_SOURCE)]
+    assert not [s for s in fit | calibration
+                if is_forbidden(s) or s in ("mnist", BLOCKS_SOURCE, UCI_SOURCE)]
 
 
 def test_the_networks_fonts_leave_out_the_calibration_writers() -> None:
@@ -169,3 +172,16 @@ def test_the_uci_digits_are_an_evaluation_source_only() -> None:
     assert family_sources("uci", Part.EVALUATION) == (UCI_SOURCE,)
     assert family_sources("uci", Part.TRAINING) == ()
     assert UCI_SOURCE not in fonts.NPM_FONTS
+
+
+def test_the_coarse_training_digits_are_written_only_where_a_run_asks_for_them() -> None:
+    from samplegen.profiles import ProfileError, plan_sheets
+
+    assert GLYPH_SOURCES[BLOCKS_SOURCE] == Part.TRAINING
+    assert BLOCKS_SOURCE not in fonts.NPM_FONTS
+    assert "blocks" not in {p.family for part in Part for p in plan_sheets("open", part, 12)}
+    asked = plan_sheets("open", Part.TRAINING, 6, ("blocks",))
+    assert {p.family for p in asked} == {"blocks"}
+    assert len({p.capture for p in asked}) == 6
+    with pytest.raises(ProfileError, match="'blocks'"):
+        plan_sheets("open", Part.EVALUATION, 1, ("blocks",))

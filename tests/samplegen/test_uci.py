@@ -1,5 +1,6 @@
 """The UCI digits as glyphs: each specimen is a UCI digit of its label, dark ink on light
-paper, enlarged from its 8 x 8 block, a seat's specimens drawn at random."""
+paper, enlarged from its 8 x 8 block, a seat's specimens drawn at random; the TRAINING part's
+coarse digits, held-out MNIST reduced the same way."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import random
 import numpy as np
 from sklearn.datasets import load_digits
 
-from samplegen.uci import GLYPH_PX, coarse_blocks, uci_glyph, uci_glyphs
+from samplegen.glyphs import load_heldout_arrays
+from samplegen.uci import GLYPH_PX, blocks_glyphs, coarse_blocks, uci_glyph, uci_glyphs
 
 
 def test_each_specimen_is_a_uci_digit_of_its_label() -> None:
@@ -46,3 +48,11 @@ def test_any_digit_is_reduced_to_blocks_as_the_uci_digits_were() -> None:
     assert blocks[:, inked].sum(axis=1).min() > 0  # every row of its height, scaled to 32 px
     assert inked.tolist() == [3, 4]  # centred, its width in proportion
     assert not coarse_blocks(np.full((28, 28), 255, np.uint8)).any()
+
+
+def test_the_coarse_training_digits_are_held_out_mnist_of_their_label_in_blocks() -> None:
+    images, labels = load_heldout_arrays()
+    glyphs = blocks_glyphs(random.Random(4), 2)
+    for digit, specimens in glyphs.items():
+        of_label = {uci_glyph(coarse_blocks(g)).tobytes() for g in images[labels == digit]}
+        assert len(specimens) == 2 and all(g.tobytes() in of_label for g in specimens)

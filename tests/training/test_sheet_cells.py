@@ -1,5 +1,6 @@
 """Training cells cut by the scanner from sample sheets: only TRAINING-part open sheets are
-taken, and every cell carries the digit its writer wrote and that writer's glyph source."""
+taken (not the coarse ones, whose glyphs are the held-out MNIST digits), and every cell
+carries the digit its writer wrote and that writer's glyph source."""
 
 from __future__ import annotations
 
@@ -24,10 +25,11 @@ from training.sheet_cells import sheet_cells, training_sheets
 DPI = 200
 
 
-def _make(folder: Path, plan_part: Part | None, seed: int) -> Path:
+def _make(folder: Path, plan_part: Part | None, seed: int,
+          families: tuple[str, ...] | None = None) -> Path:
     rng = random.Random(seed)
     game = fitting_game(RuleSet.preset("sochi", 3, 10), rng)
-    plan = None if plan_part is None else plan_sheets("open", plan_part, 4)[0]
+    plan = None if plan_part is None else plan_sheets("open", plan_part, 4, families)[0]
     make_sample(game, folder, default_glyphs(), rng, dpi=DPI, plan=plan)
     return folder
 
@@ -37,6 +39,7 @@ def test_only_open_training_sheets_are_taken(tmp_path: Path) -> None:
     training = _make(tmp_path / "a-training", Part.TRAINING, 3)
     _make(tmp_path / "b-evaluation", Part.EVALUATION, 3)
     _make(tmp_path / "c-legacy", None, 3)
+    _make(tmp_path / "d-blocks", Part.TRAINING, 3, ("blocks",))  # held-out MNIST, coarse
     assert training_sheets(tmp_path) == [training]
 
 
