@@ -46,6 +46,7 @@ from scanner.decode.entries import (
     EntryPinned,
     is_blank,
     likelihoods,
+    under_half,
 )
 from scanner.decode.falling_slips import falling_slips_asked
 from scanner.decode.past_pool import (
@@ -334,7 +335,6 @@ def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequen
     if isinstance(entry, EntryPinned):
         return EntryDecision("empty" if entry.value is None else "read", entry.value, 1.0,
                              ((entry.value, 1.0),), expected_value, deal)
-    ink_total = sum(step.ink.values())
     if step.ink_clear:  # the ink clearly says what the rules do not expect: kept, for the audit
         shares = _ink_shares(step.ink)
         values = {"ink": value_said(best), "expected": value_said(expected_value)}
@@ -381,7 +381,7 @@ def _decision(entry: ColumnEntry, step: EntryStep[ColumnEntry], expected: Sequen
     elif unspelled(step, best):
         read = False  # the rules' value, which no digits the ink shows spell
         note = said("ink_unspelled", value=best)
-    elif step.ink[best] / ink_total < 0.5:
+    elif under_half(step.ink, best):
         note = said("ink_unsure", value=best)
         read = read or lost_digit_confirmed(step, best, ink_value, confidence, last)
     elif not read:
