@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from samplegen.split import GLYPH_SOURCES, Part, is_forbidden, names
+from samplegen.split import DIGIT_SETS, GLYPH_SOURCES, Part, is_forbidden, names
 from scanner.arrays import Floats, GreyImage
 
 SYSTEM_FONTS = Path("/usr/share/fonts")
@@ -41,8 +41,7 @@ DEBIAN_FONTS = {
 fonts-humor-sans, fonts-dkg-handwriting, fonts-comic-neue, fonts-breip, fonts-femkeklaver,
 fonts-klee, fonts-kristi)."""
 NPM_FONTS = tuple(n for n in GLYPH_SOURCES if n not in DEBIAN_FONTS
-                  and n not in ("mnist", "mnist-blocks", "uci")
-                  and not n.startswith("strokes-"))
+                  and n not in DIGIT_SETS and not n.startswith("strokes-"))
 """The ``@fontsource`` families the split names."""
 RENDER_PX = 96
 """Font size digits are drawn at, pixels."""

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from samplegen.fonts import available, font_glyphs
 from samplegen.handwriting import make_writers
 from samplegen.marks import MARK_SHAPES
-from samplegen.split import Part, names
+from samplegen.split import DIGIT_SETS, Part, names
 from samplegen.strokes import STYLES, stroke_glyphs
 from samplegen.uci import BLOCKS_SOURCE, UCI_SOURCE, blocks_glyphs, uci_available, uci_glyphs
 from samplegen.writers import HEIGHT_RANGE, INKS, Hand, LegacyHand, OpenHand
@@ -69,8 +69,7 @@ def family_sources(family: str, part: Part) -> tuple[str, ...]:
         return (UCI_SOURCE,) if UCI_SOURCE in sources and uci_available() else ()
     if family == "blocks":
         return tuple(s for s in sources if s == BLOCKS_SOURCE)
-    return available(tuple(s for s in sources if s not in STYLES
-                           and s not in ("mnist", UCI_SOURCE, BLOCKS_SOURCE)))
+    return available(tuple(s for s in sources if s not in STYLES and s not in DIGIT_SETS))
 
 
 def plan_sheets(profile: str, part: Part, count: int,

@@ -80,6 +80,9 @@ CAPTURES: dict[str, Part] = {
 }
 """Every capture profile (samplegen.capture; ``legacy-*``: samplegen.degrade)."""
 
+DIGIT_SETS = ("mnist", "mnist-blocks", "uci")
+"""The glyph sources that are sets of written digits, neither fonts nor pen-stroke styles."""
+
 KINDS: dict[str, dict[str, Part]] = {
     "glyphs": GLYPH_SOURCES, "marks": MARK_STYLES, "captures": CAPTURES}
 

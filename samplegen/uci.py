@@ -13,6 +13,7 @@ strip tells the reader less about its entries than a real writer's would.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import lru_cache
 from typing import cast
 
@@ -71,36 +72,37 @@ def coarse_blocks(glyph: GreyImage) -> Floats:
     thresholded, scaled to :data:`BITMAP_PX` high (its width in proportion, at most as wide),
     centred, then each :data:`BLOCK_PX` square's share of ink pixels (8 x 8, 0-1). Training
     draws the MNIST training digits so (:mod:`training.dataset`), never the UCI digits."""
+    side = BITMAP_PX // BLOCK_PX
     ink = (255.0 - glyph.astype(np.float32)) / 255.0 > 0.5
     ys, xs = np.nonzero(ink)
-    bitmap = np.zeros((BITMAP_PX, BITMAP_PX), np.float32)
     if not len(ys):
-        return bitmap[::BLOCK_PX, ::BLOCK_PX]
+        return np.zeros((side, side), np.float32)
+    bitmap = np.zeros((BITMAP_PX, BITMAP_PX), np.float32)
     box = ink[ys.min(): ys.max() + 1, xs.min(): xs.max() + 1].astype(np.float32)
     width = max(1, min(BITMAP_PX, round(box.shape[1] * BITMAP_PX / box.shape[0])))
     scaled = cv2.resize(box, (width, BITMAP_PX), interpolation=cv2.INTER_AREA) >= 0.5
     left = (BITMAP_PX - width) // 2
     bitmap[:, left: left + width] = scaled
-    side = BITMAP_PX // BLOCK_PX
     return cast(Floats, bitmap.reshape(side, BLOCK_PX, side, BLOCK_PX).mean(axis=(1, 3)))
+
+
+def _drawn(labels: Ints, rng: random.Random, specimens: int,
+           glyph_of: Callable[[int], GreyImage]) -> dict[int, list[GreyImage]]:
+    """``specimens`` glyphs of each digit: the set's items of that label drawn at random
+    (their indices), each made a glyph by ``glyph_of``."""
+    return {digit: [glyph_of(i) for i in rng.sample(np.flatnonzero(labels == digit).tolist(),
+                                                     specimens)]
+            for digit in range(10)}
 
 
 def uci_glyphs(rng: random.Random, specimens: int = 4) -> dict[int, list[GreyImage]]:
     """``specimens`` glyphs of each digit, drawn at random from the UCI digits."""
     blocks, labels = _digits()
-    glyphs: dict[int, list[GreyImage]] = {}
-    for digit in range(10):
-        chosen = rng.sample(np.flatnonzero(labels == digit).tolist(), specimens)
-        glyphs[digit] = [uci_glyph(blocks[i]) for i in chosen]
-    return glyphs
+    return _drawn(labels, rng, specimens, lambda i: uci_glyph(blocks[i]))
 
 
 def blocks_glyphs(rng: random.Random, specimens: int = 4) -> dict[int, list[GreyImage]]:
     """``specimens`` coarse glyphs of each digit: held-out MNIST digits drawn at random,
     reduced to 8 x 8 blocks and enlarged as the UCI digits are."""
     images, labels = load_heldout_arrays()
-    glyphs: dict[int, list[GreyImage]] = {}
-    for digit in range(10):
-        chosen = rng.sample(np.flatnonzero(labels == digit).tolist(), specimens)
-        glyphs[digit] = [uci_glyph(coarse_blocks(images[i])) for i in chosen]
-    return glyphs
+    return _drawn(labels, rng, specimens, lambda i: uci_glyph(coarse_blocks(images[i])))

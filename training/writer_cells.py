@@ -27,7 +27,7 @@ from forms.geometry.constants import CELL_H_MM, CELL_W_MM, DROPOUT_RGB
 from forms.layout import mm_to_px
 from forms.model import Box, CalibrationCell
 from samplegen.fonts import available, font_glyphs
-from samplegen.split import Part, names
+from samplegen.split import DIGIT_SETS, Part, names
 from samplegen.strokes import STYLES, stroke_glyphs
 from samplegen.writers import HEIGHT_RANGE, INKS, OpenHand
 from scanner import constants as k
@@ -63,8 +63,7 @@ class WriterCells:
 def writer_sources(part: str) -> tuple[str, ...]:
     """The TRAINING glyph sources here, ``fit`` (training the network) or ``calibration``."""
     training = names("glyphs", Part.TRAINING)
-    here = available(tuple(s for s in training if s not in STYLES
-                           and s not in ("mnist", "mnist-blocks")))
+    here = available(tuple(s for s in training if s not in STYLES and s not in DIGIT_SETS))
     here += tuple(s for s in training if s in STYLES)
     held = tuple(s for s in here if s in CALIBRATION_SOURCES)
     return held if part == "calibration" else tuple(s for s in here if s not in held)
