@@ -61,15 +61,18 @@ class SheetPlan:
 
 
 def family_sources(family: str, part: Part) -> tuple[str, ...]:
-    """The glyph sources of ``family`` in ``part`` that can be drawn here."""
+    """The glyph sources of ``family`` in ``part`` that can be drawn here (none for a name
+    that is no family)."""
     sources = names("glyphs", part)
+    if family == "font":
+        return available(tuple(s for s in sources if s not in STYLES and s not in DIGIT_SETS))
     if family == "strokes":
         return tuple(s for s in sources if s in STYLES)
     if family == "uci":
         return (UCI_SOURCE,) if UCI_SOURCE in sources and uci_available() else ()
     if family == "blocks":
         return tuple(s for s in sources if s == BLOCKS_SOURCE)
-    return available(tuple(s for s in sources if s not in STYLES and s not in DIGIT_SETS))
+    return ()
 
 
 def plan_sheets(profile: str, part: Part, count: int,
