@@ -2,8 +2,8 @@
 beside the old generator's sheets, in one run.
 
 Run: ``python -m bench.reader_eval [--sheets 24] [--legacy 12] [--dpi 300] [--seed 1]
-[--out DIR [--reuse]] [--capture NAME] [--marks NAME] [--family NAME] [--json FILE]
-[--model FILE ...]``.
+[--out DIR [--reuse]] [--capture NAME] [--marks NAME] [--ink NAME] [--family NAME]
+[--json FILE] [--model FILE ...]``.
 
 It makes ``--sheets`` evaluation sheets (:mod:`samplegen.profiles`, part EVALUATION: fonts,
 pen-stroke writers, the UCI digits, marks and captures the reader never trained or was tuned
@@ -194,31 +194,33 @@ def note_cause(kind: str, note: str | None) -> str:
 
 
 def open_plans(part: Part, sheets: int, capture: str | None, marks: str | None = None,
-               family: str | None = None) -> list[SheetPlan]:
-    """``sheets`` plans of the ``part``, only those of ``capture``, of ``marks`` and of the
-    glyph ``family`` where they are named (a family the part cycles through only when asked,
-    :data:`~samplegen.profiles.ASKED_FAMILIES`, is planned on its own)."""
+               family: str | None = None, ink: str | None = None) -> list[SheetPlan]:
+    """``sheets`` plans of the ``part``, only those of ``capture``, of ``marks``, of ``ink``
+    and of the glyph ``family`` where they are named (a family the part cycles through only
+    when asked, :data:`~samplegen.profiles.ASKED_FAMILIES`, is planned on its own)."""
     families = None if family is None else (family,)
     try:
-        if capture is None and marks is None:
+        if capture is None and marks is None and ink is None:
             return plan_sheets("open", part, sheets, families)
         plans = [p for p in plan_sheets("open", part, sheets * 64, families)
-                 if capture in (None, p.capture) and marks in (None, p.marks)]
+                 if capture in (None, p.capture) and marks in (None, p.marks)
+                 and ink in (None, p.ink)]
     except ProfileError as error:
         raise SystemExit(f"reader_eval: {error}") from None
     if not plans:
-        raise SystemExit(f"reader_eval: the {part} part has no sheet of capture {capture!r} "
-                         f"and marks {marks!r}")
+        raise SystemExit(f"reader_eval: the {part} part has no sheet of capture {capture!r}, "
+                         f"marks {marks!r} and ink {ink!r}")
     return plans[:sheets]
 
 
 def make_set(folder: Path, sheets: int, legacy: int, dpi: int, seed: int,
              part: Part = Part.EVALUATION, capture: str | None = None,
              reuse: bool = False, marks: str | None = None,
-             family: str | None = None) -> list[tuple[SheetPlan, Path]]:
+             family: str | None = None, ink: str | None = None
+             ) -> list[tuple[SheetPlan, Path]]:
     """The ``part``'s open sheets and the legacy ones, seeded, under ``folder``; with
     ``reuse``, a sheet already made there (same arguments) is read again, not made anew."""
-    plans = open_plans(part, sheets, capture, marks, family) + plan_sheets(
+    plans = open_plans(part, sheets, capture, marks, family, ink) + plan_sheets(
         "legacy", Part.TRAINING, legacy)
     glyphs = default_glyphs()
     made = []
@@ -335,6 +337,7 @@ def main() -> None:
                         help="the open generator's part to read (default: evaluation)")
     parser.add_argument("--capture", help="only sheets of this capture profile")
     parser.add_argument("--marks", help="only sheets of this mark style")
+    parser.add_argument("--ink", help="only sheets written in this ink")
     parser.add_argument("--family", help="only sheets of this glyph family (font, strokes, "
                         "uci; blocks: the TRAINING part's coarse digits, only when asked)")
     parser.add_argument("--reuse", action="store_true",
@@ -354,7 +357,7 @@ def main() -> None:
         start = time.perf_counter()
         made = make_set(work / "samples", args.sheets, args.legacy, args.dpi, args.seed,
                         Part(args.part), args.capture, args.reuse and args.out is not None,
-                        args.marks, args.family)
+                        args.marks, args.family, args.ink)
         made_s = time.perf_counter() - start
         print(f"{len(made)} sheets: {made_s:.0f} s to make")
         results = {}
