@@ -3,10 +3,12 @@ truth's labels.
 
 Each sheet folder (``page-*`` images and ``truth.json``, as :func:`samplegen.sheets.make_sample`
 writes them) is registered, identified, rasterised and cut exactly as ``pulka scan`` does
-(:mod:`scanner.image`); every digit cell the classifier would see (ink above
-:data:`scanner.constants.EMPTY_MAX_INK_FRACTION`) is kept with the truth's digit, or EMPTY where
-nothing was written (specks, a neighbour's spill, border remnants). Each cell carries the glyph
-source of the seat that wrote it, so whole writer sources can be held out for calibration.
+(a page whose QR code will not decode matched to its siblings', :meth:`Identifier.identify_all`;
+a far photo's boxes cut at a coarse page's floors, :func:`scanner.read.cut_page`); every digit
+cell the classifier would see (ink above :data:`scanner.constants.EMPTY_MAX_INK_FRACTION`) is
+kept with the truth's digit, or EMPTY where nothing was written (specks, a neighbour's spill,
+border remnants). Each cell carries the glyph source of the seat that wrote it, so whole
+writer sources can be held out for calibration.
 """
 
 from __future__ import annotations
@@ -24,11 +26,11 @@ from scanner.arrays import Floats, GreyImage
 from scanner.digits.constants import EMPTY_CLASS
 from scanner.digits.normalize import normalize_cells
 from scanner.errors import ScanError
-from scanner.image.cells import cut_cells
-from scanner.image.identify import assemble_sheets, identify
+from scanner.image.identify import Identifier, assemble_sheets
 from scanner.image.load import load_file
-from scanner.image.raster import rasterize
 from scanner.image.register import register
+from scanner.read import cut_page
+from scanner.timing import StageClock
 
 Place = tuple[int, float, float]
 
@@ -74,16 +76,17 @@ def sheet_cells(folder: Path) -> SheetCells:
     chars, sources, keeper = _truth(folder)
     out = SheetCells([], [], [], [])
     try:
-        pages = [identify(register(page)) for path in sorted(folder.glob("page-*"))
-                 for page in load_file(path)]
+        scanned = [register(page) for path in sorted(folder.glob("page-*"))
+                   for page in load_file(path)]
     except ScanError:
         return out
+    pages, _ = Identifier().identify_all(scanned)
     sheets, _ = assemble_sheets(pages)
     for sheet in sheets:
         for page in sheet.pages:
             registered = page.page
             boxes = sheet.layout.boxes_for(registered.page_index)
-            for cell in cut_cells(rasterize(registered, boxes), boxes):
+            for cell in cut_page(registered, boxes, StageClock()):
                 if cell.box.kind != "digit":
                     continue
                 char = chars.get(_place(cell.box.page, cell.box.x_mm, cell.box.y_mm))

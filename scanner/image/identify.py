@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import cast
@@ -173,6 +173,27 @@ class Identifier:
                 self._held.append(held)
                 return None
         return self._identified(page, text, via, start)
+
+    def identify_all(self, pages: Iterable[RegisteredPage]
+                     ) -> tuple[list[IdentifiedPage], list[ScanError]]:
+        """Every page of a batch identified as a scan of them together does it (a page whose
+        code will not decode matched to a sibling read before or after it, else by its
+        printed id), and the pages refused, each a :class:`ScanError` naming its file."""
+        found: list[IdentifiedPage] = []
+        errors: list[ScanError] = []
+        for page in pages:
+            try:
+                identified = self.identify_or_hold(page)
+            except ScanError as error:
+                errors.append(error)
+                continue
+            found += ([identified] if identified else []) + self.claim_held()
+        for late in self.finish_held():
+            if isinstance(late, ScanError):
+                errors.append(late)
+            else:
+                found.append(late)
+        return found, errors
 
     def claim_held(self) -> list[IdentifiedPage]:
         """The held pages whose modules match a sheet read since they were held."""
