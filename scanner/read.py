@@ -176,8 +176,11 @@ def read_page(registered: RegisteredPage, layout: Layout, recognizer: DigitRecog
     if not boxes:
         return PageReading(registered, (), (), registered.warnings, (), {})
     black_and_white = is_black_and_white(registered.image)
-    cells = cut_page(registered, boxes, own, joined=joined and black_and_white,
-                     faint_seats=faint_seats)
+    with own.stage("warp"):
+        faint = seat_digit_boxes(boxes, faint_seats)
+        raster = rasterize(registered, boxes, joined=joined and black_and_white, faint=faint)
+    with own.stage("cut"):
+        cells = cut_cells(raster, boxes, registered.px_per_mm, faint)
     with own.stage("marks"):
         marks = read_marks(cells, thresholds)
     with own.stage("digits"):
@@ -197,22 +200,6 @@ def read_page(registered: RegisteredPage, layout: Layout, recognizer: DigitRecog
               len(readings), classified, len(marks), timings["read"])
     return PageReading(registered, readings, marks, registered.warnings, tuple(sorted(found)),
                        timings, strips)
-
-
-def cut_page(registered: RegisteredPage, boxes: Sequence[Box], clock: StageClock, *,
-             joined: bool = False, faint_seats: tuple[str, ...] = ()
-             ) -> tuple[CellImage, ...]:
-    """Every box of ``boxes`` cut out of the registered page as the scanner reads it: the
-    page straightened into its raster (stage *warp* on ``clock``), then each box's own ink
-    cut at the floors of the page image's own resolution (stage *cut*). ``joined``: a
-    black-and-white page's dots read joined; ``faint_seats``: seats whose digit boxes are
-    cut at the faint floors (:func:`read_page`). The training harvest cuts its cells here
-    too, so the network learns the cells it is given."""
-    with clock.stage("warp"):
-        faint = seat_digit_boxes(boxes, faint_seats)
-        raster = rasterize(registered, boxes, joined=joined, faint=faint)
-    with clock.stage("cut"):
-        return cut_cells(raster, boxes, registered.px_per_mm, faint)
 
 
 def _read_strips(cells: Sequence[CellImage], layout: Layout, recognizer: DigitRecognizer,

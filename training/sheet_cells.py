@@ -2,13 +2,14 @@
 truth's labels.
 
 Each sheet folder (``page-*`` images and ``truth.json``, as :func:`samplegen.sheets.make_sample`
-writes them) is registered, identified, rasterised and cut exactly as ``pulka scan`` does
-(a page whose QR code will not decode matched to its siblings', :meth:`Identifier.identify_all`;
-a far photo's boxes cut at a coarse page's floors, :func:`scanner.read.cut_page`); every digit
-cell the classifier would see (ink above :data:`scanner.constants.EMPTY_MAX_INK_FRACTION`) is
-kept with the truth's digit, or EMPTY where nothing was written (specks, a neighbour's spill,
-border remnants). Each cell carries the glyph source of the seat that wrote it, so whole
-writer sources can be held out for calibration.
+writes them) is registered, identified and read exactly as ``pulka scan`` does (a page whose QR
+code will not decode matched to its siblings', :meth:`Identifier.identify_all`; each sheet
+read by :func:`scanner.read.read_sheet_pages`: a far photo's boxes cut at a coarse page's
+floors, a black-and-white page's dots joined where its strokes broke, a faint seat's boxes
+cut again); every digit cell the classifier would see (ink above
+:data:`scanner.constants.EMPTY_MAX_INK_FRACTION`) is kept with the truth's digit, or EMPTY where
+nothing was written (specks, a neighbour's spill, border remnants). Each cell carries the glyph
+source of the seat that wrote it, so whole writer sources can be held out for calibration.
 """
 
 from __future__ import annotations
@@ -25,12 +26,12 @@ from scanner import constants as k
 from scanner.arrays import Floats, GreyImage
 from scanner.digits.constants import EMPTY_CLASS
 from scanner.digits.normalize import normalize_cells
+from scanner.digits.recognizer import DigitRecognizer
 from scanner.errors import ScanError
 from scanner.image.identify import Identifier, assemble_sheets
 from scanner.image.load import load_file
 from scanner.image.register import register
-from scanner.read import cut_page
-from scanner.timing import StageClock
+from scanner.read import read_sheet_pages
 
 Place = tuple[int, float, float]
 
@@ -71,8 +72,10 @@ def _truth(folder: Path) -> tuple[dict[Place, str], dict[str, str], str]:
     return chars, sources, writers["deals"]
 
 
-def sheet_cells(folder: Path) -> SheetCells:
-    """The digit cells of one sample sheet as the scanner cuts them (none if it is refused)."""
+def sheet_cells(folder: Path, recognizer: DigitRecognizer | None = None) -> SheetCells:
+    """The digit cells of one sample sheet as the scanner reads them with ``recognizer`` (by
+    default the committed model, which decides where a sheet's ink is lost and its boxes
+    cut again), none if it is refused."""
     chars, sources, keeper = _truth(folder)
     out = SheetCells([], [], [], [])
     try:
@@ -83,14 +86,12 @@ def sheet_cells(folder: Path) -> SheetCells:
     pages, _ = Identifier().identify_all(scanned)
     sheets, _ = assemble_sheets(pages)
     for sheet in sheets:
-        for page in sheet.pages:
-            registered = page.page
-            boxes = sheet.layout.boxes_for(registered.page_index)
-            for cell in cut_page(registered, boxes, StageClock()):
-                if cell.box.kind != "digit":
-                    continue
+        readings, _ = read_sheet_pages(sheet, recognizer or DigitRecognizer(), keep_crops=True)
+        for reading in readings.values():
+            for cell in reading.cells:
                 char = chars.get(_place(cell.box.page, cell.box.x_mm, cell.box.y_mm))
-                if char is None or cell.ink_fraction <= k.EMPTY_MAX_INK_FRACTION:
+                if cell.box.kind != "digit" or cell.crop is None or char is None \
+                        or cell.ink_fraction <= k.EMPTY_MAX_INK_FRACTION:
                     continue
                 if char and not char.isdigit():
                     continue

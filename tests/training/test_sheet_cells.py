@@ -104,3 +104,31 @@ def test_a_page_whose_code_will_not_decode_alone_is_harvested_as_the_scanner_rea
     monkeypatch.setattr(Identifier, "decode_qr", page_two_unreadable)
     monkeypatch.setattr(identify_module, "read_printed_id", lambda page: None)
     assert len(sheet_cells(folder).crops) == whole > 0
+
+
+@pytest.mark.slow
+def test_a_thresholded_sheet_is_harvested_with_its_dots_joined_as_the_scanner_reads_it(
+        tmp_path: Path) -> None:
+    """A black-and-white scan that broke a seat's strokes into dots is read again by the
+    scanner with its dots joined; the harvest cut it once, apart, so the network learnt on
+    dotted cells the scanner does not read there."""
+    plan = next(p for p in plan_sheets("open", Part.TRAINING, 64)
+                if p.capture == "flatbed-threshold" and p.ink == "blue-ballpoint")
+    rng = random.Random(6)
+    folder = tmp_path / "bw"
+    make_sample(fitting_game(RuleSet.preset("sochi", 3, 10), rng), folder, default_glyphs(),
+                rng, dpi=DPI, plan=plan)
+    pages, _ = Identifier().identify_all([register(page) for path in sorted(folder.glob("page-*"))
+                                          for page in load_file(path)])
+    (sheet,), _ = assemble_sheets(pages)
+    recognizer = DigitRecognizer()
+
+    def crops(joined: bool) -> set[bytes]:
+        return {cell.crop.tobytes() for page in sheet.pages
+                for cell in read_page(page.page, sheet.layout, recognizer, keep_crops=True,
+                                      joined=joined).cells if cell.crop is not None}
+
+    joined, apart = crops(True), crops(False)
+    harvested = [crop.tobytes() for crop in sheet_cells(folder).crops]
+    assert harvested and all(crop in joined for crop in harvested)
+    assert any(crop not in apart for crop in harvested)
