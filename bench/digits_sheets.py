@@ -1,13 +1,14 @@
 """Digit models on the cells the scanner cuts from sample sheets, per capture, side by side.
 
-Run: ``python -m bench.digits_sheets DIR [--model FILE ...]`` where ``DIR`` holds TRAINING-part
-sample sheets (``python -m bench.reader_eval --part training --out OUT`` makes them under
-``OUT/samples``). Every digit cell the classifier would see is cut as ``pulka scan`` cuts it
-(:mod:`training.sheet_cells`) and read by each model alone (no writer adaptation, no rules).
-Per capture and per writer group (sources the network fits on; :data:`CALIBRATION_SOURCES`,
-held out from fitting) it prints: cells, accuracy, negative log-likelihood, expected
-calibration error, the share read below :data:`UNSURE_P` (likely doubtful) and the share read
-wrong at :data:`SURE_P` or above (a silent error unless the rules catch it).
+Run: ``python -m bench.digits_sheets DIR [DIR ...] [--model FILE ...]`` where each ``DIR``
+holds TRAINING-part sample sheets (``python -m bench.reader_eval --part training --out OUT``
+makes them under ``OUT/samples``; several sets' at once). Every digit cell the classifier
+would see is cut as ``pulka scan`` reads it (:mod:`training.sheet_cells`) and read by each
+model alone (no writer adaptation, no rules). Per capture and per writer group (sources the
+network fits on; :data:`CALIBRATION_SOURCES`, held out from fitting) it prints: cells,
+accuracy, negative log-likelihood, expected calibration error, the share read below
+:data:`UNSURE_P` (likely doubtful) and the share read wrong at :data:`SURE_P` or above (a
+silent error unless the rules catch it).
 """
 
 from __future__ import annotations
@@ -61,14 +62,16 @@ def table(cells: Harvest, captures: np.ndarray, models: list[Path]) -> list[str]
 def main() -> None:
     """Cut the sheets' cells once, read them with each model, print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("sheets", type=Path, help="folder of TRAINING-part sample sheets")
+    parser.add_argument("sheets", type=Path, nargs="+",
+                        help="folders of TRAINING-part sample sheets")
     parser.add_argument("--model", type=Path, action="append",
                         help="digit model to read with (again: each in turn)")
     args = parser.parse_args()
-    folders = training_sheets(args.sheets)
-    if not folders:
-        parser.error(f"{args.sheets} holds no TRAINING-part sample sheet; make some with "
+    empty = [str(d) for d in args.sheets if not training_sheets(d)]
+    if empty:
+        parser.error(f"{', '.join(empty)} holds no TRAINING-part sample sheet; make some with "
                      "python -m bench.reader_eval --part training --out DIR")
+    folders = [f for d in args.sheets for f in training_sheets(d)]
     made = [harvest([f]) for f in folders]
     captures = np.concatenate([np.full(len(m.y), c) for m, c in zip(made, _captures(folders),
                                                                      strict=True)])
