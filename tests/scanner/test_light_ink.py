@@ -70,6 +70,21 @@ def test_a_box_no_darker_than_the_pages_noise_is_light() -> None:
     assert light_cells([*cells[:5], *clean], _writer) == frozenset()
 
 
+def test_a_box_no_darker_than_its_writers_noise_is_light_where_the_page_is_clean() -> None:
+    """A faint seat's boxes cut again at the faint floors take in the grain of the shadow
+    over its zone (TRAINING part, seed 500 sheet 004: a steep pencil photo, seat A's blank
+    boxes at 0.09-0.11 of the paper, 50 of them cut as strokes and read "888", "833"), while
+    the other seats' blank boxes, cut at the page's floors, hold nothing: the page's noise
+    is nil there. Seat A's own noise makes its 0.115 stroke light and leaves its writing at
+    0.2; seat B's stroke as light is read, B's boxes being quiet."""
+    a, b = _seat_boxes("A"), _seat_boxes("B")
+    grain = [_cell(box, 0.094, 0.0, 0.0) for box in a[10:40]]
+    quiet = [_cell(box, 0.0, 0.0, 0.0) for box in [*b[10:40], *_seat_boxes("C")[:40]]]
+    cells = [_cell(box, 0.2) for box in a[:4]] + [_cell(a[4], 0.115)] + grain + \
+        [_cell(box, 0.2) for box in b[:4]] + [_cell(b[4], 0.115)] + quiet
+    assert light_cells(cells, _writer) == {4}
+
+
 def test_a_light_box_reads_empty_its_digits_kept_beneath() -> None:
     row = as_light([0.0] * 4 + [0.6, 0.2] + [0.0] * 4 + [0.2])
     assert row[10] == LIGHT_EMPTY_PROBABILITY
