@@ -67,11 +67,12 @@ def main() -> None:
     parser.add_argument("--model", type=Path, action="append",
                         help="digit model to read with (again: each in turn)")
     args = parser.parse_args()
-    empty = [str(d) for d in args.sheets if not training_sheets(d)]
+    found = [(d, training_sheets(d)) for d in args.sheets]
+    empty = [str(d) for d, sheets in found if not sheets]
     if empty:
         parser.error(f"{', '.join(empty)} holds no TRAINING-part sample sheet; make some with "
                      "python -m bench.reader_eval --part training --out DIR")
-    folders = [f for d in args.sheets for f in training_sheets(d)]
+    folders = [f for _, sheets in found for f in sheets]
     made = [harvest([f]) for f in folders]
     captures = np.concatenate([np.full(len(m.y), c) for m, c in zip(made, _captures(folders),
                                                                      strict=True)])
